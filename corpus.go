@@ -1,0 +1,236 @@
+package automium
+
+import (
+	"bytes"
+	"context"
+	_ "embed"
+	"encoding/json"
+	"slices"
+)
+
+// CorpusVersion is the version of the owned benchmark corpus embedded in this
+// build. Comparison reports and listings carry it so results from different
+// corpora are never mixed silently.
+const CorpusVersion = "owned-corpus-2026.11"
+
+// SupportedCorpusVersions returns the corpus versions this build can serve. There is
+// exactly one today; the function exists so callers and error messages do not
+// hard-code that.
+func SupportedCorpusVersions() []string { return []string{CorpusVersion} }
+
+// The closed set of hosting types. Hosting says how the QA team runs its copy of the
+// app, which decides what a fixture reset can rely on.
+var hostingTypeNames = []string{"self-hosted-container", "static-bundle", "vendor-sandbox"}
+
+// The closed set of app capabilities. Intents that need one (upload_file needs
+// file-upload, for instance) are rejected for apps without it.
+var capabilityNames = []string{
+	"auth", "cart-checkout", "dialogs", "drag-drop", "file-upload",
+	"forms", "multi-tab", "search", "tables",
+}
+
+// App is an authorized benchmark app: a web app the QA team owns a copy of.
+type App struct {
+	ID           string   `json:"id" jsonschema:"stable app identifier used by every other call"`
+	DisplayName  string   `json:"displayName" jsonschema:"human-readable app name"`
+	HostingType  string   `json:"hostingType" jsonschema:"how the QA team hosts its copy of the app" validate:"required,automium_hosting_type"`
+	Rationale    string   `json:"rationale" jsonschema:"why the app is in the benchmark corpus"`
+	Capabilities []string `json:"capabilities" jsonschema:"UI capabilities the app exercises; intents that need a missing capability are rejected" validate:"required,min=1,unique,dive,automium_capability"`
+}
+
+// Fixture is a reproducible starting state of one app: the seeded data, the
+// accounts (by reference only) and where its artifacts go.
+type Fixture struct {
+	ID                    string   `json:"id" jsonschema:"stable fixture identifier"`
+	AppID                 string   `json:"appId" jsonschema:"the app this fixture belongs to"`
+	Description           string   `json:"description" jsonschema:"the state the fixture seeds"`
+	EnvironmentProfileIDs []string `json:"environmentProfileIds" jsonschema:"environment profiles this fixture is certified for"`
+	SeedRefs              []string `json:"seedRefs" jsonschema:"references to the seed data sets, never the data itself"`
+	AccountRefs           []string `json:"accountRefs" jsonschema:"account:// references; credentials are never exposed or resolved"`
+	FileRefs              []string `json:"fileRefs,omitempty" jsonschema:"fixture-file:// references usable as upload_file values"`
+	ArtifactRoot          string   `json:"artifactRoot" jsonschema:"relative root under which runs of this fixture store artifacts"`
+	ReferenceJourneyIDs   []string `json:"referenceJourneyIds" jsonschema:"IDs of the checked-in reference journeys for this fixture"`
+}
+
+// Viewport is a browser viewport in CSS pixels.
+type Viewport struct {
+	Width  int `json:"width" jsonschema:"viewport width in CSS pixels"`
+	Height int `json:"height" jsonschema:"viewport height in CSS pixels"`
+}
+
+// EnvironmentProfile fixes the browser context a run is modeled in, so results
+// from different viewports or locales are never compared as if they were alike.
+type EnvironmentProfile struct {
+	ID                string   `json:"id" jsonschema:"stable environment profile identifier"`
+	DisplayName       string   `json:"displayName" jsonschema:"human-readable profile name"`
+	Viewport          Viewport `json:"viewport" jsonschema:"browser viewport"`
+	DeviceScaleFactor float64  `json:"deviceScaleFactor" jsonschema:"device pixel ratio"`
+	IsMobile          bool     `json:"isMobile" jsonschema:"whether the profile emulates a mobile device"`
+	Locale            string   `json:"locale" jsonschema:"BCP 47 locale"`
+	TimezoneID        string   `json:"timezoneId" jsonschema:"IANA time zone"`
+	ColorScheme       string   `json:"colorScheme" jsonschema:"preferred color scheme: light or dark"`
+}
+
+// corpus is the decoded form of corpus/corpus.json.
+type corpus struct {
+	Version           string                `json:"version"`
+	Apps              []App                 `json:"apps"`
+	Fixtures          []Fixture             `json:"fixtures"`
+	Profiles          []EnvironmentProfile  `json:"environmentProfiles"`
+	ReferenceJourneys []CompileJourneyInput `json:"referenceJourneys"`
+
+	// Indexes built once at load; never mutated afterwards.
+	appByID     map[string]*App
+	fixtureByID map[string]*Fixture
+	profileByID map[string]*EnvironmentProfile
+	journeyByID map[string]*CompileJourneyInput
+	appIDs      []string
+	fixtureIDs  []string
+	profileIDs  []string
+}
+
+//go:embed corpus/corpus.json
+var corpusJSON []byte
+
+// owned is the corpus, decoded once at start-up. A corpus that does not decode is a
+// build defect, so it panics at init rather than on a client's first call.
+var owned = mustLoadCorpus(corpusJSON)
+
+func mustLoadCorpus(data []byte) *corpus {
+	c := new(corpus)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(c); err != nil {
+		panic("automium: embedded corpus does not decode: " + err.Error())
+	}
+	if c.Version != CorpusVersion {
+		panic("automium: embedded corpus is " + c.Version + ", want " + CorpusVersion)
+	}
+	c.appByID = make(map[string]*App, len(c.Apps))
+	for i := range c.Apps {
+		c.appByID[c.Apps[i].ID] = &c.Apps[i]
+		c.appIDs = append(c.appIDs, c.Apps[i].ID)
+	}
+	c.journeyByID = make(map[string]*CompileJourneyInput, len(c.ReferenceJourneys))
+	for i := range c.ReferenceJourneys {
+		c.journeyByID[c.ReferenceJourneys[i].ID] = &c.ReferenceJourneys[i]
+	}
+	c.fixtureByID = make(map[string]*Fixture, len(c.Fixtures))
+	for i := range c.Fixtures {
+		f := &c.Fixtures[i]
+		for _, j := range c.ReferenceJourneys {
+			if j.FixtureID == f.ID {
+				f.ReferenceJourneyIDs = append(f.ReferenceJourneyIDs, j.ID)
+			}
+		}
+		c.fixtureByID[f.ID] = f
+		c.fixtureIDs = append(c.fixtureIDs, f.ID)
+	}
+	c.profileByID = make(map[string]*EnvironmentProfile, len(c.Profiles))
+	for i := range c.Profiles {
+		c.profileByID[c.Profiles[i].ID] = &c.Profiles[i]
+		c.profileIDs = append(c.profileIDs, c.Profiles[i].ID)
+	}
+	slices.Sort(c.appIDs)
+	slices.Sort(c.fixtureIDs)
+	slices.Sort(c.profileIDs)
+	return c
+}
+
+var (
+	_ = registerTag("automium_app", CodeInvalidAppID, "an authorized benchmark app ID", func() []string { return owned.appIDs })
+	_ = registerTag("automium_fixture", CodeInvalidFixtureID, "a fixture ID from the owned corpus", func() []string { return owned.fixtureIDs })
+	_ = registerTag("automium_profile", CodeInvalidEnvironmentProfile, "an environment profile ID from the owned corpus", func() []string { return owned.profileIDs })
+	_ = registerTag("automium_hosting_type", CodeInvalidArgument, "a hosting type", func() []string { return hostingTypeNames })
+	_ = registerTag("automium_capability", CodeInvalidArgument, "an app capability", func() []string { return capabilityNames })
+	_ = registerTag("automium_corpus_version", CodeUnsupportedCorpusVersion, "a supported corpus version", SupportedCorpusVersions)
+)
+
+// ListAppsInput takes no arguments. It is a struct so the call has the same shape
+// as every other capability and can grow without breaking callers.
+type ListAppsInput struct{}
+
+// ListAppsResult lists the authorized benchmark apps.
+type ListAppsResult struct {
+	CorpusVersion string `json:"corpusVersion" jsonschema:"version of the owned benchmark corpus"`
+	Apps          []App  `json:"apps" jsonschema:"authorized benchmark apps, sorted by ID"`
+}
+
+// ListApps returns the authorized benchmark apps of the owned corpus, sorted by ID.
+// Only checked-in entries are returned; the result is a copy the caller may keep.
+func ListApps(ctx context.Context, in ListAppsInput) (ListAppsResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ListAppsResult{}, err
+	}
+	apps := make([]App, 0, len(owned.appIDs))
+	for _, id := range owned.appIDs {
+		a := *owned.appByID[id]
+		a.Capabilities = slices.Clone(a.Capabilities)
+		apps = append(apps, a)
+	}
+	return ListAppsResult{CorpusVersion: CorpusVersion, Apps: apps}, nil
+}
+
+// ListFixturesInput optionally narrows the listing to one app.
+type ListFixturesInput struct {
+	AppID string `json:"appId,omitempty" jsonschema:"optional app ID; when set, only that app's fixtures are listed" validate:"omitempty,automium_app"`
+}
+
+// ListFixturesResult lists fixtures and the environment profiles they reference.
+type ListFixturesResult struct {
+	CorpusVersion       string               `json:"corpusVersion" jsonschema:"version of the owned benchmark corpus"`
+	Fixtures            []Fixture            `json:"fixtures" jsonschema:"benchmark fixtures, sorted by ID"`
+	EnvironmentProfiles []EnvironmentProfile `json:"environmentProfiles" jsonschema:"the environment profiles the listed fixtures reference, sorted by ID"`
+}
+
+// ListFixtures returns the fixtures of the owned corpus, sorted by ID, optionally
+// only those of in.AppID. It never opens or resolves the accounts it references and
+// never seeds or resets anything.
+func ListFixtures(ctx context.Context, in ListFixturesInput) (ListFixturesResult, error) {
+	if err := ctx.Err(); err != nil {
+		return ListFixturesResult{}, err
+	}
+	if err := firstProblem(in); err != nil {
+		return ListFixturesResult{}, err
+	}
+	fixtures := []Fixture{}
+	profiles := map[string]bool{}
+	for _, id := range owned.fixtureIDs {
+		f := owned.fixtureByID[id]
+		if in.AppID != "" && f.AppID != in.AppID {
+			continue
+		}
+		fixtures = append(fixtures, cloneFixture(f))
+		for _, p := range f.EnvironmentProfileIDs {
+			profiles[p] = true
+		}
+	}
+	envs := []EnvironmentProfile{}
+	for _, id := range owned.profileIDs {
+		if profiles[id] {
+			envs = append(envs, *owned.profileByID[id])
+		}
+	}
+	return ListFixturesResult{CorpusVersion: CorpusVersion, Fixtures: fixtures, EnvironmentProfiles: envs}, nil
+}
+
+func cloneFixture(f *Fixture) Fixture {
+	c := *f
+	c.EnvironmentProfileIDs = slices.Clone(f.EnvironmentProfileIDs)
+	c.SeedRefs = slices.Clone(f.SeedRefs)
+	c.AccountRefs = slices.Clone(f.AccountRefs)
+	c.FileRefs = slices.Clone(f.FileRefs)
+	c.ReferenceJourneyIDs = slices.Clone(f.ReferenceJourneyIDs)
+	return c
+}
+
+// ReferenceJourney returns a copy of the checked-in reference journey with the given
+// ID. Reference journeys are the workload of planner comparisons and good starting
+// points when drafting a new journey.
+func ReferenceJourney(id string) (CompileJourneyInput, bool) {
+	j, ok := owned.journeyByID[id]
+	if !ok {
+		return CompileJourneyInput{}, false
+	}
+	return j.clone(), true
+}
