@@ -345,7 +345,36 @@ func journeyProblems(in CompileJourneyInput) []*Error {
 	for i, a := range in.Assertions {
 		problems = append(problems, assertionProblems(fmt.Sprintf("assertions[%d]", i), a)...)
 	}
+	sortProblems(problems)
 	return problems
+}
+
+// journeyFieldOrder is the order in which problems are reported: the order a
+// reader meets the fields in a journey, not the order the checks happen to run.
+var journeyFieldOrder = []string{"id", "appId", "fixtureId", "goal", "steps", "assertions", "recovery"}
+
+// sortProblems orders problems by top-level field, then by element index, keeping
+// check order for ties. Reporting all problems of steps[2]
+// together makes a long error list readable.
+func sortProblems(problems []*Error) {
+	key := func(field string) (int, int) {
+		top, _, _ := strings.Cut(field, ".")
+		name, idx, _ := strings.Cut(top, "[")
+		rank := slices.Index(journeyFieldOrder, name)
+		n := -1
+		if idx != "" {
+			n, _ = strconv.Atoi(strings.TrimSuffix(idx, "]"))
+		}
+		return rank, n
+	}
+	slices.SortStableFunc(problems, func(a, b *Error) int {
+		ra, ia := key(a.Field)
+		rb, ib := key(b.Field)
+		if ra != rb {
+			return ra - rb
+		}
+		return ia - ib
+	})
 }
 
 // appFixtureIDs lists the fixture IDs of one app, for fix-it messages.
@@ -366,6 +395,11 @@ func stepProblems(path string, last bool, s Step, app *App, fixture *Fixture) []
 	if intent == nil {
 		return nil
 	}
+	if intent.Capability != "" && app != nil && !slices.Contains(app.Capabilities, intent.Capability) {
+		// The rest of the step cannot be judged for an app that cannot run it.
+		return []*Error{newError(CodeUnsupportedIntent, path+".intent", appIntents(app),
+			"intent %s needs the %s capability, which app %q lacks; use an intent the app supports", intent.Name, intent.Capability, app.ID)}
+	}
 	var problems []*Error
 	problems = append(problems, requirementProblem(path+".target", "intent "+intent.Name, "a target", intent.Target, s.Target != nil)...)
 	problems = append(problems, requirementProblem(path+".destination", "intent "+intent.Name, "a destination", intent.Destination, s.Destination != nil)...)
@@ -374,10 +408,6 @@ func stepProblems(path string, last bool, s Step, app *App, fixture *Fixture) []
 		if p := valueProblem(path+".value", intent.ValueKind, s.Value, fixture); p != nil {
 			problems = append(problems, p)
 		}
-	}
-	if intent.Capability != "" && app != nil && !slices.Contains(app.Capabilities, intent.Capability) {
-		problems = append(problems, newError(CodeUnsupportedIntent, path+".intent", appIntents(app),
-			"intent %s needs the %s capability, which app %q lacks; use an intent the app supports", intent.Name, intent.Capability, app.ID))
 	}
 	if intent.Name == "finish" && !last {
 		problems = append(problems, newError(CodeInvalidArgument, path+".intent", nil, "finish ends the journey, so it may only be the last step"))

@@ -1,0 +1,466 @@
+package automium
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// validJourney is a small journey every case below starts from, so each case
+// changes exactly one thing and fails exactly one rule.
+func validJourney() CompileJourneyInput {
+	return CompileJourneyInput{
+		ID:        "storefront-kettle",
+		AppID:     "storefront",
+		FixtureID: "storefront-guest-catalog",
+		Goal:      "Find a kettle and add it to the cart",
+		Steps: []Step{
+			{Intent: "navigate", Value: "/"},
+			{Intent: "fill", Target: &Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"},
+			{Intent: "press_key", Value: "Enter"},
+			{Intent: "click", Target: &Target{Role: "button", Name: "Add to cart"}},
+		},
+		Assertions: []Assertion{{Kind: "text_visible", Value: "Added to cart"}},
+		Recovery:   Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+	}
+}
+
+// fixtureOfOtherApp finds a fixture that does not belong to app, for mismatch cases.
+func fixtureOfOtherApp(t *testing.T, app string) string {
+	t.Helper()
+	for _, id := range owned.fixtureIDs {
+		if owned.fixtureByID[id].AppID != app {
+			return id
+		}
+	}
+	t.Skip("corpus has a single app")
+	return ""
+}
+
+// fileUploadFixture finds a fixture whose app can upload files and which has files.
+func fileUploadFixture(t *testing.T) *Fixture {
+	t.Helper()
+	for _, id := range owned.fixtureIDs {
+		f := owned.fixtureByID[id]
+		if len(f.FileRefs) > 0 && slices.Contains(owned.appByID[f.AppID].Capabilities, "file-upload") {
+			return f
+		}
+	}
+	t.Skip("corpus has no fixture with files")
+	return nil
+}
+
+type problem struct {
+	Code  Code
+	Field string
+}
+
+func problemsOf(res CompileJourneyResult) []problem {
+	var out []problem
+	for _, e := range res.Errors {
+		out = append(out, problem{e.Code, e.Field})
+	}
+	return out
+}
+
+func TestCompileJourneyValidation(t *testing.T) {
+	target := &Target{Role: "button", Name: "Go"}
+	step := func(s Step) func(*testing.T, *CompileJourneyInput) {
+		return func(_ *testing.T, in *CompileJourneyInput) { in.Steps = append(in.Steps, s) }
+	}
+	tests := []struct {
+		name   string
+		mutate func(*testing.T, *CompileJourneyInput)
+		want   []problem
+	}{
+		{"missing id", func(t *testing.T, in *CompileJourneyInput) { in.ID = "" }, []problem{{CodeInvalidArgument, "id"}}},
+		{"id not a slug", func(t *testing.T, in *CompileJourneyInput) { in.ID = "Bad ID" }, []problem{{CodeInvalidArgument, "id"}}},
+		{"id too long", func(t *testing.T, in *CompileJourneyInput) { in.ID = strings.Repeat("a", MaxIDLength+1) }, []problem{{CodeLimitExceeded, "id"}}},
+		{"missing appId", func(t *testing.T, in *CompileJourneyInput) { in.AppID = "" }, []problem{{CodeInvalidArgument, "appId"}}},
+		{"unknown appId", func(t *testing.T, in *CompileJourneyInput) { in.AppID = "gmail" }, []problem{{CodeInvalidAppID, "appId"}}},
+		{"missing fixtureId", func(t *testing.T, in *CompileJourneyInput) { in.FixtureID = "" }, []problem{{CodeInvalidArgument, "fixtureId"}}},
+		{"unknown fixtureId", func(t *testing.T, in *CompileJourneyInput) { in.FixtureID = "nope" }, []problem{{CodeInvalidFixtureID, "fixtureId"}}},
+		{"fixture of another app", func(t *testing.T, in *CompileJourneyInput) { in.FixtureID = fixtureOfOtherApp(t, in.AppID) }, []problem{{CodeFixtureAppMismatch, "fixtureId"}}},
+		{"missing goal", func(t *testing.T, in *CompileJourneyInput) { in.Goal = "" }, []problem{{CodeInvalidArgument, "goal"}}},
+		{"goal too long", func(t *testing.T, in *CompileJourneyInput) { in.Goal = strings.Repeat("g", MaxTextLength+1) }, []problem{{CodeLimitExceeded, "goal"}}},
+		{"no steps", func(t *testing.T, in *CompileJourneyInput) { in.Steps = nil }, []problem{{CodeInvalidArgument, "steps"}}},
+		{"missing intent", step(Step{}), []problem{{CodeInvalidArgument, "steps[4].intent"}}},
+		{"unknown intent", step(Step{Intent: "execute_js", Value: "alert(1)"}), []problem{{CodeUnsupportedIntent, "steps[4].intent"}}},
+		{"missing target", step(Step{Intent: "click"}), []problem{{CodeInvalidArgument, "steps[4].target"}}},
+		{"forbidden target", step(Step{Intent: "go_back", Target: target}), []problem{{CodeInvalidArgument, "steps[4].target"}}},
+		{"missing value", step(Step{Intent: "fill", Target: target}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"forbidden value", step(Step{Intent: "click", Target: target, Value: "x"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"forbidden destination", step(Step{Intent: "click", Target: target, Destination: target}), []problem{{CodeInvalidArgument, "steps[4].destination"}}},
+		{"target role unknown", step(Step{Intent: "click", Target: &Target{Role: "div", Name: "x"}}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
+		{"target name missing", step(Step{Intent: "click", Target: &Target{Role: "button"}}), []problem{{CodeInvalidArgument, "steps[4].target.name"}}},
+		{"value too long", step(Step{Intent: "fill", Target: target, Value: strings.Repeat("v", MaxTextLength+1)}), []problem{{CodeLimitExceeded, "steps[4].value"}}},
+		{"navigate absolute URL", step(Step{Intent: "navigate", Value: "https://evil.example/"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"navigate other host", step(Step{Intent: "navigate", Value: "//evil.example/x"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"navigate javascript scheme", step(Step{Intent: "navigate", Value: "javascript:alert(1)"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"navigate not relative", step(Step{Intent: "navigate", Value: "cart"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"navigate backslash", step(Step{Intent: "navigate", Value: `/\evil.example`}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"navigate control char", step(Step{Intent: "navigate", Value: "/cart\n"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"set_checked not boolean", step(Step{Intent: "set_checked", Target: target, Value: "yes"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"scroll direction unknown", step(Step{Intent: "scroll", Value: "sideways"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"press_key unknown key", step(Step{Intent: "press_key", Value: "Hyper+Q"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"handle_dialog unknown action", func(t *testing.T, in *CompileJourneyInput) {
+			in.Steps = append(in.Steps, Step{Intent: "handle_dialog", Value: "ignore"})
+		}, []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"upload_file without capability", step(Step{Intent: "upload_file", Target: target, Value: "fixture-file://storefront/x.png"}), []problem{{CodeUnsupportedIntent, "steps[4].intent"}}},
+		{"upload_file path", func(t *testing.T, in *CompileJourneyInput) {
+			f := fileUploadFixture(t)
+			in.AppID, in.FixtureID = f.AppID, f.ID
+			in.Steps = []Step{{Intent: "upload_file", Target: target, Value: "/etc/passwd"}}
+		}, []problem{{CodeInvalidArgument, "steps[0].value"}}},
+		{"upload_file ref of another fixture", func(t *testing.T, in *CompileJourneyInput) {
+			f := fileUploadFixture(t)
+			in.AppID, in.FixtureID = f.AppID, f.ID
+			in.Steps = []Step{{Intent: "upload_file", Target: target, Value: "fixture-file://elsewhere/x.pdf"}}
+		}, []problem{{CodeInvalidArgument, "steps[0].value"}}},
+		{"finish not last", func(t *testing.T, in *CompileJourneyInput) {
+			in.Steps = append([]Step{{Intent: "finish"}}, in.Steps...)
+		}, []problem{{CodeInvalidArgument, "steps[0].intent"}}},
+		{"no assertions", func(t *testing.T, in *CompileJourneyInput) { in.Assertions = nil }, []problem{{CodeInvalidArgument, "assertions"}}},
+		{"assertion kind unknown", func(t *testing.T, in *CompileJourneyInput) { in.Assertions[0].Kind = "looks_right" }, []problem{{CodeInvalidArgument, "assertions[0].kind"}}},
+		{"assertion missing target", func(t *testing.T, in *CompileJourneyInput) { in.Assertions[0] = Assertion{Kind: "element_visible"} }, []problem{{CodeInvalidArgument, "assertions[0].target"}}},
+		{"assertion missing value", func(t *testing.T, in *CompileJourneyInput) { in.Assertions[0] = Assertion{Kind: "text_visible"} }, []problem{{CodeInvalidArgument, "assertions[0].value"}}},
+		{"assertion url absolute", func(t *testing.T, in *CompileJourneyInput) {
+			in.Assertions[0] = Assertion{Kind: "url_matches", Value: "https://evil.example/"}
+		}, []problem{{CodeInvalidArgument, "assertions[0].value"}}},
+		{"recovery missing", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{} }, []problem{{CodeInvalidArgument, "recovery"}}},
+		{"recovery retries above cap", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = MaxRecoveryRetries + 1 }, []problem{{CodeLimitExceeded, "recovery.maxRetries"}}},
+		{"recovery retries negative", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = -1 }, []problem{{CodeInvalidArgument, "recovery.maxRetries"}}},
+		{"recovery no strategies", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{MaxRetries: 1} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
+		{"recovery unknown strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"pray"} }, []problem{{CodeInvalidArgument, "recovery.strategies[0]"}}},
+		{"recovery duplicate strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"replan", "replan"} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validJourney()
+			tt.mutate(t, &in)
+			res, err := CompileJourney(context.Background(), in)
+			if err != nil {
+				t.Fatalf("CompileJourney: unexpected error %v", err)
+			}
+			if res.Valid || res.Journey != nil {
+				t.Fatalf("CompileJourney accepted an invalid journey")
+			}
+			if diff := cmp.Diff(tt.want, problemsOf(res)); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			for _, e := range res.Errors {
+				if e.Message == "" || strings.Contains(e.Message, "Key: '") {
+					t.Errorf("problem %s has no plain-English message: %q", e.Field, e.Message)
+				}
+				if !slices.IsSorted(e.Allowed) {
+					t.Errorf("problem %s: allowed values not sorted: %v", e.Field, e.Allowed)
+				}
+			}
+		})
+	}
+}
+
+// TestCompileJourneyReportsAllProblems checks that one pass finds every problem and
+// reports them in the order a reader meets the fields.
+func TestCompileJourneyReportsAllProblems(t *testing.T) {
+	in := CompileJourneyInput{
+		ID:    "Bad ID",
+		AppID: "storefront",
+		Steps: []Step{
+			{Intent: "teleport"},
+			{Intent: "navigate", Value: "https://evil.example"},
+			{Intent: "finish"},
+			{Intent: "click"},
+		},
+		Recovery: Recovery{MaxRetries: 9, Strategies: []string{"pray"}},
+	}
+	res, err := CompileJourney(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []problem{
+		{CodeInvalidArgument, "id"},
+		{CodeInvalidArgument, "fixtureId"},
+		{CodeInvalidArgument, "goal"},
+		{CodeUnsupportedIntent, "steps[0].intent"},
+		{CodeInvalidArgument, "steps[1].value"},
+		{CodeInvalidArgument, "steps[2].intent"},
+		{CodeInvalidArgument, "steps[3].target"},
+		{CodeInvalidArgument, "assertions"},
+		{CodeLimitExceeded, "recovery.maxRetries"},
+		{CodeInvalidArgument, "recovery.strategies[0]"},
+	}
+	if diff := cmp.Diff(want, problemsOf(res)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	var intentErr Error
+	for _, e := range res.Errors {
+		if e.Field == "steps[0].intent" {
+			intentErr = e
+		}
+	}
+	if diff := cmp.Diff(IntentNames(), intentErr.Allowed); diff != "" {
+		t.Errorf("unsupported intent must list the vocabulary (-want +got):\n%s", diff)
+	}
+}
+
+func TestCompileJourneyLimits(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*testing.T, *CompileJourneyInput)
+		field  string
+	}{
+		{"100k steps", func(t *testing.T, in *CompileJourneyInput) { in.Steps = make([]Step, 100_000) }, "steps"},
+		{"steps one over", func(t *testing.T, in *CompileJourneyInput) { in.Steps = make([]Step, MaxSteps+1) }, "steps"},
+		{"assertions one over", func(t *testing.T, in *CompileJourneyInput) { in.Assertions = make([]Assertion, MaxAssertions+1) }, "assertions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validJourney()
+			tt.mutate(t, &in)
+			_, err := CompileJourney(context.Background(), in)
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("CompileJourney error = %v, want *Error", err)
+			}
+			if diff := cmp.Diff(problem{CodeLimitExceeded, tt.field}, problem{e.Code, e.Field}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCompileJourneyAtLimitsCompiles(t *testing.T) {
+	in := validJourney()
+	for len(in.Steps) < MaxSteps {
+		in.Steps = append(in.Steps, Step{Intent: "click", Target: &Target{Role: "button", Name: "Next"}})
+	}
+	for len(in.Assertions) < MaxAssertions {
+		in.Assertions = append(in.Assertions, Assertion{Kind: "text_visible", Value: "Done"})
+	}
+	in.Recovery = Recovery{MaxRetries: MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}
+	res, err := CompileJourney(context.Background(), in)
+	if err != nil || !res.Valid {
+		t.Fatalf("CompileJourney at the limits: valid=%v err=%v problems=%v", res.Valid, err, res.Errors)
+	}
+	if got, want := len(res.Journey.Nodes), 2*MaxSteps+MaxAssertions+2; got != want {
+		t.Errorf("nodes = %d, want %d", got, want)
+	}
+}
+
+// TestCompileGraphShape pins the graph of a two-step journey with and without
+// retries, so the edge semantics documented on compile cannot drift.
+func TestCompileGraphShape(t *testing.T) {
+	in := validJourney()
+	in.Steps = in.Steps[:2]
+	tests := []struct {
+		name       string
+		maxRetries int
+		want       []GraphEdge
+	}{
+		{"no retries", 0, []GraphEdge{
+			{From: "step-1", To: "step-2", On: EdgeSuccess},
+			{From: "step-1", To: "fail", On: EdgeFailure},
+			{From: "step-2", To: "assert-1", On: EdgeSuccess},
+			{From: "step-2", To: "fail", On: EdgeFailure},
+			{From: "assert-1", To: "pass", On: EdgeSuccess},
+			{From: "assert-1", To: "fail", On: EdgeFailure},
+		}},
+		{"two retries", 2, []GraphEdge{
+			{From: "step-1", To: "step-2", On: EdgeSuccess},
+			{From: "step-1", To: "recover-1", On: EdgeFailure},
+			{From: "recover-1", To: "step-1", On: EdgeRetry, MaxAttempts: 2},
+			{From: "recover-1", To: "fail", On: EdgeFailure},
+			{From: "step-2", To: "assert-1", On: EdgeSuccess},
+			{From: "step-2", To: "recover-2", On: EdgeFailure},
+			{From: "recover-2", To: "step-2", On: EdgeRetry, MaxAttempts: 2},
+			{From: "recover-2", To: "fail", On: EdgeFailure},
+			{From: "assert-1", To: "pass", On: EdgeSuccess},
+			{From: "assert-1", To: "fail", On: EdgeFailure},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in.Recovery.MaxRetries = tt.maxRetries
+			res, err := CompileJourney(context.Background(), in)
+			if err != nil || !res.Valid {
+				t.Fatalf("CompileJourney: valid=%v err=%v %v", res.Valid, err, res.Errors)
+			}
+			g := res.Journey
+			if diff := cmp.Diff(tt.want, g.Edges); diff != "" {
+				t.Errorf("edges (-want +got):\n%s", diff)
+			}
+			if g.Entry != "step-1" || g.GraphVersion != JourneyGraphVersion || !strings.HasPrefix(g.Digest, "sha256:") {
+				t.Errorf("header = entry %q version %q digest %q", g.Entry, g.GraphVersion, g.Digest)
+			}
+			kinds := map[string]int{}
+			for _, n := range g.Nodes {
+				kinds[n.Kind]++
+			}
+			wantKinds := map[string]int{NodeStep: 2, NodeAssertion: 1, NodePass: 1, NodeFail: 1}
+			if tt.maxRetries > 0 {
+				wantKinds[NodeRecovery] = 2
+			}
+			if diff := cmp.Diff(wantKinds, kinds); diff != "" {
+				t.Errorf("node kinds (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCompileJourneyDeterministic(t *testing.T) {
+	ctx := context.Background()
+	encode := func(in CompileJourneyInput) []byte {
+		res, err := CompileJourney(ctx, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	first := encode(validJourney())
+	for range 20 {
+		if got := encode(validJourney()); !bytes.Equal(first, got) {
+			t.Fatalf("compilation is not deterministic:\n%s\n%s", first, got)
+		}
+	}
+	changed := validJourney()
+	changed.Goal += "."
+	a, _ := CompileJourney(ctx, validJourney())
+	b, _ := CompileJourney(ctx, changed)
+	if a.Journey.Digest == b.Journey.Digest {
+		t.Error("digest does not change when the goal does")
+	}
+}
+
+func TestVocabularyIsFrozen(t *testing.T) {
+	want := []string{
+		"click", "drag_drop", "extract", "fill", "finish", "go_back", "handle_dialog", "hover",
+		"navigate", "press_key", "scroll", "select_option", "set_checked", "switch_tab",
+		"upload_file", "wait_for",
+	}
+	if diff := cmp.Diff(want, IntentNames()); diff != "" {
+		t.Errorf("planner-intent-v1 changed (-want +got); a change needs a new vocabulary version:\n%s", diff)
+	}
+	for _, in := range Vocabulary() {
+		if in.Description == "" || in.Target == "" || in.Value == "" || in.Destination == "" {
+			t.Errorf("intent %s does not declare what it needs: %+v", in.Name, in)
+		}
+		if in.Value != Forbidden && in.ValueHint == "" {
+			t.Errorf("intent %s takes a value but gives no hint", in.Name)
+		}
+		if in.Capability != "" && !slices.Contains(capabilityNames, in.Capability) {
+			t.Errorf("intent %s needs unknown capability %q", in.Name, in.Capability)
+		}
+	}
+}
+
+func TestRouteProblem(t *testing.T) {
+	tests := []struct {
+		route string
+		ok    bool
+	}{
+		{"/", true},
+		{"/cart", true},
+		{"/search?q=kettle&page=2#results", true},
+		{"/a/b%20c", true},
+		{"https://example.com/", false},
+		{"HTTP://example.com", false},
+		{"//example.com", false},
+		{"mailto:a@b.c", false},
+		{"data:text/html,hi", false},
+		{"cart", false},
+		{"", false},
+		{"/a b", false},
+		{"/a\\b", false},
+		{"/a\x00", false},
+	}
+	for _, tt := range tests {
+		if got := routeProblem(tt.route) == ""; got != tt.ok {
+			t.Errorf("routeProblem(%q) ok = %v, want %v", tt.route, got, tt.ok)
+		}
+	}
+}
+
+func TestValidKey(t *testing.T) {
+	for _, k := range []string{"Enter", "a", "Z", "7", "Control+A", "Shift+Tab", "Control+Shift+K", "F5", "F12"} {
+		if !validKey(k) {
+			t.Errorf("validKey(%q) = false", k)
+		}
+	}
+	for _, k := range []string{"", "+", "Enter+", "Hyper+A", "F13", "F05", "ab", "Control+", "é"} {
+		if validKey(k) {
+			t.Errorf("validKey(%q) = true", k)
+		}
+	}
+}
+
+func TestErrorsAs(t *testing.T) {
+	_, err := ListFixtures(context.Background(), ListFixturesInput{AppID: "nope"})
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("errors.As(%v) failed", err)
+	}
+	if e.Code != CodeInvalidAppID || e.Field != "appId" || !strings.HasPrefix(err.Error(), "automium: appId: ") {
+		t.Errorf("got %+v / %q", e, err)
+	}
+}
+
+func TestCanceledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CompileJourney(ctx, validJourney()); !errors.Is(err, context.Canceled) {
+		t.Errorf("CompileJourney with canceled ctx: err = %v", err)
+	}
+}
+
+// FuzzCompileJourney feeds arbitrary JSON through the same decoding an adapter does
+// and into the compiler. It must never panic, and whatever it accepts must be
+// reproducible and free of absolute routes.
+func FuzzCompileJourney(f *testing.F) {
+	seed, _ := json.Marshal(validJourney())
+	f.Add(seed)
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"steps":[{"intent":"navigate","value":"//x"}],"recovery":{"maxRetries":-5}}`))
+	f.Add([]byte(`{"id":"a","appId":"storefront","fixtureId":"storefront-guest-catalog","goal":"g","steps":[{"intent":"finish"}],"assertions":[{"kind":"url_matches","value":"/"}],"recovery":{"strategies":["replan"]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in CompileJourneyInput
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if dec.Decode(&in) != nil {
+			return
+		}
+		res, err := CompileJourney(context.Background(), in)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeLimitExceeded {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		if res.Valid != (res.Journey != nil) || res.Valid == (len(res.Errors) > 0) {
+			t.Fatalf("inconsistent result: valid=%v journey=%v errors=%d", res.Valid, res.Journey != nil, len(res.Errors))
+		}
+		if !res.Valid {
+			return
+		}
+		for _, n := range res.Journey.Nodes {
+			if n.Intent == "navigate" && routeProblem(n.Value) != "" {
+				t.Fatalf("accepted navigate to %q", n.Value)
+			}
+		}
+		again, _ := CompileJourney(context.Background(), in)
+		if again.Journey.Digest != res.Journey.Digest {
+			t.Fatal("digest differs between two compilations")
+		}
+	})
+}
