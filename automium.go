@@ -168,6 +168,14 @@ const (
 	MaxRetryCount        = 10
 	MaxObservedTrials    = 100_000
 	MaxArtifactSizeBytes = 1 << 40
+	// MaxTrialLatencyMs (24 hours) and MaxTrialTokens bound one observed trial, so
+	// that the token totals of MaxObservedTrials trials stay exact in a float64
+	// and in every JSON reader.
+	MaxTrialLatencyMs = 86_400_000
+	MaxTrialTokens    = 100_000_000
+	// MaxSeed is 2^53-1: a larger comparison seed would not survive a round trip
+	// through JSON readers that hold numbers as float64.
+	MaxSeed = 1<<53 - 1
 )
 
 // validator is the process-wide validator. It is built once, on first use, because
