@@ -151,35 +151,65 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 // fixture lists the app's fixtures, an unknown profile the fixture's profiles, and
 // any planner problem becomes malformed_planner naming every missing part.
 func runSubmissionProblem(in CreateRunSubmissionInput) *Error {
+	problems := validateStruct(in)
 	app := owned.appByID[in.AppID]
 	fixture := owned.fixtureByID[in.FixtureID]
-	for _, p := range validateStruct(in) {
-		switch {
-		case strings.HasPrefix(p.Field, "planner"):
-			if pp := in.Planner.problem("planner"); pp != nil {
-				return pp
+	checks := []func() *Error{
+		func() *Error { return problemAt(problems, "journeyId") },
+		func() *Error { return problemAt(problems, "appId") },
+		func() *Error {
+			if p := problemAt(problems, "fixtureId"); p != nil {
+				if p.Code == CodeInvalidFixtureID && app != nil {
+					return newError(CodeInvalidFixtureID, "fixtureId", appFixtureIDs(app.ID),
+						"%q is not a fixture of app %q; use one of the allowed values", in.FixtureID, app.ID)
+				}
+				return p
 			}
-		case p.Field == "fixtureId" && p.Code == CodeInvalidFixtureID && app != nil:
-			return newError(CodeInvalidFixtureID, "fixtureId", appFixtureIDs(app.ID),
-				"%q is not a fixture of app %q; use one of the allowed values", in.FixtureID, app.ID)
-		case p.Field == "environmentProfileId" && p.Code == CodeInvalidEnvironmentProfile && fixture != nil:
-			if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
-				return mismatch
+			return fixtureAppMismatch(app, fixture)
+		},
+		func() *Error {
+			if p := in.Planner.problem("planner"); p != nil {
+				return p
 			}
-			return profileProblem(in.EnvironmentProfileID, fixture)
+			return problemAt(problems, "planner")
+		},
+		func() *Error {
+			p := problemAt(problems, "environmentProfileId")
+			if p != nil && (p.Code != CodeInvalidEnvironmentProfile || fixture == nil) {
+				return p
+			}
+			if p != nil || !slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID) {
+				return newError(CodeInvalidEnvironmentProfile, "environmentProfileId", fixture.EnvironmentProfileIDs,
+					"%q is not an environment profile of fixture %q; use one of the allowed values", in.EnvironmentProfileID, fixture.ID)
+			}
+			return nil
+		},
+		func() *Error {
+			j, ok := owned.journeyByID[in.JourneyID]
+			if !ok || j.AppID == app.ID && j.FixtureID == fixture.ID {
+				return nil
+			}
+			return newError(CodeFixtureAppMismatch, "journeyId", fixture.ReferenceJourneyIDs,
+				"reference journey %q runs on app %q with fixture %q, not app %q with fixture %q; submit it with its own app and fixture, or use a journey of fixture %q",
+				j.ID, j.AppID, j.FixtureID, app.ID, fixture.ID, fixture.ID)
+		},
+	}
+	for _, check := range checks {
+		if p := check(); p != nil {
+			return p
 		}
-		return p
 	}
-	if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
-		return mismatch
-	}
-	if !slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID) {
-		return profileProblem(in.EnvironmentProfileID, fixture)
-	}
-	if j, ok := owned.journeyByID[in.JourneyID]; ok && (j.AppID != app.ID || j.FixtureID != fixture.ID) {
-		return newError(CodeFixtureAppMismatch, "journeyId", fixture.ReferenceJourneyIDs,
-			"reference journey %q runs on app %q with fixture %q, not app %q with fixture %q; submit it with its own app and fixture, or use a journey of fixture %q",
-			j.ID, j.AppID, j.FixtureID, app.ID, fixture.ID, fixture.ID)
+	return nil
+}
+
+// problemAt returns the first of problems at field or below it ("planner" matches
+// "planner.vendor" but not "plannerX"), so a function can report the validator's
+// findings interleaved with its own checks in field order.
+func problemAt(problems []*Error, field string) *Error {
+	for _, p := range problems {
+		if p.Field == field || strings.HasPrefix(p.Field, field+".") {
+			return p
+		}
 	}
 	return nil
 }
@@ -191,9 +221,4 @@ func fixtureAppMismatch(app *App, fixture *Fixture) *Error {
 	}
 	return newError(CodeFixtureAppMismatch, "fixtureId", appFixtureIDs(app.ID),
 		"fixture %q belongs to app %q, not %q; use a fixture of %q", fixture.ID, fixture.AppID, app.ID, app.ID)
-}
-
-func profileProblem(profileID string, fixture *Fixture) *Error {
-	return newError(CodeInvalidEnvironmentProfile, "environmentProfileId", fixture.EnvironmentProfileIDs,
-		"%q is not an environment profile of fixture %q; use one of the allowed values", profileID, fixture.ID)
 }

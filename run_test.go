@@ -1,0 +1,255 @@
+package automium
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// errorShape is the part of an *Error a test pins: the code and the field are the
+// contract, the message is prose and only checked for a hint.
+type errorShape struct {
+	Code  Code
+	Field string
+}
+
+// shapeOf returns the code and field of err, failing the test if err is not an
+// *Error.
+func shapeOf(t *testing.T, err error) errorShape {
+	t.Helper()
+	if err == nil {
+		t.Fatal("got nil error, want an *Error")
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %T (%v), want *Error", err, err)
+	}
+	return errorShape{Code: e.Code, Field: e.Field}
+}
+
+func validRunSubmission() CreateRunSubmissionInput {
+	return CreateRunSubmissionInput{
+		JourneyID:            "storefront-search-add-to-cart",
+		AppID:                "storefront",
+		FixtureID:            "storefront-guest-catalog",
+		Planner:              PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+		EnvironmentProfileID: "desktop-1440-en-us",
+	}
+}
+
+func TestCreateRunSubmission(t *testing.T) {
+	in := validRunSubmission()
+	got, err := CreateRunSubmission(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^run-[0-9a-f]{20}$`).MatchString(got.RunID) {
+		t.Errorf("RunID = %q, want run- and 20 hex digits", got.RunID)
+	}
+	want := CreateRunSubmissionResult{
+		SchemaVersion:        RunSubmissionVersion,
+		CorpusVersion:        CorpusVersion,
+		RunID:                got.RunID,
+		JourneyID:            in.JourneyID,
+		ReferenceJourney:     true,
+		AppID:                in.AppID,
+		FixtureID:            in.FixtureID,
+		Planner:              in.Planner,
+		EnvironmentProfileID: in.EnvironmentProfileID,
+		Status:               RunStatusModeled,
+		ArtifactManifestRef:  "artifact-manifest://" + got.RunID,
+		ReplayStreamRef:      "replay-stream://" + got.RunID,
+		Modeled:              true,
+		Notice:               ModeledNotice,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CreateRunSubmission (-want +got):\n%s", diff)
+	}
+}
+
+// A journey the caller compiled itself is accepted: v1 has no journey store to
+// check it against, and the result says it is not a reference journey.
+func TestCreateRunSubmissionOwnJourney(t *testing.T) {
+	in := validRunSubmission()
+	in.JourneyID = "my-own-journey"
+	got, err := CreateRunSubmission(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ReferenceJourney {
+		t.Error("ReferenceJourney = true for a journey that is not checked in")
+	}
+}
+
+func TestCreateRunSubmissionIdempotent(t *testing.T) {
+	ctx := context.Background()
+	first, err := CreateRunSubmission(ctx, validRunSubmission())
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstJSON, _ := json.Marshal(first)
+	again, _ := CreateRunSubmission(ctx, validRunSubmission())
+	againJSON, _ := json.Marshal(again)
+	if string(firstJSON) != string(againJSON) {
+		t.Errorf("same submission gave different output:\n%s\n%s", firstJSON, againJSON)
+	}
+	// Every input field takes part in the ID.
+	changes := map[string]func(*CreateRunSubmissionInput){
+		"journeyId": func(in *CreateRunSubmissionInput) { in.JourneyID = "storefront-own-journey" },
+		"fixtureId": func(in *CreateRunSubmissionInput) {
+			in.FixtureID = "storefront-returning-shopper"
+			in.JourneyID = "own"
+		},
+		"planner.id":           func(in *CreateRunSubmissionInput) { in.Planner.ID = "other" },
+		"planner.vendor":       func(in *CreateRunSubmissionInput) { in.Planner.Vendor = "anthropic" },
+		"planner.model":        func(in *CreateRunSubmissionInput) { in.Planner.Model = "gpt-4.1" },
+		"environmentProfileId": func(in *CreateRunSubmissionInput) { in.EnvironmentProfileID = "mobile-390-en-gb" },
+	}
+	seen := map[string]string{first.RunID: "original"}
+	for name, change := range changes {
+		in := validRunSubmission()
+		change(&in)
+		got, err := CreateRunSubmission(ctx, in)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if prev, dup := seen[got.RunID]; dup {
+			t.Errorf("changing %s gave the run ID of %s", name, prev)
+		}
+		seen[got.RunID] = name
+	}
+}
+
+func TestCreateRunSubmissionValidation(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*CreateRunSubmissionInput)
+		want   errorShape
+		hint   string // a fragment the message must contain
+	}{
+		{"missing journey", func(in *CreateRunSubmissionInput) { in.JourneyID = "" }, errorShape{CodeInvalidArgument, "journeyId"}, "required"},
+		{"journey not a slug", func(in *CreateRunSubmissionInput) { in.JourneyID = "My Journey" }, errorShape{CodeInvalidArgument, "journeyId"}, "lowercase"},
+		{"journey too long", func(in *CreateRunSubmissionInput) { in.JourneyID = strings.Repeat("j", 129) }, errorShape{CodeLimitExceeded, "journeyId"}, "128"},
+		{"missing app", func(in *CreateRunSubmissionInput) { in.AppID = "" }, errorShape{CodeInvalidArgument, "appId"}, "required"},
+		{"unauthorized app", func(in *CreateRunSubmissionInput) { in.AppID = "gmail" }, errorShape{CodeInvalidAppID, "appId"}, "gmail"},
+		{"missing fixture", func(in *CreateRunSubmissionInput) { in.FixtureID = "" }, errorShape{CodeInvalidArgument, "fixtureId"}, "required"},
+		{"unknown fixture", func(in *CreateRunSubmissionInput) { in.FixtureID = "storefront-nope" }, errorShape{CodeInvalidFixtureID, "fixtureId"}, `not a fixture of app "storefront"`},
+		{"fixture of another app", func(in *CreateRunSubmissionInput) { in.FixtureID = "helpdesk-agent-queue" }, errorShape{CodeFixtureAppMismatch, "fixtureId"}, `belongs to app "helpdesk"`},
+		{"missing planner", func(in *CreateRunSubmissionInput) { in.Planner = PlannerRef{} }, errorShape{CodeMalformedPlanner, "planner"}, "missing id, vendor and model"},
+		{"planner missing vendor and model", func(in *CreateRunSubmissionInput) { in.Planner = PlannerRef{ID: "x"} }, errorShape{CodeMalformedPlanner, "planner"}, "missing vendor and model"},
+		{"planner missing id", func(in *CreateRunSubmissionInput) { in.Planner.ID = "" }, errorShape{CodeMalformedPlanner, "planner.id"}, "missing id"},
+		{"planner missing model", func(in *CreateRunSubmissionInput) { in.Planner.Model = "" }, errorShape{CodeMalformedPlanner, "planner.model"}, "missing model"},
+		{"planner blank vendor", func(in *CreateRunSubmissionInput) { in.Planner.Vendor = "   " }, errorShape{CodeMalformedPlanner, "planner.vendor"}, "missing vendor"},
+		{"planner model too long", func(in *CreateRunSubmissionInput) { in.Planner.Model = strings.Repeat("m", 129) }, errorShape{CodeLimitExceeded, "planner.model"}, "128"},
+		{"planner control character", func(in *CreateRunSubmissionInput) { in.Planner.ID = "a\x00b" }, errorShape{CodeMalformedPlanner, "planner.id"}, "control"},
+		{"planner padded", func(in *CreateRunSubmissionInput) { in.Planner.Vendor = " openai" }, errorShape{CodeMalformedPlanner, "planner.vendor"}, "spaces"},
+		{"missing profile", func(in *CreateRunSubmissionInput) { in.EnvironmentProfileID = "" }, errorShape{CodeInvalidArgument, "environmentProfileId"}, "required"},
+		{"unknown profile", func(in *CreateRunSubmissionInput) { in.EnvironmentProfileID = "desktop-800" }, errorShape{CodeInvalidEnvironmentProfile, "environmentProfileId"}, "storefront-guest-catalog"},
+		{"profile of another fixture", func(in *CreateRunSubmissionInput) { in.EnvironmentProfileID = "desktop-1920-ja-jp-dark" }, errorShape{CodeInvalidEnvironmentProfile, "environmentProfileId"}, "storefront-guest-catalog"},
+		{"reference journey of another fixture", func(in *CreateRunSubmissionInput) { in.JourneyID = "storefront-remove-cart-item" }, errorShape{CodeFixtureAppMismatch, "journeyId"}, "storefront-returning-shopper"},
+		{"reference journey of another app", func(in *CreateRunSubmissionInput) { in.JourneyID = "kanban-archive-card" }, errorShape{CodeFixtureAppMismatch, "journeyId"}, `app "kanban"`},
+		{"first problem in field order", func(in *CreateRunSubmissionInput) { in.AppID = "gmail"; in.Planner = PlannerRef{} }, errorShape{CodeInvalidAppID, "appId"}, ""},
+		{"fixture mismatch before profile", func(in *CreateRunSubmissionInput) {
+			in.FixtureID = "helpdesk-agent-queue"
+			in.EnvironmentProfileID = "nope"
+		}, errorShape{CodeFixtureAppMismatch, "fixtureId"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validRunSubmission()
+			tt.change(&in)
+			_, err := CreateRunSubmission(context.Background(), in)
+			if diff := cmp.Diff(tt.want, shapeOf(t, err)); diff != "" {
+				t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+			}
+			if !strings.Contains(err.Error(), tt.hint) {
+				t.Errorf("message %q lacks %q", err.Error(), tt.hint)
+			}
+		})
+	}
+}
+
+// The allowed values narrow to what fits the rest of the input, so the fix-it list
+// is one a caller can pick from directly.
+func TestCreateRunSubmissionAllowedValues(t *testing.T) {
+	in := validRunSubmission()
+	in.EnvironmentProfileID = "desktop-1920-ja-jp-dark"
+	_, err := CreateRunSubmission(context.Background(), in)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	want := owned.fixtureByID[in.FixtureID].EnvironmentProfileIDs
+	if diff := cmp.Diff(want, e.Allowed); diff != "" {
+		t.Errorf("allowed profiles (-want +got):\n%s", diff)
+	}
+
+	in = validRunSubmission()
+	in.FixtureID = "helpdesk-agent-queue"
+	_, err = CreateRunSubmission(context.Background(), in)
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if diff := cmp.Diff(appFixtureIDs("storefront"), e.Allowed); diff != "" {
+		t.Errorf("allowed fixtures (-want +got):\n%s", diff)
+	}
+}
+
+func TestPlannerRefProblem(t *testing.T) {
+	tests := []struct {
+		p    PlannerRef
+		want *errorShape
+		msg  string
+	}{
+		{PlannerRef{ID: "a", Vendor: "b", Model: "c"}, nil, ""},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "claude-sonnet-4@20250514"}, nil, ""},
+		{PlannerRef{}, &errorShape{CodeMalformedPlanner, "planners[2]"}, "planner is missing id, vendor and model"},
+		{PlannerRef{ID: "a"}, &errorShape{CodeMalformedPlanner, "planners[2]"}, "planner is missing vendor and model"},
+		{PlannerRef{Vendor: "b"}, &errorShape{CodeMalformedPlanner, "planners[2]"}, "planner is missing id and model"},
+		{PlannerRef{ID: "a", Vendor: "b"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "planner is missing model"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "c\nd"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "control"},
+	}
+	for _, tt := range tests {
+		got := tt.p.problem("planners[2]")
+		if tt.want == nil {
+			if got != nil {
+				t.Errorf("%+v: got %v, want no problem", tt.p, got)
+			}
+			continue
+		}
+		if got == nil {
+			t.Errorf("%+v: got no problem, want %v", tt.p, *tt.want)
+			continue
+		}
+		if diff := cmp.Diff(*tt.want, errorShape{got.Code, got.Field}); diff != "" {
+			t.Errorf("%+v (-want +got):\n%s", tt.p, diff)
+		}
+		if !strings.Contains(got.Message, tt.msg) {
+			t.Errorf("%+v: message %q lacks %q", tt.p, got.Message, tt.msg)
+		}
+	}
+}
+
+func TestRunSubmissionCanceledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := CreateRunSubmission(ctx, validRunSubmission()); !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want context.Canceled", err)
+	}
+}
+
+func BenchmarkCreateRunSubmission(b *testing.B) {
+	ctx := context.Background()
+	in := validRunSubmission()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := CreateRunSubmission(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
