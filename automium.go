@@ -340,11 +340,11 @@ func fieldError(fe validator.FieldError) *Error {
 	case "max", "lte":
 		switch {
 		case isCollection():
-			return newError(CodeLimitExceeded, field, nil, "has too many items; the limit is %s", fe.Param())
+			return newError(CodeLimitExceeded, field, nil, "has too many items; the limit is %s, send fewer", fe.Param())
 		case fe.Kind() == reflect.String:
-			return newError(CodeLimitExceeded, field, nil, "is too long; the limit is %s characters", fe.Param())
+			return newError(CodeLimitExceeded, field, nil, "is too long; the limit is %s characters, shorten it", fe.Param())
 		default:
-			return newError(CodeLimitExceeded, field, nil, "is %v, above the limit of %s", value, fe.Param())
+			return newError(CodeLimitExceeded, field, nil, "is %v, above the limit of %s; use a smaller value", value, fe.Param())
 		}
 	case "min", "gte":
 		switch {
