@@ -157,8 +157,8 @@ func internalError(what string) *Error {
 const (
 	MaxIDLength          = 128
 	MaxTextLength        = 2000
-	MaxSteps             = 64
-	MaxAssertions        = 32
+	MaxSteps             = 200
+	MaxAssertions        = 50
 	MaxRecoveryRetries   = 3
 	MaxArtifactEntries   = 256
 	MaxPathLength        = 512

@@ -193,8 +193,8 @@ type CompileJourneyInput struct {
 	AppID      string      `json:"appId" jsonschema:"an authorized benchmark app ID (see automium_list_apps)" validate:"required,automium_app"`
 	FixtureID  string      `json:"fixtureId" jsonschema:"a fixture ID of that app (see automium_list_fixtures)" validate:"required,automium_fixture"`
 	Goal       string      `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,max=2000"`
-	Steps      []Step      `json:"steps" jsonschema:"ordered planner-level steps, 1 to 64" validate:"required,min=1,max=64,dive"`
-	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 32" validate:"required,min=1,max=32,dive"`
+	Steps      []Step      `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max=200,dive"`
+	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max=50,dive"`
 	Recovery   Recovery    `json:"recovery" jsonschema:"bounded recovery policy for failed steps" validate:"required"`
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -463,4 +464,32 @@ func FuzzCompileJourney(f *testing.F) {
 			t.Fatal("digest differs between two compilations")
 		}
 	})
+}
+
+// TestJourneySchemaAdvertisesLimits keeps the literal bounds in validate tags equal
+// to the exported constants that documentation and callers rely on.
+func TestJourneySchemaAdvertisesLimits(t *testing.T) {
+	raw, err := JSONSchema(reflect.TypeFor[CompileJourneyInput]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Properties map[string]struct {
+			MaxItems  *int `json:"maxItems"`
+			MaxLength *int `json:"maxLength"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{
+		"steps":      *s.Properties["steps"].MaxItems,
+		"assertions": *s.Properties["assertions"].MaxItems,
+		"id":         *s.Properties["id"].MaxLength,
+		"goal":       *s.Properties["goal"].MaxLength,
+	}
+	want := map[string]int{"steps": MaxSteps, "assertions": MaxAssertions, "id": MaxIDLength, "goal": MaxTextLength}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema bounds differ from the constants (-want +got):\n%s", diff)
+	}
 }
