@@ -1,0 +1,245 @@
+package automium
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// ArtifactKind is one kind of run artifact of the artifact manifest contract, with
+// the media types an entry of that kind may have. Kinds are modelled on what
+// Playwright and browser agents record: traces, videos, screenshots, HAR network
+// logs, console logs, accessibility snapshots, DOM snapshots, replay event streams
+// and reports.
+//
+// An ArtifactKind is a plain value, safe to copy and to share between goroutines.
+type ArtifactKind struct {
+	Kind             string   `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
+	Description      string   `json:"description" jsonschema:"what the artifact holds"`
+	DefaultMediaType string   `json:"defaultMediaType" jsonschema:"media type an entry gets when it names none"`
+	MediaTypes       []string `json:"mediaTypes" jsonschema:"every media type an entry of this kind may declare, sorted"`
+}
+
+// artifactKinds is the closed set, sorted by kind, which is also the canonical
+// order of kinds in manifests and replay summaries.
+var artifactKinds = []ArtifactKind{
+	{Kind: "console_log", Description: "browser console messages of the run", DefaultMediaType: "text/plain", MediaTypes: []string{"application/json", "application/x-ndjson", "text/plain"}},
+	{Kind: "dom_snapshot", Description: "serialized DOM of a page at one moment", DefaultMediaType: "text/html", MediaTypes: []string{"application/json", "multipart/related", "text/html"}},
+	{Kind: "network_har", Description: "network log in HTTP Archive (HAR) format", DefaultMediaType: "application/json", MediaTypes: []string{"application/json"}},
+	{Kind: "replay_events", Description: "the run's replay-event-v1 stream, one event per line", DefaultMediaType: "application/x-ndjson", MediaTypes: []string{"application/json", "application/x-ndjson"}},
+	{Kind: "report", Description: "the run's human- or machine-readable report", DefaultMediaType: "application/json", MediaTypes: []string{"application/json", "text/html"}},
+	{Kind: "screenshot", Description: "screenshot of a page or element", DefaultMediaType: "image/png", MediaTypes: []string{"image/jpeg", "image/png", "image/webp"}},
+	{Kind: "semantic_snapshot", Description: "semantic-snapshot-v1 accessibility snapshot", DefaultMediaType: "application/json", MediaTypes: []string{"application/json"}},
+	{Kind: "trace", Description: "Playwright trace archive for the trace viewer", DefaultMediaType: "application/zip", MediaTypes: []string{"application/zip"}},
+	{Kind: "video", Description: "screen recording of the run", DefaultMediaType: "video/webm", MediaTypes: []string{"video/mp4", "video/webm"}},
+}
+
+var (
+	artifactKindNames = func() []string {
+		names := make([]string, len(artifactKinds))
+		for i, k := range artifactKinds {
+			names[i] = k.Kind
+		}
+		return names
+	}()
+	artifactKindByName = func() map[string]*ArtifactKind {
+		m := make(map[string]*ArtifactKind, len(artifactKinds))
+		for i := range artifactKinds {
+			m[artifactKinds[i].Kind] = &artifactKinds[i]
+		}
+		return m
+	}()
+)
+
+var (
+	_ = registerTag("automium_artifact_kind", CodeInvalidArtifactKind, "a supported artifact kind", func() []string { return artifactKindNames })
+	_ = registerPattern("automium_sha256", `^[0-9a-f]{64}$`, "a sha256 digest written as 64 lowercase hex digits")
+)
+
+// ArtifactKinds returns the closed set of artifact kinds, sorted by kind. The
+// result is a copy the caller may keep.
+func ArtifactKinds() []ArtifactKind {
+	out := make([]ArtifactKind, len(artifactKinds))
+	for i, k := range artifactKinds {
+		out[i] = k
+		out[i].MediaTypes = slices.Clone(k.MediaTypes)
+	}
+	return out
+}
+
+// ArtifactEntry is one artifact of a run: its kind, its path relative to the
+// manifest root and, when known, its media type, size and sha256. In a manifest
+// the media type is always set.
+type ArtifactEntry struct {
+	Kind      string `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
+	Path      string `json:"path" jsonschema:"relative POSIX path under the root, e.g. attempt-1/trace.zip; no leading /, .., ., empty segments, backslashes, colons (drive letters, URL schemes) or control characters" validate:"required,max=512"`
+	MediaType string `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
+	Size      *int64 `json:"size,omitempty" jsonschema:"size in bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max=1099511627776"`
+	SHA256    string `json:"sha256,omitempty" jsonschema:"sha256 of the content as 64 lowercase hex digits, when known" validate:"omitempty,automium_sha256"`
+}
+
+// GetArtifactManifestInput describes a run's artifacts as the caller knows them.
+type GetArtifactManifestInput struct {
+	RunID   string          `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
+	Root    string          `json:"root" jsonschema:"relative POSIX directory the entry paths are under, e.g. the fixture's artifactRoot" validate:"required,max=512"`
+	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, 1 to 256, each path unique" validate:"required,min=1,max=256,dive"`
+}
+
+// GetArtifactManifestResult is an artifact manifest in canonical form: entries
+// sorted by kind then path, every media type filled in, and a digest over the rest,
+// so two manifests describe the same artifacts exactly when their digests agree.
+type GetArtifactManifestResult struct {
+	SchemaVersion       string          `json:"schemaVersion" jsonschema:"artifact manifest format version"`
+	RunID               string          `json:"runId" jsonschema:"run ID"`
+	ArtifactManifestRef string          `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by automium_create_run_submission"`
+	Root                string          `json:"root" jsonschema:"artifact root the entry paths are relative to"`
+	Entries             []ArtifactEntry `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
+	Modeled             bool            `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
+	Notice              string          `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
+	Digest              string          `json:"digest" jsonschema:"sha256 of the canonical JSON of this manifest with an empty digest"`
+}
+
+// GetArtifactManifest checks caller-provided artifact entries and returns them as
+// a canonical manifest. It reads, writes and uploads nothing: the paths are only
+// names, and sizes and digests are taken on trust.
+//
+// The root and every entry path must be a relative POSIX path that stays under the
+// root: no leading /, no .. or . segments, no empty segments (// or a trailing /),
+// no backslashes, no drive letters, no URL schemes or other colons, no NUL or other
+// control characters and valid UTF-8. Entry paths must be unique. Each violation is an
+// invalid_artifact_path error whose field names the entry, as in entries[3].path.
+// Entry and path counts are checked against [MaxArtifactEntries] and
+// [MaxPathLength] before anything else, and the first problem found, in field
+// order, is returned.
+func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetArtifactManifestResult, error) {
+	if err := ctx.Err(); err != nil {
+		return GetArtifactManifestResult{}, err
+	}
+	if err := artifactManifestProblem(in); err != nil {
+		return GetArtifactManifestResult{}, err
+	}
+	entries := make([]ArtifactEntry, len(in.Entries))
+	for i, e := range in.Entries {
+		entries[i] = e
+		if e.Size != nil {
+			size := *e.Size
+			entries[i].Size = &size
+		}
+		if e.MediaType == "" {
+			entries[i].MediaType = artifactKindByName[e.Kind].DefaultMediaType
+		}
+	}
+	slices.SortFunc(entries, func(a, b ArtifactEntry) int {
+		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Path, b.Path)
+	})
+	m := GetArtifactManifestResult{
+		SchemaVersion:       ArtifactManifestVersion,
+		RunID:               in.RunID,
+		ArtifactManifestRef: ArtifactManifestRefScheme + in.RunID,
+		Root:                in.Root,
+		Entries:             entries,
+		Modeled:             true,
+		Notice:              ModeledNotice,
+	}
+	m.Digest = digestOf(m)
+	return m, nil
+}
+
+// artifactManifestProblem returns the first problem with in, in field order, after
+// the size checks that keep a hostile manifest cheap to reject.
+func artifactManifestProblem(in GetArtifactManifestInput) *Error {
+	if len(in.Entries) > MaxArtifactEntries {
+		return newError(CodeLimitExceeded, "entries", nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
+	}
+	if len(in.Root) > MaxPathLength {
+		return newError(CodeLimitExceeded, "root", nil, "is %d bytes long; the limit is %d", len(in.Root), MaxPathLength)
+	}
+	for i, e := range in.Entries {
+		if len(e.Path) > MaxPathLength {
+			return newError(CodeLimitExceeded, fmt.Sprintf("entries[%d].path", i), nil, "is %d bytes long; the limit is %d", len(e.Path), MaxPathLength)
+		}
+	}
+	problems := validateStruct(in)
+	first := func(field string) *Error { return problemAt(problems, field) }
+	for _, f := range []string{"runId", "root"} {
+		if p := first(f); p != nil {
+			return p
+		}
+	}
+	if msg := artifactPathProblem(in.Root); msg != "" {
+		return newError(CodeInvalidArtifactPath, "root", nil, "%s", msg)
+	}
+	if p := first("entries"); p != nil {
+		return p
+	}
+	seen := make(map[string]int, len(in.Entries))
+	for i, e := range in.Entries {
+		field := fmt.Sprintf("entries[%d]", i)
+		for _, f := range []string{".kind", ".path"} {
+			if p := first(field + f); p != nil {
+				return p
+			}
+		}
+		if msg := artifactPathProblem(e.Path); msg != "" {
+			return newError(CodeInvalidArtifactPath, field+".path", nil, "%s", msg)
+		}
+		if j, dup := seen[e.Path]; dup {
+			return newError(CodeInvalidArtifactPath, field+".path", nil, "%q is also the path of entries[%d]; every artifact needs its own path", e.Path, j)
+		}
+		seen[e.Path] = i
+		if p := first(field + ".mediaType"); p != nil {
+			return p
+		}
+		if kind := artifactKindByName[e.Kind]; e.MediaType != "" && !slices.Contains(kind.MediaTypes, e.MediaType) {
+			return newError(CodeInvalidArgument, field+".mediaType", kind.MediaTypes,
+				"%q is not a media type of %s artifacts; use one of the allowed values or omit it for %s", e.MediaType, e.Kind, kind.DefaultMediaType)
+		}
+		if p := first(field); p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// artifactPathProblem explains why p is not a relative POSIX path that stays under
+// its root, or returns "". Accepted paths are exactly those equal to their own
+// path.Clean that neither start with / nor contain a .. segment, minus anything a
+// Windows or URL parser could read as leaving the root.
+func artifactPathProblem(p string) string {
+	const fix = "; use a relative POSIX path such as attempt-1/trace.zip"
+	switch {
+	case p == "":
+		return "is empty" + fix
+	case !utf8.ValidString(p):
+		return fmt.Sprintf("%q is not valid UTF-8%s", p, fix)
+	case strings.IndexFunc(p, unicode.IsControl) >= 0:
+		return fmt.Sprintf("%q contains a NUL or other control character%s", p, fix)
+	case strings.ContainsRune(p, '\\'):
+		return fmt.Sprintf("%q contains a backslash; separate segments with /%s", p, fix)
+	case len(p) >= 2 && p[1] == ':' && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z'):
+		return fmt.Sprintf("%q starts with a drive letter; artifact paths are relative to the root%s", p, fix)
+	case hasScheme(p):
+		return fmt.Sprintf("%q starts with a URL scheme; artifact paths are file paths under the root, not URLs%s", p, fix)
+	case p[0] == '/':
+		return fmt.Sprintf("%q is absolute; artifact paths are relative to the root%s", p, fix)
+	case strings.ContainsRune(p, ':'):
+		return fmt.Sprintf("%q contains a colon, which Windows reads as a drive or an alternate data stream%s", p, fix)
+	}
+	for seg := range strings.SplitSeq(p, "/") {
+		switch seg {
+		case "":
+			return fmt.Sprintf("%q has an empty segment (// or a trailing /)%s", p, fix)
+		case "..":
+			return fmt.Sprintf("%q has a .. segment, which could leave the root%s", p, fix)
+		case ".":
+			return fmt.Sprintf("%q has a . segment; write the path without it%s", p, fix)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,284 @@
+package automium
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const testRunID = "run-0123456789abcdef0123"
+
+func int64Ptr(n int64) *int64 { return &n }
+
+func validManifestInput() GetArtifactManifestInput {
+	return GetArtifactManifestInput{
+		RunID: testRunID,
+		Root:  "artifacts/storefront/guest-catalog",
+		Entries: []ArtifactEntry{
+			{Kind: "trace", Path: "attempt-1/trace.zip", Size: int64Ptr(52311)},
+			{Kind: "report", Path: "report.json", MediaType: "application/json"},
+			{Kind: "screenshot", Path: "attempt-1/step-3.png", SHA256: strings.Repeat("ab", 32)},
+			{Kind: "screenshot", Path: "attempt-1/step-1.png", Size: int64Ptr(0)},
+		},
+	}
+}
+
+func TestGetArtifactManifest(t *testing.T) {
+	got, err := GetArtifactManifest(context.Background(), validManifestInput())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := GetArtifactManifestResult{
+		SchemaVersion:       ArtifactManifestVersion,
+		RunID:               testRunID,
+		ArtifactManifestRef: "artifact-manifest://" + testRunID,
+		Root:                "artifacts/storefront/guest-catalog",
+		Entries: []ArtifactEntry{
+			{Kind: "report", Path: "report.json", MediaType: "application/json"},
+			{Kind: "screenshot", Path: "attempt-1/step-1.png", MediaType: "image/png", Size: int64Ptr(0)},
+			{Kind: "screenshot", Path: "attempt-1/step-3.png", MediaType: "image/png", SHA256: strings.Repeat("ab", 32)},
+			{Kind: "trace", Path: "attempt-1/trace.zip", MediaType: "application/zip", Size: int64Ptr(52311)},
+		},
+		Modeled: true,
+		Notice:  ModeledNotice,
+		Digest:  got.Digest,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("GetArtifactManifest (-want +got):\n%s", diff)
+	}
+	undigested := got
+	undigested.Digest = ""
+	if got.Digest != digestOf(undigested) {
+		t.Errorf("Digest = %s, want the digest of the manifest without it, %s", got.Digest, digestOf(undigested))
+	}
+	// A size of zero is an empty file, not an unknown size, and survives the wire.
+	b, _ := json.Marshal(got)
+	if !strings.Contains(string(b), `"size":0`) {
+		t.Errorf("zero size lost in %s", b)
+	}
+}
+
+// The manifest is canonical: the order entries arrive in does not change it.
+func TestGetArtifactManifestCanonical(t *testing.T) {
+	ctx := context.Background()
+	in := validManifestInput()
+	first, err := GetArtifactManifest(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Reverse(in.Entries)
+	again, err := GetArtifactManifest(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("entry order changed the manifest (-first +reversed):\n%s", diff)
+	}
+	in.Entries[0].Size = int64Ptr(1)
+	changed, _ := GetArtifactManifest(ctx, in)
+	if changed.Digest == first.Digest {
+		t.Error("changing a size kept the digest")
+	}
+}
+
+// The caller's entries are not modified, and the result shares no memory with them.
+func TestGetArtifactManifestCopies(t *testing.T) {
+	in := validManifestInput()
+	before := validManifestInput()
+	got, err := GetArtifactManifest(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, in); diff != "" {
+		t.Errorf("input modified (-before +after):\n%s", diff)
+	}
+	*got.Entries[3].Size = 7
+	if *in.Entries[0].Size != 52311 {
+		t.Error("result shares a size with the input")
+	}
+}
+
+func TestArtifactKinds(t *testing.T) {
+	kinds := ArtifactKinds()
+	var names []string
+	for _, k := range kinds {
+		names = append(names, k.Kind)
+		if !slices.Contains(k.MediaTypes, k.DefaultMediaType) {
+			t.Errorf("%s: default media type %s is not among its media types %v", k.Kind, k.DefaultMediaType, k.MediaTypes)
+		}
+		if !slices.IsSorted(k.MediaTypes) {
+			t.Errorf("%s: media types %v are not sorted", k.Kind, k.MediaTypes)
+		}
+		if k.Description == "" {
+			t.Errorf("%s: no description", k.Kind)
+		}
+	}
+	want := []string{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace", "video"}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
+	}
+	if got, _ := TagValues("automium_artifact_kind"); !slices.Equal(got, want) {
+		t.Errorf("automium_artifact_kind = %v, want %v", got, want)
+	}
+	kinds[0].MediaTypes[0] = "changed/by-caller"
+	if ArtifactKinds()[0].MediaTypes[0] == "changed/by-caller" {
+		t.Error("ArtifactKinds shares memory with the package")
+	}
+}
+
+func TestGetArtifactManifestValidation(t *testing.T) {
+	entry := func(i int, change func(*ArtifactEntry)) func(*GetArtifactManifestInput) {
+		return func(in *GetArtifactManifestInput) { change(&in.Entries[i]) }
+	}
+	tests := []struct {
+		name   string
+		change func(*GetArtifactManifestInput)
+		want   errorShape
+	}{
+		{"missing run", func(in *GetArtifactManifestInput) { in.RunID = "" }, errorShape{CodeInvalidArgument, "runId"}},
+		{"malformed run", func(in *GetArtifactManifestInput) { in.RunID = "run-XYZ" }, errorShape{CodeInvalidArgument, "runId"}},
+		{"missing root", func(in *GetArtifactManifestInput) { in.Root = "" }, errorShape{CodeInvalidArgument, "root"}},
+		{"absolute root", func(in *GetArtifactManifestInput) { in.Root = "/var/artifacts" }, errorShape{CodeInvalidArtifactPath, "root"}},
+		{"escaping root", func(in *GetArtifactManifestInput) { in.Root = "artifacts/../../etc" }, errorShape{CodeInvalidArtifactPath, "root"}},
+		{"root too long", func(in *GetArtifactManifestInput) { in.Root = strings.Repeat("a", MaxPathLength+1) }, errorShape{CodeLimitExceeded, "root"}},
+		{"no entries", func(in *GetArtifactManifestInput) { in.Entries = nil }, errorShape{CodeInvalidArgument, "entries"}},
+		{"empty entries", func(in *GetArtifactManifestInput) { in.Entries = []ArtifactEntry{} }, errorShape{CodeInvalidArgument, "entries"}},
+		{"too many entries", func(in *GetArtifactManifestInput) {
+			in.Entries = make([]ArtifactEntry, MaxArtifactEntries+1)
+		}, errorShape{CodeLimitExceeded, "entries"}},
+		{"missing kind", entry(1, func(e *ArtifactEntry) { e.Kind = "" }), errorShape{CodeInvalidArgument, "entries[1].kind"}},
+		{"unknown kind", entry(2, func(e *ArtifactEntry) { e.Kind = "heap_dump" }), errorShape{CodeInvalidArtifactKind, "entries[2].kind"}},
+		{"missing path", entry(3, func(e *ArtifactEntry) { e.Path = "" }), errorShape{CodeInvalidArgument, "entries[3].path"}},
+		{"path too long", entry(3, func(e *ArtifactEntry) { e.Path = strings.Repeat("p", MaxPathLength+1) }), errorShape{CodeLimitExceeded, "entries[3].path"}},
+		{"absolute path", entry(3, func(e *ArtifactEntry) { e.Path = "/etc/passwd" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"dot-dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "attempt-1/../../secrets" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "./trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"backslash", entry(3, func(e *ArtifactEntry) { e.Path = `attempt-1\trace.zip` }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"drive letter", entry(3, func(e *ArtifactEntry) { e.Path = "C:/artifacts/trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"bare drive letter", entry(3, func(e *ArtifactEntry) { e.Path = "c:trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"URL scheme", entry(3, func(e *ArtifactEntry) { e.Path = "s3://bucket/trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"file URL", entry(3, func(e *ArtifactEntry) { e.Path = "file:trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"NUL byte", entry(3, func(e *ArtifactEntry) { e.Path = "trace\x00.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"control character", entry(3, func(e *ArtifactEntry) { e.Path = "trace\n.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"invalid UTF-8", entry(3, func(e *ArtifactEntry) { e.Path = "trace\xff.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"empty segment", entry(3, func(e *ArtifactEntry) { e.Path = "attempt-1//trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"trailing slash", entry(3, func(e *ArtifactEntry) { e.Path = "attempt-1/" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"duplicate path", entry(3, func(e *ArtifactEntry) { e.Path = "report.json" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
+		{"media type not of kind", entry(0, func(e *ArtifactEntry) { e.MediaType = "image/png" }), errorShape{CodeInvalidArgument, "entries[0].mediaType"}},
+		{"media type too long", entry(0, func(e *ArtifactEntry) { e.MediaType = strings.Repeat("m", 129) }), errorShape{CodeLimitExceeded, "entries[0].mediaType"}},
+		{"negative size", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(-1) }), errorShape{CodeInvalidArgument, "entries[0].size"}},
+		{"size too large", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(MaxArtifactSizeBytes + 1) }), errorShape{CodeLimitExceeded, "entries[0].size"}},
+		{"short sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = "abc" }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
+		{"uppercase sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = strings.Repeat("AB", 32) }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
+		{"first problem in field order", func(in *GetArtifactManifestInput) {
+			in.Entries[1].Path = "/abs"
+			in.Entries[2].Kind = "nope"
+		}, errorShape{CodeInvalidArtifactPath, "entries[1].path"}},
+		{"path before media type", entry(0, func(e *ArtifactEntry) {
+			e.Path = "../x"
+			e.MediaType = "image/png"
+		}), errorShape{CodeInvalidArtifactPath, "entries[0].path"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validManifestInput()
+			tt.change(&in)
+			_, err := GetArtifactManifest(context.Background(), in)
+			if diff := cmp.Diff(tt.want, shapeOf(t, err)); diff != "" {
+				t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+			}
+		})
+	}
+}
+
+func TestGetArtifactManifestDuplicateNamesFirst(t *testing.T) {
+	in := validManifestInput()
+	in.Entries[3].Path = in.Entries[1].Path
+	_, err := GetArtifactManifest(context.Background(), in)
+	if err == nil || !strings.Contains(err.Error(), "entries[1]") {
+		t.Errorf("got %v, want a message naming entries[1]", err)
+	}
+}
+
+func TestGetArtifactManifestMediaTypeAllowed(t *testing.T) {
+	in := validManifestInput()
+	in.Entries[2].MediaType = "video/webm"
+	_, err := GetArtifactManifest(context.Background(), in)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if diff := cmp.Diff([]string{"image/jpeg", "image/png", "image/webp"}, e.Allowed); diff != "" {
+		t.Errorf("allowed (-want +got):\n%s", diff)
+	}
+}
+
+func TestArtifactPathProblem(t *testing.T) {
+	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a..", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known"}
+	for _, p := range accepted {
+		if msg := artifactPathProblem(p); msg != "" {
+			t.Errorf("artifactPathProblem(%q) = %q, want accepted", p, msg)
+		}
+	}
+	rejected := []string{"", "/", "/a", "//host/share", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.", "a//b", "a/", `a\b`, `\\server\share`,
+		"C:", "c:/a", "C:\\a", "http://x", "https://example.com/a", "file:///etc/passwd", "s3://bucket/a", "data:text/plain,hi", "a\x00b", "a\tb", "0:0", "trace.zip:stream", "a\x7fb", "\xff", "a\u0085b"}
+	for _, p := range rejected {
+		if msg := artifactPathProblem(p); msg == "" {
+			t.Errorf("artifactPathProblem(%q) accepted, want rejected", p)
+		}
+	}
+}
+
+// FuzzArtifactPath checks the safety property of artifact paths: no input panics,
+// and every accepted path stays under its root whichever way it is read.
+func FuzzArtifactPath(f *testing.F) {
+	for _, seed := range []string{"attempt-1/trace.zip", "../etc/passwd", "/abs", `a\b`, "C:/x", "http://x/y", "a//b", "a/./b", "a\x00b", "ok/.hidden", "\xff"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		msg := artifactPathProblem(p)
+		if msg != "" {
+			return
+		}
+		switch {
+		case path.Clean(p) != p:
+			t.Errorf("accepted %q, which is not clean (%q)", p, path.Clean(p))
+		case path.IsAbs(p) || strings.HasPrefix(p, "/"):
+			t.Errorf("accepted absolute %q", p)
+		case slices.Contains(strings.Split(p, "/"), ".."):
+			t.Errorf("accepted %q with a .. segment", p)
+		case strings.ContainsAny(p, "\\\x00"):
+			t.Errorf("accepted %q with a backslash or NUL", p)
+		case !strings.HasPrefix(path.Join("root", p), "root/"):
+			t.Errorf("accepted %q, which escapes root when joined (%q)", p, path.Join("root", p))
+		case strings.Contains(p, ":"):
+			t.Errorf("accepted %q, which a Windows reader may see as a drive or stream, or a URL parser as a scheme", p)
+		}
+		// The whole manifest agrees with the path check and never panics.
+		in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: []ArtifactEntry{{Kind: "trace", Path: p}}}
+		if _, err := GetArtifactManifest(context.Background(), in); err != nil && len(p) <= MaxPathLength {
+			t.Errorf("path %q passes the path check but the manifest rejects it: %v", p, err)
+		}
+	})
+}
+
+func BenchmarkGetArtifactManifestMaxEntries(b *testing.B) {
+	in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts/storefront/guest-catalog"}
+	for i := range MaxArtifactEntries {
+		in.Entries = append(in.Entries, ArtifactEntry{Kind: artifactKindNames[i%len(artifactKindNames)], Path: fmt.Sprintf("attempt-%d/artifact-%03d.bin", i%3, i)})
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := GetArtifactManifest(ctx, in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
