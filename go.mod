@@ -2,7 +2,10 @@ module github.com/automium/automium
 
 go 1.26.0
 
-require github.com/go-playground/validator/v10 v10.30.6
+require (
+	github.com/go-playground/validator/v10 v10.30.6
+	github.com/google/jsonschema-go v0.4.3
+)
 
 require (
 	github.com/gabriel-vasile/mimetype v1.4.16 // indirect

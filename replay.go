@@ -1,0 +1,305 @@
+package automium
+
+import (
+	"context"
+	"slices"
+	"strings"
+)
+
+// Replay verdicts, modelled on Playwright's test outcomes. A run is flaky when an
+// attempt failed and a retry then passed; passed means the first attempt passed.
+const (
+	VerdictPassed  = "passed"
+	VerdictFailed  = "failed"
+	VerdictFlaky   = "flaky"
+	VerdictError   = "error"
+	VerdictSkipped = "skipped"
+)
+
+var verdicts = []string{VerdictError, VerdictFailed, VerdictFlaky, VerdictPassed, VerdictSkipped}
+
+// ReplayEventVersion names the replay event contract a replay stream speaks.
+const ReplayEventVersion = "replay-event-v1"
+
+// Replay event lanes: which part of the system emitted an event. Triage reads a
+// replay lane by lane, e.g. planner decisions beside executor actions.
+const (
+	LanePlanner   = "planner"
+	LaneExecutor  = "executor"
+	LaneRuntime   = "runtime"
+	LaneAssertion = "assertion"
+	LaneWorker    = "worker"
+	LaneArtifact  = "artifact"
+)
+
+var lanes = []string{LaneArtifact, LaneAssertion, LaneExecutor, LanePlanner, LaneRuntime, LaneWorker}
+
+// replayEventTypes maps each replay-event-v1 type, namespaced by its lane, to the
+// payload member it carries ("" for none). The type decides the payload, so a
+// consumer switches on type and reads one member, as with a tagged union.
+var replayEventTypes = map[string]string{
+	"planner.request":         "",
+	"planner.decision":        "decision",
+	"executor.action":         "action",
+	"runtime.navigation":      "navigation",
+	"runtime.dialog":          "dialog",
+	"runtime.console":         "console",
+	"runtime.snapshot":        "",
+	"runtime.recovery":        "recovery",
+	"assertion.checked":       "assertion",
+	"worker.attempt_started":  "",
+	"worker.attempt_finished": "attempt",
+	"artifact.recorded":       "",
+}
+
+var replayEventTypeNames = sortedKeys(replayEventTypes)
+
+// Replay event statuses. A failed event carries an error; info marks events that
+// record something rather than attempt it, such as a console message.
+var eventStatuses = []string{"failed", "info", "skipped", "succeeded"}
+
+var (
+	_ = registerTag("automium_verdict", CodeInvalidArgument, "a replay verdict", func() []string { return verdicts })
+	_ = registerTag("automium_lane", CodeInvalidArgument, "a replay event lane", func() []string { return lanes })
+	_ = registerTag("automium_event_type", CodeInvalidArgument, "a "+ReplayEventVersion+" event type", func() []string { return replayEventTypeNames })
+	_ = registerTag("automium_event_status", CodeInvalidArgument, "a replay event status", func() []string { return eventStatuses })
+)
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// GetReplaySummaryInput is what a caller knows about a finished run.
+type GetReplaySummaryInput struct {
+	RunID               string `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
+	Verdict             string `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	RetryCount          int    `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
+	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId> of the same run" validate:"required,max=256"`
+}
+
+// GetReplaySummaryResult is a contract-shaped replay summary: what a replay of the
+// run consists of and which artifacts triage needs.
+type GetReplaySummaryResult struct {
+	SchemaVersion               string   `json:"schemaVersion" jsonschema:"replay summary format version"`
+	RunID                       string   `json:"runId" jsonschema:"run ID"`
+	Verdict                     string   `json:"verdict" jsonschema:"run verdict"`
+	RetryCount                  int      `json:"retryCount" jsonschema:"retries after the first attempt"`
+	Attempts                    int      `json:"attempts" jsonschema:"attempts the run made: retryCount + 1, or 0 when skipped"`
+	ArtifactManifestRef         string   `json:"artifactManifestRef" jsonschema:"artifact manifest reference of the run"`
+	ReplayStreamRef             string   `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: the run's event stream"`
+	ReplayEventVersion          string   `json:"replayEventVersion" jsonschema:"contract the replay stream's events follow"`
+	RequiredReplayArtifactKinds []string `json:"requiredReplayArtifactKinds" jsonschema:"artifact kinds a complete replay of this run must include, sorted"`
+	Modeled                     bool     `json:"modeled" jsonschema:"always true: the summary was derived from the input; no replay file or artifact was read"`
+	Notice                      string   `json:"notice" jsonschema:"one-line statement that nothing was read, fetched or executed"`
+}
+
+// GetReplaySummary builds the replay summary of a run from its verdict and retry
+// count. It reads no replay file, fetches no artifact and needs no persistence.
+//
+// The verdict and retries must agree the way they do in Playwright: flaky means a
+// retry passed after a failure, so it needs retryCount >= 1; passed means the first
+// attempt passed, and skipped runs are never retried, so both need retryCount 0.
+// artifactManifestRef must be artifact-manifest://<runId> for the same run; a
+// reference to another run is an invalid_argument error, never silently accepted.
+//
+// requiredReplayArtifactKinds follows one rule, cumulative and sorted:
+//
+//   - skipped: report only, since nothing ran;
+//   - any other verdict: replay_events and report;
+//   - failed, flaky and error add what triage of a failure needs: trace,
+//     screenshot, console_log, network_har, semantic_snapshot and dom_snapshot;
+//   - retryCount > 0 adds trace and video, as Playwright records them on retries.
+func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplaySummaryResult, error) {
+	if err := ctx.Err(); err != nil {
+		return GetReplaySummaryResult{}, err
+	}
+	if err := replaySummaryProblem(in); err != nil {
+		return GetReplaySummaryResult{}, err
+	}
+	attempts := in.RetryCount + 1
+	if in.Verdict == VerdictSkipped {
+		attempts = 0
+	}
+	return GetReplaySummaryResult{
+		SchemaVersion:               ReplaySummaryVersion,
+		RunID:                       in.RunID,
+		Verdict:                     in.Verdict,
+		RetryCount:                  in.RetryCount,
+		Attempts:                    attempts,
+		ArtifactManifestRef:         in.ArtifactManifestRef,
+		ReplayStreamRef:             ReplayStreamRefScheme + in.RunID,
+		ReplayEventVersion:          ReplayEventVersion,
+		RequiredReplayArtifactKinds: requiredReplayArtifactKinds(in.Verdict, in.RetryCount),
+		Modeled:                     true,
+		Notice:                      ModeledNotice,
+	}, nil
+}
+
+// requiredReplayArtifactKinds applies the rule documented on [GetReplaySummary].
+func requiredReplayArtifactKinds(verdict string, retries int) []string {
+	if verdict == VerdictSkipped {
+		return []string{"report"}
+	}
+	kinds := []string{"replay_events", "report"}
+	switch verdict {
+	case VerdictFailed, VerdictFlaky, VerdictError:
+		kinds = append(kinds, "console_log", "dom_snapshot", "network_har", "screenshot", "semantic_snapshot", "trace")
+	}
+	if retries > 0 {
+		kinds = append(kinds, "trace", "video")
+	}
+	slices.Sort(kinds)
+	return slices.Compact(kinds)
+}
+
+// replaySummaryProblem returns the first problem with in, in field order.
+func replaySummaryProblem(in GetReplaySummaryInput) *Error {
+	for _, p := range validateStruct(in) {
+		if p.Field == "artifactManifestRef" {
+			break // the reference check below says more
+		}
+		return p
+	}
+	switch {
+	case in.Verdict == VerdictFlaky && in.RetryCount == 0:
+		return newError(CodeInvalidArgument, "retryCount", nil, "a flaky run passed on a retry after failing, so retryCount must be at least 1; use verdict passed if the first attempt passed")
+	case in.Verdict == VerdictPassed && in.RetryCount > 0:
+		return newError(CodeInvalidArgument, "retryCount", nil, "a run that passed only after %d retries is flaky; use verdict flaky, or retryCount 0 if the first attempt passed", in.RetryCount)
+	case in.Verdict == VerdictSkipped && in.RetryCount > 0:
+		return newError(CodeInvalidArgument, "retryCount", nil, "a skipped run is never retried; use retryCount 0")
+	}
+	return manifestRefProblem("artifactManifestRef", in.ArtifactManifestRef, in.RunID)
+}
+
+// manifestRefProblem checks that ref is the artifact manifest reference of runID.
+func manifestRefProblem(field, ref, runID string) *Error {
+	want := ArtifactManifestRefScheme + runID
+	switch {
+	case ref == want:
+		return nil
+	case ref == "":
+		return newError(CodeInvalidArgument, field, nil, "is required; use %s", want)
+	case len(ref) > 256:
+		return newError(CodeLimitExceeded, field, nil, "is too long; the limit is 256 characters")
+	case !strings.HasPrefix(ref, ArtifactManifestRefScheme):
+		return newError(CodeInvalidArgument, field, nil, "%q is not an artifact manifest reference; use %s, as returned by automium_create_run_submission", ref, want)
+	}
+	return newError(CodeInvalidArgument, field, nil, "%q names run %q, not %q; use %s, the manifest of the same run",
+		ref, strings.TrimPrefix(ref, ArtifactManifestRefScheme), runID, want)
+}
+
+// ReplayEvent is one event of a replay-event-v1 stream: a run's replay is the
+// sequence of its events, one JSON object per line.
+//
+// The contract, beyond what the field tags say:
+//
+//   - seq starts at 1 and increases by exactly 1 per event over the whole run,
+//     across attempts, so a gap means a lost event;
+//   - attempt starts at 1 and is retry number + 1;
+//   - type is namespaced by its lane ("planner.decision" is on lane planner);
+//   - the type decides which single payload member is set (see
+//     [ReplayEventPayload]); types without a payload leave it out;
+//   - status failed requires error, and only failed events carry one;
+//   - timing is relative: startedAtMs is the offset from the start of the run, never
+//     a wall clock, so replays of equal runs are byte-identical;
+//   - snapshotRef names a semantic-snapshot-v1 snapshotId, and artifactRefs name
+//     entries of the run's artifact manifest by kind and path.
+//
+// A ReplayEvent is a plain value, safe to share between goroutines once built.
+type ReplayEvent struct {
+	RunID         string              `json:"runId" jsonschema:"run ID the event belongs to" validate:"required,automium_run_id"`
+	Attempt       int                 `json:"attempt" jsonschema:"attempt number, 1 for the first attempt and retry + 1 after" validate:"required,min=1,max=11"`
+	JourneyNodeID string              `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max=128,automium_slug"`
+	StepIndex     *int                `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
+	Seq           int                 `json:"seq" jsonschema:"1-based position in the run's stream; gap-free and strictly increasing across attempts" validate:"required,min=1,max=1000000"`
+	Lane          string              `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
+	Type          string              `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
+	StartedAtMs   int64               `json:"startedAtMs,omitempty" jsonschema:"start, in milliseconds from the start of the run; never a wall clock" validate:"min=0,max=86400000"`
+	DurationMs    int64               `json:"durationMs,omitempty" jsonschema:"duration in milliseconds" validate:"min=0,max=86400000"`
+	Status        string              `json:"status" jsonschema:"succeeded, failed, skipped or info" validate:"required,automium_event_status"`
+	Error         *EventError         `json:"error,omitempty" jsonschema:"what went wrong; present exactly when status is failed"`
+	SnapshotRef   string              `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max=128"`
+	ArtifactRefs  []ArtifactRef       `json:"artifactRefs,omitempty" jsonschema:"artifacts of the run's manifest that the event recorded or relies on" validate:"omitempty,max=16,dive"`
+	Payload       *ReplayEventPayload `json:"payload,omitempty" jsonschema:"typed payload; the event type decides which single member is set"`
+}
+
+// EventError says why a replay event failed.
+type EventError struct {
+	Code    string `json:"code" jsonschema:"stable snake_case error code, e.g. target_not_found or timeout" validate:"required,max=64,automium_slug"`
+	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,max=2000"`
+}
+
+// ArtifactRef points at one entry of a run's artifact manifest.
+type ArtifactRef struct {
+	Kind string `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
+	Path string `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max=512"`
+}
+
+// ReplayEventPayload is the typed payload of a replay event: a tagged union whose
+// tag is the event type. Exactly the member the type names is set:
+//
+//	planner.decision         decision
+//	executor.action          action
+//	runtime.navigation       navigation
+//	runtime.dialog           dialog
+//	runtime.console          console
+//	runtime.recovery         recovery
+//	assertion.checked        assertion
+//	worker.attempt_finished  attempt
+//
+// planner.request, runtime.snapshot, worker.attempt_started and artifact.recorded
+// carry no payload: their content is the snapshot or artifacts they reference.
+type ReplayEventPayload struct {
+	Decision   *PlannerDecision   `json:"decision,omitempty" jsonschema:"for planner.decision: the planner-adapter-v1 decision"`
+	Action     *Step              `json:"action,omitempty" jsonschema:"for executor.action: the step the executor performed"`
+	Navigation *NavigationPayload `json:"navigation,omitempty" jsonschema:"for runtime.navigation: where the page went"`
+	Dialog     *DialogPayload     `json:"dialog,omitempty" jsonschema:"for runtime.dialog: the dialog and how it was handled"`
+	Console    *ConsolePayload    `json:"console,omitempty" jsonschema:"for runtime.console: one console message"`
+	Recovery   *RecoveryPayload   `json:"recovery,omitempty" jsonschema:"for runtime.recovery: the recovery strategy applied before a retry"`
+	Assertion  *AssertionPayload  `json:"assertion,omitempty" jsonschema:"for assertion.checked: the check and its result"`
+	Attempt    *AttemptPayload    `json:"attempt,omitempty" jsonschema:"for worker.attempt_finished: how the attempt ended"`
+}
+
+// NavigationPayload records a page navigation within the fixture's app.
+type NavigationPayload struct {
+	Route string `json:"route" jsonschema:"app-relative route the page arrived at, e.g. /cart" validate:"required,max=2000"`
+	Title string `json:"title,omitempty" jsonschema:"document title after navigation" validate:"omitempty,max=2000"`
+}
+
+// DialogPayload records a JavaScript dialog and the response to it.
+type DialogPayload struct {
+	DialogType string `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
+	Message    string `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max=2000"`
+	Action     string `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
+}
+
+// ConsolePayload records one browser console message.
+type ConsolePayload struct {
+	Level string `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
+	Text  string `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max=2000"`
+}
+
+// RecoveryPayload records a recovery strategy applied after a failed step.
+type RecoveryPayload struct {
+	Strategy string `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
+	Retry    int    `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max=3"`
+}
+
+// AssertionPayload records one journey assertion and its outcome.
+type AssertionPayload struct {
+	Kind     string  `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Target   *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
+	Expected string  `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max=2000"`
+	Actual   string  `json:"actual,omitempty" jsonschema:"what was observed" validate:"omitempty,max=2000"`
+	Passed   bool    `json:"passed,omitempty" jsonschema:"whether the assertion held; absent means it did not"`
+}
+
+// AttemptPayload records how one attempt of a run ended.
+type AttemptPayload struct {
+	Verdict string `json:"verdict" jsonschema:"verdict of this attempt: passed, failed, error or skipped" validate:"required,oneof=error failed passed skipped"`
+}
