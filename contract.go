@@ -555,7 +555,9 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 				continue
 			}
 			if p, ok := TagPattern(r.tag); ok {
-				err = setPattern(p)
+				if err := setPattern(p); err != nil {
+					return err
+				}
 				continue
 			}
 			return fmt.Errorf("validate rule %q has no JSON Schema translation; teach contract.go about it", r.tag)

@@ -159,11 +159,10 @@ func requiredReplayArtifactKinds(verdict string, retries int) []string {
 
 // replaySummaryProblem returns the first problem with in, in field order.
 func replaySummaryProblem(in GetReplaySummaryInput) *Error {
-	for _, p := range validateStruct(in) {
-		if p.Field == "artifactManifestRef" {
-			break // the reference check below says more
-		}
-		return p
+	// A problem with artifactManifestRef is left to manifestRefProblem, which
+	// says more; it is the last field, so nothing is skipped by waiting for it.
+	if problems := validateStruct(in); len(problems) > 0 && problems[0].Field != "artifactManifestRef" {
+		return problems[0]
 	}
 	switch {
 	case in.Verdict == VerdictFlaky && in.RetryCount == 0:

@@ -1,0 +1,144 @@
+package automium_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+
+	"github.com/automium/automium"
+)
+
+func ExampleCreateRunSubmission() {
+	run, err := automium.CreateRunSubmission(context.Background(), automium.CreateRunSubmissionInput{
+		JourneyID:            "storefront-search-add-to-cart",
+		AppID:                "storefront",
+		FixtureID:            "storefront-guest-catalog",
+		Planner:              automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+		EnvironmentProfileID: "desktop-1440-en-us",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.RunID)
+	fmt.Println(run.Status, run.Modeled)
+	fmt.Println(run.ArtifactManifestRef)
+	fmt.Println(run.ReplayStreamRef)
+	// Output:
+	// run-bc6cbdcc5f27aacd7274
+	// modeled true
+	// artifact-manifest://run-bc6cbdcc5f27aacd7274
+	// replay-stream://run-bc6cbdcc5f27aacd7274
+}
+
+// A planner reference needs an id, a vendor and a model; every missing part is
+// named at once.
+func ExampleCreateRunSubmission_malformedPlanner() {
+	_, err := automium.CreateRunSubmission(context.Background(), automium.CreateRunSubmissionInput{
+		JourneyID:            "storefront-search-add-to-cart",
+		AppID:                "storefront",
+		FixtureID:            "storefront-guest-catalog",
+		Planner:              automium.PlannerRef{ID: "baseline"},
+		EnvironmentProfileID: "desktop-1440-en-us",
+	})
+	var e *automium.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Field)
+	}
+	// Output:
+	// malformed_planner planner
+}
+
+func ExampleGetReplaySummary() {
+	summary, err := automium.GetReplaySummary(context.Background(), automium.GetReplaySummaryInput{
+		RunID:               "run-bc6cbdcc5f27aacd7274",
+		Verdict:             automium.VerdictFlaky,
+		RetryCount:          1,
+		ArtifactManifestRef: "artifact-manifest://run-bc6cbdcc5f27aacd7274",
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(summary.Verdict, summary.Attempts)
+	fmt.Println(summary.RequiredReplayArtifactKinds)
+	// Output:
+	// flaky 2
+	// [console_log dom_snapshot network_har replay_events report screenshot semantic_snapshot trace video]
+}
+
+func ExampleGetArtifactManifest() {
+	manifest, err := automium.GetArtifactManifest(context.Background(), automium.GetArtifactManifestInput{
+		RunID: "run-bc6cbdcc5f27aacd7274",
+		Root:  "artifacts/storefront/guest-catalog",
+		Entries: []automium.ArtifactEntry{
+			{Kind: "trace", Path: "attempt-1/trace.zip"},
+			{Kind: "report", Path: "report.html", MediaType: "text/html"},
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range manifest.Entries {
+		fmt.Println(e.Kind, e.Path, e.MediaType)
+	}
+	// Output:
+	// report report.html text/html
+	// trace attempt-1/trace.zip application/zip
+}
+
+// Paths that could leave the artifact root are rejected with the entry's index.
+func ExampleGetArtifactManifest_unsafePath() {
+	_, err := automium.GetArtifactManifest(context.Background(), automium.GetArtifactManifestInput{
+		RunID: "run-bc6cbdcc5f27aacd7274",
+		Root:  "artifacts",
+		Entries: []automium.ArtifactEntry{
+			{Kind: "trace", Path: "attempt-1/trace.zip"},
+			{Kind: "report", Path: "../../etc/passwd"},
+		},
+	})
+	var e *automium.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Field)
+	}
+	// Output:
+	// invalid_artifact_path entries[1].path
+}
+
+func ExampleContract() {
+	doc, err := automium.Contract(context.Background(), automium.ContractInput{Name: "replay-event-v1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(doc.Name, doc.Types[0].Name)
+	var schema struct {
+		Properties struct {
+			Lane struct {
+				Enum []string `json:"enum"`
+			} `json:"lane"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(doc.Types[0].Schema, &schema); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(schema.Properties.Lane.Enum)
+	// Output:
+	// replay-event-v1 ReplayEvent
+	// [artifact assertion executor planner runtime worker]
+}
+
+func ExampleContractNames() {
+	fmt.Println(automium.ContractNames())
+	// Output:
+	// [planner-adapter-v1 replay-event-v1 semantic-snapshot-v1]
+}
+
+func ExampleArtifactKinds() {
+	for _, k := range automium.ArtifactKinds()[:3] {
+		fmt.Println(k.Kind, k.DefaultMediaType)
+	}
+	// Output:
+	// console_log text/plain
+	// dom_snapshot text/html
+	// network_har application/json
+}
