@@ -193,7 +193,8 @@ type TokenSpend struct {
 //	when no retry succeeds the run fails and stops there
 //
 // A run that gets through its steps checks its assertions in order, each costing
-// 250 ms and passing with probability exp(−0.5·λ); the first failure fails the run.
+// 250 ms and no tokens and passing with probability exp(−0.5·λ); the first failure
+// fails the run.
 // The run's latency is round(v · j_t · Σ ms), its tokens round(b · j_k · Σ tokens).
 // It passed when every step and assertion passed; it recovered when it triggered
 // recovery and got past every failed step. So a larger retry budget raises both
@@ -215,7 +216,9 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	if err := comparePlannersProblem(in); err != nil {
 		return ComparisonReport{}, err
 	}
-	models, err := referenceJourneyModels()
+	appIDs := slices.Clone(in.AppIDs)
+	slices.Sort(appIDs)
+	journeys, err := modeledJourneysOf(appIDs)
 	if err != nil {
 		return ComparisonReport{}, err
 	}
@@ -224,41 +227,38 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	if seed == 0 {
 		seed = DefaultComparisonSeed
 	}
-	appIDs := slices.Clone(in.AppIDs)
-	slices.Sort(appIDs)
-	var journeys []*modeledJourney
-	for _, id := range appIDs {
-		journeys = append(journeys, models[id]...)
-	}
-	if len(journeys) == 0 {
-		return ComparisonReport{}, internalError("finding reference journeys of the chosen apps")
-	}
-	slices.SortFunc(journeys, func(a, b *modeledJourney) int { return strings.Compare(a.id, b.id) })
-
 	report := newComparisonReport(BasisModeled, appIDs, reps, len(in.Planners))
 	report.Seed = seed
 	var (
-		t     trialTally
-		odds  stepOdds
-		keyer trialKeyer
+		t      trialTally
+		drawer trialDrawer
 	)
 	for _, p := range in.Planners {
 		if err := ctx.Err(); err != nil {
 			return ComparisonReport{}, err
 		}
-		traits := traitsOf(p)
 		t.reset(len(journeys), len(journeys)*reps)
-		for j, m := range journeys {
-			odds.set(m, traits)
-			base := keyer.streamBase(seed, p.ID, m.id)
-			for r := 1; r <= reps; r++ {
-				tr := m.draw(&odds, p.ID, traits, base, r)
-				t.add(j, &tr)
-			}
-		}
+		drawer.drawAll(seed, p, journeys, reps, t.add)
 		report.Planners = append(report.Planners, t.report(p))
 	}
 	return report, nil
+}
+
+// modeledJourneysOf returns the reference journeys of the apps, sorted by ID.
+func modeledJourneysOf(appIDs []string) ([]*modeledJourney, error) {
+	models, err := referenceJourneyModels()
+	if err != nil {
+		return nil, err
+	}
+	var journeys []*modeledJourney
+	for _, id := range appIDs {
+		journeys = append(journeys, models[id]...)
+	}
+	if len(journeys) == 0 {
+		return nil, internalError("finding reference journeys of the chosen apps")
+	}
+	slices.SortFunc(journeys, func(a, b *modeledJourney) int { return strings.Compare(a.id, b.id) })
+	return journeys, nil
 }
 
 // CompareObservedTrials aggregates trials recorded elsewhere, with the same code
@@ -337,10 +337,10 @@ func comparePlannersProblem(in ComparePlannersInput) *Error {
 	case in.Repetitions > MaxRepetitions:
 		return newError(CodeLimitExceeded, "repetitions", nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
 	}
-	duplicateApp := duplicateAppProblem(in.AppIDs)
-	for _, p := range validateStruct(in) {
-		if p.Field == "appIds" && duplicateApp != nil {
-			return duplicateApp
+	if problems := validateStruct(in); len(problems) > 0 {
+		p := problems[0]
+		if dup := duplicateAppProblem(in.AppIDs); p.Field == "appIds" && dup != nil {
+			return dup // more useful than the validator's "contains duplicates"
 		}
 		if pp := plannersProblem(p, in.Planners); pp != nil {
 			return pp
@@ -430,7 +430,8 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, *Error) {
 	case len(in.Trials) > MaxObservedTrials:
 		return nil, newError(CodeLimitExceeded, "trials", nil, "has %d trials; the limit is %d", len(in.Trials), MaxObservedTrials)
 	}
-	for _, p := range validateStruct(in) {
+	if problems := validateStruct(in); len(problems) > 0 {
+		p := problems[0]
 		if pp := plannersProblem(p, in.Planners); pp != nil {
 			return nil, pp
 		}
@@ -786,6 +787,28 @@ func traitsOf(p PlannerRef) plannerTraits {
 		rho:       0.50 + 0.50*skill,
 		speed:     0.70 + 0.60*u(1),
 		verbosity: 0.70 + 0.60*u(2),
+	}
+}
+
+// trialDrawer draws modeled trials. Its scratch space is reused from one planner
+// and journey to the next, so drawing allocates nothing per trial.
+type trialDrawer struct {
+	odds  stepOdds
+	keyer trialKeyer
+	trial Trial // the trial being handed out; a local would escape through add
+}
+
+// drawAll draws repetitions 1..reps of every journey by planner p, handing each
+// trial and the index of its journey to add.
+func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, add func(journey int, tr *Trial)) {
+	traits := traitsOf(p)
+	for j, m := range journeys {
+		d.odds.set(m, traits)
+		base := d.keyer.streamBase(seed, p.ID, m.id)
+		for r := 1; r <= reps; r++ {
+			d.trial = m.draw(&d.odds, p.ID, traits, base, r)
+			add(j, &d.trial)
+		}
 	}
 }
 

@@ -1,0 +1,800 @@
+package automium
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// Corpus entries the comparison tests lean on. Two fixtures of one app and a
+// second app let every cross-reference rule be exercised.
+const (
+	cmpApp        = "storefront"
+	cmpFixture    = "storefront-guest-catalog"
+	cmpFixture2   = "storefront-returning-shopper"
+	cmpRefJourney = "storefront-search-add-to-cart" // runs on cmpFixture
+	cmpOtherApp   = "helpdesk"
+)
+
+func cmpPlanners(n int) []PlannerRef {
+	ps := make([]PlannerRef, n)
+	for i := range ps {
+		ps[i] = PlannerRef{ID: fmt.Sprintf("planner-%02d", i), Vendor: "vendor", Model: fmt.Sprintf("model-%d", i)}
+	}
+	return ps
+}
+
+func validCompareInput() ComparePlannersInput {
+	return ComparePlannersInput{
+		CorpusVersion: CorpusVersion,
+		AppIDs:        []string{cmpApp, cmpOtherApp},
+		Planners: []PlannerRef{
+			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+			{ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"},
+		},
+		Repetitions: 3,
+	}
+}
+
+// cmpTrial is a passing trial of journey j by planner p on cmpApp.
+func cmpTrial(p, j string, rep int) Trial {
+	return Trial{PlannerID: p, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: j, Repetition: rep, Passed: true, LatencyMs: 1000, InputTokens: 100, OutputTokens: 10}
+}
+
+func validObservedInput() CompareObservedTrialsInput {
+	return CompareObservedTrialsInput{
+		CorpusVersion: CorpusVersion,
+		Planners:      []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}},
+		Trials:        []Trial{cmpTrial("a", "j1", 1), cmpTrial("b", "j1", 1)},
+	}
+}
+
+// errShape is the contract part of an *Error: its code and field.
+type errShape struct {
+	Code  Code
+	Field string
+}
+
+// checkCompareError checks that err is an *Error with the wanted code, field and
+// allowed values, in our words rather than the validator's.
+func checkCompareError(t *testing.T, err error, want errShape, allowed []string) {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %T (%v), want *Error", err, err)
+	}
+	if diff := cmp.Diff(want, errShape{e.Code, e.Field}); diff != "" {
+		t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+	}
+	if diff := cmp.Diff(allowed, e.Allowed); diff != "" {
+		t.Errorf("allowed (-want +got):\n%s", diff)
+	}
+	if strings.Contains(e.Message, "Key:") || strings.Contains(e.Message, "Error:Field") {
+		t.Errorf("message leaks validator text: %q", e.Message)
+	}
+}
+
+func TestWilson95HandComputed(t *testing.T) {
+	// Reference values from the closed form evaluated independently (Python,
+	// float64), rounded to 6 decimals as reports are.
+	tests := []struct {
+		x, n         int
+		lower, upper float64
+	}{
+		{0, 10, 0, 0.277533},
+		{10, 10, 0.722467, 1},
+		{5, 10, 0.236593, 0.763407},
+		{1, 1, 0.206549, 1},
+		{0, 1, 0, 0.793451},
+		{5, 6, 0.436497, 0.969947},
+		{1, 2, 0.094531, 0.905469},
+		{1, 3, 0.061492, 0.79234},
+		{398, 440, 0.873484, 0.928604},
+	}
+	for _, tt := range tests {
+		ci, ok := wilson95(tt.x, tt.n)
+		if !ok {
+			t.Fatalf("wilson95(%d, %d) not ok", tt.x, tt.n)
+		}
+		got := Interval{roundReport(ci.Lower), roundReport(ci.Upper)}
+		if want := (Interval{tt.lower, tt.upper}); got != want {
+			t.Errorf("wilson95(%d, %d) = %+v, want %+v", tt.x, tt.n, got, want)
+		}
+	}
+}
+
+func TestWilson95Properties(t *testing.T) {
+	for n := 1; n <= 120; n++ {
+		for x := 0; x <= n; x++ {
+			ci, ok := wilson95(x, n)
+			p := float64(x) / float64(n)
+			switch {
+			case !ok:
+				t.Fatalf("wilson95(%d, %d) not ok", x, n)
+			case ci.Lower < 0 || ci.Upper > 1 || ci.Lower > ci.Upper:
+				t.Fatalf("wilson95(%d, %d) = %+v, outside [0,1] or inverted", x, n, ci)
+			case ci.Lower > p || ci.Upper < p:
+				t.Fatalf("wilson95(%d, %d) = %+v does not contain p̂ = %v", x, n, ci, p)
+			case x == n && ci.Upper != 1:
+				t.Fatalf("wilson95(%d, %d): all pass, upper = %v, want exactly 1", x, n, ci.Upper)
+			case x == 0 && ci.Lower != 0:
+				t.Fatalf("wilson95(0, %d): none pass, lower = %v, want exactly 0", n, ci.Lower)
+			}
+		}
+	}
+	for _, bad := range [][2]int{{0, 0}, {1, 0}, {-1, 5}, {6, 5}} {
+		if ci, ok := wilson95(bad[0], bad[1]); ok {
+			t.Errorf("wilson95(%d, %d) = %+v, ok; want not ok", bad[0], bad[1], ci)
+		}
+	}
+	if r := optionalRate(0, 0); r != nil {
+		t.Errorf("optionalRate(0, 0) = %+v, want nil", r)
+	}
+}
+
+// exactPassHatK is C(c,k)/C(n,k) computed with exact integers, to check the
+// product form against.
+func exactPassHatK(c, n, k int) float64 {
+	num := new(big.Int).Binomial(int64(c), int64(k))
+	den := new(big.Int).Binomial(int64(n), int64(k))
+	f, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return f
+}
+
+func TestPassHatK(t *testing.T) {
+	hand := []struct {
+		c, n int
+		want []float64
+	}{
+		{2, 3, []float64{2.0 / 3, 1.0 / 3, 0}},
+		{3, 3, []float64{1, 1, 1}},
+		{0, 3, []float64{0, 0, 0}},
+		{4, 5, []float64{0.8, 0.6, 0.4, 0.2, 0}},
+		{1, 1, []float64{1}},
+	}
+	for _, tt := range hand {
+		got := make([]float64, tt.n)
+		addPassHatK(got, tt.c, tt.n)
+		if diff := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-15 })); diff != "" {
+			t.Errorf("pass^k for c=%d n=%d (-want +got):\n%s", tt.c, tt.n, diff)
+		}
+	}
+	// Every (c, n) up to 30 runs, and the largest n, against exact integers.
+	ns := append(make([]int, 0, 32), MaxRepetitions-1, MaxRepetitions)
+	for n := 1; n <= 30; n++ {
+		ns = append(ns, n)
+	}
+	for _, n := range ns {
+		for c := 0; c <= n; c++ {
+			got := make([]float64, n)
+			addPassHatK(got, c, n)
+			for k := 1; k <= n; k++ {
+				if want := exactPassHatK(c, n, k); math.Abs(got[k-1]-want) > 1e-12 {
+					t.Fatalf("pass^%d for c=%d n=%d = %v, want %v", k, c, n, got[k-1], want)
+				}
+				if k > 1 && got[k-1] > got[k-2] {
+					t.Fatalf("pass^k increases at k=%d for c=%d n=%d", k, c, n)
+				}
+			}
+		}
+	}
+}
+
+func TestCompareObservedHandComputed(t *testing.T) {
+	// Planner a: journey j1 passes 2 of 3 runs, j2 passes 3 of 3. Latencies
+	// 100..600 ms; two runs trigger recovery and one recovers. Planner b: one
+	// failing run, no recovery, so its recovery rate is absent.
+	tr := func(p, j string, rep int, passed bool, ms, in, out int, trig, rec bool) Trial {
+		return Trial{PlannerID: p, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: j, Repetition: rep,
+			Passed: passed, LatencyMs: ms, InputTokens: in, OutputTokens: out, RecoveryTriggered: trig, Recovered: rec}
+	}
+	in := CompareObservedTrialsInput{
+		CorpusVersion: CorpusVersion,
+		Planners:      []PlannerRef{{ID: "a", Vendor: "va", Model: "ma"}, {ID: "b", Vendor: "vb", Model: "mb"}},
+		Trials: []Trial{
+			tr("a", "j2", 3, true, 600, 1000, 100, false, false),
+			tr("a", "j1", 1, true, 100, 1000, 100, true, true),
+			tr("a", "j1", 2, true, 200, 2000, 200, false, false),
+			tr("b", "j1", 1, false, 700, 500, 50, false, false),
+			tr("a", "j1", 3, false, 300, 3000, 300, true, false),
+			tr("a", "j2", 1, true, 400, 1000, 100, false, false),
+			tr("a", "j2", 2, true, 500, 1000, 100, false, false),
+		},
+	}
+	got, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ComparisonReport{
+		ReportVersion: ComparisonReportVersion,
+		CorpusVersion: CorpusVersion,
+		Basis:         BasisObserved,
+		Modeled:       false,
+		Notice:        ObservedNotice,
+		AppIDs:        []string{cmpApp},
+		Repetitions:   3,
+		Planners: []PlannerReport{
+			{
+				Planner:  PlannerRef{ID: "a", Vendor: "va", Model: "ma"},
+				Trials:   6,
+				Journeys: 2,
+				// 5/6 with Wilson (0.436497, 0.969947).
+				PassRate: Rate{Value: 0.833333, Successes: 5, N: 6, Wilson95: Interval{0.436497, 0.969947}},
+				Repeatability: Repeatability{
+					// pass^1 = (2/3 + 1)/2, pass^2 = (1/3 + 1)/2, pass^3 = (0 + 1)/2.
+					PassAtK:               []PassAtK{{1, 0.833333}, {2, 0.666667}, {3, 0.5}},
+					AllOutcomesAgreeShare: 0.5, // j2 agrees, j1 does not
+				},
+				// Sorted 100..600: median (300+400)/2; p90 at h = 5·0.9 = 4.5 is 500 + 0.5·100.
+				MedianJourneyLatencyMs: 350,
+				P90JourneyLatencyMs:    550,
+				TokenSpend: TokenSpend{
+					InputTotal: 9000, OutputTotal: 900, Total: 9900,
+					MeanPerJourneyRun: 1650, MeanInputPerRun: 1500, MeanOutputPerRun: 150,
+				},
+				// 1 of 2 triggered runs recovered.
+				RecoverySuccessRate: &Rate{Value: 0.5, Successes: 1, N: 2, Wilson95: Interval{0.094531, 0.905469}},
+			},
+			{
+				Planner:  PlannerRef{ID: "b", Vendor: "vb", Model: "mb"},
+				Trials:   1,
+				Journeys: 1,
+				PassRate: Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
+				Repeatability: Repeatability{
+					PassAtK:               []PassAtK{{1, 0}},
+					AllOutcomesAgreeShare: 1,
+				},
+				MedianJourneyLatencyMs: 700,
+				P90JourneyLatencyMs:    700,
+				TokenSpend: TokenSpend{
+					InputTotal: 500, OutputTotal: 50, Total: 550,
+					MeanPerJourneyRun: 550, MeanInputPerRun: 500, MeanOutputPerRun: 50,
+				},
+			},
+		},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	b, err := json.Marshal(got.Planners[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte("recoverySuccessRate")) {
+		t.Errorf("planner without recovery has a recoverySuccessRate: %s", b)
+	}
+}
+
+func TestCompareObservedUnevenRuns(t *testing.T) {
+	// j1 has 4 runs (3 pass), j2 has 2 runs (1 pass): pass^k stops at k = 2, the
+	// smallest run count, and pass^1 is the per-journey mean (0.75+0.5)/2, not the
+	// pooled 4/6.
+	in := validObservedInput()
+	in.Planners = in.Planners[:1]
+	in.Trials = []Trial{cmpTrial("a", "j1", 1), cmpTrial("a", "j1", 2), cmpTrial("a", "j1", 3), cmpTrial("a", "j1", 4),
+		cmpTrial("a", "j2", 1), cmpTrial("a", "j2", 7)}
+	in.Trials[3].Passed = false
+	in.Trials[5].Passed = false
+	got, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := got.Planners[0]
+	if diff := cmp.Diff([]PassAtK{{1, 0.625}, {2, 0.25}}, p.Repeatability.PassAtK); diff != "" {
+		t.Errorf("passAtK (-want +got):\n%s", diff)
+	}
+	if p.PassRate.Value != 0.666667 || got.Repetitions != 4 {
+		t.Errorf("passRate = %v, repetitions = %d; want 0.666667 and 4", p.PassRate.Value, got.Repetitions)
+	}
+}
+
+// drawModeledTrials draws the trials ComparePlanners aggregates for a valid in,
+// so tests and benchmarks can feed the very same trials through the observed path.
+func drawModeledTrials(in ComparePlannersInput) ([]Trial, error) {
+	journeys, err := modeledJourneysOf(in.AppIDs)
+	if err != nil {
+		return nil, err
+	}
+	seed := in.Seed
+	if seed == 0 {
+		seed = DefaultComparisonSeed
+	}
+	var trials []Trial
+	var d trialDrawer
+	for _, p := range in.Planners {
+		d.drawAll(seed, p, journeys, max(in.Repetitions, 1), func(_ int, tr *Trial) { trials = append(trials, *tr) })
+	}
+	return trials, nil
+}
+
+func modeledTrials(t *testing.T, in ComparePlannersInput) []Trial {
+	t.Helper()
+	trials, err := drawModeledTrials(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return trials
+}
+
+func TestModeledAndObservedShareAggregation(t *testing.T) {
+	in := validCompareInput()
+	in.Repetitions = 5
+	modeled, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trials := modeledTrials(t, in)
+	slices.Reverse(trials) // order must not matter
+	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{
+		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if observed.Basis != BasisObserved || observed.Modeled || observed.Notice != ObservedNotice || observed.Seed != 0 {
+		t.Errorf("observed header = %q %v %q %d", observed.Basis, observed.Modeled, observed.Notice, observed.Seed)
+	}
+	if modeled.Basis != BasisModeled || !modeled.Modeled || modeled.Notice != ModeledNotice || modeled.Seed != DefaultComparisonSeed {
+		t.Errorf("modeled header = %q %v %q %d", modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed)
+	}
+	observed.Basis, observed.Modeled, observed.Notice, observed.Seed = modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed
+	if diff := cmp.Diff(modeled, observed); diff != "" {
+		t.Errorf("the same trials aggregate differently (-modeled +observed):\n%s", diff)
+	}
+}
+
+func TestComparePlannersProperties(t *testing.T) {
+	for _, reps := range []int{1, 2, 7, 30} {
+		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned.appIDs, Planners: cmpPlanners(6), Repetitions: reps, Seed: uint64(reps)}
+		got, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		journeys := len(owned.ReferenceJourneys)
+		for _, p := range got.Planners {
+			name := fmt.Sprintf("reps=%d %s", reps, p.Planner.ID)
+			pk := p.Repeatability.PassAtK
+			switch {
+			case p.Trials != journeys*reps || p.Journeys != journeys || p.PassRate.N != p.Trials:
+				t.Errorf("%s: trials %d, journeys %d, n %d; want %d, %d", name, p.Trials, p.Journeys, p.PassRate.N, journeys*reps, journeys)
+			case len(pk) != reps:
+				t.Errorf("%s: %d pass^k entries, want %d", name, len(pk), reps)
+			case pk[0].Value != p.PassRate.Value:
+				t.Errorf("%s: pass^1 = %v, pass rate = %v; equal runs per journey make them equal", name, pk[0].Value, p.PassRate.Value)
+			case p.PassRate.Wilson95.Lower > p.PassRate.Value || p.PassRate.Wilson95.Upper < p.PassRate.Value:
+				t.Errorf("%s: Wilson %+v does not contain %v", name, p.PassRate.Wilson95, p.PassRate.Value)
+			case p.MedianJourneyLatencyMs <= 0 || p.P90JourneyLatencyMs < p.MedianJourneyLatencyMs:
+				t.Errorf("%s: median %v, p90 %v", name, p.MedianJourneyLatencyMs, p.P90JourneyLatencyMs)
+			case p.TokenSpend.Total != p.TokenSpend.InputTotal+p.TokenSpend.OutputTotal || p.TokenSpend.InputTotal <= 0:
+				t.Errorf("%s: token spend %+v", name, p.TokenSpend)
+			case reps == 1 && p.Repeatability.AllOutcomesAgreeShare != 1:
+				t.Errorf("%s: one run per journey always agrees, got %v", name, p.Repeatability.AllOutcomesAgreeShare)
+			}
+			for k := 1; k < len(pk); k++ {
+				if pk[k].K != k+1 || pk[k].Value > pk[k-1].Value {
+					t.Errorf("%s: pass^k not 1..n or increasing at %+v after %+v", name, pk[k], pk[k-1])
+				}
+			}
+			if r := p.RecoverySuccessRate; r != nil && (r.N == 0 || r.Successes > r.N) {
+				t.Errorf("%s: recovery rate %+v", name, r)
+			}
+		}
+	}
+}
+
+func TestComparePlannersDeterministic(t *testing.T) {
+	marshal := func(in ComparePlannersInput) []byte {
+		t.Helper()
+		r, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	in := validCompareInput()
+	first := marshal(in)
+
+	// Concurrent calls share the cached journey models and must not interfere.
+	var wg sync.WaitGroup
+	outs := make([][]byte, 8)
+	for i := range outs {
+		wg.Go(func() {
+			r, err := ComparePlanners(context.Background(), in)
+			if err == nil {
+				outs[i], _ = json.Marshal(r)
+			}
+		})
+	}
+	wg.Wait()
+	for i, b := range outs {
+		if !bytes.Equal(first, b) {
+			t.Fatalf("call %d gave different bytes:\n%s\n%s", i, first, b)
+		}
+	}
+
+	reordered := validCompareInput()
+	slices.Reverse(reordered.AppIDs)
+	if b := marshal(reordered); !bytes.Equal(first, b) {
+		t.Errorf("app order changed the report:\n%s\n%s", first, b)
+	}
+	explicit := validCompareInput()
+	explicit.Seed = DefaultComparisonSeed
+	if b := marshal(explicit); !bytes.Equal(first, b) {
+		t.Errorf("seed 0 and the default seed differ")
+	}
+	other := validCompareInput()
+	other.Seed = 7
+	if bytes.Equal(first, marshal(other)) {
+		t.Errorf("another seed gave the same report")
+	}
+
+	// Draws are keyed by (seed, planner, journey, repetition): another seed
+	// changes the draws themselves, and adding a planner changes no other's.
+	a, b := modeledTrials(t, in), modeledTrials(t, other)
+	if slices.Equal(a, b) {
+		t.Errorf("seed %d and %d drew identical trials", in.Seed, other.Seed)
+	}
+	more := validCompareInput()
+	more.Planners = append([]PlannerRef{{ID: "extra", Vendor: "v", Model: "m"}}, more.Planners...)
+	withExtra := modeledTrials(t, more)
+	if !slices.Equal(a, withExtra[len(withExtra)-len(a):]) {
+		t.Errorf("adding a planner changed another planner's draws")
+	}
+}
+
+func TestComparePlannersNormalizesRepetitions(t *testing.T) {
+	for _, reps := range []int{0, -1, math.MinInt} {
+		in := validCompareInput()
+		in.Repetitions = reps
+		got, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatalf("repetitions %d: %v", reps, err)
+		}
+		if got.Repetitions != 1 || len(got.Planners[0].Repeatability.PassAtK) != 1 {
+			t.Errorf("repetitions %d: reported %d with %d pass^k entries, want 1 and 1", reps, got.Repetitions, len(got.Planners[0].Repeatability.PassAtK))
+		}
+	}
+}
+
+func TestComparePlannersValidation(t *testing.T) {
+	tooMany := func(n int) []string {
+		ids := make([]string, n)
+		for i := range ids {
+			ids[i] = cmpApp
+		}
+		return ids
+	}
+	tests := []struct {
+		name    string
+		mutate  func(*ComparePlannersInput)
+		want    errShape
+		allowed []string
+	}{
+		{"corpus version missing", func(in *ComparePlannersInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, nil},
+		{"corpus version unsupported", func(in *ComparePlannersInput) { in.CorpusVersion = "owned-corpus-1999.01" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
+		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, nil},
+		{"app IDs empty", func(in *ComparePlannersInput) { in.AppIDs = []string{} }, errShape{CodeInvalidArgument, "appIds"}, nil},
+		{"too many app IDs", func(in *ComparePlannersInput) { in.AppIDs = tooMany(MaxAppIDs + 1) }, errShape{CodeLimitExceeded, "appIds"}, nil},
+		{"unauthorized app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, "example.com"} }, errShape{CodeInvalidAppID, "appIds[1]"}, owned.appIDs},
+		{"empty app ID", func(in *ComparePlannersInput) { in.AppIDs = []string{""} }, errShape{CodeInvalidAppID, "appIds[0]"}, owned.appIDs},
+		{"duplicate app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, cmpOtherApp, cmpApp} }, errShape{CodeInvalidArgument, "appIds[2]"}, nil},
+		{"planners missing", func(in *ComparePlannersInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
+		{"planners empty", func(in *ComparePlannersInput) { in.Planners = []PlannerRef{} }, errShape{CodeInvalidArgument, "planners"}, nil},
+		{"too many planners", func(in *ComparePlannersInput) { in.Planners = cmpPlanners(MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
+		{"planner without vendor", func(in *ComparePlannersInput) { in.Planners[1].Vendor = "" }, errShape{CodeMalformedPlanner, "planners[1].vendor"}, nil},
+		{"planner without id", func(in *ComparePlannersInput) { in.Planners[0].ID = "" }, errShape{CodeMalformedPlanner, "planners[0].id"}, nil},
+		{"planner without vendor and model", func(in *ComparePlannersInput) { in.Planners[1] = PlannerRef{ID: "x"} }, errShape{CodeMalformedPlanner, "planners[1]"}, nil},
+		{"planner of blanks", func(in *ComparePlannersInput) { in.Planners[0].Model = "  " }, errShape{CodeMalformedPlanner, "planners[0].model"}, nil},
+		{"planner with control character", func(in *ComparePlannersInput) { in.Planners[1].Model = "gpt\n4" }, errShape{CodeMalformedPlanner, "planners[1].model"}, nil},
+		{"planner ID too long", func(in *ComparePlannersInput) { in.Planners[0].ID = strings.Repeat("p", MaxIDLength+1) }, errShape{CodeLimitExceeded, "planners[0].id"}, nil},
+		{"duplicate planner ID", func(in *ComparePlannersInput) { in.Planners[1].ID = in.Planners[0].ID }, errShape{CodeInvalidArgument, "planners[1].id"}, nil},
+		{"too many repetitions", func(in *ComparePlannersInput) { in.Repetitions = MaxRepetitions + 1 }, errShape{CodeLimitExceeded, "repetitions"}, nil},
+		{"seed too large", func(in *ComparePlannersInput) { in.Seed = MaxSeed + 1 }, errShape{CodeLimitExceeded, "seed"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validCompareInput()
+			tt.mutate(&in)
+			_, err := ComparePlanners(context.Background(), in)
+			checkCompareError(t, err, tt.want, tt.allowed)
+		})
+	}
+	t.Run("at the limits", func(t *testing.T) {
+		in := validCompareInput()
+		in.AppIDs = owned.appIDs
+		in.Planners = cmpPlanners(MaxPlanners)
+		in.Repetitions = MaxRepetitions
+		in.Seed = MaxSeed
+		if _, err := ComparePlanners(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestCompareObservedTrialsValidation(t *testing.T) {
+	trial := func(i int, f func(*Trial)) func(*CompareObservedTrialsInput) {
+		return func(in *CompareObservedTrialsInput) { f(&in.Trials[i]) }
+	}
+	tests := []struct {
+		name    string
+		mutate  func(*CompareObservedTrialsInput)
+		want    errShape
+		allowed []string
+	}{
+		{"corpus version missing", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, nil},
+		{"corpus version unsupported", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "v0" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
+		{"planners missing", func(in *CompareObservedTrialsInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
+		{"too many planners", func(in *CompareObservedTrialsInput) { in.Planners = cmpPlanners(MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
+		{"malformed planner", func(in *CompareObservedTrialsInput) { in.Planners[1].Model = "" }, errShape{CodeMalformedPlanner, "planners[1].model"}, nil},
+		{"duplicate planner", func(in *CompareObservedTrialsInput) { in.Planners[1] = in.Planners[0] }, errShape{CodeInvalidArgument, "planners[1].id"}, nil},
+		{"planner without trials", func(in *CompareObservedTrialsInput) { in.Trials[1].PlannerID = "a"; in.Trials[1].Repetition = 2 }, errShape{CodeInvalidArgument, "planners[1]"}, nil},
+		{"trials missing", func(in *CompareObservedTrialsInput) { in.Trials = nil }, errShape{CodeInvalidArgument, "trials"}, nil},
+		{"trials empty", func(in *CompareObservedTrialsInput) { in.Trials = []Trial{} }, errShape{CodeInvalidArgument, "trials"}, nil},
+		{"too many trials", func(in *CompareObservedTrialsInput) { in.Trials = make([]Trial, MaxObservedTrials+1) }, errShape{CodeLimitExceeded, "trials"}, nil},
+		{"planner ID missing", trial(1, func(tr *Trial) { tr.PlannerID = "" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, nil},
+		{"unknown planner", trial(1, func(tr *Trial) { tr.PlannerID = "c" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, []string{"a", "b"}},
+		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, nil},
+		{"unauthorized app", trial(0, func(tr *Trial) { tr.AppID = "prod-site" }), errShape{CodeInvalidAppID, "trials[0].appId"}, owned.appIDs},
+		{"unknown fixture", trial(0, func(tr *Trial) { tr.FixtureID = "nope" }), errShape{CodeInvalidFixtureID, "trials[0].fixtureId"}, appFixtureIDs(cmpApp)},
+		{"fixture of another app", trial(1, func(tr *Trial) { tr.AppID = cmpOtherApp }), errShape{CodeFixtureAppMismatch, "trials[1].fixtureId"}, appFixtureIDs(cmpOtherApp)},
+		{"journey ID missing", trial(0, func(tr *Trial) { tr.JourneyID = "" }), errShape{CodeInvalidArgument, "trials[0].journeyId"}, nil},
+		{"journey ID not a slug", trial(0, func(tr *Trial) { tr.JourneyID = "../Journey 1" }), errShape{CodeInvalidArgument, "trials[0].journeyId"}, nil},
+		{"reference journey on the wrong fixture", func(in *CompareObservedTrialsInput) {
+			in.Trials[0].JourneyID, in.Trials[1].JourneyID = cmpRefJourney, cmpRefJourney
+			in.Trials[1].FixtureID = cmpFixture2
+		}, errShape{CodeFixtureAppMismatch, "trials[1].journeyId"}, nil},
+		{"journey on two fixtures", trial(1, func(tr *Trial) { tr.FixtureID = cmpFixture2 }), errShape{CodeInvalidArgument, "trials[1].journeyId"}, nil},
+		{"repetition missing", trial(0, func(tr *Trial) { tr.Repetition = 0 }), errShape{CodeInvalidArgument, "trials[0].repetition"}, nil},
+		{"repetition negative", trial(0, func(tr *Trial) { tr.Repetition = -2 }), errShape{CodeInvalidArgument, "trials[0].repetition"}, nil},
+		{"repetition too large", trial(0, func(tr *Trial) { tr.Repetition = MaxRepetitions + 1 }), errShape{CodeLimitExceeded, "trials[0].repetition"}, nil},
+		{"duplicate run", func(in *CompareObservedTrialsInput) {
+			in.Trials[1].PlannerID = "a"
+			in.Trials = append(in.Trials, cmpTrial("b", "j1", 1))
+		}, errShape{CodeInvalidArgument, "trials[1].repetition"}, nil},
+		{"negative latency", trial(0, func(tr *Trial) { tr.LatencyMs = -1 }), errShape{CodeInvalidArgument, "trials[0].latencyMs"}, nil},
+		{"latency too large", trial(0, func(tr *Trial) { tr.LatencyMs = MaxTrialLatencyMs + 1 }), errShape{CodeLimitExceeded, "trials[0].latencyMs"}, nil},
+		{"negative input tokens", trial(1, func(tr *Trial) { tr.InputTokens = -5 }), errShape{CodeInvalidArgument, "trials[1].inputTokens"}, nil},
+		{"too many output tokens", trial(1, func(tr *Trial) { tr.OutputTokens = MaxTrialTokens + 1 }), errShape{CodeLimitExceeded, "trials[1].outputTokens"}, nil},
+		{"recovered without recovery", trial(0, func(tr *Trial) { tr.Recovered = true }), errShape{CodeInvalidArgument, "trials[0].recovered"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validObservedInput()
+			tt.mutate(&in)
+			_, err := CompareObservedTrials(context.Background(), in)
+			checkCompareError(t, err, tt.want, tt.allowed)
+		})
+	}
+	t.Run("valid", func(t *testing.T) {
+		in := validObservedInput()
+		in.Trials[1].RecoveryTriggered, in.Trials[1].Recovered = true, true
+		if _, err := CompareObservedTrials(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestCompareCanceledContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ComparePlanners(ctx, validCompareInput()); !errors.Is(err, context.Canceled) {
+		t.Errorf("ComparePlanners: got %v, want context.Canceled", err)
+	}
+	if _, err := CompareObservedTrials(ctx, validObservedInput()); !errors.Is(err, context.Canceled) {
+		t.Errorf("CompareObservedTrials: got %v, want context.Canceled", err)
+	}
+}
+
+// TestModelResponds checks that the model moves the way its documentation says:
+// a larger retry budget raises pass and recovery rates, harder intents lower the
+// pass rate, and longer journeys cost more time and tokens.
+func TestModelResponds(t *testing.T) {
+	planner := PlannerRef{ID: "p", Vendor: "v", Model: "m"}
+	traits := traitsOf(planner)
+	type outcome struct {
+		pass, recovered float64
+		ms, tokens      float64
+	}
+	run := func(m *modeledJourney) outcome {
+		var o stepOdds
+		o.set(m, traits)
+		var k trialKeyer
+		const n = 4000
+		var out outcome
+		triggered := 0
+		base := k.streamBase(1, planner.ID, m.id)
+		for r := 1; r <= n; r++ {
+			tr := m.draw(&o, planner.ID, traits, base, r)
+			if tr.Passed {
+				out.pass++
+			}
+			if tr.RecoveryTriggered {
+				triggered++
+				if tr.Recovered {
+					out.recovered++
+				}
+			}
+			out.ms += float64(tr.LatencyMs)
+			out.tokens += float64(tr.InputTokens + tr.OutputTokens)
+		}
+		out.pass /= n
+		out.recovered /= float64(max(triggered, 1))
+		out.ms /= n
+		out.tokens /= n
+		return out
+	}
+	clicks := func(n int) []float64 { return slices.Repeat([]float64{intentWeights["click"]}, n) }
+	noRetry := run(&modeledJourney{id: "j", weights: clicks(6), assertions: 1, maxRetries: 0, strategies: 0})
+	retries := run(&modeledJourney{id: "j", weights: clicks(6), assertions: 1, maxRetries: 3, strategies: 1})
+	hard := run(&modeledJourney{id: "j", weights: slices.Repeat([]float64{intentWeights["drag_drop"]}, 6), assertions: 1, maxRetries: 0})
+	long := run(&modeledJourney{id: "j", weights: clicks(12), assertions: 1, maxRetries: 0})
+	if retries.pass <= noRetry.pass || retries.recovered <= noRetry.recovered {
+		t.Errorf("retries did not help: %+v vs %+v", retries, noRetry)
+	}
+	if noRetry.recovered != 0 {
+		t.Errorf("without a retry budget nothing recovers, got %v", noRetry.recovered)
+	}
+	if hard.pass >= noRetry.pass {
+		t.Errorf("drag_drop journeys pass as often as click journeys: %v vs %v", hard.pass, noRetry.pass)
+	}
+	if long.ms <= noRetry.ms || long.tokens <= noRetry.tokens {
+		t.Errorf("a longer journey is not costlier: %+v vs %+v", long, noRetry)
+	}
+	for _, w := range intentWeights {
+		if w <= 0 {
+			t.Errorf("intent weight %v is not positive", w)
+		}
+	}
+	for _, name := range IntentNames() {
+		if _, ok := intentWeights[name]; !ok {
+			t.Errorf("intent %s has no weight in the model", name)
+		}
+	}
+}
+
+func TestPlannerTraitsInRange(t *testing.T) {
+	for _, p := range cmpPlanners(200) {
+		tr := traitsOf(p)
+		skill := 1 - tr.lambda/0.60
+		if skill < 0.55 || skill >= 0.95+1e-12 || tr.speed < 0.7 || tr.speed >= 1.3 || tr.verbosity < 0.7 || tr.verbosity >= 1.3 {
+			t.Fatalf("traits of %s out of range: %+v", p.ID, tr)
+		}
+	}
+	a := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1"})
+	b := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1-mini"})
+	if a == b {
+		t.Errorf("two models share traits")
+	}
+}
+
+// TestCompareTagsMatchLimits keeps the literal bounds in validate tags (which
+// schemas advertise) equal to the exported limits (which the code checks).
+func TestCompareTagsMatchLimits(t *testing.T) {
+	tests := []struct {
+		typ   any
+		field string
+		limit int
+	}{
+		{ComparePlannersInput{}, "AppIDs", MaxAppIDs},
+		{ComparePlannersInput{}, "Planners", MaxPlanners},
+		{ComparePlannersInput{}, "Repetitions", MaxRepetitions},
+		{ComparePlannersInput{}, "Seed", MaxSeed},
+		{CompareObservedTrialsInput{}, "Planners", MaxPlanners},
+		{CompareObservedTrialsInput{}, "Trials", MaxObservedTrials},
+		{Trial{}, "PlannerID", MaxIDLength},
+		{Trial{}, "JourneyID", MaxIDLength},
+		{Trial{}, "Repetition", MaxRepetitions},
+		{Trial{}, "LatencyMs", MaxTrialLatencyMs},
+		{Trial{}, "InputTokens", MaxTrialTokens},
+		{Trial{}, "OutputTokens", MaxTrialTokens},
+	}
+	for _, tt := range tests {
+		f, ok := reflect.TypeOf(tt.typ).FieldByName(tt.field)
+		if !ok {
+			t.Fatalf("%T has no field %s", tt.typ, tt.field)
+		}
+		var got string
+		for _, rule := range strings.Split(f.Tag.Get("validate"), ",") {
+			if v, ok := strings.CutPrefix(rule, "max="); ok {
+				got = v
+				break
+			}
+		}
+		if got != strconv.Itoa(tt.limit) {
+			t.Errorf("%T.%s: validate max=%s, limit is %d", tt.typ, tt.field, got, tt.limit)
+		}
+	}
+}
+
+// TestCompareRequiredMeansTheSame checks that a field is required in JSON (no
+// omitempty) exactly when its validate tag requires it.
+func TestCompareRequiredMeansTheSame(t *testing.T) {
+	for _, v := range []any{ComparePlannersInput{}, CompareObservedTrialsInput{}, Trial{}, PlannerRef{}} {
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumField() {
+			f := typ.Field(i)
+			_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+			required := slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required")
+			if optional == required {
+				t.Errorf("%s.%s: json optional=%v but validate required=%v", typ.Name(), f.Name, optional, required)
+			}
+			if f.Tag.Get("jsonschema") == "" {
+				t.Errorf("%s.%s has no jsonschema description", typ.Name(), f.Name)
+			}
+		}
+	}
+}
+
+// fuzzCompareErr fails unless err is nil or an *Error with a code and a message.
+func fuzzCompareErr(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	var e *Error
+	if !errors.As(err, &e) || e.Code == "" || e.Message == "" {
+		t.Fatalf("error %T %v is not a complete *Error", err, err)
+	}
+	if e.Code == CodeInternal {
+		t.Fatalf("internal error for caller input: %v", err)
+	}
+}
+
+func FuzzComparePlanners(f *testing.F) {
+	for _, in := range []ComparePlannersInput{validCompareInput(), {}, {CorpusVersion: CorpusVersion, AppIDs: []string{cmpApp}, Planners: []PlannerRef{{ID: "a"}}, Repetitions: -4}} {
+		b, _ := json.Marshal(in)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in ComparePlannersInput
+		if json.Unmarshal(data, &in) != nil {
+			return
+		}
+		r, err := ComparePlanners(context.Background(), in)
+		fuzzCompareErr(t, err)
+		if err == nil && (len(r.Planners) != len(in.Planners) || !r.Modeled) {
+			t.Fatalf("report has %d planners for %d inputs", len(r.Planners), len(in.Planners))
+		}
+	})
+}
+
+func FuzzCompareObservedTrials(f *testing.F) {
+	for _, in := range []CompareObservedTrialsInput{validObservedInput(), {}} {
+		b, _ := json.Marshal(in)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var in CompareObservedTrialsInput
+		if json.Unmarshal(data, &in) != nil {
+			return
+		}
+		r, err := CompareObservedTrials(context.Background(), in)
+		fuzzCompareErr(t, err)
+		if err == nil {
+			n := 0
+			for _, p := range r.Planners {
+				n += p.Trials
+			}
+			if n != len(in.Trials) {
+				t.Fatalf("report counts %d trials, input has %d", n, len(in.Trials))
+			}
+		}
+	})
+}
