@@ -279,3 +279,85 @@ func BenchmarkContract(b *testing.B) {
 		}
 	}
 }
+
+// TestSchemasAdvertiseLimits keeps the literal bounds in validate tags equal to the
+// exported constants that documentation and callers rely on.
+func TestSchemasAdvertiseLimits(t *testing.T) {
+	type bounds struct {
+		Maximum   *float64 `json:"maximum"`
+		MaxItems  *int     `json:"maxItems"`
+		MaxLength *int     `json:"maxLength"`
+	}
+	props := func(typ reflect.Type) map[string]bounds {
+		raw, err := JSONSchema(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Properties map[string]bounds `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s.Properties
+	}
+	num := func(f *float64) int {
+		if f == nil {
+			return -1
+		}
+		return int(*f)
+	}
+	deref := func(n *int) int {
+		if n == nil {
+			return -1
+		}
+		return *n
+	}
+	replay := props(reflect.TypeFor[GetReplaySummaryInput]())
+	manifest := props(reflect.TypeFor[GetArtifactManifestInput]())
+	entry := props(reflect.TypeFor[ArtifactEntry]())
+	event := props(reflect.TypeFor[ReplayEvent]())
+	snapshot := props(reflect.TypeFor[SemanticSnapshot]())
+	request := props(reflect.TypeFor[PlannerRequest]())
+	history := props(reflect.TypeFor[PlannerHistoryEntry]())
+	planner := props(reflect.TypeFor[PlannerRef]())
+	got := map[string]int{
+		"retryCount":          num(replay["retryCount"].Maximum),
+		"entries":             deref(manifest["entries"].MaxItems),
+		"root":                deref(manifest["root"].MaxLength),
+		"entry.path":          deref(entry["path"].MaxLength),
+		"entry.size":          num(entry["size"].Maximum),
+		"event.attempt":       num(event["attempt"].Maximum),
+		"event.stepIndex":     num(event["stepIndex"].Maximum),
+		"snapshot.nodes":      deref(snapshot["nodes"].MaxItems),
+		"snapshot.tabs":       deref(snapshot["tabs"].MaxItems),
+		"request.attempt":     num(request["attempt"].Maximum),
+		"request.history":     deref(request["history"].MaxItems),
+		"history.stepIndex":   num(history["stepIndex"].Maximum),
+		"planner.id":          deref(planner["id"].MaxLength),
+		"planner.vendor":      deref(planner["vendor"].MaxLength),
+		"planner.model":       deref(planner["model"].MaxLength),
+		"artifactManifestRef": deref(replay["artifactManifestRef"].MaxLength),
+	}
+	want := map[string]int{
+		"retryCount":          MaxRetryCount,
+		"entries":             MaxArtifactEntries,
+		"root":                MaxPathLength,
+		"entry.path":          MaxPathLength,
+		"entry.size":          MaxArtifactSizeBytes,
+		"event.attempt":       MaxRetryCount + 1,
+		"event.stepIndex":     MaxSteps - 1,
+		"snapshot.nodes":      MaxSnapshotNodes,
+		"snapshot.tabs":       MaxSnapshotTabs,
+		"request.attempt":     MaxRetryCount + 1,
+		"request.history":     MaxSteps,
+		"history.stepIndex":   MaxSteps - 1,
+		"planner.id":          MaxIDLength,
+		"planner.vendor":      MaxIDLength,
+		"planner.model":       MaxIDLength,
+		"artifactManifestRef": maxRefLength,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema bounds differ from the constants (-want +got):\n%s", diff)
+	}
+}

@@ -175,6 +175,10 @@ func replaySummaryProblem(in GetReplaySummaryInput) *Error {
 	return manifestRefProblem("artifactManifestRef", in.ArtifactManifestRef, in.RunID)
 }
 
+// maxRefLength bounds references such as artifactManifestRef; the validate tag
+// repeats it, and a test keeps the two equal.
+const maxRefLength = 256
+
 // manifestRefProblem checks that ref is the artifact manifest reference of runID.
 func manifestRefProblem(field, ref, runID string) *Error {
 	want := ArtifactManifestRefScheme + runID
@@ -183,8 +187,8 @@ func manifestRefProblem(field, ref, runID string) *Error {
 		return nil
 	case ref == "":
 		return newError(CodeInvalidArgument, field, nil, "is required; use %s", want)
-	case len(ref) > 256:
-		return newError(CodeLimitExceeded, field, nil, "is too long; the limit is 256 characters")
+	case len(ref) > maxRefLength:
+		return newError(CodeLimitExceeded, field, nil, "is too long; the limit is %d characters", maxRefLength)
 	case !strings.HasPrefix(ref, ArtifactManifestRefScheme):
 		return newError(CodeInvalidArgument, field, nil, "%q is not an artifact manifest reference; use %s, as returned by automium_create_run_submission", ref, want)
 	}
