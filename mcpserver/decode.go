@@ -1,0 +1,217 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/automium/automium"
+)
+
+// maxArgumentBytes bounds the raw arguments of one tool call. The largest valid
+// input (a journey at every automium.Max* bound) is far smaller; anything bigger
+// is rejected before it is parsed.
+const maxArgumentBytes = 1 << 20
+
+// decodeArguments strictly decodes tool arguments into In. Missing or null
+// arguments mean an empty object. Anything encoding/json would silently accept or
+// reject with an unhelpful message becomes an invalid_argument error with the JSON
+// path of the offending value: a wrong type, a property the input does not have
+// (encoding/json would otherwise match names case-insensitively or drop them), or
+// arguments that are not an object at all. The domain function then validates the
+// values themselves.
+func decodeArguments[In any](raw json.RawMessage) (In, error) {
+	var in In
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	if len(raw) > maxArgumentBytes {
+		return in, &automium.Error{Code: automium.CodeLimitExceeded,
+			Message: fmt.Sprintf("the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil || dec.More() {
+		return in, &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments are not valid JSON; send one JSON object"}
+	}
+	if _, ok := generic.(map[string]any); !ok {
+		return in, &automium.Error{Code: automium.CodeInvalidArgument,
+			Message: fmt.Sprintf("the arguments are %s; send a JSON object whose properties are the tool's input fields", jsonKind(generic))}
+	}
+	if err := checkShape(generic, reflect.TypeFor[In](), ""); err != nil {
+		return in, err
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	if err := strict.Decode(&in); err != nil {
+		// checkShape mirrors encoding/json, so this is a bug in checkShape.
+		return in, &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments do not match the tool's input schema; check them against it"}
+	}
+	return in, nil
+}
+
+// checkShape reports the first place where the decoded JSON value v does not fit
+// the Go type t, in a deterministic order: unknown properties of an object first
+// (sorted), then its known properties in field order. A JSON null fits anything
+// and means "absent", as in encoding/json.
+func checkShape(v any, t reflect.Type, path string) *automium.Error {
+	if v == nil {
+		return nil
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	mismatch := func(want string) *automium.Error {
+		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path,
+			Message: fmt.Sprintf("must be %s, not %s", want, jsonKind(v))}
+	}
+	switch t.Kind() {
+	case reflect.Interface:
+		return nil
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return mismatch("a string")
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return mismatch("a boolean (true or false)")
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("an integer")
+		}
+		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
+			return integerProblem(path, n, err)
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("a non-negative integer")
+		}
+		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
+			return integerProblem(path, n, err)
+		}
+	case reflect.Float32, reflect.Float64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("a number")
+		}
+		if f, err := n.Float64(); err != nil || math.IsInf(f, 0) {
+			return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
+		}
+	case reflect.Slice, reflect.Array:
+		items, ok := v.([]any)
+		if !ok {
+			return mismatch("an array")
+		}
+		for i, item := range items {
+			if err := checkShape(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return mismatch("an object")
+		}
+		for _, k := range sortedKeys(obj) {
+			if err := checkShape(obj[k], t.Elem(), join(path, k)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return mismatch("an object")
+		}
+		fields := map[string]reflect.Type{}
+		var names []string
+		for _, f := range reflect.VisibleFields(t) {
+			if name := wireName(f); name != "" {
+				fields[name] = f.Type
+				names = append(names, name)
+			}
+		}
+		for _, k := range sortedKeys(obj) {
+			if _, known := fields[k]; !known {
+				allowed := slices.Sorted(slices.Values(names))
+				msg := fmt.Sprintf("%q is not a property here; remove it or use one of the allowed property names", k)
+				if len(allowed) == 0 {
+					msg = fmt.Sprintf("%q is not a property here; this tool takes no arguments, send {}", k)
+				}
+				return &automium.Error{Code: automium.CodeInvalidArgument, Field: join(path, k), Message: msg, Allowed: allowed}
+			}
+		}
+		for _, name := range names {
+			if err := checkShape(obj[name], fields[name], join(path, name)); err != nil {
+				return err
+			}
+		}
+	default:
+		return mismatch("a value of Go kind " + t.Kind().String())
+	}
+	return nil
+}
+
+func integerProblem(path string, n json.Number, err error) *automium.Error {
+	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
+	}
+	return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("must be an integer, not %s", n)}
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// jsonKind names the JSON type of a value decoded with UseNumber.
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// wireName returns the property name encoding/json uses for a struct field, or ""
+// for a field that never reaches the wire.
+func wireName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	if !f.IsExported() || f.Anonymous || tag == "-" {
+		return ""
+	}
+	if name, _, _ := strings.Cut(tag, ","); name != "" {
+		return name
+	}
+	return f.Name
+}

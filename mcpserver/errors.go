@@ -1,0 +1,113 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"github.com/automium/automium"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errorEnvelope is the machine-readable form of a failed call: {"error": {...}}.
+type errorEnvelope struct {
+	Error *automium.Error `json:"error"`
+}
+
+// toolErrorResult turns the error of a capability into a failed tool result, so
+// that the model sees it and can correct its call.
+//
+// The result has two text blocks: a readable line ("code: field: message
+// (allowed: ...)") and the JSON {"error": {code, message, field, allowed}}. It
+// deliberately has no structuredContent: every tool advertises an output schema,
+// and the TypeScript SDK client (used by the MCP Inspector and many hosts)
+// validates structuredContent against that schema even when isError is true, so
+// an error object there would turn a helpful tool error into a client-side
+// protocol failure.
+func toolErrorResult(log *slog.Logger, toolName string, err error) *mcp.CallToolResult {
+	e := asError(log, toolName, err)
+	body, merr := json.Marshal(errorEnvelope{e})
+	if merr != nil {
+		body = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	return &mcp.CallToolResult{
+		IsError: true,
+		Content: []mcp.Content{
+			&mcp.TextContent{Text: readable(e)},
+			&mcp.TextContent{Text: string(body)},
+		},
+	}
+}
+
+// asError classifies any error as an *automium.Error. Domain errors pass through;
+// a cancelled call says so; anything else is a bug, logged with its detail and
+// reported to the client without it.
+func asError(log *slog.Logger, where string, err error) *automium.Error {
+	if ae, ok := errors.AsType[*automium.Error](err); ok {
+		return ae
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return &automium.Error{Code: automium.CodeInternal, Message: "the call was cancelled or timed out before it finished; call it again"}
+	}
+	log.Error("mcpserver: unexpected error", "where", where, "error", err)
+	return internalError()
+}
+
+func internalError() *automium.Error {
+	return &automium.Error{Code: automium.CodeInternal, Message: "internal error in the automium MCP server; this is a bug, please report it"}
+}
+
+// readable renders an error as one line a model can act on.
+func readable(e *automium.Error) string {
+	var b strings.Builder
+	b.WriteString(string(e.Code))
+	b.WriteString(": ")
+	if e.Field != "" {
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	if len(e.Allowed) > 0 {
+		fmt.Fprintf(&b, " (allowed: %s)", strings.Join(e.Allowed, ", "))
+	}
+	return b.String()
+}
+
+// rpcError builds a JSON-RPC error with a real code, carrying the automium error
+// as data so clients can read code, field and allowed values.
+func rpcError(code int64, e *automium.Error) *jsonrpc.Error {
+	data, err := json.Marshal(errorEnvelope{e})
+	if err != nil {
+		data = nil
+	}
+	return &jsonrpc.Error{Code: code, Message: readable(e), Data: data}
+}
+
+// recoverPanics is receiving middleware that turns a panic in any handler into an
+// error response, because the SDK does not recover and one bad call must not end
+// the session. A panicking tool call becomes an internal tool error (the model sees
+// it); any other request gets JSON-RPC internal error -32603.
+func recoverPanics(log *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				r := recover()
+				if r == nil {
+					return
+				}
+				log.Error("mcpserver: recovered panic", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+				if method == "tools/call" {
+					res, err = toolErrorResult(log, method, internalError()), nil
+					return
+				}
+				res, err = nil, rpcError(jsonrpc.CodeInternalError, internalError())
+			}()
+			return next(ctx, method, req)
+		}
+	}
+}

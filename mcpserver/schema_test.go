@@ -1,0 +1,408 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/google/go-cmp/cmp"
+)
+
+// specTools are the spec's v1 tool names, exactly.
+var specTools = []string{
+	"automium_compare_planners",
+	"automium_compile_journey",
+	"automium_create_run_submission",
+	"automium_get_artifact_manifest",
+	"automium_get_replay_summary",
+	"automium_list_apps",
+	"automium_list_fixtures",
+}
+
+// listedTools returns the tools as a client receives them, in wire form.
+func listedTools(t *testing.T) []map[string]any {
+	t.Helper()
+	list, err := connect(t, New(nil), "2025-11-25").ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(list.Tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestToolInventory guards properties every tool must have, as listed on the wire:
+// the spec's names, a title, a description a model can act on, explicit hints,
+// and schemas every model provider accepts.
+func TestToolInventory(t *testing.T) {
+	var names []string
+	for _, tool := range listedTools(t) {
+		name, _ := tool["name"].(string)
+		names = append(names, name)
+		if title, _ := tool["title"].(string); title == "" {
+			t.Errorf("%s: no title", name)
+		}
+		if desc, _ := tool["description"].(string); len(desc) < 120 {
+			t.Errorf("%s: description %q is too thin to tell a model what the tool does and when to call it", name, desc)
+		}
+		ann, ok := tool["annotations"].(map[string]any)
+		if !ok {
+			t.Errorf("%s: no annotations", name)
+			continue
+		}
+		want := map[string]any{"readOnlyHint": true, "idempotentHint": true, "destructiveHint": false, "openWorldHint": false, "title": tool["title"]}
+		if diff := cmp.Diff(want, ann); diff != "" {
+			t.Errorf("%s: annotations must set every hint explicitly (-want +got):\n%s", name, diff)
+		}
+		for _, which := range []string{"inputSchema", "outputSchema"} {
+			s, ok := tool[which].(map[string]any)
+			if !ok {
+				t.Errorf("%s: no %s", name, which)
+				continue
+			}
+			if s["type"] != "object" {
+				t.Errorf("%s: %s type is %v, want object", name, which, s["type"])
+			}
+			for _, k := range []string{"anyOf", "oneOf", "allOf", "not", "if", "$ref"} {
+				if _, found := s[k]; found {
+					t.Errorf("%s: %s has top-level %s, which some model providers reject", name, which, k)
+				}
+			}
+		}
+	}
+	if diff := cmp.Diff(specTools, names); diff != "" {
+		t.Errorf("tool names (-want +got):\n%s", diff)
+	}
+}
+
+// TestToolSchemaSnapshots compares every tool's input and output schema, as sent
+// to clients, with testdata/<tool>.input.json and .output.json. A schema change is
+// a contract change: review the diff, then run
+//
+//	go test ./mcpserver -run TestToolSchemaSnapshots -update
+func TestToolSchemaSnapshots(t *testing.T) {
+	want := map[string]bool{}
+	for _, tool := range listedTools(t) {
+		name := tool["name"].(string)
+		for _, which := range []string{"input", "output"} {
+			file := filepath.Join("testdata", name+"."+which+".json")
+			want[file] = true
+			got, err := json.MarshalIndent(tool[which+"Schema"], "", "  ") // map keys come out sorted
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			if *update {
+				if err := os.WriteFile(file, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			old, err := os.ReadFile(file)
+			if os.IsNotExist(err) {
+				t.Errorf("%s: missing schema snapshot; run go test ./mcpserver -run TestToolSchemaSnapshots -update to create it", file)
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(old), string(got)); diff != "" {
+				t.Errorf("%s: schema changed (-snapshot +now); if intended, run go test ./mcpserver -run TestToolSchemaSnapshots -update:\n%s", file, diff)
+			}
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.*put.json"))
+	for _, f := range files {
+		if !want[f] {
+			t.Errorf("%s: snapshot of a tool that no longer exists; delete it", f)
+		}
+	}
+}
+
+// validateLevels splits a validate tag into the rules of the value and of its
+// items (one level per dive). It is deliberately independent of the code under
+// test.
+func validateLevels(tag string) [][]string {
+	levels := [][]string{nil}
+	for _, term := range strings.Split(tag, ",") {
+		switch {
+		case term == "":
+		case term == "dive":
+			levels = append(levels, nil)
+		default:
+			levels[len(levels)-1] = append(levels[len(levels)-1], term)
+		}
+	}
+	return levels
+}
+
+// expectedEnum returns the closed set a validate level promises, if any.
+func expectedEnum(rules []string) ([]string, bool) {
+	for _, r := range rules {
+		tag, param, _ := strings.Cut(r, "=")
+		if tag == "oneof" {
+			return strings.Fields(param), true
+		}
+		if values, ok := automium.TagValues(tag); ok {
+			return values, true
+		}
+	}
+	return nil, false
+}
+
+// TestInputSchemasMatchValidation holds every tool's input schema against the Go
+// type's tags: a property is required in the schema exactly when its validate tag
+// says required and its json tag lacks omitempty, and every enum is exactly the
+// closed set of its oneof or custom validate rule.
+func TestInputSchemasMatchValidation(t *testing.T) {
+	for _, tool := range tools() {
+		var schema map[string]any
+		if err := json.Unmarshal(tool.def.InputSchema.(json.RawMessage), &schema); err != nil {
+			t.Fatal(err)
+		}
+		compareType(t, tool.def.Name, tool.in, schema)
+	}
+}
+
+func compareType(t *testing.T, where string, typ reflect.Type, schema map[string]any) {
+	t.Helper()
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	switch typ.Kind() {
+	case reflect.Slice, reflect.Array:
+		if items, ok := schema["items"].(map[string]any); ok {
+			compareType(t, where+"[]", typ.Elem(), items)
+		}
+		return
+	case reflect.Struct:
+	default:
+		return
+	}
+	props, _ := schema["properties"].(map[string]any)
+	var required []string
+	req, _ := schema["required"].([]any)
+	for _, r := range req {
+		required = append(required, r.(string))
+	}
+	for _, f := range reflect.VisibleFields(typ) {
+		name := wireName(f)
+		if name == "" {
+			continue
+		}
+		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		optional := slices.ContainsFunc(strings.Split(opts, ","), func(o string) bool { return o == "omitempty" || o == "omitzero" })
+		at := where + "." + name
+		prop, _ := props[name].(map[string]any)
+		if prop == nil {
+			t.Errorf("%s: no schema property", at)
+			continue
+		}
+		levels := validateLevels(f.Tag.Get("validate"))
+		validateRequired := slices.Contains(levels[0], "required")
+		schemaRequired := slices.Contains(required, name)
+		if schemaRequired != validateRequired || schemaRequired == optional {
+			t.Errorf("%s: required in schema %v, validate required %v, json omitempty %v; all three must agree", at, schemaRequired, validateRequired, optional)
+		}
+		s := prop
+		for i, rules := range levels {
+			if i > 0 {
+				s, _ = s["items"].(map[string]any)
+				if s == nil {
+					t.Errorf("%s: dive without items in the schema", at)
+					break
+				}
+			}
+			want, hasEnum := expectedEnum(rules)
+			got, _ := s["enum"].([]any)
+			var gotStrings []string
+			for _, v := range got {
+				gotStrings = append(gotStrings, fmt.Sprint(v))
+			}
+			switch {
+			case hasEnum && !slices.Equal(want, gotStrings):
+				t.Errorf("%s (level %d): enum %v, want the validator's closed set %v", at, i, gotStrings, want)
+			case !hasEnum && got != nil:
+				t.Errorf("%s (level %d): enum %v without a closed-set validate rule", at, i, gotStrings)
+			}
+		}
+		compareType(t, at, f.Type, prop)
+	}
+}
+
+// TestEnumsAndRequiredBehave checks the same agreement by behaviour, starting
+// from each tool's valid arguments: every advertised enum value passes the
+// validator's closed-set check at its path, a value outside the enum is rejected
+// there, and dropping any required property is reported at its path.
+func TestEnumsAndRequiredBehave(t *testing.T) {
+	args := validArgs(t)
+	enums, requireds := 0, 0
+	for _, tool := range tools() {
+		var schema, doc map[string]any
+		if err := json.Unmarshal(tool.def.InputSchema.(json.RawMessage), &schema); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(args[tool.def.Name]), &doc); err != nil {
+			t.Fatal(err)
+		}
+		walkSchema(schema, nil, func(path []any, s map[string]any, required bool) {
+			field := fieldPath(path)
+			if !present(doc, path[:len(path)-1]) {
+				return // the valid arguments do not reach here
+			}
+			if enum, ok := s["enum"].([]any); ok {
+				enums++
+				for _, v := range enum {
+					for _, p := range problems(t, tool, withValue(doc, path, v)) {
+						if p.Field == field && slices.Equal(p.Allowed, anyStrings(enum)) {
+							t.Errorf("%s: advertised value %v rejected: %s", tool.def.Name, v, readable(&p))
+						}
+					}
+				}
+				if !hasProblemAt(problems(t, tool, withValue(doc, path, "zz-not-allowed")), field) {
+					t.Errorf("%s: %s accepts a value outside its enum", tool.def.Name, field)
+				}
+			}
+			if required {
+				requireds++
+				if !hasProblemAt(problems(t, tool, withValue(doc, path, nil)), field) {
+					t.Errorf("%s: dropping required %s is not reported at its path", tool.def.Name, field)
+				}
+			}
+		})
+	}
+	t.Logf("checked %d enums and %d required properties", enums, requireds)
+	if enums < 10 || requireds < 20 {
+		t.Errorf("only %d enums and %d required properties reached; the valid arguments no longer cover the schemas", enums, requireds)
+	}
+}
+
+// walkSchema calls f for every property of every object in s, descending into the
+// first item of arrays, with the JSON path (names and indexes) of the property.
+func walkSchema(s map[string]any, path []any, f func(path []any, s map[string]any, required bool)) {
+	if items, ok := s["items"].(map[string]any); ok {
+		walkSchema(items, append(slices.Clone(path), 0), f)
+	}
+	props, _ := s["properties"].(map[string]any)
+	req, _ := s["required"].([]any)
+	for _, name := range slices.Sorted(func(yield func(string) bool) {
+		for k := range props {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		p := append(slices.Clone(path), name)
+		ps := props[name].(map[string]any)
+		f(p, ps, slices.Contains(req, any(name)))
+		walkSchema(ps, p, f)
+	}
+}
+
+func fieldPath(path []any) string {
+	var b strings.Builder
+	for _, p := range path {
+		switch p := p.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", p)
+		case string:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(p)
+		}
+	}
+	return b.String()
+}
+
+func present(doc any, path []any) bool {
+	for _, p := range path {
+		switch p := p.(type) {
+		case int:
+			a, ok := doc.([]any)
+			if !ok || p >= len(a) {
+				return false
+			}
+			doc = a[p]
+		case string:
+			m, ok := doc.(map[string]any)
+			if !ok {
+				return false
+			}
+			if doc, ok = m[p]; !ok {
+				return false
+			}
+		}
+	}
+	_, isObject := doc.(map[string]any)
+	_, isArray := doc.([]any)
+	return isObject || isArray
+}
+
+// withValue returns a deep copy of doc with the value at path set to v, or
+// removed when v is nil.
+func withValue(doc map[string]any, path []any, v any) json.RawMessage {
+	var c any
+	raw, _ := json.Marshal(doc)
+	_ = json.Unmarshal(raw, &c)
+	parent := c
+	for _, p := range path[:len(path)-1] {
+		switch p := p.(type) {
+		case int:
+			parent = parent.([]any)[p]
+		case string:
+			parent = parent.(map[string]any)[p]
+		}
+	}
+	last := path[len(path)-1]
+	if v == nil {
+		delete(parent.(map[string]any), last.(string))
+	} else {
+		parent.(map[string]any)[last.(string)] = v
+	}
+	out, _ := json.Marshal(c)
+	return out
+}
+
+// problems runs a tool directly and returns every problem it reports: its error,
+// or the problems listed in a compile result.
+func problems(t *testing.T, tool tool, args json.RawMessage) []automium.Error {
+	t.Helper()
+	out, err := tool.call(context.Background(), args)
+	if err != nil {
+		e, ok := err.(*automium.Error)
+		if !ok {
+			t.Fatalf("%s: non-domain error %v", tool.def.Name, err)
+		}
+		return []automium.Error{*e}
+	}
+	if r, ok := out.(automium.CompileJourneyResult); ok {
+		return r.Errors
+	}
+	return nil
+}
+
+func hasProblemAt(ps []automium.Error, field string) bool {
+	return slices.ContainsFunc(ps, func(p automium.Error) bool { return p.Field == field })
+}
+
+func anyStrings(vs []any) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = fmt.Sprint(v)
+	}
+	return out
+}

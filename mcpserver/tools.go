@@ -1,0 +1,151 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"sync"
+
+	"github.com/automium/automium"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tools is the one table of tools. Each row binds a root-package capability to the
+// name and wording an agent sees; adding a capability as a tool is one line here.
+// It is built once per process, on first use, because deriving the schemas walks
+// every input and output type.
+var tools = sync.OnceValue(func() []tool {
+	return []tool{
+		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps),
+		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures),
+		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney),
+		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission),
+		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
+		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
+		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
+	}
+})
+
+// Tool descriptions are written for a model choosing and calling a tool: what it
+// does, when to call it, and what it never does.
+const (
+	listAppsDescription = "List the authorized benchmark apps of Automium's owned corpus: for each app its ID, display name, " +
+		"hosting type, rationale and UI capabilities, plus the corpus version. Call this first to choose an appId; every " +
+		"other tool accepts only these app IDs. Takes no arguments. Read-only: returns checked-in corpus entries only."
+
+	listFixturesDescription = "List the benchmark fixtures (reproducible starting states of an app): fixture ID, app ID, " +
+		"environment profile IDs, seed refs, account refs (account:// references, never credentials), fixture file refs, " +
+		"artifact root and reference journey IDs, plus the environment profiles they use. Pass appId to list only that " +
+		"app's fixtures. Call it after choosing an app, to choose a fixtureId and an environmentProfileId. Read-only: " +
+		"nothing is seeded, reset or resolved."
+
+	compileJourneyDescription = "Validate a journey against the owned corpus and the frozen planner-intent-v1 vocabulary " +
+		"and, when it is valid, compile it to a versioned graph (steps, assertions, bounded recovery, pass and fail " +
+		"terminals) with a content digest. An invalid journey is not a tool error: the result has valid=false and lists " +
+		"every problem at once, each with its JSON path, code, fix-it message and allowed values; fix them all and call " +
+		"again. Targets are semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes " +
+		"only. The draft_journey prompt shows a valid example for a fixture. Nothing is executed or persisted."
+
+	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
+		"environment profile. Checks that the app is authorized, the fixture belongs to it, the profile is one of the " +
+		"fixture's, and the planner reference has an id, vendor and model. Returns a deterministic run ID (the same input " +
+		"always gives the same ID), status \"modeled\", and the artifactManifestRef and replayStreamRef to use with " +
+		"automium_get_replay_summary and automium_get_artifact_manifest. The output is modeled: nothing is enqueued, no " +
+		"worker is leased, no browser runs and nothing is written."
+
+	getReplaySummaryDescription = "Build the contract-shaped replay summary of a run from metadata you provide: runId, " +
+		"verdict (passed, failed, flaky, error or skipped, as Playwright reports them), retryCount and artifactManifestRef " +
+		"(artifact-manifest://<runId> from automium_create_run_submission). Returns the attempts, the replay stream " +
+		"reference and the replay artifact kinds a complete replay of that outcome must include; use them to build the " +
+		"manifest with automium_get_artifact_manifest. The output is modeled: no replay file is read and nothing is fetched."
+
+	getArtifactManifestDescription = "Build and check a run's artifact manifest from entries you provide: each entry has " +
+		"an artifact kind of the manifest contract and a path relative to root (usually the fixture's artifactRoot), " +
+		"optionally a media type, size and sha256. Rejects unknown kinds and unsafe paths (absolute, .., backslashes, drive " +
+		"letters, URL schemes, duplicates) and returns the canonical manifest with its digest. The output is modeled: no " +
+		"file is read, written or uploaded."
+
+	comparePlannersDescription = "Compare planner backends on the reference journeys of the chosen apps at a fixed corpus " +
+		"version: per planner, pass rate with a 95% Wilson interval and its n, repeatability as pass^k, median journey " +
+		"latency, token spend and recovery success rate. Give corpusVersion (from automium_list_apps), appIds, planners " +
+		"(each with id, vendor and model) and repetitions (1 to 100). The comparison is modeled: trials are deterministic " +
+		"draws from a documented model, no planner API is called and no journey is executed, so it shows the shape of a " +
+		"comparison, not which planner is better."
+)
+
+// tool is one row of the tool table.
+type tool struct {
+	def *mcp.Tool
+	// in is the Go input type, kept so tests can hold the schema against the
+	// validator.
+	in reflect.Type
+	// call decodes raw arguments strictly and runs the capability.
+	call func(ctx context.Context, args json.RawMessage) (any, error)
+}
+
+// capability builds a table row from a root-package function. Its schemas are
+// derived here, once, by automium.JSONSchema from the input and output types' tags
+// (the same derivation the contract resources use); a type whose schema cannot be
+// derived is a programming error, so it panics at start-up instead of failing a
+// client's first call.
+func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error)) tool {
+	in, err := automium.JSONSchema(reflect.TypeFor[In]())
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
+	}
+	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: tool %s: output schema: %v", name, err))
+	}
+	return tool{
+		def: &mcp.Tool{
+			Name:         name,
+			Title:        title,
+			Description:  description,
+			InputSchema:  in,
+			OutputSchema: out,
+			Annotations: &mcp.ToolAnnotations{
+				Title:           title,
+				ReadOnlyHint:    true,
+				IdempotentHint:  true,
+				DestructiveHint: new(false),
+				OpenWorldHint:   new(false),
+			},
+		},
+		in: reflect.TypeFor[In](),
+		call: func(ctx context.Context, args json.RawMessage) (any, error) {
+			in, err := decodeArguments[In](args)
+			if err != nil {
+				return nil, err
+			}
+			return fn(ctx, in)
+		},
+	}
+}
+
+// handler adapts a row to the SDK's raw tool handler. The raw handler is used
+// instead of mcp.AddTool so that every bad input, including a wrong JSON type or an
+// unknown property, reaches the client as a coded automium error rather than the
+// SDK's schema-validation text.
+//
+// A result carries the output twice, as the MCP specification recommends:
+// structuredContent for programs and one compact JSON text block for models and
+// for clients that predate structured content.
+func (t tool) handler(log *slog.Logger) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		out, err := t.call(ctx, req.Params.Arguments)
+		if err != nil {
+			return toolErrorResult(log, t.def.Name, err), nil
+		}
+		body, err := json.Marshal(out)
+		if err != nil {
+			return toolErrorResult(log, t.def.Name, err), nil
+		}
+		return &mcp.CallToolResult{
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
+			StructuredContent: json.RawMessage(body),
+		}, nil
+	}
+}

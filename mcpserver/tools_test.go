@@ -1,0 +1,365 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	testRunID   = "run-0123456789abcdef0123"
+	testPlanner = `{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}`
+)
+
+// referenceJourneyJSON is a checked-in journey that compiles.
+func referenceJourneyJSON(t testing.TB) string {
+	t.Helper()
+	j, ok := automium.ReferenceJourney("storefront-search-add-to-cart")
+	if !ok {
+		t.Fatal("reference journey storefront-search-add-to-cart is gone; pick another")
+	}
+	b, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// validArgs returns arguments every tool accepts. Other tests derive bad inputs
+// from them one change at a time.
+func validArgs(t testing.TB) map[string]string {
+	return map[string]string{
+		"automium_list_apps":       `{}`,
+		"automium_list_fixtures":   `{"appId":"storefront"}`,
+		"automium_compile_journey": referenceJourneyJSON(t),
+		"automium_create_run_submission": `{"journeyId":"storefront-search-add-to-cart","appId":"storefront","fixtureId":"storefront-guest-catalog",
+			"planner":` + testPlanner + `,"environmentProfileId":"desktop-1440-en-us"}`,
+		"automium_get_replay_summary": `{"runId":"` + testRunID + `","verdict":"failed","retryCount":1,"artifactManifestRef":"artifact-manifest://` + testRunID + `"}`,
+		"automium_get_artifact_manifest": `{"runId":"` + testRunID + `","root":"artifacts/storefront/guest-catalog",
+			"entries":[{"kind":"trace","path":"attempt-1/trace.zip"},{"kind":"screenshot","path":"attempt-1/failure.png"}]}`,
+		"automium_compare_planners": `{"corpusVersion":"` + automium.CorpusVersion + `","appIds":["storefront"],"planners":[` + testPlanner + `],"repetitions":2}`,
+	}
+}
+
+// modeledTools are the tools whose output a reader could mistake for execution;
+// each must say it is modeled.
+var modeledTools = map[string]bool{
+	"automium_create_run_submission": true,
+	"automium_get_replay_summary":    true,
+	"automium_get_artifact_manifest": true,
+	"automium_compare_planners":      true,
+}
+
+// withJourney returns the reference journey with edit applied.
+func withJourney(t testing.TB, edit func(j map[string]any)) string {
+	var j map[string]any
+	if err := json.Unmarshal([]byte(referenceJourneyJSON(t)), &j); err != nil {
+		t.Fatal(err)
+	}
+	edit(j)
+	b, err := json.Marshal(j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+type callCase struct {
+	name string
+	tool string
+	// args is the raw JSON of the arguments; "-" sends none.
+	args string
+	// wantCode and wantField describe the expected tool error; an empty wantCode
+	// expects success.
+	wantCode  automium.Code
+	wantField string
+	// wantProblem, for automium_compile_journey, is a problem the result must list
+	// (code and field) while the call itself succeeds with valid=false.
+	wantProblem *automium.Error
+}
+
+func callCases(t testing.TB) []callCase {
+	v := validArgs(t)
+	manySteps := withJourney(t, func(j map[string]any) {
+		steps := make([]any, automium.MaxSteps+1)
+		for i := range steps {
+			steps[i] = map[string]any{"intent": "go_back"}
+		}
+		j["steps"] = steps
+	})
+	return []callCase{
+		// automium_list_apps
+		{name: "list apps", tool: "automium_list_apps", args: v["automium_list_apps"]},
+		{name: "list apps without arguments", tool: "automium_list_apps", args: "-"},
+		{name: "list apps with null arguments", tool: "automium_list_apps", args: "null"},
+		{name: "list apps with an unknown property", tool: "automium_list_apps", args: `{"verbose":true}`, wantCode: automium.CodeInvalidArgument, wantField: "verbose"},
+		{name: "list apps with array arguments", tool: "automium_list_apps", args: `[]`, wantCode: automium.CodeInvalidArgument},
+
+		// automium_list_fixtures
+		{name: "list fixtures of an app", tool: "automium_list_fixtures", args: v["automium_list_fixtures"]},
+		{name: "list all fixtures", tool: "automium_list_fixtures", args: `{}`},
+		{name: "list fixtures of an unknown app", tool: "automium_list_fixtures", args: `{"appId":"gmail"}`, wantCode: automium.CodeInvalidAppID, wantField: "appId"},
+		{name: "list fixtures with a numeric app ID", tool: "automium_list_fixtures", args: `{"appId":7}`, wantCode: automium.CodeInvalidArgument, wantField: "appId"},
+		{name: "list fixtures with a miscased property", tool: "automium_list_fixtures", args: `{"AppId":"storefront"}`, wantCode: automium.CodeInvalidArgument, wantField: "AppId"},
+
+		// automium_compile_journey
+		{name: "compile a reference journey", tool: "automium_compile_journey", args: v["automium_compile_journey"]},
+		{name: "compile with an unknown intent", tool: "automium_compile_journey",
+			args:        withJourney(t, func(j map[string]any) { j["steps"].([]any)[0].(map[string]any)["intent"] = "evaluate_js" }),
+			wantProblem: &automium.Error{Code: automium.CodeUnsupportedIntent, Field: "steps[0].intent"}},
+		{name: "compile with an intent the app lacks", tool: "automium_compile_journey",
+			args: withJourney(t, func(j map[string]any) {
+				j["steps"].([]any)[0] = map[string]any{"intent": "switch_tab", "value": "latest"}
+			}),
+			wantProblem: &automium.Error{Code: automium.CodeUnsupportedIntent, Field: "steps[0].intent"}},
+		{name: "compile with an unknown app", tool: "automium_compile_journey",
+			args:        withJourney(t, func(j map[string]any) { j["appId"] = "gmail" }),
+			wantProblem: &automium.Error{Code: automium.CodeInvalidAppID, Field: "appId"}},
+		{name: "compile with another app's fixture", tool: "automium_compile_journey",
+			args:        withJourney(t, func(j map[string]any) { j["fixtureId"] = "kanban-sprint-board" }),
+			wantProblem: &automium.Error{Code: automium.CodeFixtureAppMismatch, Field: "fixtureId"}},
+		{name: "compile with an absolute URL", tool: "automium_compile_journey",
+			args:        withJourney(t, func(j map[string]any) { j["steps"].([]any)[0].(map[string]any)["value"] = "https://example.com/" }),
+			wantProblem: &automium.Error{Code: automium.CodeInvalidArgument, Field: "steps[0].value"}},
+		{name: "compile without a goal", tool: "automium_compile_journey",
+			args:        withJourney(t, func(j map[string]any) { delete(j, "goal") }),
+			wantProblem: &automium.Error{Code: automium.CodeInvalidArgument, Field: "goal"}},
+		{name: "compile with too many steps", tool: "automium_compile_journey", args: manySteps, wantCode: automium.CodeLimitExceeded, wantField: "steps"},
+		{name: "compile with steps of the wrong type", tool: "automium_compile_journey",
+			args: withJourney(t, func(j map[string]any) { j["steps"] = "click the button" }), wantCode: automium.CodeInvalidArgument, wantField: "steps"},
+		{name: "compile with a nested wrong type", tool: "automium_compile_journey",
+			args: withJourney(t, func(j map[string]any) {
+				j["steps"].([]any)[1].(map[string]any)["target"] = map[string]any{"role": 5, "name": "x"}
+			}),
+			wantCode: automium.CodeInvalidArgument, wantField: "steps[1].target.role"},
+		{name: "compile with a CSS selector property", tool: "automium_compile_journey",
+			args:     withJourney(t, func(j map[string]any) { j["steps"].([]any)[1].(map[string]any)["selector"] = "#search" }),
+			wantCode: automium.CodeInvalidArgument, wantField: "steps[1].selector"},
+		{name: "compile with a fractional retry count", tool: "automium_compile_journey",
+			args:     withJourney(t, func(j map[string]any) { j["recovery"].(map[string]any)["maxRetries"] = 1.5 }),
+			wantCode: automium.CodeInvalidArgument, wantField: "recovery.maxRetries"},
+		{name: "compile without arguments", tool: "automium_compile_journey", args: "-",
+			wantProblem: &automium.Error{Code: automium.CodeInvalidArgument, Field: "id"}},
+
+		// automium_create_run_submission
+		{name: "submit a run", tool: "automium_create_run_submission", args: v["automium_create_run_submission"]},
+		{name: "submit a run on an unknown app", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], `"appId":"storefront"`, `"appId":"gmail"`, 1),
+			wantCode: automium.CodeInvalidAppID, wantField: "appId"},
+		{name: "submit a run with another app's fixture", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], `"fixtureId":"storefront-guest-catalog"`, `"fixtureId":"kanban-sprint-board"`, 1),
+			wantCode: automium.CodeFixtureAppMismatch, wantField: "fixtureId"},
+		{name: "submit a run with a planner without vendor", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], `"vendor":"openai",`, ``, 1),
+			wantCode: automium.CodeMalformedPlanner, wantField: "planner.vendor"},
+		{name: "submit a run with a profile the fixture lacks", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], `desktop-1440-en-us`, `tablet-820-de-de`, 1),
+			wantCode: automium.CodeInvalidEnvironmentProfile, wantField: "environmentProfileId"},
+		{name: "submit a run with a planner string", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], testPlanner, `"gpt-4.1-mini"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "planner"},
+
+		// automium_get_replay_summary
+		{name: "summarize a failed run", tool: "automium_get_replay_summary", args: v["automium_get_replay_summary"]},
+		{name: "summarize an unknown verdict", tool: "automium_get_replay_summary",
+			args:     strings.Replace(v["automium_get_replay_summary"], `"failed"`, `"timedOut"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "verdict"},
+		{name: "summarize a flaky run without retries", tool: "automium_get_replay_summary",
+			args:     strings.Replace(strings.Replace(v["automium_get_replay_summary"], `"failed"`, `"flaky"`, 1), `"retryCount":1`, `"retryCount":0`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "retryCount"},
+		{name: "summarize a malformed run ID", tool: "automium_get_replay_summary",
+			args:     strings.Replace(v["automium_get_replay_summary"], `"runId":"`+testRunID, `"runId":"../../etc/passwd`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "runId"},
+		{name: "summarize with another run's manifest", tool: "automium_get_replay_summary",
+			args:     strings.Replace(v["automium_get_replay_summary"], `artifact-manifest://`+testRunID, `artifact-manifest://run-ffffffffffffffffffff`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "artifactManifestRef"},
+
+		// automium_get_artifact_manifest
+		{name: "build a manifest", tool: "automium_get_artifact_manifest", args: v["automium_get_artifact_manifest"]},
+		{name: "build a manifest with an unknown kind", tool: "automium_get_artifact_manifest",
+			args:     strings.Replace(v["automium_get_artifact_manifest"], `"kind":"trace"`, `"kind":"coredump"`, 1),
+			wantCode: automium.CodeInvalidArtifactKind, wantField: "entries[0].kind"},
+		{name: "build a manifest with an absolute path", tool: "automium_get_artifact_manifest",
+			args:     strings.Replace(v["automium_get_artifact_manifest"], `attempt-1/trace.zip`, `/etc/passwd`, 1),
+			wantCode: automium.CodeInvalidArtifactPath, wantField: "entries[0].path"},
+		{name: "build a manifest with a parent path", tool: "automium_get_artifact_manifest",
+			args:     strings.Replace(v["automium_get_artifact_manifest"], `attempt-1/trace.zip`, `../../secrets.txt`, 1),
+			wantCode: automium.CodeInvalidArtifactPath, wantField: "entries[0].path"},
+		{name: "build a manifest with a negative size", tool: "automium_get_artifact_manifest",
+			args:     strings.Replace(v["automium_get_artifact_manifest"], `"path":"attempt-1/trace.zip"`, `"path":"attempt-1/trace.zip","size":-1`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "entries[0].size"},
+
+		// automium_compare_planners
+		{name: "compare planners", tool: "automium_compare_planners", args: v["automium_compare_planners"]},
+		{name: "compare on an unsupported corpus", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], automium.CorpusVersion, "owned-corpus-1999.01", 1),
+			wantCode: automium.CodeUnsupportedCorpusVersion, wantField: "corpusVersion"},
+		{name: "compare on an unknown app", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], `["storefront"]`, `["storefront","gmail"]`, 1),
+			wantCode: automium.CodeInvalidAppID, wantField: "appIds[1]"},
+		{name: "compare a planner without model", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], `,"model":"gpt-4.1-mini"`, ``, 1),
+			wantCode: automium.CodeMalformedPlanner, wantField: "planners[0].model"},
+		{name: "compare too many repetitions", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":101`, 1),
+			wantCode: automium.CodeLimitExceeded, wantField: "repetitions"},
+		{name: "compare with repetitions as text", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":"2"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "repetitions"},
+	}
+}
+
+// TestToolCalls calls every tool over a real session, once per protocol version:
+// successes return the output as structuredContent and as one compact JSON text
+// block that validates against the advertised output schema; failures return a
+// coded tool error at the right field.
+func TestToolCalls(t *testing.T) {
+	cases := callCases(t)
+	covered := map[string][2]bool{}
+	for _, c := range cases {
+		cov := covered[c.tool]
+		cov[boolIndex(c.wantCode != "" || c.wantProblem != nil)] = true
+		covered[c.tool] = cov
+	}
+	for _, tool := range tools() {
+		if cov := covered[tool.def.Name]; !cov[0] || !cov[1] {
+			t.Errorf("%s needs both a success case and a validation failure case", tool.def.Name)
+		}
+	}
+	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
+		schemas := outputSchemas(t, cs)
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				params := &mcp.CallToolParams{Name: c.tool}
+				if c.args != "-" {
+					params.Arguments = json.RawMessage(c.args)
+				}
+				res, err := cs.CallTool(context.Background(), params)
+				if err != nil {
+					t.Fatalf("CallTool: %v", err)
+				}
+				if c.wantCode != "" {
+					e := toolError(t, res)
+					if diff := cmp.Diff([2]string{string(c.wantCode), c.wantField}, [2]string{string(e.Code), e.Field}); diff != "" {
+						t.Errorf("error code and field (-want +got):\n%s\nerror: %s", diff, readable(e))
+					}
+					if e.Message == "" {
+						t.Error("error has no message")
+					}
+					return
+				}
+				out := checkSuccess(t, c.tool, res, schemas[c.tool])
+				if c.wantProblem != nil {
+					checkProblem(t, out, c.wantProblem)
+				} else if c.tool == "automium_compile_journey" && out["valid"] != true {
+					t.Errorf("journey did not compile: %v", out["errors"])
+				}
+			})
+		}
+	})
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// checkSuccess checks the shape of a successful result and returns its output.
+func checkSuccess(t *testing.T, tool string, res *mcp.CallToolResult, schema interface{ Validate(any) error }) map[string]any {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("tool error: %s", resultText(res))
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("success has %d content blocks, want 1", len(res.Content))
+	}
+	text := res.Content[0].(*mcp.TextContent).Text
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(text)); err != nil || compact.String() != text {
+		t.Errorf("text content is not compact JSON: %.200s", text)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		t.Fatalf("text content is not a JSON object: %v", err)
+	}
+	out, ok := res.StructuredContent.(map[string]any)
+	if !ok {
+		t.Fatalf("structuredContent is %T, want an object", res.StructuredContent)
+	}
+	if diff := cmp.Diff(fromText, out); diff != "" {
+		t.Errorf("structuredContent differs from the text content (-text +structured):\n%s", diff)
+	}
+	if err := schema.Validate(out); err != nil {
+		t.Errorf("output does not match the advertised output schema: %v", err)
+	}
+	if modeledTools[tool] && (out["modeled"] != true || out["notice"] == "") {
+		t.Errorf("modeled output lacks modeled: true and a notice: modeled=%v notice=%v", out["modeled"], out["notice"])
+	}
+	return out
+}
+
+// checkProblem checks that a compile result is invalid and lists want.
+func checkProblem(t *testing.T, out map[string]any, want *automium.Error) {
+	t.Helper()
+	if out["valid"] != false {
+		t.Fatalf("valid = %v, want false", out["valid"])
+	}
+	raw, _ := json.Marshal(out["errors"])
+	var problems []automium.Error
+	if err := json.Unmarshal(raw, &problems); err != nil {
+		t.Fatalf("errors do not decode: %v", err)
+	}
+	for _, p := range problems {
+		if p.Code == want.Code && p.Field == want.Field {
+			return
+		}
+	}
+	t.Errorf("problems %+v lack code %s at %s", problems, want.Code, want.Field)
+}
+
+// TestToolCallsAreDeterministic repeats every successful call and expects the same
+// bytes, because outputs must be reproducible and IDs idempotent.
+func TestToolCallsAreDeterministic(t *testing.T) {
+	cs := connect(t, New(nil), "2025-11-25")
+	for name, args := range validArgs(t) {
+		var first string
+		for i := range 2 {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: json.RawMessage(args)})
+			if err != nil || res.IsError {
+				t.Fatalf("%s: %v %s", name, err, resultText(res))
+			}
+			if i == 0 {
+				first = resultText(res)
+			} else if got := resultText(res); got != first {
+				t.Errorf("%s: second call differs:\n%s\nvs\n%s", name, first, got)
+			}
+		}
+	}
+}
+
+// TestCancelledCall checks that a capability interrupted by its context becomes a
+// tool error rather than a crash or a protocol error.
+func TestCancelledCall(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tool := range tools() {
+		res := func() *mcp.CallToolResult {
+			out, err := tool.call(ctx, json.RawMessage(validArgs(t)[tool.def.Name]))
+			if err == nil {
+				t.Fatalf("%s ignored a cancelled context and returned %v", tool.def.Name, out)
+			}
+			return toolErrorResult(discard, tool.def.Name, err)
+		}()
+		if e := toolError(t, res); e.Code != automium.CodeInternal {
+			t.Errorf("%s: code %s, want internal", tool.def.Name, e.Code)
+		}
+	}
+}
