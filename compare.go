@@ -464,36 +464,37 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, *Error) {
 	apps := map[string]bool{}
 	for i := range in.Trials {
 		tr := &in.Trials[i]
-		field := fmt.Sprintf("trials[%d]", i)
+		// The path is built only for an error: this loop runs once per trial.
+		field := func(name string) string { return fmt.Sprintf("trials[%d].%s", i, name) }
 		p, ok := plannerIndex[tr.PlannerID]
 		if !ok {
-			return nil, newError(CodeInvalidArgument, field+".plannerId", plannerIDs,
+			return nil, newError(CodeInvalidArgument, field("plannerId"), plannerIDs,
 				"%q is not one of the input's planners; add it to planners or use one of the allowed values", tr.PlannerID)
 		}
 		app, fixture := owned.appByID[tr.AppID], owned.fixtureByID[tr.FixtureID]
 		if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
-			mismatch.Field = field + ".fixtureId"
+			mismatch.Field = field("fixtureId")
 			return nil, mismatch
 		}
 		if tr.Recovered && !tr.RecoveryTriggered {
-			return nil, newError(CodeInvalidArgument, field+".recovered", nil,
+			return nil, newError(CodeInvalidArgument, field("recovered"), nil,
 				"a run can only recover when recovery was triggered; set recoveryTriggered to true or recovered to false")
 		}
 		if ref, ok := owned.journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
-			return nil, newError(CodeFixtureAppMismatch, field+".journeyId", nil,
+			return nil, newError(CodeFixtureAppMismatch, field("journeyId"), nil,
 				"reference journey %q runs on app %q with fixture %q, not app %q with fixture %q; record it with its own app and fixture",
 				ref.ID, ref.AppID, ref.FixtureID, tr.AppID, tr.FixtureID)
 		}
 		if j, seen := firstJourney[tr.JourneyID]; !seen {
 			firstJourney[tr.JourneyID] = i
 		} else if other := &in.Trials[j]; other.AppID != tr.AppID || other.FixtureID != tr.FixtureID {
-			return nil, newError(CodeInvalidArgument, field+".journeyId", nil,
+			return nil, newError(CodeInvalidArgument, field("journeyId"), nil,
 				"journey %q ran on app %q with fixture %q in trials[%d] but on app %q with fixture %q here; a journey belongs to one app and fixture, so give the other journey its own ID",
 				tr.JourneyID, other.AppID, other.FixtureID, j, tr.AppID, tr.FixtureID)
 		}
 		key := runKey{p, tr.JourneyID, tr.Repetition}
 		if j, dup := firstRun[key]; dup {
-			return nil, newError(CodeInvalidArgument, field+".repetition", nil,
+			return nil, newError(CodeInvalidArgument, field("repetition"), nil,
 				"planner %q already has repetition %d of journey %q (trials[%d]); number each run of a journey by a planner differently",
 				tr.PlannerID, tr.Repetition, tr.JourneyID, j)
 		}
