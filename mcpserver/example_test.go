@@ -1,0 +1,70 @@
+package mcpserver_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/automium/automium/mcpserver"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// connect serves a new automium server to a client over in-memory transports,
+// as a stdio host would over pipes.
+func connect(ctx context.Context) (*mcp.ClientSession, error) {
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	if _, err := mcpserver.New(nil).Connect(ctx, serverTransport, nil); err != nil {
+		return nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "v1.0.0"}, nil)
+	return client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+}
+
+func Example() {
+	ctx := context.Background()
+	session, err := connect(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		fmt.Println(tool.Name)
+	}
+	// Output:
+	// automium_compare_planners
+	// automium_compile_journey
+	// automium_create_run_submission
+	// automium_get_artifact_manifest
+	// automium_get_replay_summary
+	// automium_list_apps
+	// automium_list_fixtures
+}
+
+// A bad argument comes back as a tool error the model can read and correct: the
+// code, the field and the allowed values.
+func Example_toolError() {
+	ctx := context.Background()
+	session, err := connect(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{
+		Name:      "automium_list_fixtures",
+		Arguments: map[string]any{"appId": "gmail"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.IsError)
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	// Output:
+	// true
+	// invalid_app_id: appId: "gmail" is not an authorized benchmark app ID; use one of the allowed values (allowed: admin-console, banking, docs-portal, helpdesk, hr-onboarding, kanban, storefront)
+}
