@@ -1,0 +1,679 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The tests drive a small real mcp.Server over the transport through pipes, the
+// way a client process drives cmd/automium-mcp, and read the raw lines back.
+
+const (
+	initializeLine  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stdio-test","version":"0"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+type sleepInput struct {
+	Millis int `json:"millis"`
+}
+
+type echoInput struct {
+	Text string `json:"text"`
+}
+
+type echoOutput struct {
+	Text string `json:"text"`
+}
+
+// newTestServer returns a server with an echo tool and a sleep tool whose sleep is
+// cut short (and reported as an error) if the SDK cancels the call. With blocking,
+// it also has a block tool that only returns when cancelled.
+func newTestServer(blocking bool) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "stdio-test", Version: "v0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echo"},
+		func(_ context.Context, _ *mcp.CallToolRequest, in echoInput) (*mcp.CallToolResult, echoOutput, error) {
+			return nil, echoOutput(in), nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "sleep", Description: "sleep"},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in sleepInput) (*mcp.CallToolResult, echoOutput, error) {
+			select {
+			case <-time.After(time.Duration(min(in.Millis, 2000)) * time.Millisecond):
+				return nil, echoOutput{Text: "slept"}, nil
+			case <-ctx.Done():
+				return nil, echoOutput{}, fmt.Errorf("cancelled: %w", context.Cause(ctx))
+			}
+		})
+	if blocking {
+		mcp.AddTool(s, &mcp.Tool{Name: "block", Description: "block"},
+			func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, echoOutput, error) {
+				<-ctx.Done()
+				return nil, echoOutput{}, ctx.Err()
+			})
+	}
+	return s
+}
+
+// response is a JSON-RPC response line as a client sees it.
+type response struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *jsonrpc.Error  `json:"error,omitempty"`
+}
+
+// session is one server connected to the test through two pipes.
+type session struct {
+	t     testing.TB
+	stdin *io.PipeWriter
+	lines chan []byte // every line the server writes; closed when it stops writing
+	done  chan error  // Server.Run's result
+}
+
+// serve runs a test server on tr, with tr's Reader and Writer replaced by pipes.
+func serve(t testing.TB, tr *Transport) *session {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	tr.Reader, tr.Writer = inR, outW
+	s := &session{t: t, stdin: inW, lines: make(chan []byte, 10000), done: make(chan error, 1)}
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			s.lines <- bytes.Clone(sc.Bytes())
+		}
+		close(s.lines)
+	}()
+	go func() {
+		err := newTestServer(true).Run(context.Background(), tr)
+		outW.Close()
+		s.done <- err
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		outR.Close()
+	})
+	return s
+}
+
+// send writes each line followed by a newline.
+func (s *session) send(lines ...string) {
+	s.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(s.stdin, l+"\n"); err != nil {
+			s.t.Fatalf("writing %.80q: %v", l, err)
+		}
+	}
+}
+
+// next returns the next response line.
+func (s *session) next() response {
+	s.t.Helper()
+	select {
+	case line, ok := <-s.lines:
+		if !ok {
+			s.t.Fatal("server closed stdout; want another response")
+		}
+		var r response
+		if err := json.Unmarshal(line, &r); err != nil {
+			s.t.Fatalf("server wrote a line that is not JSON: %v\n%s", err, line)
+		}
+		if r.JSONRPC != "2.0" {
+			s.t.Fatalf("server wrote a line without jsonrpc 2.0: %s", line)
+		}
+		return r
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("no response within 10s")
+	}
+	return response{}
+}
+
+// initialize performs the 2025-11-25 handshake.
+func (s *session) initialize() {
+	s.t.Helper()
+	s.send(initializeLine, initializedLine)
+	if r := s.next(); r.Error != nil || string(r.ID) != "0" {
+		s.t.Fatalf("initialize: got %+v", r)
+	}
+}
+
+// finish closes stdin and returns what the server wrote after that and Run's result.
+func (s *session) finish() ([]response, error) {
+	s.t.Helper()
+	s.stdin.Close()
+	var rest []response
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				return rest, <-s.done
+			}
+			var r response
+			if err := json.Unmarshal(line, &r); err != nil {
+				s.t.Fatalf("server wrote a line that is not JSON: %v\n%s", err, line)
+			}
+			rest = append(rest, r)
+		case <-timeout:
+			s.t.Fatal("server did not stop within 20s of end of input")
+		}
+	}
+}
+
+// summary is what the malformed-input table compares: the id and the error code.
+type summary struct {
+	ID   string
+	Code int64 // 0 for a result
+}
+
+func summarize(r response) summary {
+	s := summary{ID: string(r.ID)}
+	if r.Error != nil {
+		s.Code = r.Error.Code
+	}
+	return s
+}
+
+func TestBadLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
+	const ping = `{"jsonrpc":"2.0","id":"after","method":"ping"}`
+	tests := []struct {
+		name string
+		line string
+		want []summary
+	}{
+		{"not JSON", `{not json`, []summary{{"null", jsonrpc.CodeParseError}}},
+		{"truncated JSON", `{"jsonrpc":"2.0","id":1,"method":"ping"`, []summary{{"null", jsonrpc.CodeParseError}}},
+		{"two values on one line", `{"jsonrpc":"2.0","id":1,"method":"ping"}{}`, []summary{{"null", jsonrpc.CodeParseError}}},
+		{"binary garbage", "\x00\xff\xfe", []summary{{"null", jsonrpc.CodeParseError}}},
+		{"JSON scalar", `42`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{"JSON null", `null`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{"object that is not JSON-RPC, string id", `{"foo":1,"id":"abc"}`, []summary{{`"abc"`, jsonrpc.CodeInvalidRequest}}},
+		{"request without jsonrpc member", `{"id":7,"method":"ping"}`, []summary{{"7", jsonrpc.CodeInvalidRequest}}},
+		{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, []summary{{"8", jsonrpc.CodeInvalidRequest}}},
+		{"method is not a string", `{"jsonrpc":"2.0","id":9,"method":5}`, []summary{{"9", jsonrpc.CodeInvalidRequest}}},
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, []summary{{"1.5", jsonrpc.CodeInvalidRequest}}},
+		{"id beyond 2^53", `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, []summary{{"9007199254740993", jsonrpc.CodeInvalidRequest}}},
+		{"id out of float range", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}`, []summary{{"1e400", jsonrpc.CodeInvalidRequest}}},
+		{"largest exact id", `{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}`, []summary{{"-9007199254740991", 0}}},
+		{"unknown method", `{"jsonrpc":"2.0","id":10,"method":"no/such/method"}`, []summary{{"10", jsonrpc.CodeMethodNotFound}}},
+		{"empty batch", `[]`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{"batch of scalars", `[1,2,3]`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
+		{
+			"batch of a request and a notification",
+			`[{"jsonrpc":"2.0","id":11,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+			[]summary{{"11", jsonrpc.CodeInvalidRequest}},
+		},
+		{
+			"batch of two requests and junk",
+			`[{"jsonrpc":"2.0","id":"a","method":"ping"},7,{"jsonrpc":"2.0","id":12,"method":"ping"}]`,
+			[]summary{{`"a"`, jsonrpc.CodeInvalidRequest}, {"12", jsonrpc.CodeInvalidRequest}, {"null", jsonrpc.CodeInvalidRequest}},
+		},
+		{"blank line", "   \t", nil},
+		{"notification of an unknown method", `{"jsonrpc":"2.0","method":"notifications/unknown"}`, nil},
+		{"response to no request", `{"jsonrpc":"2.0","id":99,"result":{}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve(t, &Transport{})
+			s.initialize()
+			s.send(tt.line, ping)
+			var got []summary
+			for {
+				r := s.next()
+				if string(r.ID) == `"after"` {
+					if r.Error != nil {
+						t.Fatalf("ping after the bad line failed: %+v", r.Error)
+					}
+					break
+				}
+				got = append(got, summarize(r))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("responses to %q (-want +got):\n%s", tt.line, diff)
+			}
+			if rest, err := s.finish(); err != nil || len(rest) != 0 {
+				t.Errorf("after end of input: Run = %v, extra lines %+v", err, rest)
+			}
+		})
+	}
+}
+
+func TestParseErrorMessageNamesTheProblem(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.send(`{not json`)
+	r := s.next()
+	if r.Error == nil || !strings.HasPrefix(r.Error.Message, "Parse error: invalid character 'n'") {
+		t.Errorf("got %+v, want a parse error naming the bad character", r.Error)
+	}
+}
+
+func TestOversizedLine(t *testing.T) {
+	const limit = 1024
+	pad := strings.Repeat("x", 2*limit)
+	tests := []struct {
+		name string
+		line string
+		want summary
+	}{
+		{"id before the cut", `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + pad + `"}}}`, summary{"5", jsonrpc.CodeInvalidRequest}},
+		{"string id before the cut", `{"id":"big","jsonrpc":"2.0","method":"ping","params":{"_meta":{"pad":"` + pad + `"}}}`, summary{`"big"`, jsonrpc.CodeInvalidRequest}},
+		{"id after the cut", `{"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 2*idSniffBytes) + `"}},"jsonrpc":"2.0","id":6}`, summary{"null", jsonrpc.CodeInvalidRequest}},
+		{"id after the limit but within the sniffed start", `{"method":"ping","params":{"_meta":{"pad":"` + pad + `"}},"jsonrpc":"2.0","id":6}`, summary{"6", jsonrpc.CodeInvalidRequest}},
+		{"not JSON at all", pad, summary{"null", jsonrpc.CodeInvalidRequest}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := serve(t, &Transport{MaxLineBytes: limit})
+			s.initialize()
+			s.send(tt.line, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+			r := s.next()
+			if diff := cmp.Diff(tt.want, summarize(r)); diff != "" {
+				t.Errorf("response to the oversized line (-want +got):\n%s", diff)
+			}
+			if r.Error != nil && !strings.Contains(r.Error.Message, "1024 bytes") {
+				t.Errorf("message %q does not state the limit", r.Error.Message)
+			}
+			if got := summarize(s.next()); got != (summary{`"after"`, 0}) {
+				t.Errorf("next request: got %+v, want a result for \"after\"", got)
+			}
+		})
+	}
+}
+
+// TestLineLimitBoundary: a line of exactly MaxLineBytes is served, whatever its
+// line ending; one byte more is refused; the session lives on.
+func TestLineLimitBoundary(t *testing.T) {
+	const limit = 1024
+	for _, ending := range []string{"\n", "\r\n"} {
+		s := serve(t, &Transport{MaxLineBytes: limit})
+		io.WriteString(s.stdin, paddedPing(1, limit)+ending)
+		if got := summarize(s.next()); got != (summary{"1", 0}) {
+			t.Errorf("line of exactly the limit, ending %q: got %+v, want a result", ending, got)
+		}
+		io.WriteString(s.stdin, paddedPing(2, limit+1)+ending+`{"jsonrpc":"2.0","id":3,"method":"ping"}`+ending)
+		got := []summary{summarize(s.next()), summarize(s.next())}
+		if diff := cmp.Diff([]summary{{"2", jsonrpc.CodeInvalidRequest}, {"3", 0}}, got); diff != "" {
+			t.Errorf("ending %q (-want +got):\n%s", ending, diff)
+		}
+	}
+}
+
+// paddedPing is a ping request of exactly size bytes.
+func paddedPing(id, size int) string {
+	head := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":{"pad":"`, id)
+	const tail = `"}}}`
+	return head + strings.Repeat("x", size-len(head)-len(tail)) + tail
+}
+
+// TestDefaultLineLimit proves the documented 16 MiB default: one byte more is
+// refused and the session lives on. Serving a line of exactly 16 MiB is checked
+// too, except under the race detector, which makes decoding it take half a minute.
+func TestDefaultLineLimit(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.send(paddedPing(1, DefaultMaxLineBytes+1), `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	got := []summary{summarize(s.next()), summarize(s.next())}
+	if diff := cmp.Diff([]summary{{"1", jsonrpc.CodeInvalidRequest}, {"2", 0}}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if raceEnabled {
+		return
+	}
+	s.send(paddedPing(3, DefaultMaxLineBytes))
+	if got := summarize(s.next()); got != (summary{"3", 0}) {
+		t.Errorf("line of exactly DefaultMaxLineBytes: got %+v, want a result", got)
+	}
+}
+
+// TestBurstThenEndOfInput is go-sdk issue 1061: every request written before the
+// client closes stdin is answered, none is cancelled, and Run ends cleanly.
+func TestBurstThenEndOfInput(t *testing.T) {
+	const runs, burst = 20, 50
+	for run := range runs {
+		s := serve(t, &Transport{})
+		s.send(initializeLine, initializedLine)
+		for i := range burst {
+			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":%d}}}`, i+1, 10+i%5*5))
+		}
+		rest, err := s.finish()
+		if err != nil {
+			t.Fatalf("run %d: Run = %v, want nil", run, err)
+		}
+		if len(rest) != burst+1 {
+			t.Fatalf("run %d: got %d responses, want %d", run, len(rest), burst+1)
+		}
+		seen := map[string]bool{}
+		for _, r := range rest {
+			if r.Error != nil || bytes.Contains(r.Result, []byte(`"isError":true`)) {
+				t.Errorf("run %d: id %s failed: %+v %s", run, r.ID, r.Error, r.Result)
+			}
+			seen[string(r.ID)] = true
+		}
+		if len(seen) != burst+1 {
+			t.Errorf("run %d: %d distinct ids answered, want %d", run, len(seen), burst+1)
+		}
+	}
+}
+
+func TestFinalLineWithoutNewline(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.send(initializeLine, initializedLine)
+	io.WriteString(s.stdin, `{"jsonrpc":"2.0","id":"last","method":"tools/list"}`)
+	rest, err := s.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]summary, len(rest))
+	for i, r := range rest {
+		got[i] = summarize(r)
+	}
+	if diff := cmp.Diff([]summary{{"0", 0}, {`"last"`, 0}}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestCRLFLineEndings(t *testing.T) {
+	s := serve(t, &Transport{})
+	io.WriteString(s.stdin, initializeLine+"\r\n"+initializedLine+"\r\n"+`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\r\n")
+	if got := []summary{summarize(s.next()), summarize(s.next())}; !cmp.Equal(got, []summary{{"0", 0}, {"1", 0}}) {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func TestDuplicateInFlightID(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":300}}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	first, second := s.next(), s.next()
+	if got := summarize(first); got != (summary{"7", jsonrpc.CodeInvalidRequest}) {
+		t.Errorf("duplicate: got %+v, want -32600 for id 7", first)
+	}
+	if got := summarize(second); got != (summary{"7", 0}) || !bytes.Contains(second.Result, []byte("slept")) {
+		t.Errorf("original: got %+v %s, want the sleep result", second, second.Result)
+	}
+	// Once answered, the id may be used again.
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	if got := summarize(s.next()); got != (summary{"7", 0}) {
+		t.Errorf("reused id: got %+v", got)
+	}
+}
+
+// TestNoCodeZero: the SDK answers a request before initialize with a plain Go error,
+// which would reach the wire as code 0.
+func TestNoCodeZero(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	r := s.next()
+	if r.Error == nil || r.Error.Code != jsonrpc.CodeInternalError || !strings.Contains(r.Error.Message, "initialization") {
+		t.Errorf("got %+v, want -32603 with the SDK's message", r.Error)
+	}
+}
+
+func TestDrainTimeout(t *testing.T) {
+	s := serve(t, &Transport{DrainTimeout: 50 * time.Millisecond})
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"block","arguments":{}}}`)
+	_, err := s.finish()
+	if err == nil || !strings.Contains(err.Error(), "1 request(s) still unanswered") {
+		t.Errorf("Run = %v, want the drain timeout error", err)
+	}
+}
+
+// TestListenDoesNotHoldEndOfInput: a SEP-2575 subscriptions/listen call stays open
+// until input ends, so it must not be waited for (DrainTimeout is infinite here).
+func TestListenDoesNotHoldEndOfInput(t *testing.T) {
+	s := serve(t, &Transport{DrainTimeout: -1})
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"notifications":{"toolsListChanged":true}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`)
+	rest, err := s.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answered []string
+	for _, r := range rest {
+		if r.ID != nil {
+			answered = append(answered, string(r.ID))
+		}
+	}
+	if diff := cmp.Diff([]string{"2"}, answered); diff != "" {
+		t.Errorf("answered ids (-want +got):\n%s", diff)
+	}
+}
+
+// failingWriter accepts n lines and then fails, like a closed stdout.
+type failingWriter struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.n == 0 {
+		return 0, io.ErrClosedPipe
+	}
+	w.n--
+	return len(p), nil
+}
+
+// TestBrokenWriterEndsTheDrain: when responses can no longer be delivered, end of
+// input must not wait for them (DrainTimeout is infinite here).
+func TestBrokenWriterEndsTheDrain(t *testing.T) {
+	input := strings.Join([]string{
+		initializeLine, initializedLine,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":50}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`,
+	}, "\n") + "\n"
+	done := make(chan error, 1)
+	go func() {
+		done <- newTestServer(true).Run(context.Background(), &Transport{
+			Reader: strings.NewReader(input), Writer: &failingWriter{n: 1}, DrainTimeout: -1})
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after the writer failed")
+	}
+}
+
+func TestCloseUnblocksRead(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	c, err := (&Transport{Reader: r, Writer: io.Discard}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan error, 1)
+	go func() {
+		_, err := c.Read(context.Background())
+		read <- err
+	}()
+	var wg sync.WaitGroup
+	for range 3 { // Close is idempotent and safe to call concurrently
+		wg.Go(func() { c.Close() })
+	}
+	wg.Wait()
+	select {
+	case err := <-read:
+		if !errors.Is(err, io.EOF) {
+			t.Errorf("Read after Close = %v, want io.EOF", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read still blocked 5s after Close")
+	}
+	if err := c.Write(context.Background(), &jsonrpc.Response{ID: makeID(t, float64(1))}); !errors.Is(err, mcp.ErrConnectionClosed) {
+		t.Errorf("Write after Close = %v, want mcp.ErrConnectionClosed", err)
+	}
+}
+
+func makeID(t *testing.T, v any) jsonrpc.ID {
+	t.Helper()
+	id, err := jsonrpc.MakeID(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// syncBuffer is a bytes.Buffer that tolerates concurrent writers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// TestConcurrentWritesKeepLinesWhole writes large responses from many goroutines;
+// every line must decode on its own.
+func TestConcurrentWritesKeepLinesWhole(t *testing.T) {
+	var out syncBuffer
+	c, err := (&Transport{Reader: strings.NewReader(""), Writer: &out}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	const writers = 64
+	big := json.RawMessage(`"` + strings.Repeat("y", 100<<10) + `"`)
+	var wg sync.WaitGroup
+	for i := range writers {
+		wg.Go(func() {
+			if err := c.Write(context.Background(), &jsonrpc.Response{ID: makeID(t, float64(i)), Result: big}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	lines := bytes.Split(bytes.TrimSuffix(out.Bytes(), []byte("\n")), []byte("\n"))
+	if len(lines) != writers {
+		t.Fatalf("got %d lines, want %d", len(lines), writers)
+	}
+	for _, l := range lines {
+		if _, err := jsonrpc.DecodeMessage(l); err != nil {
+			t.Fatalf("line does not decode: %v", err)
+		}
+	}
+}
+
+func TestEncodeResponse(t *testing.T) {
+	tests := []struct {
+		name string
+		resp *jsonrpc.Response
+		want string
+	}{
+		{"result", &jsonrpc.Response{ID: makeID(t, float64(1)), Result: json.RawMessage(`{}`)},
+			`{"jsonrpc":"2.0","id":1,"result":{}}`},
+		{"real code kept", &jsonrpc.Response{ID: makeID(t, "a"), Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}},
+			`{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"bad"}}`},
+		{"wrapped code kept", &jsonrpc.Response{ID: makeID(t, float64(2)), Error: fmt.Errorf("calling: %w", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "x"})},
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"calling: x"}}`},
+		{"plain error gets -32603", &jsonrpc.Response{ID: makeID(t, float64(3)), Error: errors.New("boom")},
+			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"boom"}}`},
+		{"code 0 gets -32603, data kept", &jsonrpc.Response{ID: makeID(t, float64(4)), Error: &jsonrpc.Error{Message: "zero", Data: json.RawMessage(`{"k":1}`)}},
+			`{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"zero","data":{"k":1}}}`},
+		{"missing id becomes null", &jsonrpc.Response{Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "dup"}},
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"dup"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := encodeResponse(tt.resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSniffID(t *testing.T) {
+	tests := []struct {
+		prefix string
+		want   string
+	}{
+		{`{"jsonrpc":"2.0","id":5,"method":"x","params":{"a":"bbbb`, "5"},
+		{`{"id":"s","params":`, `"s"`},
+		{`{"params":{"id":1,"x":"yyy`, ""}, // nested id does not count
+		{`{"params":{"a":1},"id":-3,"x`, "-3"},
+		{`{"id":true,"x`, ""},
+		{`{"id":12`, ""}, // cut inside the id: it may go on
+		{`[{"id":1}`, ""},
+		{`garbage`, ""},
+	}
+	for _, tt := range tests {
+		if got := string(sniffID([]byte(tt.prefix))); got != tt.want {
+			t.Errorf("sniffID(%q) = %q, want %q", tt.prefix, got, tt.want)
+		}
+	}
+}
+
+// TestSDKClient checks interoperability with the go-sdk client, in both the
+// initialize handshake and the SDK's default sessionless protocol.
+func TestSDKClient(t *testing.T) {
+	for _, version := range []string{"2025-06-18", "2025-11-25", ""} {
+		t.Run("protocol="+version, func(t *testing.T) {
+			ctx := context.Background()
+			clientIn, serverOut := io.Pipe()
+			serverIn, clientOut := io.Pipe()
+			done := make(chan error, 1)
+			go func() { done <- newTestServer(true).Run(ctx, &Transport{Reader: serverIn, Writer: serverOut}) }()
+
+			client := mcp.NewClient(&mcp.Implementation{Name: "stdio-test-client", Version: "v0"}, nil)
+			cs, err := client.Connect(ctx, &mcp.IOTransport{Reader: clientIn, Writer: clientOut},
+				&mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tools, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tools.Tools) != 3 {
+				t.Errorf("got %d tools, want 3", len(tools.Tools))
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(map[string]any{"text": "hi"}, res.StructuredContent); diff != "" {
+				t.Errorf("echo (-want +got):\n%s", diff)
+			}
+			if err := cs.Close(); err != nil {
+				t.Errorf("closing the client: %v", err)
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Errorf("Run = %v, want nil after the client closed", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("server did not stop after the client closed")
+			}
+		})
+	}
+}
