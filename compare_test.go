@@ -742,6 +742,49 @@ func TestCompareRequiredMeansTheSame(t *testing.T) {
 	}
 }
 
+// TestCompareSchemas checks what an MCP client is told about the inputs: the
+// required fields, that appIds must be distinct, and that repetitions has a cap
+// but no minimum (it is normalized instead).
+func TestCompareSchemas(t *testing.T) {
+	type prop struct {
+		Minimum     *float64 `json:"minimum"`
+		Maximum     *float64 `json:"maximum"`
+		MaxItems    *int     `json:"maxItems"`
+		UniqueItems bool     `json:"uniqueItems"`
+	}
+	type schema struct {
+		Required   []string        `json:"required"`
+		Properties map[string]prop `json:"properties"`
+	}
+	load := func(typ reflect.Type) schema {
+		t.Helper()
+		raw, err := JSONSchema(typ)
+		if err != nil {
+			t.Fatalf("%v: %v", typ, err)
+		}
+		var s schema
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	in := load(reflect.TypeFor[ComparePlannersInput]())
+	if diff := cmp.Diff([]string{"corpusVersion", "appIds", "planners"}, in.Required); diff != "" {
+		t.Errorf("ComparePlannersInput required (-want +got):\n%s", diff)
+	}
+	if p := in.Properties["appIds"]; !p.UniqueItems || p.MaxItems == nil || *p.MaxItems != MaxAppIDs {
+		t.Errorf("appIds schema = %+v, want uniqueItems and maxItems %d", p, MaxAppIDs)
+	}
+	if p := in.Properties["repetitions"]; p.Minimum != nil || p.Maximum == nil || *p.Maximum != MaxRepetitions {
+		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, MaxRepetitions)
+	}
+	obs := load(reflect.TypeFor[CompareObservedTrialsInput]())
+	if diff := cmp.Diff([]string{"corpusVersion", "planners", "trials"}, obs.Required); diff != "" {
+		t.Errorf("CompareObservedTrialsInput required (-want +got):\n%s", diff)
+	}
+	load(reflect.TypeFor[ComparisonReport]())
+}
+
 // fuzzCompareErr fails unless err is nil or an *Error with a code and a message.
 func fuzzCompareErr(t *testing.T, err error) {
 	t.Helper()
