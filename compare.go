@@ -163,7 +163,7 @@ type TokenSpend struct {
 //
 // A planner's traits come from the SHA-256 of "automium/planner-traits/v1", its
 // id, vendor and model (NUL-separated). Its first three 64-bit big-endian words,
-// scaled to [0,1), are u₁, u₂, u₃:
+// each scaled to [0,1) by taking its top 53 bits over 2⁵³, are u₁, u₂, u₃:
 //
 //	skill        s = 0.55 + 0.40·u₁          (0.55 ≤ s < 0.95)
 //	error rate   λ = 0.60·(1 − s)
@@ -179,11 +179,14 @@ type TokenSpend struct {
 // (maxRetries) and the number of strategies m.
 //
 // A trial walks the graph. Its random numbers come from a SplitMix64 stream whose
-// state starts at the first 64-bit word of SHA-256("automium/modeled-trial/v1",
-// seed as 8 big-endian bytes, planner id, NUL, journey id) plus repetition ·
+// state starts at the first 64-bit word of the SHA-256 of
+// "automium/modeled-trial/v1", NUL, the seed as 8 big-endian bytes, the planner
+// id, NUL and the journey id, plus repetition ·
 // 0x9E3779B97F4A7C15, so a draw depends on exactly (seed, planner, journey,
-// repetition). The first two numbers set the trial's jitter, j_t = 0.8 + 0.4·u
-// for time and j_k = 0.9 + 0.2·u for tokens. Then, step by step:
+// repetition). Each number u is scaled to [0,1) like the traits. The first two
+// set the trial's jitter, j_t = 0.8 + 0.4·u for time and j_k = 0.9 + 0.2·u for
+// tokens; then every attempt and every assertion takes the next one, succeeding
+// when u is below its probability. Step by step:
 //
 //	attempt   costs 900·w ms, 1500 + 300·w input and 40 + 60·w output tokens
 //	succeeds  with probability exp(−λ·w)
@@ -195,7 +198,8 @@ type TokenSpend struct {
 // A run that gets through its steps checks its assertions in order, each costing
 // 250 ms and no tokens and passing with probability exp(−0.5·λ); the first failure
 // fails the run.
-// The run's latency is round(v · j_t · Σ ms), its tokens round(b · j_k · Σ tokens).
+// The run's latency is round(v · j_t · Σ ms) and its input and output tokens are
+// each round(b · j_k · Σ tokens).
 // It passed when every step and assertion passed; it recovered when it triggered
 // recovery and got past every failed step. So a larger retry budget raises both
 // the pass rate and the recovery success rate, harder intents lower them, and

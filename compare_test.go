@@ -3,6 +3,8 @@ package automium
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -675,6 +677,14 @@ func TestPlannerTraitsInRange(t *testing.T) {
 		if skill < 0.55 || skill >= 0.95+1e-12 || tr.speed < 0.7 || tr.speed >= 1.3 || tr.verbosity < 0.7 || tr.verbosity >= 1.3 {
 			t.Fatalf("traits of %s out of range: %+v", p.ID, tr)
 		}
+	}
+	// The documented derivation, written out independently.
+	sum := sha256.Sum256([]byte("automium/planner-traits/v1\x00baseline\x00openai\x00gpt-4.1-mini"))
+	u := func(i int) float64 { return float64(binary.BigEndian.Uint64(sum[8*i:])>>11) / (1 << 53) }
+	s := 0.55 + 0.40*u(0)
+	want := plannerTraits{lambda: 0.60 * (1 - s), rho: 0.50 + 0.50*s, speed: 0.70 + 0.60*u(1), verbosity: 0.70 + 0.60*u(2)}
+	if got := traitsOf(PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}); got != want {
+		t.Errorf("traits = %+v, documented derivation gives %+v", got, want)
 	}
 	a := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1"})
 	b := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1-mini"})
