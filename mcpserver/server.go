@@ -81,7 +81,8 @@ var version = sync.OnceValue(func() string {
 		return bi.Main.Version
 	}
 	for _, d := range bi.Deps {
-		if d.Path == modulePath && usable(d.Version) {
+		// A dependency replaced by a directory has no real version.
+		if d.Path == modulePath && usable(d.Version) && (d.Replace == nil || d.Replace.Version != "") {
 			return d.Version
 		}
 	}
