@@ -13,10 +13,11 @@ import (
 	"github.com/automium/automium"
 )
 
-// maxArgumentBytes bounds the raw arguments of one tool call. The largest valid
-// input (a journey at every automium.Max* bound) is far smaller; anything bigger
-// is rejected before it is parsed.
-const maxArgumentBytes = 1 << 20
+// maxArgumentBytes bounds the raw arguments of one tool call, so a hostile call
+// costs a length check rather than a parse. It is set above the largest valid
+// input: a journey at every automium.Max* bound whose text is written entirely
+// in \u escapes of surrogate pairs, 12 bytes a character (TestLargestValidInput).
+const maxArgumentBytes = 8 << 20
 
 // decodeArguments strictly decodes tool arguments into In. Missing or null
 // arguments mean an empty object. Anything encoding/json would silently accept or

@@ -49,7 +49,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configures [New]. A nil *Options is valid and means the defaults.
+// Options configures [New]. A nil *Options is valid and means the defaults. New
+// copies what it needs, so an Options may be reused or changed afterwards.
 type Options struct {
 	// Logger receives the server's diagnostics, including recovered panics. It
 	// must not write to stdout, which carries the protocol on stdio. Nil discards.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -361,5 +362,32 @@ func TestCancelledCall(t *testing.T) {
 		if e := toolError(t, res); e.Code != automium.CodeInternal {
 			t.Errorf("%s: code %s, want internal", tool.def.Name, e.Code)
 		}
+	}
+}
+
+// TestLargestValidInput builds the largest journey validation accepts, with every
+// character written as an escaped surrogate pair (the longest JSON spelling), and
+// checks the adapter's byte bound lets it through to the domain function, while
+// anything over the bound is refused with limit_exceeded.
+func TestLargestValidInput(t *testing.T) {
+	text := func(n int) string { return strings.Repeat(`\ud83d\ude00`, n) }
+	step := `{"intent":"fill","target":{"role":"textbox","name":"` + text(200) + `"},"value":"` + text(automium.MaxTextLength) + `"}`
+	assertion := `{"kind":"element_text","target":{"role":"status","name":"` + text(200) + `"},"value":"` + text(automium.MaxTextLength) + `"}`
+	steps := strings.TrimSuffix(strings.Repeat(step+",", automium.MaxSteps), ",")
+	assertions := strings.TrimSuffix(strings.Repeat(assertion+",", automium.MaxAssertions), ",")
+	raw := `{"id":"` + strings.Repeat("a", automium.MaxIDLength) + `","appId":"storefront","fixtureId":"storefront-guest-catalog",` +
+		`"goal":"` + text(automium.MaxTextLength) + `","steps":[` + steps + `],"assertions":[` + assertions + `],` +
+		`"recovery":{"maxRetries":3,"strategies":["dismiss_dialog","go_back","re_snapshot","reload_route","replan","retry_step"]}}`
+	t.Logf("largest valid journey: %d bytes of %d allowed", len(raw), maxArgumentBytes)
+	res, err := tools()[slices.IndexFunc(tools(), func(tl tool) bool { return tl.def.Name == "automium_compile_journey" })].call(context.Background(), json.RawMessage(raw))
+	if err != nil {
+		t.Fatalf("largest valid journey refused: %v", err)
+	}
+	if r := res.(automium.CompileJourneyResult); !r.Valid {
+		t.Fatalf("largest journey does not compile: %v", r.Errors[0])
+	}
+	_, err = decodeArguments[automium.CompileJourneyInput](json.RawMessage(`{"goal":"`+strings.Repeat("a", maxArgumentBytes)+`"}`))
+	if e, ok := err.(*automium.Error); !ok || e.Code != automium.CodeLimitExceeded {
+		t.Errorf("oversized arguments: %v, want limit_exceeded", err)
 	}
 }
