@@ -386,7 +386,7 @@ func TestLargestValidInput(t *testing.T) {
 	if r := res.(automium.CompileJourneyResult); !r.Valid {
 		t.Fatalf("largest journey does not compile: %v", r.Errors[0])
 	}
-	_, err = decodeArguments[automium.CompileJourneyInput](json.RawMessage(`{"goal":"`+strings.Repeat("a", maxArgumentBytes)+`"}`))
+	_, err = decodeArguments[automium.CompileJourneyInput](json.RawMessage(`{"goal":"` + strings.Repeat("a", maxArgumentBytes) + `"}`))
 	if e, ok := err.(*automium.Error); !ok || e.Code != automium.CodeLimitExceeded {
 		t.Errorf("oversized arguments: %v, want limit_exceeded", err)
 	}
