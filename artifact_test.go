@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -267,18 +266,4 @@ func FuzzArtifactPath(f *testing.F) {
 			t.Errorf("path %q passes the path check but the manifest rejects it: %v", p, err)
 		}
 	})
-}
-
-func BenchmarkGetArtifactManifestMaxEntries(b *testing.B) {
-	in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts/storefront/guest-catalog"}
-	for i := range MaxArtifactEntries {
-		in.Entries = append(in.Entries, ArtifactEntry{Kind: artifactKindNames[i%len(artifactKindNames)], Path: fmt.Sprintf("attempt-%d/artifact-%03d.bin", i%3, i)})
-	}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := GetArtifactManifest(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-	}
 }

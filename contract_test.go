@@ -269,17 +269,6 @@ func TestJSONSchemaRejectsUntranslatableRules(t *testing.T) {
 	}
 }
 
-func BenchmarkContract(b *testing.B) {
-	ctx := context.Background()
-	in := ContractInput{Name: ReplayEventVersion}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Contract(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // TestSchemasAdvertiseLimits keeps the literal bounds in validate tags equal to the
 // exported constants that documentation and callers rely on.
 func TestSchemasAdvertiseLimits(t *testing.T) {

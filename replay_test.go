@@ -231,14 +231,3 @@ func TestReplayEventValidates(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
-
-func BenchmarkGetReplaySummary(b *testing.B) {
-	ctx := context.Background()
-	in := validReplayInput()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := GetReplaySummary(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}

@@ -242,14 +242,3 @@ func TestRunSubmissionCanceledContext(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
-
-func BenchmarkCreateRunSubmission(b *testing.B) {
-	ctx := context.Background()
-	in := validRunSubmission()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := CreateRunSubmission(ctx, in); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
