@@ -6,10 +6,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"regexp"
+	"hash"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -340,10 +341,10 @@ func journeyProblems(in CompileJourneyInput) []*Error {
 		fixture = nil
 	}
 	for i, s := range in.Steps {
-		problems = append(problems, stepProblems(fmt.Sprintf("steps[%d]", i), i == len(in.Steps)-1, s, app, fixture)...)
+		problems = append(problems, stepProblems(elemPath{"steps", i}, i == len(in.Steps)-1, s, app, fixture)...)
 	}
 	for i, a := range in.Assertions {
-		problems = append(problems, assertionProblems(fmt.Sprintf("assertions[%d]", i), a)...)
+		problems = append(problems, assertionProblems(elemPath{"assertions", i}, a)...)
 	}
 	sortProblems(problems)
 	return problems
@@ -388,29 +389,48 @@ func appFixtureIDs(appID string) []string {
 	return ids
 }
 
+// elemPath names one element of a journey list, such as steps[3]. Paths are
+// rendered only when a problem is reported, so checking a valid journey builds no
+// path strings: the cost of a valid step stays a few comparisons.
+type elemPath struct {
+	list string
+	i    int
+}
+
+func (p elemPath) String() string { return p.list + "[" + strconv.Itoa(p.i) + "]" }
+
+// field is the JSON path of a member of the element, such as steps[3].value.
+func (p elemPath) field(member string) string { return p.String() + "." + member }
+
 // stepProblems checks the rules of one step that depend on its intent. An unknown
 // intent is already reported by the validator, so it is skipped here.
-func stepProblems(path string, last bool, s Step, app *App, fixture *Fixture) []*Error {
+func stepProblems(at elemPath, last bool, s Step, app *App, fixture *Fixture) []*Error {
 	intent := intentByName[s.Intent]
 	if intent == nil {
 		return nil
 	}
 	if intent.Capability != "" && app != nil && !slices.Contains(app.Capabilities, intent.Capability) {
 		// The rest of the step cannot be judged for an app that cannot run it.
-		return []*Error{newError(CodeUnsupportedIntent, path+".intent", appIntents(app),
+		return []*Error{newError(CodeUnsupportedIntent, at.field("intent"), appIntents(app),
 			"intent %s needs the %s capability, which app %q lacks; use an intent the app supports", intent.Name, intent.Capability, app.ID)}
 	}
 	var problems []*Error
-	problems = append(problems, requirementProblem(path+".target", "intent "+intent.Name, "a target", intent.Target, s.Target != nil)...)
-	problems = append(problems, requirementProblem(path+".destination", "intent "+intent.Name, "a destination", intent.Destination, s.Destination != nil)...)
-	problems = append(problems, requirementProblem(path+".value", "intent "+intent.Name, "a value", intent.Value, s.Value != "")...)
+	for _, r := range [...]requirement{
+		{"target", "a target", intent.Target, s.Target != nil},
+		{"destination", "a destination", intent.Destination, s.Destination != nil},
+		{"value", "a value", intent.Value, s.Value != ""},
+	} {
+		if p := r.problem(at, "intent", intent.Name); p != nil {
+			problems = append(problems, p)
+		}
+	}
 	if s.Value != "" && intent.Value != Forbidden {
-		if p := valueProblem(path+".value", intent.ValueKind, s.Value, fixture); p != nil {
+		if p := valueProblem(at, intent.ValueKind, s.Value, fixture); p != nil {
 			problems = append(problems, p)
 		}
 	}
 	if intent.Name == "finish" && !last {
-		problems = append(problems, newError(CodeInvalidArgument, path+".intent", nil, "finish ends the journey, so it may only be the last step"))
+		problems = append(problems, newError(CodeInvalidArgument, at.field("intent"), nil, "finish ends the journey, so it may only be the last step"))
 	}
 	return problems
 }
@@ -426,45 +446,62 @@ func appIntents(app *App) []string {
 	return names
 }
 
-func assertionProblems(path string, a Assertion) []*Error {
+func assertionProblems(at elemPath, a Assertion) []*Error {
 	spec, ok := assertionSpecs[a.Kind]
 	if !ok {
 		return nil
 	}
 	var problems []*Error
-	problems = append(problems, requirementProblem(path+".target", "assertion "+a.Kind, "a target", spec.target, a.Target != nil)...)
-	problems = append(problems, requirementProblem(path+".value", "assertion "+a.Kind, "a value", spec.value, a.Value != "")...)
+	for _, r := range [...]requirement{
+		{"target", "a target", spec.target, a.Target != nil},
+		{"value", "a value", spec.value, a.Value != ""},
+	} {
+		if p := r.problem(at, "assertion", a.Kind); p != nil {
+			problems = append(problems, p)
+		}
+	}
 	if a.Value != "" && spec.value != Forbidden {
-		if p := valueProblem(path+".value", spec.valueKind, a.Value, nil); p != nil {
+		if p := valueProblem(at, spec.valueKind, a.Value, nil); p != nil {
 			problems = append(problems, p)
 		}
 	}
 	return problems
 }
 
-func requirementProblem(field, who, what string, req Requirement, present bool) []*Error {
+// requirement is whether one member of a step or assertion (its target,
+// destination or value) is present, and what its intent or kind requires of it.
+type requirement struct {
+	member, what string // "target", "a target"
+	req          Requirement
+	present      bool
+}
+
+// problem reports a missing required member or a present forbidden one, naming
+// who requires it (kind "intent", name "click").
+func (r requirement) problem(at elemPath, kind, name string) *Error {
 	switch {
-	case req == Required && !present:
-		return []*Error{newError(CodeInvalidArgument, field, nil, "%s needs %s", who, what)}
-	case req == Forbidden && present:
-		return []*Error{newError(CodeInvalidArgument, field, nil, "%s takes no %s; remove it", who, strings.TrimPrefix(strings.TrimPrefix(what, "a "), "an "))}
+	case r.req == Required && !r.present:
+		return newError(CodeInvalidArgument, at.field(r.member), nil, "%s %s needs %s", kind, name, r.what)
+	case r.req == Forbidden && r.present:
+		return newError(CodeInvalidArgument, at.field(r.member), nil, "%s %s takes no %s; remove it", kind, name, r.member)
 	}
 	return nil
 }
 
-// valueProblem checks a value against its kind. fixture may be nil when the
-// fixture is unknown, in which case fixture-file references cannot be checked.
-func valueProblem(field, kind, v string, fixture *Fixture) *Error {
+// valueProblem checks the value of the element at against its kind. fixture may
+// be nil when the fixture is unknown, in which case fixture-file references cannot
+// be checked.
+func valueProblem(at elemPath, kind, v string, fixture *Fixture) *Error {
 	closed := func(allowed []string, what string) *Error {
 		if slices.Contains(allowed, v) {
 			return nil
 		}
-		return newError(CodeInvalidArgument, field, allowed, "%q is not %s; use one of the allowed values", v, what)
+		return newError(CodeInvalidArgument, at.field("value"), allowed, "%q is not %s; use one of the allowed values", v, what)
 	}
 	switch kind {
 	case valueRoute:
 		if msg := routeProblem(v); msg != "" {
-			return newError(CodeInvalidArgument, field, nil, "%s", msg)
+			return newError(CodeInvalidArgument, at.field("value"), nil, "%s", msg)
 		}
 	case valueBoolean:
 		return closed(booleanValues, "a boolean")
@@ -479,14 +516,14 @@ func valueProblem(field, kind, v string, fixture *Fixture) *Error {
 		return closed(tabValues, "a tab reference (or a tab index from 0 to 9)")
 	case valueKey:
 		if !validKey(v) {
-			return newError(CodeInvalidArgument, field, namedKeys, "%q is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", v)
+			return newError(CodeInvalidArgument, at.field("value"), namedKeys, "%q is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", v)
 		}
 	case valueFixtureFile:
 		if !strings.HasPrefix(v, "fixture-file://") {
-			return newError(CodeInvalidArgument, field, fixtureFiles(fixture), "%q is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", v)
+			return newError(CodeInvalidArgument, at.field("value"), fixtureFiles(fixture), "%q is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", v)
 		}
 		if fixture != nil && !slices.Contains(fixture.FileRefs, v) {
-			return newError(CodeInvalidArgument, field, fixture.FileRefs, "%q is not a file of fixture %q; use one of its fileRefs", v, fixture.ID)
+			return newError(CodeInvalidArgument, at.field("value"), fixture.FileRefs, "%q is not a file of fixture %q; use one of its fileRefs", v, fixture.ID)
 		}
 	}
 	return nil
@@ -518,18 +555,38 @@ func routeProblem(v string) string {
 	return ""
 }
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
-
-func hasScheme(v string) bool { return schemeRE.MatchString(v) }
-
-func validKey(v string) bool {
-	parts := strings.Split(v, "+")
-	for _, m := range parts[:len(parts)-1] {
-		if !slices.Contains(keyModifiers, m) {
+// hasScheme reports whether v starts with a URL scheme and a colon, as RFC 3986
+// writes it: a letter, then letters, digits, '+', '.' or '-'. It is a loop rather
+// than a regular expression because every route and artifact path is checked.
+func hasScheme(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case 'a' <= c|0x20 && c|0x20 <= 'z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return true
+		default:
 			return false
 		}
 	}
-	key := parts[len(parts)-1]
+	return false
+}
+
+// validKey reports whether v is a key, optionally after modifiers: Enter, a,
+// Control+Shift+K.
+func validKey(v string) bool {
+	key := v
+	for {
+		m, rest, chord := strings.Cut(key, "+")
+		if !chord {
+			break
+		}
+		if !slices.Contains(keyModifiers, m) {
+			return false
+		}
+		key = rest
+	}
 	if len(key) == 1 {
 		c := key[0]
 		return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -551,28 +608,46 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	edges := make([]GraphEdge, 0, 4*len(in.Steps)+2*len(in.Assertions))
 	retry := in.Recovery.MaxRetries > 0
 	seq := make([]string, 0, len(in.Steps)+len(in.Assertions)+1)
+	// Node names come from tables built once, and the copies of targets and
+	// strategies are cut from one array each, so a compile allocates a fixed
+	// number of times for them however long the journey is. Each strategies copy's
+	// capacity ends where it does, so appending to one cannot overwrite the next.
+	targets := make([]Target, 0, countTargets(in))
+	copyTarget := func(t *Target) *Target {
+		if t == nil {
+			return nil
+		}
+		targets = append(targets, *t)
+		return &targets[len(targets)-1]
+	}
+	var strategies []string
+	if retry {
+		strategies = make([]string, 0, len(in.Steps)*len(in.Recovery.Strategies))
+	}
 	for i, s := range in.Steps {
-		id := "step-" + strconv.Itoa(i+1)
-		seq = append(seq, id)
-		nodes = append(nodes, GraphNode{ID: id, Kind: NodeStep, Source: fmt.Sprintf("steps[%d]", i), Intent: s.Intent,
-			Target: cloneTarget(s.Target), Destination: cloneTarget(s.Destination), Value: s.Value})
+		names := stepNames.of(i)
+		seq = append(seq, names.id)
+		nodes = append(nodes, GraphNode{ID: names.id, Kind: NodeStep, Source: names.source, Intent: s.Intent,
+			Target: copyTarget(s.Target), Destination: copyTarget(s.Destination), Value: s.Value})
 		if retry {
-			nodes = append(nodes, GraphNode{ID: "recover-" + strconv.Itoa(i+1), Kind: NodeRecovery, Source: "recovery",
-				Strategies: slices.Clone(in.Recovery.Strategies)})
+			start := len(strategies)
+			strategies = append(strategies, in.Recovery.Strategies...)
+			nodes = append(nodes, GraphNode{ID: names.recovery, Kind: NodeRecovery, Source: "recovery",
+				Strategies: strategies[start:len(strategies):len(strategies)]})
 		}
 	}
 	for i, a := range in.Assertions {
-		id := "assert-" + strconv.Itoa(i+1)
-		seq = append(seq, id)
-		nodes = append(nodes, GraphNode{ID: id, Kind: NodeAssertion, Source: fmt.Sprintf("assertions[%d]", i),
-			Assertion: a.Kind, Target: cloneTarget(a.Target), Value: a.Value})
+		names := assertionNames.of(i)
+		seq = append(seq, names.id)
+		nodes = append(nodes, GraphNode{ID: names.id, Kind: NodeAssertion, Source: names.source,
+			Assertion: a.Kind, Target: copyTarget(a.Target), Value: a.Value})
 	}
 	nodes = append(nodes, GraphNode{ID: NodePass, Kind: NodePass}, GraphNode{ID: NodeFail, Kind: NodeFail})
 	seq = append(seq, NodePass)
 	for i, id := range seq[:len(seq)-1] {
 		edges = append(edges, GraphEdge{From: id, To: seq[i+1], On: EdgeSuccess})
 		if i < len(in.Steps) && retry {
-			rec := "recover-" + strconv.Itoa(i+1)
+			rec := stepNames.of(i).recovery
 			edges = append(edges,
 				GraphEdge{From: id, To: rec, On: EdgeFailure},
 				GraphEdge{From: rec, To: id, On: EdgeRetry, MaxAttempts: in.Recovery.MaxRetries},
@@ -598,13 +673,119 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	return g
 }
 
+// countTargets counts the targets and destinations a compiled journey copies.
+func countTargets(in CompileJourneyInput) int {
+	n := 0
+	for _, s := range in.Steps {
+		if s.Target != nil {
+			n++
+		}
+		if s.Destination != nil {
+			n++
+		}
+	}
+	for _, a := range in.Assertions {
+		if a.Target != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// nodeNames are the graph names of one step or assertion: its node ID, the ID of
+// its recovery node (steps only) and the JSON path it came from.
+type nodeNames struct{ id, recovery, source string }
+
+// nodeNameTable holds the names of every element index a journey within the
+// limits can have, built once at start-up.
+type nodeNameTable struct {
+	idPrefix, list string
+	names          []nodeNames
+}
+
+var (
+	stepNames      = newNodeNameTable("step-", "steps", MaxSteps)
+	assertionNames = newNodeNameTable("assert-", "assertions", MaxAssertions)
+)
+
+func newNodeNameTable(idPrefix, list string, n int) nodeNameTable {
+	t := nodeNameTable{idPrefix: idPrefix, list: list}
+	t.names = make([]nodeNames, n)
+	for i := range t.names {
+		t.names[i] = t.build(i)
+	}
+	return t
+}
+
+// of returns the names of element i; past the limits, which validation rules
+// out, it builds them.
+func (t nodeNameTable) of(i int) nodeNames {
+	if i < len(t.names) {
+		return t.names[i]
+	}
+	return t.build(i)
+}
+
+func (t nodeNameTable) build(i int) nodeNames {
+	n := strconv.Itoa(i + 1)
+	return nodeNames{id: t.idPrefix + n, recovery: "recover-" + n, source: elemPath{t.list, i}.String()}
+}
+
 // digestOf hashes the canonical JSON of v. encoding/json writes struct fields in
 // declaration order and sorts map keys, so equal values hash equally.
+//
+// The JSON is streamed into the hash rather than built with json.Marshal, which
+// copies the whole document into a fresh slice (for a 200-step graph, the
+// largest allocation of a compile), and the hash, encoder and output buffer are
+// reused through a pool. The bytes hashed are exactly json.Marshal's.
 func digestOf(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
+	d := digesters.Get().(*digester)
+	defer digesters.Put(d)
+	d.w.h.Reset()
+	d.w.held = false
+	if err := d.enc.Encode(v); err != nil {
 		panic("automium: digest of unmarshalable value: " + err.Error())
 	}
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	if !d.w.held || d.w.last != '\n' {
+		panic("automium: digest: json.Encoder did not end the value with a newline")
+	}
+	out := append(d.out[:0], "sha256:"...)
+	out = hex.AppendEncode(out, d.w.h.Sum(d.sum[:0]))
+	return string(out)
+}
+
+// digester is the reusable state of one digestOf call.
+type digester struct {
+	w   hashWriter
+	enc *json.Encoder
+	sum []byte
+	out []byte
+}
+
+var digesters = sync.Pool{New: func() any {
+	d := &digester{w: hashWriter{h: sha256.New()}, sum: make([]byte, 0, sha256.Size), out: make([]byte, 0, len("sha256:")+2*sha256.Size)}
+	d.enc = json.NewEncoder(&d.w)
+	return d
+}}
+
+// hashWriter hashes what it is given except the last byte written so far, which
+// it holds back: json.Encoder ends every value with a newline that json.Marshal
+// does not write, and holding one byte back drops it however the encoder splits
+// its writes.
+type hashWriter struct {
+	h    hash.Hash
+	last byte
+	held bool
+}
+
+func (w *hashWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	if w.held {
+		w.h.Write([]byte{w.last})
+	}
+	w.h.Write(p[:len(p)-1])
+	w.last, w.held = p[len(p)-1], true
+	return len(p), nil
 }

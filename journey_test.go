@@ -3,9 +3,12 @@ package automium
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -388,6 +391,54 @@ func TestRouteProblem(t *testing.T) {
 	for _, tt := range tests {
 		if got := routeProblem(tt.route) == ""; got != tt.ok {
 			t.Errorf("routeProblem(%q) ok = %v, want %v", tt.route, got, tt.ok)
+		}
+	}
+}
+
+// TestHasScheme holds the hand-written scheme check to the RFC 3986 grammar it
+// replaced, ^[A-Za-z][A-Za-z0-9+.-]*:, on every string of up to three characters
+// from an alphabet that covers each branch.
+func TestHasScheme(t *testing.T) {
+	re := regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	alphabet := []string{"", "a", "Z", "@", "[", "`", "{", "0", "+", ".", "-", ":", "/", "_", "\xff"}
+	for _, a := range alphabet {
+		for _, b := range alphabet {
+			for _, c := range alphabet {
+				for _, d := range []string{"", ":", "//x"} {
+					v := a + b + c + d
+					if got, want := hasScheme(v), re.MatchString(v); got != want {
+						t.Errorf("hasScheme(%q) = %v, want %v", v, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDigestOf holds the streamed digest to its definition, the sha256 of
+// json.Marshal's bytes, including for values whose JSON ends in a newline-like
+// escape and for writes split anywhere.
+func TestDigestOf(t *testing.T) {
+	g := compile(validJourney())
+	for _, v := range []any{g, "line\n", map[string]int{"b": 2, "a": 1}, []string{}, nil} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		if got, want := digestOf(v), "sha256:"+hex.EncodeToString(sum[:]); got != want {
+			t.Errorf("digestOf(%v) = %s, want %s", v, got, want)
+		}
+	}
+	b, _ := json.Marshal(g)
+	want := sha256.Sum256(b)
+	b = append(b, '\n')
+	for split := range len(b) + 1 {
+		w := hashWriter{h: sha256.New()}
+		w.Write(b[:split])
+		w.Write(b[split:])
+		if got := w.h.Sum(nil); !bytes.Equal(got, want[:]) {
+			t.Fatalf("split at %d: hash differs", split)
 		}
 	}
 }
