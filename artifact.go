@@ -121,23 +121,38 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 	if err := artifactManifestProblem(in); err != nil {
 		return GetArtifactManifestResult{}, err
 	}
-	entries := make([]ArtifactEntry, len(in.Entries))
-	for i, e := range in.Entries {
-		entries[i] = e
-		if e.Size != nil {
-			size := *e.Size
-			entries[i].Size = &size
-		}
-		if e.MediaType == "" {
-			entries[i].MediaType = artifactKindByName[e.Kind].DefaultMediaType
-		}
+	// Entries are ordered by kind, then path (unique, so the order is total).
+	// Sorting indexes moves ints instead of whole entries and their pointers, and
+	// the entries are then copied once, in order.
+	order := make([]int, len(in.Entries))
+	for i := range order {
+		order[i] = i
 	}
-	slices.SortFunc(entries, func(a, b ArtifactEntry) int {
+	slices.SortFunc(order, func(i, j int) int {
+		a, b := &in.Entries[i], &in.Entries[j]
 		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
+	entries := make([]ArtifactEntry, len(in.Entries))
+	// The copied sizes share one array, so a manifest costs one allocation for
+	// them rather than one per entry.
+	var sizes []int64
+	for k, i := range order {
+		e := in.Entries[i]
+		entries[k] = e
+		if e.Size != nil {
+			if sizes == nil {
+				sizes = make([]int64, 0, len(order)-k)
+			}
+			sizes = append(sizes, *e.Size)
+			entries[k].Size = &sizes[len(sizes)-1]
+		}
+		if e.MediaType == "" {
+			entries[k].MediaType = artifactKindByName[e.Kind].DefaultMediaType
+		}
+	}
 	m := GetArtifactManifestResult{
 		SchemaVersion:       ArtifactManifestVersion,
 		RunID:               in.RunID,
@@ -180,27 +195,38 @@ func artifactManifestProblem(in GetArtifactManifestInput) *Error {
 	}
 	seen := make(map[string]int, len(in.Entries))
 	for i, e := range in.Entries {
-		field := fmt.Sprintf("entries[%d]", i)
-		for _, f := range []string{".kind", ".path"} {
-			if p := first(field + f); p != nil {
+		// Paths are rendered only when there is something to report, so a valid
+		// manifest builds no per-entry strings.
+		at := elemPath{"entries", i}
+		entryProblem := func(member string) *Error {
+			if len(problems) == 0 {
+				return nil
+			}
+			if member == "" {
+				return first(at.String())
+			}
+			return first(at.field(member))
+		}
+		for _, f := range []string{"kind", "path"} {
+			if p := entryProblem(f); p != nil {
 				return p
 			}
 		}
 		if msg := artifactPathProblem(e.Path); msg != "" {
-			return newError(CodeInvalidArtifactPath, field+".path", nil, "%s", msg)
+			return newError(CodeInvalidArtifactPath, at.field("path"), nil, "%s", msg)
 		}
 		if j, dup := seen[e.Path]; dup {
-			return newError(CodeInvalidArtifactPath, field+".path", nil, "%q is also the path of entries[%d]; every artifact needs its own path", e.Path, j)
+			return newError(CodeInvalidArtifactPath, at.field("path"), nil, "%q is also the path of entries[%d]; every artifact needs its own path", e.Path, j)
 		}
 		seen[e.Path] = i
-		if p := first(field + ".mediaType"); p != nil {
+		if p := entryProblem("mediaType"); p != nil {
 			return p
 		}
 		if kind := artifactKindByName[e.Kind]; e.MediaType != "" && !slices.Contains(kind.MediaTypes, e.MediaType) {
-			return newError(CodeInvalidArgument, field+".mediaType", kind.MediaTypes,
+			return newError(CodeInvalidArgument, at.field("mediaType"), kind.MediaTypes,
 				"%q is not a media type of %s artifacts; use one of the allowed values or omit it for %s", e.MediaType, e.Kind, kind.DefaultMediaType)
 		}
-		if p := first(field); p != nil {
+		if p := entryProblem(""); p != nil {
 			return p
 		}
 	}
