@@ -258,9 +258,17 @@ func newValidator() *validator.Validate {
 		return name
 	})
 	for tag, t := range customTags {
-		values := t.values
+		// The closed sets are fixed by the end of package initialisation, before
+		// the validator is first built, so each becomes a set once, here, instead
+		// of being scanned (or, for ContractNames, rebuilt) on every validation.
+		values := t.values()
+		set := make(map[string]struct{}, len(values))
+		for _, s := range values {
+			set[s] = struct{}{}
+		}
 		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
-			return slices.Contains(values(), fl.Field().String())
+			_, ok := set[fl.Field().String()]
+			return ok
 		})
 		if err != nil {
 			panic("automium: registering validate tag " + tag + ": " + err.Error())
