@@ -26,9 +26,12 @@ type errorEnvelope struct {
 // (allowed: ...)") and the JSON {"error": {code, message, field, allowed}}. It
 // deliberately has no structuredContent: every tool advertises an output schema,
 // and the TypeScript SDK client (used by the MCP Inspector and many hosts)
-// validates structuredContent against that schema even when isError is true, so
-// an error object there would turn a helpful tool error into a client-side
-// protocol failure.
+// validates structuredContent against that schema even when isError is true.
+// With @modelcontextprotocol/sdk 1.32.2, once the client has listed the tools, an
+// error result carrying {"error": ...} as structuredContent makes callTool throw
+// "-32602 Structured content does not match the tool's output schema", so the
+// model would never see the error. Without structuredContent, the TypeScript and
+// Go clients both accept the result.
 func toolErrorResult(log *slog.Logger, toolName string, err error) *mcp.CallToolResult {
 	e := asError(log, toolName, err)
 	body, merr := json.Marshal(errorEnvelope{e})
