@@ -16,6 +16,9 @@ import (
 
 // errorEnvelope is the machine-readable form of a failed call: {"error": {...}}.
 type errorEnvelope struct {
+	// URI names the resource a not-found error is about, as the SDK's own
+	// not-found error does.
+	URI   string          `json:"uri,omitempty"`
 	Error *automium.Error `json:"error"`
 }
 
@@ -34,7 +37,7 @@ type errorEnvelope struct {
 // Go clients both accept the result.
 func toolErrorResult(log *slog.Logger, toolName string, err error) *mcp.CallToolResult {
 	e := asError(log, toolName, err)
-	body, merr := json.Marshal(errorEnvelope{e})
+	body, merr := json.Marshal(errorEnvelope{Error: e})
 	if merr != nil {
 		body = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
 	}
@@ -83,12 +86,12 @@ func readable(e *automium.Error) string {
 
 // rpcError builds a JSON-RPC error with a real code, carrying the automium error
 // as data so clients can read code, field and allowed values.
-func rpcError(code int64, e *automium.Error) *jsonrpc.Error {
-	data, err := json.Marshal(errorEnvelope{e})
+func rpcError(code int64, env errorEnvelope) *jsonrpc.Error {
+	data, err := json.Marshal(env)
 	if err != nil {
 		data = nil
 	}
-	return &jsonrpc.Error{Code: code, Message: readable(e), Data: data}
+	return &jsonrpc.Error{Code: code, Message: readable(env.Error), Data: data}
 }
 
 // recoverPanics is receiving middleware that turns a panic in any handler into an
@@ -108,7 +111,7 @@ func recoverPanics(log *slog.Logger) mcp.Middleware {
 					res, err = toolErrorResult(log, method, internalError()), nil
 					return
 				}
-				res, err = nil, rpcError(jsonrpc.CodeInternalError, internalError())
+				res, err = nil, rpcError(jsonrpc.CodeInternalError, errorEnvelope{Error: internalError()})
 			}()
 			return next(ctx, method, req)
 		}

@@ -76,14 +76,14 @@ func (p prompt) handler(log *slog.Logger) mcp.PromptHandler {
 		got := req.Params.Arguments
 		for _, k := range slices.Sorted(maps.Keys(got)) {
 			if !slices.Contains(names, k) {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, &automium.Error{Code: automium.CodeInvalidArgument, Field: k, Allowed: names,
-					Message: fmt.Sprintf("%q is not an argument of prompt %s; use the allowed argument names", k, p.def.Name)})
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeInvalidArgument, Field: k, Allowed: names,
+					Message: fmt.Sprintf("%q is not an argument of prompt %s; use the allowed argument names", k, p.def.Name)}})
 			}
 		}
 		for _, a := range p.def.Arguments {
 			if a.Required && strings.TrimSpace(got[a.Name]) == "" {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, &automium.Error{Code: automium.CodeInvalidArgument, Field: a.Name,
-					Message: fmt.Sprintf("is required by prompt %s: %s", p.def.Name, a.Description)})
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeInvalidArgument, Field: a.Name,
+					Message: fmt.Sprintf("is required by prompt %s: %s", p.def.Name, a.Description)}})
 			}
 		}
 		text, err := p.build(ctx, got)
@@ -93,7 +93,7 @@ func (p prompt) handler(log *slog.Logger) mcp.PromptHandler {
 			if e.Code == automium.CodeInternal {
 				code = jsonrpc.CodeInternalError
 			}
-			return nil, rpcError(code, e)
+			return nil, rpcError(code, errorEnvelope{Error: e})
 		}
 		return &mcp.GetPromptResult{
 			Description: p.def.Description,

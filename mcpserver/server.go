@@ -181,18 +181,18 @@ func guardNames(toolNames, promptNames, uris []string) mcp.Middleware {
 			switch r := req.(type) {
 			case *mcp.CallToolRequest:
 				if r.Params != nil && !slices.Contains(toolNames, r.Params.Name) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: toolNames,
-						Message: fmt.Sprintf("unknown tool %q; automium v1 has exactly the allowed tools", r.Params.Name)})
+					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: toolNames,
+						Message: fmt.Sprintf("unknown tool %q; automium v1 has exactly the allowed tools", r.Params.Name)}})
 				}
 			case *mcp.GetPromptRequest:
 				if r.Params != nil && !slices.Contains(promptNames, r.Params.Name) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: promptNames,
-						Message: fmt.Sprintf("unknown prompt %q; automium v1 has exactly the allowed prompts", r.Params.Name)})
+					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: promptNames,
+						Message: fmt.Sprintf("unknown prompt %q; automium v1 has exactly the allowed prompts", r.Params.Name)}})
 				}
 			case *mcp.ReadResourceRequest:
 				if r.Params != nil && !slices.Contains(uris, r.Params.URI) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
-						Message: fmt.Sprintf("resource %q not found; automium v1 serves only the allowed fixed URIs and never reads files", r.Params.URI)})
+					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: r.Params.URI, Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
+						Message: fmt.Sprintf("resource %q not found; automium v1 serves only the allowed fixed URIs and never reads files", r.Params.URI)}})
 				}
 			}
 			return next(ctx, method, req)

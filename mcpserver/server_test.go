@@ -108,6 +108,9 @@ func TestWireErrors(t *testing.T) {
 				if err := json.Unmarshal(werr.Data, &env); err != nil || env.Error == nil || env.Error.Code == "" {
 					t.Errorf("data %s is not {\"error\": {...}}: %v", werr.Data, err)
 				}
+				if env.Error != nil && env.Error.Code == automium.CodeUnsupportedResource && !strings.HasPrefix(env.URI, "file:") && !strings.HasPrefix(env.URI, "automium:") {
+					t.Errorf("resource error data %s does not name the URI", werr.Data)
+				}
 			})
 		}
 	})
