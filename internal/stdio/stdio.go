@@ -41,6 +41,9 @@
 //
 // Messages span exactly one line, as the MCP stdio transport requires; a JSON value
 // pretty-printed over several lines is several malformed lines.
+//
+// A client that closes its end of the output pipe has gone away: the failed write
+// ends the session as cleanly as end of input does.
 package stdio
 
 import (
@@ -54,6 +57,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -312,12 +316,19 @@ func (c *conn) notifyLocked() {
 
 // writeLine writes data and a newline in one call, so concurrent writers never
 // interleave inside a line.
+//
+// A broken pipe means the client closed its end and went away, which ends the
+// session as normally as end of input does, so the error also matches io.EOF:
+// the SDK then ends the session without reporting an error.
 func (c *conn) writeLine(data []byte) error {
 	line := make([]byte, 0, len(data)+1)
 	line = append(append(line, data...), '\n')
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	_, err := c.out.Write(line)
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("stdio: the client stopped reading: %w: %w", err, io.EOF)
+	}
 	return err
 }
 

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -455,39 +457,58 @@ func TestListenDoesNotHoldEndOfInput(t *testing.T) {
 	}
 }
 
-// failingWriter accepts n lines and then fails, like a closed stdout.
+// failingWriter accepts n lines and then fails with err.
 type failingWriter struct {
-	mu sync.Mutex
-	n  int
+	mu  sync.Mutex
+	n   int
+	err error
 }
 
 func (w *failingWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.n == 0 {
-		return 0, io.ErrClosedPipe
+		return 0, w.err
 	}
 	w.n--
 	return len(p), nil
 }
 
-// TestBrokenWriterEndsTheDrain: when responses can no longer be delivered, end of
-// input must not wait for them (DrainTimeout is infinite here).
-func TestBrokenWriterEndsTheDrain(t *testing.T) {
+// TestBrokenWriter: when responses can no longer be delivered, end of input must
+// not wait for them (DrainTimeout is infinite here). A client that closed its end
+// of the pipe has ended the session normally; any other write error is reported.
+func TestBrokenWriter(t *testing.T) {
 	input := strings.Join([]string{
 		initializeLine, initializedLine,
 		`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":50}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"block","arguments":{}}}`,
 	}, "\n") + "\n"
-	done := make(chan error, 1)
-	go func() {
-		done <- newTestServer(true).Run(context.Background(), &Transport{
-			Reader: strings.NewReader(input), Writer: &failingWriter{n: 1}, DrainTimeout: -1})
-	}()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not return after the writer failed")
+	diskFull := errors.New("disk full")
+	tests := []struct {
+		name    string
+		err     error
+		wantErr error
+	}{
+		{"closed pipe", io.ErrClosedPipe, nil},
+		{"broken pipe", &os.PathError{Op: "write", Path: "/dev/stdout", Err: syscall.EPIPE}, nil},
+		{"other error", diskFull, diskFull},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				done <- newTestServer(true).Run(context.Background(), &Transport{
+					Reader: strings.NewReader(input), Writer: &failingWriter{n: 1, err: tt.err}, DrainTimeout: -1})
+			}()
+			select {
+			case err := <-done:
+				if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil && err != nil) {
+					t.Errorf("Run = %v, want %v", err, tt.wantErr)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Run did not return after the writer failed")
+			}
+		})
 	}
 }
 
