@@ -371,8 +371,7 @@ func trialFixtureProblem(p *Error, trials []Trial) *Error {
 	if !ok || p.Code != CodeInvalidFixtureID || owned.appByID[trials[i].AppID] == nil {
 		return nil
 	}
-	return newError(CodeInvalidFixtureID, p.Field, appFixtureIDs(trials[i].AppID),
-		"%q is not a fixture of app %q; use one of the allowed values", trials[i].FixtureID, trials[i].AppID)
+	return unknownFixtureOfApp(p.Field, trials[i].AppID, trials[i].FixtureID)
 }
 
 // elementIndex parses the index i out of a path "list[i]..." with i < n.

@@ -234,3 +234,30 @@ func ReferenceJourney(id string) (CompileJourneyInput, bool) {
 	}
 	return j.clone(), true
 }
+
+// appFixtureIDs lists the fixture IDs of one app, for fix-it messages.
+func appFixtureIDs(appID string) []string {
+	var ids []string
+	for _, id := range owned.fixtureIDs {
+		if owned.fixtureByID[id].AppID == appID {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// unknownFixtureOfApp reports a fixture ID the corpus does not know, listing the
+// fixtures of the app the caller named: the list it can actually pick from.
+func unknownFixtureOfApp(field, appID, fixtureID string) *Error {
+	return newError(CodeInvalidFixtureID, field, appFixtureIDs(appID),
+		"%q is not a fixture of app %q; use one of the allowed values", fixtureID, appID)
+}
+
+// fixtureAppMismatch reports a known fixture that belongs to another known app.
+func fixtureAppMismatch(app *App, fixture *Fixture) *Error {
+	if app == nil || fixture == nil || fixture.AppID == app.ID {
+		return nil
+	}
+	return newError(CodeFixtureAppMismatch, "fixtureId", appFixtureIDs(app.ID),
+		"fixture %q belongs to app %q, not %q; use a fixture of %q", fixture.ID, fixture.AppID, app.ID, app.ID)
+}

@@ -327,17 +327,15 @@ func journeyProblems(in CompileJourneyInput) []*Error {
 	problems := validateStruct(in)
 	app := owned.appByID[in.AppID]
 	if app != nil {
-		for _, p := range problems {
+		for i, p := range problems {
 			if p.Field == "fixtureId" && p.Code == CodeInvalidFixtureID {
-				p.Allowed = appFixtureIDs(app.ID)
-				p.Message = fmt.Sprintf("%q is not a fixture of app %q; use one of the allowed values", in.FixtureID, app.ID)
+				problems[i] = unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID)
 			}
 		}
 	}
 	fixture := owned.fixtureByID[in.FixtureID]
-	if app != nil && fixture != nil && fixture.AppID != app.ID {
-		problems = append(problems, newError(CodeFixtureAppMismatch, "fixtureId", appFixtureIDs(app.ID),
-			"fixture %q belongs to app %q, not %q; use a fixture of %q", fixture.ID, fixture.AppID, app.ID, app.ID))
+	if p := fixtureAppMismatch(app, fixture); p != nil {
+		problems = append(problems, p)
 		fixture = nil
 	}
 	for i, s := range in.Steps {
@@ -376,17 +374,6 @@ func sortProblems(problems []*Error) {
 		}
 		return ia - ib
 	})
-}
-
-// appFixtureIDs lists the fixture IDs of one app, for fix-it messages.
-func appFixtureIDs(appID string) []string {
-	var ids []string
-	for _, id := range owned.fixtureIDs {
-		if owned.fixtureByID[id].AppID == appID {
-			ids = append(ids, id)
-		}
-	}
-	return ids
 }
 
 // elemPath names one element of a journey list, such as steps[3]. Paths are

@@ -160,8 +160,7 @@ func runSubmissionProblem(in CreateRunSubmissionInput) *Error {
 		func() *Error {
 			if p := problemAt(problems, "fixtureId"); p != nil {
 				if p.Code == CodeInvalidFixtureID && app != nil {
-					return newError(CodeInvalidFixtureID, "fixtureId", appFixtureIDs(app.ID),
-						"%q is not a fixture of app %q; use one of the allowed values", in.FixtureID, app.ID)
+					return unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID)
 				}
 				return p
 			}
@@ -212,13 +211,4 @@ func problemAt(problems []*Error, field string) *Error {
 		}
 	}
 	return nil
-}
-
-// fixtureAppMismatch reports a known fixture that belongs to another known app.
-func fixtureAppMismatch(app *App, fixture *Fixture) *Error {
-	if app == nil || fixture == nil || fixture.AppID == app.ID {
-		return nil
-	}
-	return newError(CodeFixtureAppMismatch, "fixtureId", appFixtureIDs(app.ID),
-		"fixture %q belongs to app %q, not %q; use a fixture of %q", fixture.ID, fixture.AppID, app.ID, app.ID)
 }
