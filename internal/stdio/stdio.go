@@ -111,6 +111,14 @@ type Transport struct {
 	// as elicitation) can never be answered once input has ended, so only a timeout
 	// ends that wait.
 	DrainTimeout time.Duration
+
+	// Stop, when closed, makes the session end as if input had ended: nothing more
+	// is read, requests already read are answered (within DrainTimeout), and then
+	// the SDK sees end of input and the session ends without error. Closing it on
+	// SIGINT and SIGTERM gives a signal the same graceful ending as closing stdin;
+	// cancelling the context passed to Server.Run instead drops in-flight answers.
+	// Nil never stops.
+	Stop <-chan struct{}
 }
 
 // Connect starts reading Reader in the background and returns the connection.
@@ -120,6 +128,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		out:       t.Writer,
 		maxLine:   t.MaxLineBytes,
 		drain:     t.DrainTimeout,
+		stop:      t.Stop,
 		msgs:      make(chan jsonrpc.Message),
 		inputDone: make(chan struct{}),
 		closed:    make(chan struct{}),
@@ -148,6 +157,7 @@ type conn struct {
 	out     io.Writer
 	maxLine int
 	drain   time.Duration
+	stop    <-chan struct{}
 
 	// msgs is unbuffered so that, once inputDone is closed, no message can still
 	// be waiting to be read: end of input is only ever seen after the last message.
@@ -170,20 +180,51 @@ type conn struct {
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
 func (c *conn) SessionID() string { return "" }
 
-// Read returns the next message from the client. At end of input it first waits
-// until every call it returned has been answered, so that the SDK, which stops
-// writing responses as soon as Read fails, still delivers them.
+// Read returns the next message from the client. At end of input, or once Stop is
+// closed, it first waits until every call it returned has been answered, so that
+// the SDK, which stops writing responses as soon as Read fails, still delivers
+// them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	case <-c.closed:
-		return nil, io.EOF
-	case m := <-c.msgs:
-		return m, nil
-	case <-c.inputDone:
-		return nil, c.waitAnswered(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case <-c.stop:
+			return nil, c.waitAnswered(ctx)
+		case m := <-c.msgs:
+			if c.track(m) {
+				return m, nil
+			}
+		case <-c.inputDone:
+			return nil, c.waitAnswered(ctx)
+		}
 	}
+}
+
+// track records a call the SDK is about to receive, so that end of input waits
+// for its answer. A call reusing the id of one still in flight is answered here
+// instead, and track reports false.
+func (c *conn) track(m jsonrpc.Message) bool {
+	req, ok := m.(*jsonrpc.Request)
+	if !ok || !req.IsCall() {
+		return true
+	}
+	c.mu.Lock()
+	_, duplicate := c.pending[req.ID]
+	if !duplicate {
+		c.pending[req.ID] = req.Method != listenMethod
+	}
+	c.mu.Unlock()
+	if duplicate {
+		c.reject([]rejection{{
+			id:      rawID(req.ID),
+			code:    jsonrpc.CodeInvalidRequest,
+			message: "Invalid Request: id is already used by a request in flight",
+		}})
+	}
+	return !duplicate
 }
 
 // waitAnswered blocks until nothing is owed to the client, writing has failed, the
@@ -223,6 +264,11 @@ func (c *conn) waitAnswered(ctx context.Context) error {
 // for a normal close, which the SDK treats as a clean end of session. A read that
 // failed because Close closed the Reader is a normal close too.
 func (c *conn) endOfInput() error {
+	select {
+	case <-c.inputDone:
+	default:
+		return io.EOF // stopped before the input ended
+	}
 	select {
 	case <-c.closed:
 		return io.EOF
@@ -413,21 +459,6 @@ func (c *conn) handleLine(line []byte) bool {
 		return true
 	}
 	msg, rejections := decodeLine(line)
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
-		c.mu.Lock()
-		_, duplicate := c.pending[req.ID]
-		if !duplicate {
-			c.pending[req.ID] = req.Method != listenMethod
-		}
-		c.mu.Unlock()
-		if duplicate {
-			msg, rejections = nil, []rejection{{
-				id:      rawID(req.ID),
-				code:    jsonrpc.CodeInvalidRequest,
-				message: "Invalid Request: id is already used by a request in flight",
-			}}
-		}
-	}
 	c.reject(rejections)
 	if msg == nil {
 		return true

@@ -436,6 +436,32 @@ func TestDrainTimeout(t *testing.T) {
 	}
 }
 
+// TestStopEndsGracefully: closing Stop (as the binary does on SIGTERM) with stdin
+// still open answers what is in flight, then ends the session without error.
+func TestStopEndsGracefully(t *testing.T) {
+	stop := make(chan struct{})
+	s := serve(t, &Transport{Stop: stop})
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":200}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	if got := summarize(s.next()); got != (summary{"2", 0}) { // the SDK has read the call too
+		t.Fatalf("ping: got %+v", got)
+	}
+	close(stop)
+	select {
+	case err := <-s.done:
+		if err != nil {
+			t.Errorf("Run = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return after Stop")
+	}
+	r := s.next()
+	if summarize(r) != (summary{"1", 0}) || !bytes.Contains(r.Result, []byte("slept")) {
+		t.Errorf("in-flight call: got %+v %s, want its result", r, r.Result)
+	}
+}
+
 // TestListenDoesNotHoldEndOfInput: a SEP-2575 subscriptions/listen call stays open
 // until input ends, so it must not be waited for (DrainTimeout is infinite here).
 func TestListenDoesNotHoldEndOfInput(t *testing.T) {
