@@ -1,0 +1,465 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// These tests run the real binary, built once by TestMain, the way MCP clients do.
+
+// binary is the automium-mcp built for this test run.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "automium-mcp-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "automium-mcp")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building automium-mcp: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// fixture is e2e/calls.json, the arguments the Inspector end-to-end test uses, so
+// that both clients exercise the same calls.
+type fixture struct {
+	Tools map[string]struct {
+		Good       map[string]any `json:"good"`
+		GoodExpect map[string]any `json:"goodExpect"`
+		Bad        map[string]any `json:"bad"`
+		BadCode    string         `json:"badCode"`
+	} `json:"tools"`
+	Prompts map[string]struct {
+		Good map[string]string `json:"good"`
+		Bad  map[string]string `json:"bad"`
+	} `json:"prompts"`
+}
+
+func loadFixture(t *testing.T) fixture {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "e2e", "calls.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f fixture
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatalf("e2e/calls.json: %v", err)
+	}
+	return f
+}
+
+// toolErrorCode is the Automium error code in an isError result's JSON text block.
+func toolErrorCode(res *mcp.CallToolResult) string {
+	for _, c := range res.Content {
+		text, ok := c.(*mcp.TextContent)
+		if !ok {
+			continue
+		}
+		var body struct {
+			Error struct {
+				Code string `json:"code"`
+			} `json:"error"`
+		}
+		if json.Unmarshal([]byte(text.Text), &body) == nil && body.Error.Code != "" {
+			return body.Error.Code
+		}
+	}
+	return ""
+}
+
+// TestSDKClient runs a whole session through mcp.CommandTransport at the protocol
+// versions real clients send: the two initialize-era versions, and the SDK default
+// (sessionless 2026-07-28, which skips initialize).
+func TestSDKClient(t *testing.T) {
+	f := loadFixture(t)
+	for _, version := range []string{"2025-06-18", "2025-11-25", ""} {
+		name := "protocol=" + version
+		if version == "" {
+			name = "protocol=SDK-default"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			cmd := exec.Command(binary)
+			client := mcp.NewClient(&mcp.Implementation{Name: "automium-mcp-test", Version: "v0"}, nil)
+			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			init := cs.InitializeResult()
+			if init.ServerInfo == nil || init.ServerInfo.Name != "automium" {
+				t.Errorf("server info = %+v, want name automium", init.ServerInfo)
+			}
+			if version != "" && init.ProtocolVersion != version {
+				t.Errorf("negotiated protocol %q, want %q", init.ProtocolVersion, version)
+			}
+
+			tools, err := cs.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			toolNames := namesOf(tools.Tools, func(t *mcp.Tool) string { return t.Name })
+			checkCovered(t, "tools", f.Tools, toolNames)
+			for _, name := range toolNames {
+				call := f.Tools[name]
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Good})
+				if err != nil {
+					t.Errorf("%s with good arguments: %v", name, err)
+				} else if res.IsError || res.StructuredContent == nil {
+					t.Errorf("%s with good arguments: isError=%v, structured=%v: %v", name, res.IsError, res.StructuredContent != nil, res.Content)
+				} else {
+					got := res.StructuredContent.(map[string]any)
+					for k, want := range call.GoodExpect {
+						if !cmp.Equal(want, got[k]) {
+							t.Errorf("%s: %s = %v, want %v", name, k, got[k], want)
+						}
+					}
+				}
+				res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Bad})
+				if err != nil {
+					t.Errorf("%s with bad arguments: %v, want an isError result", name, err)
+				} else if code := toolErrorCode(res); !res.IsError || code != call.BadCode {
+					t.Errorf("%s with bad arguments: isError=%v code=%q, want isError and %q", name, res.IsError, code, call.BadCode)
+				}
+			}
+
+			resources, err := cs.ListResources(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resources.Resources) != 5 {
+				t.Errorf("got %d resources, want the spec's 5", len(resources.Resources))
+			}
+			for _, r := range resources.Resources {
+				got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+				if err != nil {
+					t.Errorf("reading %s: %v", r.URI, err)
+					continue
+				}
+				if len(got.Contents) != 1 || got.Contents[0].MIMEType != "application/json" || !json.Valid([]byte(got.Contents[0].Text)) {
+					t.Errorf("reading %s: want one application/json document, got %+v", r.URI, got.Contents)
+				}
+			}
+			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///etc/passwd"})
+			if wantCode(err) != jsonrpc.CodeInvalidParams {
+				t.Errorf("reading file:///etc/passwd: %v, want a -32602 error", err)
+			}
+
+			prompts, err := cs.ListPrompts(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			promptNames := namesOf(prompts.Prompts, func(p *mcp.Prompt) string { return p.Name })
+			checkCovered(t, "prompts", f.Prompts, promptNames)
+			for _, name := range promptNames {
+				got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Good})
+				if err != nil || len(got.Messages) == 0 {
+					t.Errorf("prompt %s: %v, want messages", name, err)
+				}
+				if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Bad}); wantCode(err) != jsonrpc.CodeInvalidParams {
+					t.Errorf("prompt %s with bad arguments: %v, want a -32602 error", name, err)
+				}
+			}
+
+			if err := cs.Close(); err != nil {
+				t.Errorf("closing the session: %v", err)
+			}
+			if code := cmd.ProcessState.ExitCode(); code != 0 {
+				t.Errorf("exit status %d after the client closed stdin, want 0", code)
+			}
+		})
+	}
+}
+
+// namesOf lists the names of what the server listed.
+func namesOf[T any](items []T, name func(T) string) []string {
+	var names []string
+	for _, it := range items {
+		names = append(names, name(it))
+	}
+	return names
+}
+
+// checkCovered fails unless the fixture has an entry for exactly the listed names.
+func checkCovered[V any](t *testing.T, what string, fixture map[string]V, listed []string) {
+	t.Helper()
+	if diff := cmp.Diff(slices.Sorted(maps.Keys(fixture)), slices.Sorted(slices.Values(listed))); diff != "" {
+		t.Errorf("%s (-e2e/calls.json +server):\n%s", what, diff)
+	}
+}
+
+// wantCode is the JSON-RPC code of a client error, or 0.
+func wantCode(err error) int64 {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code
+	}
+	return 0
+}
+
+// rawProcess is the binary driven through plain pipes, as any client program does.
+type rawProcess struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan []byte
+	stderr *bytes.Buffer
+}
+
+func startRaw(t *testing.T) *rawProcess {
+	t.Helper()
+	p := &rawProcess{t: t, cmd: exec.Command(binary), lines: make(chan []byte, 1000), stderr: new(bytes.Buffer)}
+	p.cmd.Stderr = p.stderr
+	var err error
+	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			p.lines <- bytes.Clone(sc.Bytes())
+		}
+		close(p.lines)
+	}()
+	t.Cleanup(func() { p.cmd.Process.Kill() })
+	return p
+}
+
+func (p *rawProcess) send(lines ...string) {
+	p.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(p.stdin, l+"\n"); err != nil {
+			p.t.Fatal(err)
+		}
+	}
+}
+
+// rawResponse is one line of the server's stdout.
+type rawResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  *struct {
+		IsError bool `json:"isError"`
+	} `json:"result"`
+	Error *jsonrpc.Error `json:"error"`
+}
+
+func (p *rawProcess) next() rawResponse {
+	p.t.Helper()
+	select {
+	case line, ok := <-p.lines:
+		if !ok {
+			p.t.Fatalf("stdout closed; stderr: %s", p.stderr)
+		}
+		var r rawResponse
+		if err := json.Unmarshal(line, &r); err != nil || r.JSONRPC != "2.0" {
+			p.t.Fatalf("stdout line is not JSON-RPC (%v): %s", err, line)
+		}
+		return r
+	case <-time.After(10 * time.Second):
+		p.t.Fatal("no response within 10s")
+	}
+	return rawResponse{}
+}
+
+// wait waits for the process to exit and returns its exit status.
+func (p *rawProcess) wait() int {
+	p.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	select {
+	case <-done:
+		return p.cmd.ProcessState.ExitCode()
+	case <-time.After(15 * time.Second):
+		p.t.Fatal("process still running 15s later")
+	}
+	return -1
+}
+
+const (
+	initializeLine  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// TestBurstThenEOF is go-sdk issue 1061 against the real binary: a client writes
+// initialize and a burst of tool calls, closes stdin at once, and must still get
+// every response and a clean exit.
+func TestBurstThenEOF(t *testing.T) {
+	f := loadFixture(t)
+	names := slices.Sorted(maps.Keys(f.Tools))
+	const runs, burst = 5, 20
+	for run := range runs {
+		p := startRaw(t)
+		p.send(initializeLine, initializedLine)
+		for i := range burst {
+			name := names[i%len(names)]
+			args, err := json.Marshal(f.Tools[name].Good)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+1, name, args))
+		}
+		p.stdin.Close()
+		answered := map[string]bool{}
+		for line := range p.lines {
+			var r rawResponse
+			if err := json.Unmarshal(line, &r); err != nil {
+				t.Fatalf("run %d: stdout line is not JSON: %s", run, line)
+			}
+			if r.Error != nil || r.Result == nil || r.Result.IsError {
+				t.Errorf("run %d: id %s failed: %s", run, r.ID, line)
+			}
+			answered[string(r.ID)] = true
+		}
+		if len(answered) != burst+1 {
+			t.Errorf("run %d: %d of %d requests answered", run, len(answered), burst+1)
+		}
+		if code := p.wait(); code != 0 {
+			t.Errorf("run %d: exit status %d, want 0", run, code)
+		}
+		if p.stderr.Len() != 0 {
+			t.Errorf("run %d: a clean session wrote to stderr: %s", run, p.stderr)
+		}
+	}
+}
+
+func TestMalformedLineKeepsTheSession(t *testing.T) {
+	p := startRaw(t)
+	p.send(initializeLine, initializedLine)
+	if r := p.next(); string(r.ID) != "0" || r.Error != nil {
+		t.Fatalf("initialize: %+v", r)
+	}
+	p.send(`{not json`, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	r := p.next()
+	if string(r.ID) != "null" || r.Error == nil || r.Error.Code != jsonrpc.CodeParseError {
+		t.Errorf("malformed line: got id %s error %+v, want id null and -32700", r.ID, r.Error)
+	}
+	if r := p.next(); string(r.ID) != "1" || r.Error != nil || r.Result == nil {
+		t.Errorf("request after the malformed line: got %+v, want a result for id 1", r)
+	}
+	p.stdin.Close()
+	if code := p.wait(); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+}
+
+func TestSignalsExitCleanly(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			p := startRaw(t)
+			p.send(initializeLine) // once answered, the server is up and its handlers are installed
+			p.next()
+			if err := p.cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			if code := p.wait(); code != 0 || p.stderr.Len() != 0 {
+				t.Errorf("after %v: exit status %d, stderr %q; want 0 and nothing", sig, code, p.stderr)
+			}
+		})
+	}
+}
+
+// TestClosedStdout: a client that closes the server's stdout has gone away. That
+// must end the session like closing stdin does, not kill the server with SIGPIPE.
+func TestClosedStdout(t *testing.T) {
+	cmd := exec.Command(binary)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Close()
+	io.WriteString(stdin, initializeLine+"\n"+initializedLine+"\n"+`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n")
+	stdin.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+		if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			t.Fatalf("killed by %v, want a normal exit", ws.Signal())
+		}
+		if code := cmd.ProcessState.ExitCode(); code != 0 || stderr.Len() != 0 {
+			t.Errorf("exit status %d, stderr %q; want 0 and nothing", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 15s after its stdout and stdin were closed")
+	}
+}
+
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		args       []string
+		wantStatus int
+		wantStdout string // prefix
+		wantStderr string // substring
+	}{
+		{[]string{"-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-help"}, 0, "", "speaks MCP"},
+		{[]string{"-h"}, 0, "", "Usage: automium-mcp"},
+		{[]string{"-bogus"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"serve"}, 2, "", `unexpected argument "serve"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			cmd := exec.Command(binary, tt.args...)
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if err != nil && !errors.As(err, &exit) {
+				t.Fatal(err)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != tt.wantStatus {
+				t.Errorf("exit status %d, want %d", got, tt.wantStatus)
+			}
+			if !strings.HasPrefix(stdout.String(), tt.wantStdout) || (tt.wantStdout == "" && stdout.Len() != 0) {
+				t.Errorf("stdout %q, want it to start with %q", stdout.String(), tt.wantStdout)
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr %q, want it to contain %q", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}
