@@ -3,7 +3,6 @@ package automium_test
 import (
 	"context"
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -195,26 +194,6 @@ func BenchmarkContract(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := automium.Contract(ctx, automium.ContractInput{Name: name}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkJSONSchema derives the schemas a server derives at start-up, so its
-// figure is part of spawn → initialized.
-func BenchmarkJSONSchema(b *testing.B) {
-	for _, t := range []reflect.Type{
-		reflect.TypeFor[automium.CompileJourneyInput](),
-		reflect.TypeFor[automium.CompileJourneyResult](),
-		reflect.TypeFor[automium.ComparisonReport](),
-		reflect.TypeFor[automium.ReplayEvent](),
-	} {
-		b.Run(t.Name(), func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := automium.JSONSchema(t); err != nil {
 					b.Fatal(err)
 				}
 			}

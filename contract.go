@@ -292,8 +292,19 @@ func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
 //
 // It fails on a validate rule with no JSON Schema translation, so an
 // untranslatable rule is caught by tests, not shipped as a silently looser schema.
-// It is safe for concurrent use.
+// The schemas of this package's capability and contract types ship precomputed
+// (see schemas.go), so a server pays nothing for them at start-up; a test keeps
+// them equal to what derivation gives. The result is the caller's to keep. It is
+// safe for concurrent use.
 func JSONSchema(t reflect.Type) (json.RawMessage, error) {
+	if s, ok := precomputedSchema(t); ok {
+		return s, nil
+	}
+	return deriveSchema(t)
+}
+
+// deriveSchema is JSONSchema without the precomputed schemas.
+func deriveSchema(t reflect.Type) (json.RawMessage, error) {
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
 	if err != nil {
 		return nil, err
