@@ -15,7 +15,10 @@
 # and no other.
 #
 # Inspector 2.x declares node >= 22.19; it runs on the Node 20 this project's
-# machines have, and this script is what proves it.
+# machines have, and this script is what proves it. package.json overrides vite (a
+# dependency of the Inspector's web UI, unused here) to 8.3.8, because 8.4.0 added
+# an optional dependency the registry does not serve, which leaves a lock file that
+# `npm ci` rejects as out of sync.
 set -uo pipefail
 cd "$(dirname "$0")"
 
