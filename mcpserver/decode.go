@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/automium/automium"
 )
@@ -46,7 +47,7 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 		return in, &automium.Error{Code: automium.CodeInvalidArgument,
 			Message: fmt.Sprintf("the arguments are %s; send a JSON object whose properties are the tool's input fields", jsonKind(generic))}
 	}
-	if err := checkShape(generic, reflect.TypeFor[In](), ""); err != nil {
+	if err := checkShape(generic, reflect.TypeFor[In](), nil); err != nil {
 		return in, err
 	}
 	strict := json.NewDecoder(bytes.NewReader(raw))
@@ -62,7 +63,11 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 // the Go type t, in a deterministic order: unknown properties of an object first
 // (sorted), then its known properties in field order. A JSON null fits anything
 // and means "absent", as in encoding/json.
-func checkShape(v any, t reflect.Type, path string) *automium.Error {
+//
+// It runs on every tool call, so the valid path does no work that a call does not
+// need: struct metadata comes from a per-type cache, and JSON paths are rendered
+// only for the problem reported.
+func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
 	if v == nil {
 		return nil
 	}
@@ -70,7 +75,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 		t = t.Elem()
 	}
 	mismatch := func(want string) *automium.Error {
-		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path,
+		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path.String(),
 			Message: fmt.Sprintf("must be %s, not %s", want, jsonKind(v))}
 	}
 	switch t.Kind() {
@@ -90,7 +95,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 			return mismatch("an integer")
 		}
 		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
-			return integerProblem(path, n, err)
+			return integerProblem(path.String(), n, err)
 		}
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n, ok := v.(json.Number)
@@ -98,7 +103,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 			return mismatch("a non-negative integer")
 		}
 		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
-			return integerProblem(path, n, err)
+			return integerProblem(path.String(), n, err)
 		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := v.(json.Number)
@@ -106,7 +111,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 			return mismatch("a number")
 		}
 		if f, err := n.Float64(); err != nil || math.IsInf(f, 0) {
-			return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
+			return &automium.Error{Code: automium.CodeInvalidArgument, Field: path.String(), Message: fmt.Sprintf("%s is out of range", n)}
 		}
 	case reflect.Slice, reflect.Array:
 		items, ok := v.([]any)
@@ -114,7 +119,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 			return mismatch("an array")
 		}
 		for i, item := range items {
-			if err := checkShape(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := checkShape(item, t.Elem(), &shapePath{parent: path, index: i}); err != nil {
 				return err
 			}
 		}
@@ -124,7 +129,7 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 			return mismatch("an object")
 		}
 		for _, k := range sortedKeys(obj) {
-			if err := checkShape(obj[k], t.Elem(), join(path, k)); err != nil {
+			if err := checkShape(obj[k], t.Elem(), &shapePath{parent: path, name: k}); err != nil {
 				return err
 			}
 		}
@@ -133,26 +138,26 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 		if !ok {
 			return mismatch("an object")
 		}
-		fields := map[string]reflect.Type{}
-		var names []string
-		for _, f := range reflect.VisibleFields(t) {
-			if name := wireName(f); name != "" {
-				fields[name] = f.Type
-				names = append(names, name)
+		fields := shapeFieldsOf(t)
+		for k := range obj {
+			if _, known := fields.types[k]; known {
+				continue
 			}
-		}
-		for _, k := range sortedKeys(obj) {
-			if _, known := fields[k]; !known {
-				allowed := slices.Sorted(slices.Values(names))
-				msg := fmt.Sprintf("%q is not a property here; remove it or use one of the allowed property names", k)
-				if len(allowed) == 0 {
-					msg = fmt.Sprintf("%q is not a property here; this tool takes no arguments, send {}", k)
+			// Some property is unknown: report the first in sorted order, so
+			// the answer does not depend on map iteration.
+			for _, k := range sortedKeys(obj) {
+				if _, known := fields.types[k]; !known {
+					allowed := slices.Clone(fields.sorted)
+					msg := fmt.Sprintf("%q is not a property here; remove it or use one of the allowed property names", k)
+					if len(allowed) == 0 {
+						msg = fmt.Sprintf("%q is not a property here; this tool takes no arguments, send {}", k)
+					}
+					return &automium.Error{Code: automium.CodeInvalidArgument, Field: (&shapePath{parent: path, name: k}).String(), Message: msg, Allowed: allowed}
 				}
-				return &automium.Error{Code: automium.CodeInvalidArgument, Field: join(path, k), Message: msg, Allowed: allowed}
 			}
 		}
-		for _, name := range names {
-			if err := checkShape(obj[name], fields[name], join(path, name)); err != nil {
+		for _, name := range fields.names {
+			if err := checkShape(obj[name], fields.types[name], &shapePath{parent: path, name: name}); err != nil {
 				return err
 			}
 		}
@@ -162,18 +167,63 @@ func checkShape(v any, t reflect.Type, path string) *automium.Error {
 	return nil
 }
 
+// shapePath is the JSON path of a value checkShape is looking at: a property
+// (name) or an array element (index) of its parent; the nil path is the arguments
+// object itself. It is rendered only when a problem is reported.
+type shapePath struct {
+	parent *shapePath
+	name   string
+	index  int
+}
+
+// String renders the path as the automium package writes field paths, such as
+// steps[2].target.role; the arguments object itself is "".
+func (p *shapePath) String() string {
+	if p == nil {
+		return ""
+	}
+	parent := p.parent.String()
+	if p.name == "" {
+		return parent + "[" + strconv.Itoa(p.index) + "]"
+	}
+	if parent == "" {
+		return p.name
+	}
+	return parent + "." + p.name
+}
+
+// shapeFields is the wire view of a struct type: its property names in field
+// order, sorted for error messages, and the Go type of each.
+type shapeFields struct {
+	names, sorted []string
+	types         map[string]reflect.Type
+}
+
+// shapeFieldCache holds the shapeFields of every input struct type met so far.
+// The input types are fixed, so it stays small.
+var shapeFieldCache sync.Map // reflect.Type -> *shapeFields
+
+func shapeFieldsOf(t reflect.Type) *shapeFields {
+	if f, ok := shapeFieldCache.Load(t); ok {
+		return f.(*shapeFields)
+	}
+	f := &shapeFields{types: map[string]reflect.Type{}}
+	for _, sf := range reflect.VisibleFields(t) {
+		if name := wireName(sf); name != "" {
+			f.types[name] = sf.Type
+			f.names = append(f.names, name)
+		}
+	}
+	f.sorted = slices.Sorted(slices.Values(f.names))
+	actual, _ := shapeFieldCache.LoadOrStore(t, f)
+	return actual.(*shapeFields)
+}
+
 func integerProblem(path string, n json.Number, err error) *automium.Error {
 	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
 		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
 	}
 	return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("must be an integer, not %s", n)}
-}
-
-func join(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
 }
 
 func sortedKeys(m map[string]any) []string {
