@@ -15,7 +15,8 @@
 //
 // [Transport] answers each bad line with a JSON-RPC error and keeps serving, and on
 // end of input it reports EOF to the SDK only once every request it passed on has
-// been answered. The rules, line by line:
+// been answered (except SEP-2575 subscriptions/listen calls, which by design last
+// as long as the session). The rules, line by line:
 //
 //   - An empty or all-blank line is skipped.
 //   - A line longer than MaxLineBytes (default [DefaultMaxLineBytes], 16 MiB, the
@@ -42,8 +43,11 @@
 // Messages span exactly one line, as the MCP stdio transport requires; a JSON value
 // pretty-printed over several lines is several malformed lines.
 //
-// A client that closes its end of the output pipe has gone away: the failed write
-// ends the session as cleanly as end of input does.
+// On the way out, an error the SDK would send with code 0, which is not a JSON-RPC
+// code (it does so for plain Go errors, such as a request before initialize), is
+// sent as -32603 (Internal error) with the same message. A client that closes its
+// end of the output pipe has gone away: the failed write ends the session as
+// cleanly as end of input does.
 package stdio
 
 import (
@@ -109,7 +113,8 @@ type Transport struct {
 	// are still being handled. Zero means DefaultDrainTimeout; a negative value
 	// waits as long as it takes. A handler blocked on a request to the client (such
 	// as elicitation) can never be answered once input has ended, so only a timeout
-	// ends that wait.
+	// ends that wait; the session then ends with an error that counts the
+	// unanswered requests.
 	DrainTimeout time.Duration
 
 	// Stop, when closed, makes the session end as if input had ended: nothing more
