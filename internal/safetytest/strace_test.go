@@ -336,3 +336,58 @@ func (tr *trace) ownPID(pid string) bool {
 	}
 	return false
 }
+
+// TestStraceRulesCatchViolations feeds the trace checker a made-up trace with one
+// violation of each rule, so that TestStraceWholeSession is known to be able to
+// fail, and a clean trace, so that it is known to be able to pass.
+func TestStraceRulesCatchViolations(t *testing.T) {
+	clean := []string{
+		`execve("/tmp/automium-mcp", ["/tmp/automium-mcp"], 0x7ffc /* 35 vars */) = 0`,
+		`openat(AT_FDCWD, "/sys/kernel/mm/transparent_hugepage/hpage_pmd_size", O_RDONLY) = 3`,
+		`openat(AT_FDCWD, "/sys/fs/cgroup/user.slice/cpu.max", O_RDONLY|O_CLOEXEC) = 3`,
+		`eventfd2(0, EFD_CLOEXEC|EFD_NONBLOCK) = 6`,
+		`write(6, "\1\0\0\0\0\0\0\0", 8) = 8`,
+		`clone(child_stack=0x12d3, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD|CLONE_SYSVSEM|CLONE_SETTLS, tls=0x12d3) = 101`,
+		`read(0, "{\"jsonrpc\":\"2.0\"}\n", 65536) = 18`,
+		`write(1, "{\"jsonrpc\":\"2.0\"}\n", 18) = 18`,
+		`tgkill(100, 101, SIGURG) = 0`,
+		`exit_group(0) = ?`,
+	}
+	violations := map[string]string{
+		`socket(AF_INET, SOCK_STREAM|SOCK_CLOEXEC|SOCK_NONBLOCK, IPPROTO_IP) = 7`:         "socket (network)",
+		`connect(7, {sa_family=AF_INET, sin_port=htons(443)}, 16) = -1 EINPROGRESS`:       "connect (network)",
+		`openat(AT_FDCWD, "/tmp/out.json", O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0666) = 8`: "open with O_WRONLY",
+		`openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 9`:                         "openat of /etc/passwd",
+		`openat(AT_FDCWD, "/proc/self/environ", O_RDONLY|O_CLOEXEC) = 9`:                  "read of the environment block",
+		`openat(AT_FDCWD, "/sys/fs/cgroup/../../etc/shadow/cpu.max", O_RDONLY) = 9`:       "not on the allowlist",
+		`newfstatat(AT_FDCWD, "/home/user/.aws/credentials", 0xc0001, 0) = -1 ENOENT`:     "newfstatat of /home/user/.aws/credentials",
+		`execve("/bin/sh", ["sh", "-c", "curl"], 0xc000 /* 35 vars */) = 0`:               "execve after the first",
+		`clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 102`:               "clone without CLONE_THREAD",
+		`write(9, "secret", 6) = 6`:           "write to fd 9",
+		`unlinkat(AT_FDCWD, "/tmp/x", 0) = 0`: "unlinkat (file deletion)",
+		`tgkill(4242, 4243, SIGKILL) = 0`:     "signal to another process",
+		`io_uring_setup(8, 0xc000) = 10`:      "io_uring_setup (asynchronous I/O)",
+		`personality(0xffffffff) = 0`:         "personality is not a system call the Go runtime is known to make",
+		`this line is not strace output`:      "unparsed trace line",
+	}
+
+	write := func(dir string, lines []string) *trace {
+		if err := os.WriteFile(filepath.Join(dir, "trace.100"), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return readTrace(t, filepath.Join(dir, "trace"))
+	}
+	if problems := write(t.TempDir(), clean).check(); len(problems) != 0 {
+		t.Errorf("a clean trace has problems:\n%s", strings.Join(problems, "\n"))
+	}
+	for line, want := range violations {
+		problems := write(t.TempDir(), append(slices.Clone(clean), line)).check()
+		found := false
+		for _, p := range problems {
+			found = found || strings.Contains(p, want)
+		}
+		if !found {
+			t.Errorf("%s: problems %q, want one containing %q", line, problems, want)
+		}
+	}
+}
