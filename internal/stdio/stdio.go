@@ -35,6 +35,11 @@
 //     could never match the response.
 //   - A request that reuses the id of one still in flight gets -32600 with that id
 //     (the SDK would send that error without any id).
+//   - A notifications/cancelled that names no call in flight is dropped, as MCP
+//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
+//     one that arrives just before its call, or just after the call's answer,
+//     would otherwise cancel a later call that uses the same id (about one time
+//     in five in our tests).
 //   - A batch (a JSON array; MCP removed batching in 2025-06-18) is not executed:
 //     each element that carries a string or number id gets its own -32600 line with
 //     that id, and the rest share at most one -32600 line with id null. No error
@@ -86,6 +91,9 @@ const idSniffBytes = 4 << 10
 // cancels it or the input ends, and its response only marks the teardown, so
 // waiting for it at end of input would wait forever.
 const listenMethod = "subscriptions/listen"
+
+// cancelledMethod is the notification by which a client cancels one of its calls.
+const cancelledMethod = "notifications/cancelled"
 
 // Transport is an mcp.Transport over newline-delimited JSON-RPC that survives
 // malformed input and answers every request before reporting end of input; see the
@@ -209,12 +217,16 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // track records a call the SDK is about to receive, so that end of input waits
-// for its answer. A call reusing the id of one still in flight is answered here
-// instead, and track reports false.
+// for its answer. It reports false for a message the SDK must not see: a call
+// reusing the id of one still in flight, which is answered here instead, and a
+// cancellation of no call in flight.
 func (c *conn) track(m jsonrpc.Message) bool {
 	req, ok := m.(*jsonrpc.Request)
-	if !ok || !req.IsCall() {
+	if !ok {
 		return true
+	}
+	if !req.IsCall() {
+		return req.Method != cancelledMethod || c.cancelsCallInFlight(req)
 	}
 	c.mu.Lock()
 	_, duplicate := c.pending[req.ID]
@@ -230,6 +242,25 @@ func (c *conn) track(m jsonrpc.Message) bool {
 		}})
 	}
 	return !duplicate
+}
+
+// cancelsCallInFlight reports whether a cancellation names a call in flight, or
+// names its call in a way the SDK will reject anyway.
+func (c *conn) cancelsCallInFlight(req *jsonrpc.Request) bool {
+	var params struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &params) != nil {
+		return true
+	}
+	id, err := jsonrpc.MakeID(params.RequestID)
+	if err != nil || !id.IsValid() {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, inFlight := c.pending[id]
+	return inFlight
 }
 
 // waitAnswered blocks until nothing is owed to the client, writing has failed, the

@@ -415,6 +415,29 @@ func TestDuplicateInFlightID(t *testing.T) {
 	}
 }
 
+// TestCancellation: a cancellation of a call in flight reaches the SDK and cuts
+// the call short; one naming no call in flight must not cancel a later call that
+// reuses the id, which go-sdk's asynchronous cancellation otherwise does about
+// one time in five.
+func TestCancellation(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"sleep","arguments":{"millis":2000}}}`,
+		`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	s.next() // the ping's answer: the SDK has read the long call
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"long"}}`)
+	if r := s.next(); string(r.ID) != `"long"` || !bytes.Contains(r.Result, []byte("cancelled")) {
+		t.Errorf("cancelled call: got %s %s, want its cut-short result", r.ID, r.Result)
+	}
+	for i := range 50 {
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, i),
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":5}}}`, i))
+		if r := s.next(); !bytes.Contains(r.Result, []byte("slept")) {
+			t.Fatalf("call %d was cancelled by a cancellation sent before it: %s", i, r.Result)
+		}
+	}
+}
+
 // TestNoCodeZero: the SDK answers a request before initialize with a plain Go error,
 // which would reach the wire as code 0.
 func TestNoCodeZero(t *testing.T) {
