@@ -54,6 +54,8 @@ func abuseCases() []abuseCase {
 		{"two JSON values on one line", []string{`{"jsonrpc":"2.0","id":2,"method":"ping"} {"jsonrpc":"2.0","id":3,"method":"ping"}`}, []string{"error -32700, id null"}},
 		{"binary garbage (NUL, 0xFF bytes)", []string{"\x00\x01\xff\xfe"}, []string{"error -32700, id null"}},
 		{"100,000 nested arrays", []string{strings.Repeat("[", 100_000)}, []string{"error -32700, id null"}},
+		{"arguments nested 1,000 levels deep", []string{toolLine("5", "automium_compile_journey", `{"goal":`+strings.Repeat("[", 1000)+strings.Repeat("]", 1000)+`}`)},
+			[]string{"error -32600, id 5"}},
 		{"invalid UTF-8 inside a string argument", []string{toolLine("4", "automium_list_fixtures", "{\"appId\":\"\xff\"}")}, []string{"isError invalid_app_id, id 4"}},
 		{"blank and whitespace-only lines", []string{"", "   \t"}, nil},
 		// Valid JSON that is not JSON-RPC.

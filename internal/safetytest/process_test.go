@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // memoryCalls is the number of calls TestMemoryStaysFlat makes.
@@ -185,6 +186,39 @@ func TestOversizedLineBoundedMemory(t *testing.T) {
 	t.Logf("VmHWM after the largest accepted line (16 MiB): %.1f MiB", float64(largest)/(1<<20))
 	if largest > 192<<20 {
 		t.Errorf("the largest accepted line raised peak RSS to %.1f MiB, want at most 192 MiB", float64(largest)/(1<<20))
+	}
+	p.close()
+}
+
+// TestWorstCaseArguments measures the most expensive tool call that fits under
+// the 8 MiB argument cap: a journey whose steps are 2.8 million empty objects.
+// It is refused with limit_exceeded and the session goes on, but mcpserver
+// decodes every element before the root package counts the steps, so the call
+// costs seconds and hundreds of MiB, once per call in flight. SECURITY.md records
+// the figures as a known cost; this test keeps them from getting worse.
+func TestWorstCaseArguments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("uses about 600 MiB in the server; skipped with -short")
+	}
+	p := start(t, "")
+	p.initialize()
+	_, idle := p.rss()
+	const argumentCap = 8 << 20
+	n := (argumentCap - len(`{"steps":[]}`) + 1) / len(`{},`)
+	args := `{"steps":[` + strings.TrimSuffix(strings.Repeat(`{},`, n), ",") + `]}`
+	began := time.Now()
+	if r := summarize(t, p.call(toolLine("1", "automium_compile_journey", args))); r != "isError limit_exceeded, id 1" {
+		t.Errorf("%d bytes of empty steps: %s, want isError limit_exceeded", len(args), r)
+	}
+	elapsed := time.Since(began)
+	if r := summarize(t, p.call(checkLine)); r != `result, id "check"` {
+		t.Errorf("request after the worst-case arguments: %s", r)
+	}
+	_, peak := p.rss()
+	t.Logf("%d steps in %d bytes of arguments: answered in %v; VmHWM %.0f MiB (idle %.0f MiB)",
+		n, len(args), elapsed.Round(time.Millisecond), float64(peak)/(1<<20), float64(idle)/(1<<20))
+	if peak > 1<<30 {
+		t.Errorf("peak RSS %.0f MiB, want at most 1 GiB", float64(peak)/(1<<20))
 	}
 	p.close()
 }
