@@ -37,6 +37,9 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 		return in, &automium.Error{Code: automium.CodeLimitExceeded,
 			Message: fmt.Sprintf("the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)}
 	}
+	if err := prescan(raw, limitsOf(reflect.TypeFor[In]())); err != nil {
+		return in, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var generic any
@@ -182,14 +185,19 @@ func (p *shapePath) String() string {
 	if p == nil {
 		return ""
 	}
-	parent := p.parent.String()
-	if p.name == "" {
-		return parent + "[" + strconv.Itoa(p.index) + "]"
+	return pathStep(p.parent.String(), p.name, p.index)
+}
+
+// pathStep appends one step, a property name or else an array index, to a
+// rendered path.
+func pathStep(parent, name string, index int) string {
+	if name == "" {
+		return parent + "[" + strconv.Itoa(index) + "]"
 	}
 	if parent == "" {
-		return p.name
+		return name
 	}
-	return parent + "." + p.name
+	return parent + "." + name
 }
 
 // shapeFields is the wire view of a struct type: its property names in field
