@@ -373,6 +373,11 @@ func hasRule(rules []rule, tag string) bool {
 // tag of every struct field into JSON Schema keywords. where names the position
 // for error messages ("automium.CompileJourneyInput.steps").
 func annotate(s *jsonschema.Schema, t reflect.Type, where string) error {
+	// Nothing this package writes or reads uses null: an optional value is absent,
+	// and a present list is an array, possibly empty. Saying so keeps schemas to
+	// one type per value, which the single-type dialects of some model providers
+	// require.
+	dropNullAlternative(s)
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -437,7 +442,6 @@ func annotate(s *jsonschema.Schema, t reflect.Type, where string) error {
 // applyRules adds the keywords for one level of validate rules to s, the schema of
 // a value of Go type t.
 func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
-	pointer := t.Kind() == reflect.Pointer
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -508,11 +512,8 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 		case "omitempty", "omitzero", "omitnil":
 			// Optionality comes from the json tag.
 		case "required":
-			// The property is listed as required by annotate. A required value may
-			// not be null, and a required string may not be empty either.
-			if pointer || kind == reflect.Slice || kind == reflect.Map {
-				dropNullAlternative(s)
-			}
+			// The property is listed as required by annotate, and annotate has
+			// already ruled out null. A required string may not be empty either.
 			if kind == reflect.String && s.MinLength == nil {
 				one := 1
 				s.MinLength = &one

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -80,6 +81,9 @@ func TestToolInventory(t *testing.T) {
 				if _, found := s[k]; found {
 					t.Errorf("%s: %s has top-level %s, which some model providers reject", name, which, k)
 				}
+			}
+			for _, path := range typeUnions(s, which) {
+				t.Errorf("%s: %s has a type union, which single-type schema dialects reject", name, path)
 			}
 		}
 	}
@@ -405,4 +409,26 @@ func anyStrings(vs []any) []string {
 		out[i] = fmt.Sprint(v)
 	}
 	return out
+}
+
+// typeUnions returns the paths of every schema under s whose "type" is an array,
+// such as ["null","array"].
+func typeUnions(s map[string]any, path string) []string {
+	var found []string
+	if _, union := s["type"].([]any); union {
+		found = append(found, path)
+	}
+	if props, ok := s["properties"].(map[string]any); ok {
+		for _, name := range slices.Sorted(maps.Keys(props)) {
+			if p, ok := props[name].(map[string]any); ok {
+				found = append(found, typeUnions(p, path+".properties."+name)...)
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties"} {
+		if sub, ok := s[k].(map[string]any); ok {
+			found = append(found, typeUnions(sub, path+"."+k)...)
+		}
+	}
+	return found
 }
