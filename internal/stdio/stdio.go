@@ -543,6 +543,16 @@ func decodeLine(line []byte) (jsonrpc.Message, []rejection) {
 		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + err.Error()}}
 	}
 	req, isRequest := msg.(*jsonrpc.Request)
+	if !isRequest {
+		_, hasResult := members["result"]
+		_, hasError := members["error"]
+		if !hasResult && !hasError {
+			// Neither a request (no method) nor a response: JSON-RPC calls
+			// this an invalid request, and the SDK would drop it unanswered.
+			return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest,
+				message: "Invalid Request: a message needs a method (a request or notification), or a result or error (a response)"}}
+		}
+	}
 	if !isRequest || !hasID {
 		return msg, nil // a response to a server request, or a notification
 	}

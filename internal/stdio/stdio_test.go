@@ -205,6 +205,7 @@ func TestBadLinesAreAnsweredAndTheSessionGoesOn(t *testing.T) {
 		{"object that is not JSON-RPC, string id", `{"foo":1,"id":"abc"}`, []summary{{`"abc"`, jsonrpc.CodeInvalidRequest}}},
 		{"request without jsonrpc member", `{"id":7,"method":"ping"}`, []summary{{"7", jsonrpc.CodeInvalidRequest}}},
 		{"wrong jsonrpc version", `{"jsonrpc":"1.0","id":8,"method":"ping"}`, []summary{{"8", jsonrpc.CodeInvalidRequest}}},
+		{"id without method, result or error", `{"jsonrpc":"2.0","id":16}`, []summary{{"16", jsonrpc.CodeInvalidRequest}}},
 		{"method is not a string", `{"jsonrpc":"2.0","id":9,"method":5}`, []summary{{"9", jsonrpc.CodeInvalidRequest}}},
 		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
 		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, []summary{{"null", jsonrpc.CodeInvalidRequest}}},
