@@ -66,6 +66,7 @@ import (
 	"sync"
 
 	"github.com/go-playground/validator/v10"
+	"github.com/go-playground/validator/v10/non-standard/validators"
 )
 
 // Versions of the contracts this package speaks. They are part of every output that
@@ -274,6 +275,10 @@ func newValidator() *validator.Validate {
 			panic("automium: registering validate tag " + tag + ": " + err.Error())
 		}
 	}
+	// Required text must say something: the validator's required accepts "  ".
+	if err := v.RegisterValidation("notblank", validators.NotBlank); err != nil {
+		panic("automium: registering validate tag notblank: " + err.Error())
+	}
 	for tag, t := range patternTags {
 		re := t.re
 		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
@@ -340,6 +345,8 @@ func fieldError(fe validator.FieldError) *Error {
 		return k == reflect.Slice || k == reflect.Array || k == reflect.Map
 	}
 	switch fe.Tag() {
+	case "notblank":
+		return newError(CodeInvalidArgument, field, nil, "is blank; it needs some text that is not just spaces")
 	case "required":
 		return newError(CodeInvalidArgument, field, nil, "is required and must not be empty")
 	case "oneof":

@@ -58,7 +58,7 @@ type ComparePlannersInput struct {
 // aggregates. Modeled comparisons draw trials; observed comparisons take trials
 // recorded by real runs. A Trial is a plain value, safe to copy and share.
 type Trial struct {
-	PlannerID         string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,max=128"`
+	PlannerID         string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,notblank,max=128"`
 	AppID             string `json:"appId" jsonschema:"authorized benchmark app ID the journey ran on" validate:"required,automium_app"`
 	FixtureID         string `json:"fixtureId" jsonschema:"fixture of that app the run started from" validate:"required,automium_fixture"`
 	JourneyID         string `json:"journeyId" jsonschema:"ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'" validate:"required,max=128,automium_slug"`

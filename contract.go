@@ -81,7 +81,7 @@ type SnapshotTab struct {
 // SnapshotNode is one node of the accessibility tree.
 type SnapshotNode struct {
 	Ref      string   `json:"ref" jsonschema:"node reference, unique within the snapshot, e.g. e12; decisions may name it as targetRef" validate:"required,max=32,automium_slug"`
-	Role     string   `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,max=64"`
+	Role     string   `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
 	Name     string   `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max=2000"`
 	Value    string   `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max=2000"`
 	States   []string `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
@@ -106,7 +106,7 @@ type PlannerRequest struct {
 	RunID                   string                `json:"runId" jsonschema:"run ID the decision is for" validate:"required,automium_run_id"`
 	Attempt                 int                   `json:"attempt" jsonschema:"attempt number, from 1" validate:"required,min=1,max=11"`
 	IntentVocabularyVersion string                `json:"intentVocabularyVersion" jsonschema:"intent vocabulary the decision must use" validate:"required,oneof=planner-intent-v1"`
-	Goal                    string                `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,max=2000"`
+	Goal                    string                `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,notblank,max=2000"`
 	Snapshot                SemanticSnapshot      `json:"snapshot" jsonschema:"semantic-snapshot-v1 snapshot of the current page" validate:"required"`
 	History                 []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max=200,dive"`
 	AllowedIntents          []string              `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
@@ -518,6 +518,11 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 				one := 1
 				s.MinLength = &one
 			}
+		case "notblank":
+			if kind != reflect.String {
+				return fmt.Errorf("notblank on a %s has no JSON Schema translation", kind)
+			}
+			err = setPattern(`\S`)
 		case "min", "gte":
 			err = bound(r.param, true)
 		case "max", "lte":

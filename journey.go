@@ -162,7 +162,7 @@ var (
 // Target names an element semantically, the way an accessibility tree does.
 type Target struct {
 	Role string `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
-	Name string `json:"name" jsonschema:"accessible name of the element, e.g. the button's label" validate:"required,max=200"`
+	Name string `json:"name" jsonschema:"accessible name of the element, e.g. the button's label" validate:"required,notblank,max=200"`
 }
 
 // Step is one planner-level action of a journey.
@@ -193,7 +193,7 @@ type CompileJourneyInput struct {
 	ID         string      `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max=128,automium_slug"`
 	AppID      string      `json:"appId" jsonschema:"an authorized benchmark app ID (see automium_list_apps)" validate:"required,automium_app"`
 	FixtureID  string      `json:"fixtureId" jsonschema:"a fixture ID of that app (see automium_list_fixtures)" validate:"required,automium_fixture"`
-	Goal       string      `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,max=2000"`
+	Goal       string      `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max=2000"`
 	Steps      []Step      `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max=200,dive"`
 	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max=50,dive"`
 	Recovery   Recovery    `json:"recovery" jsonschema:"bounded recovery policy for failed steps" validate:"required"`

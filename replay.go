@@ -234,7 +234,7 @@ type ReplayEvent struct {
 // EventError says why a replay event failed.
 type EventError struct {
 	Code    string `json:"code" jsonschema:"stable snake_case error code, e.g. target_not_found or timeout" validate:"required,max=64,automium_slug"`
-	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,max=2000"`
+	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,notblank,max=2000"`
 }
 
 // ArtifactRef points at one entry of a run's artifact manifest.

@@ -16,9 +16,9 @@ import (
 // free of control characters. A PlannerRef is a plain value, safe to copy and to
 // share between goroutines.
 type PlannerRef struct {
-	ID     string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,max=128"`
-	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,max=128"`
-	Model  string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,max=128"`
+	ID     string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max=128"`
+	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,notblank,max=128"`
+	Model  string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max=128"`
 }
 
 // problem reports what is wrong with p, or nil. field is the JSON path of the
