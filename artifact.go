@@ -172,12 +172,15 @@ func artifactManifestProblem(in GetArtifactManifestInput) *Error {
 	if len(in.Entries) > MaxArtifactEntries {
 		return newError(CodeLimitExceeded, "entries", nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
 	}
-	if len(in.Root) > MaxPathLength {
-		return newError(CodeLimitExceeded, "root", nil, "is %d bytes long; the limit is %d", len(in.Root), MaxPathLength)
+	// Lengths are in characters, as the schema's maxLength counts them; the
+	// byte length bounds the count, so most paths skip counting.
+	tooLong := func(p string) bool { return len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength }
+	if tooLong(in.Root) {
+		return newError(CodeLimitExceeded, "root", nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(in.Root), MaxPathLength)
 	}
 	for i, e := range in.Entries {
-		if len(e.Path) > MaxPathLength {
-			return newError(CodeLimitExceeded, fmt.Sprintf("entries[%d].path", i), nil, "is %d bytes long; the limit is %d", len(e.Path), MaxPathLength)
+		if tooLong(e.Path) {
+			return newError(CodeLimitExceeded, fmt.Sprintf("entries[%d].path", i), nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(e.Path), MaxPathLength)
 		}
 	}
 	problems := validateStruct(in)

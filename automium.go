@@ -304,9 +304,50 @@ func validateStruct(in any) []*Error {
 	}
 	out := make([]*Error, 0, len(fieldErrs))
 	for _, fe := range fieldErrs {
-		out = append(out, fieldError(fe))
+		e := fieldError(fe)
+		if fe.Tag() == "required" {
+			closedSetHint(e, reflect.TypeOf(in), fe.StructNamespace())
+		}
+		out = append(out, e)
 	}
 	return out
+}
+
+// closedSetHint completes the error for a missing field that takes a value from a
+// closed set: the validator reports only the failed required rule, but the fix is
+// to pick one of the set's values, so the error names them.
+func closedSetHint(e *Error, root reflect.Type, structNamespace string) {
+	t := root
+	var tag string
+	segments := strings.Split(structNamespace, ".")
+	for _, seg := range segments[1:] {
+		name, indexed := strings.CutSuffix(seg, "]")
+		name, _, _ = strings.Cut(name, "[")
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return
+		}
+		f, ok := t.FieldByName(name)
+		if !ok {
+			return
+		}
+		t, tag = f.Type, f.Tag.Get("validate")
+		if indexed {
+			for t.Kind() == reflect.Pointer {
+				t = t.Elem()
+			}
+			t = t.Elem()
+		}
+	}
+	for rule := range strings.SplitSeq(tag, ",") {
+		if ct, ok := customTags[rule]; ok {
+			e.Allowed = slices.Sorted(slices.Values(ct.values()))
+			e.Message = "is required: use " + ct.noun + ", one of the allowed values"
+			return
+		}
+	}
 }
 
 // firstProblem validates in and returns the first problem as an error, for the

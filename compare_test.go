@@ -488,9 +488,9 @@ func TestComparePlannersValidation(t *testing.T) {
 		want    errShape
 		allowed []string
 	}{
-		{"corpus version missing", func(in *ComparePlannersInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, nil},
+		{"corpus version missing", func(in *ComparePlannersInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, SupportedCorpusVersions()},
 		{"corpus version unsupported", func(in *ComparePlannersInput) { in.CorpusVersion = "owned-corpus-1999.01" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
-		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, nil},
+		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, owned.appIDs},
 		{"app IDs empty", func(in *ComparePlannersInput) { in.AppIDs = []string{} }, errShape{CodeInvalidArgument, "appIds"}, nil},
 		{"too many app IDs", func(in *ComparePlannersInput) { in.AppIDs = tooMany(MaxAppIDs + 1) }, errShape{CodeLimitExceeded, "appIds"}, nil},
 		{"unauthorized app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, "example.com"} }, errShape{CodeInvalidAppID, "appIds[1]"}, owned.appIDs},
@@ -539,7 +539,7 @@ func TestCompareObservedTrialsValidation(t *testing.T) {
 		want    errShape
 		allowed []string
 	}{
-		{"corpus version missing", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, nil},
+		{"corpus version missing", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, SupportedCorpusVersions()},
 		{"corpus version unsupported", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "v0" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
 		{"planners missing", func(in *CompareObservedTrialsInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
 		{"too many planners", func(in *CompareObservedTrialsInput) { in.Planners = cmpPlanners(MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
@@ -551,7 +551,7 @@ func TestCompareObservedTrialsValidation(t *testing.T) {
 		{"too many trials", func(in *CompareObservedTrialsInput) { in.Trials = make([]Trial, MaxObservedTrials+1) }, errShape{CodeLimitExceeded, "trials"}, nil},
 		{"planner ID missing", trial(1, func(tr *Trial) { tr.PlannerID = "" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, nil},
 		{"unknown planner", trial(1, func(tr *Trial) { tr.PlannerID = "c" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, []string{"a", "b"}},
-		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, nil},
+		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, owned.appIDs},
 		{"unauthorized app", trial(0, func(tr *Trial) { tr.AppID = "prod-site" }), errShape{CodeInvalidAppID, "trials[0].appId"}, owned.appIDs},
 		{"unknown fixture", trial(0, func(tr *Trial) { tr.FixtureID = "nope" }), errShape{CodeInvalidFixtureID, "trials[0].fixtureId"}, appFixtureIDs(cmpApp)},
 		{"fixture of another app", trial(1, func(tr *Trial) { tr.AppID = cmpOtherApp }), errShape{CodeFixtureAppMismatch, "trials[1].fixtureId"}, appFixtureIDs(cmpOtherApp)},

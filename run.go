@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // PlannerRef identifies the planner backend a run or a comparison is about. All
@@ -45,7 +46,7 @@ func (p PlannerRef) problem(field string) *Error {
 	}
 	for _, part := range parts {
 		switch {
-		case len(part.value) > MaxIDLength:
+		case utf8.RuneCountInString(part.value) > MaxIDLength:
 			return newError(CodeLimitExceeded, field+"."+part.name, nil, "is too long; the limit is %d characters", MaxIDLength)
 		case strings.IndexFunc(part.value, unicode.IsControl) >= 0:
 			return newError(CodeMalformedPlanner, field+"."+part.name, nil, "%q contains control characters; use plain text", part.value)
