@@ -23,6 +23,11 @@ const (
 	BasisObserved = "observed"
 )
 
+// ModeledComparisonNotice accompanies every modeled comparison report. A planner's
+// name only seeds its draws, so the numbers must not be read as a ranking of the
+// real planners they are named after.
+const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from a documented model; a planner's id, vendor and model only seed its draws, no planner was called and no journey was executed, so these numbers do not rank real planners."
+
 // ObservedNotice accompanies every observed comparison report. Automium only
 // aggregates what it is given, so the report must not read as if automium had run
 // or checked those trials.
@@ -325,7 +330,7 @@ func newComparisonReport(basis string, appIDs []string, reps, planners int) Comp
 		Planners:      make([]PlannerReport, 0, planners),
 	}
 	if r.Modeled {
-		r.Notice = ModeledNotice
+		r.Notice = ModeledComparisonNotice
 	}
 	return r
 }

@@ -348,7 +348,7 @@ func TestModeledAndObservedShareAggregation(t *testing.T) {
 	if observed.Basis != BasisObserved || observed.Modeled || observed.Notice != ObservedNotice || observed.Seed != 0 {
 		t.Errorf("observed header = %q %v %q %d", observed.Basis, observed.Modeled, observed.Notice, observed.Seed)
 	}
-	if modeled.Basis != BasisModeled || !modeled.Modeled || modeled.Notice != ModeledNotice || modeled.Seed != DefaultComparisonSeed {
+	if modeled.Basis != BasisModeled || !modeled.Modeled || modeled.Notice != ModeledComparisonNotice || modeled.Seed != DefaultComparisonSeed {
 		t.Errorf("modeled header = %q %v %q %d", modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed)
 	}
 	observed.Basis, observed.Modeled, observed.Notice, observed.Seed = modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed

@@ -45,7 +45,7 @@ func ExampleComparePlanners() {
 	}
 	printComparison(report)
 	fmt.Println("seed:", report.Seed)
-	fmt.Println(report.Notice == automium.ModeledNotice)
+	fmt.Println(report.Notice == automium.ModeledComparisonNotice)
 	// Output:
 	// planner-comparison-v1 basis=modeled modeled=true apps=[helpdesk storefront] repetitions=3
 	// baseline: pass 17/18 = 0.94 [0.74, 0.99]  pass^k 0.94 0.89 0.83  agree 0.83  median 6620 ms  11056 tokens/run  recovered 7/8
