@@ -239,9 +239,9 @@ func registerPattern(tag, expr, desc string) struct{} {
 	return struct{}{}
 }
 
-// TagPattern returns the regular expression behind a pattern validate tag of this
-// package, and whether the tag is one. Adapters use it for JSON Schema patterns.
-func TagPattern(tag string) (string, bool) {
+// tagPattern returns the regular expression behind a pattern validate tag of this
+// package, and whether the tag is one, so JSONSchema can advertise it as a pattern.
+func tagPattern(tag string) (string, bool) {
 	t, ok := patternTags[tag]
 	if !ok {
 		return "", false

@@ -571,7 +571,7 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 				}
 				continue
 			}
-			if p, ok := TagPattern(r.tag); ok {
+			if p, ok := tagPattern(r.tag); ok {
 				if err := setPattern(p); err != nil {
 					return err
 				}

@@ -196,7 +196,7 @@ func TestContractSchemaKeywords(t *testing.T) {
 	if diff := cmp.Diff(replayEventTypeNames, s.Properties["type"].Enum); diff != "" {
 		t.Errorf("type enum (-want +got):\n%s", diff)
 	}
-	if p, _ := TagPattern("automium_run_id"); s.Properties["runId"].Pattern != p {
+	if p, _ := tagPattern("automium_run_id"); s.Properties["runId"].Pattern != p {
 		t.Errorf("runId pattern = %q, want %q", s.Properties["runId"].Pattern, p)
 	}
 	if m := s.Properties["seq"].Minimum; m == nil || *m != 1 {

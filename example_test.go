@@ -2,8 +2,10 @@ package automium_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/automium/automium"
@@ -122,4 +124,87 @@ func ExampleCompileJourney_invalid() {
 	// unsupported_intent steps[1].intent: "execute_js" is not an intent of the planner-intent-v1 vocabulary; use one of the allowed values
 	// unsupported_intent steps[2].intent: intent upload_file needs the file-upload capability, which app "storefront" lacks; use an intent the app supports
 	// limit_exceeded recovery.maxRetries: is 5, above the limit of 3; use a smaller value
+}
+
+// The vocabulary says what each intent needs, so a planner or a prompt can list
+// it without hard-coding the rules.
+func ExampleVocabulary() {
+	for _, in := range automium.Vocabulary() {
+		switch in.Name {
+		case "navigate", "click", "fill", "upload_file":
+			line := fmt.Sprintf("%s: target %s, value %s", in.Name, in.Target, in.Value)
+			if in.Capability != "" {
+				line += ", needs " + in.Capability
+			}
+			fmt.Println(line)
+		}
+	}
+	fmt.Println(len(automium.Vocabulary()), "intents in", automium.IntentVocabularyVersion)
+	// Output:
+	// navigate: target forbidden, value required
+	// click: target required, value forbidden
+	// fill: target required, value required
+	// upload_file: target required, value required, needs file-upload
+	// 16 intents in planner-intent-v1
+}
+
+// Reference journeys are the comparison's workload and a starting point for new
+// journeys; each one compiles.
+func ExampleReferenceJourney() {
+	j, ok := automium.ReferenceJourney("kanban-move-card-to-done")
+	if !ok {
+		panic("no such reference journey")
+	}
+	fmt.Println(j.AppID, j.FixtureID, len(j.Steps), "steps")
+	intents := make([]string, len(j.Steps))
+	for i, s := range j.Steps {
+		intents[i] = s.Intent
+	}
+	fmt.Println(strings.Join(intents, " → "))
+	res, _ := automium.CompileJourney(context.Background(), j)
+	fmt.Println("valid:", res.Valid)
+	// Output:
+	// kanban kanban-sprint-board 4 steps
+	// navigate → wait_for → drag_drop → finish
+	// valid: true
+}
+
+func ExampleSupportedCorpusVersions() {
+	fmt.Println(automium.SupportedCorpusVersions())
+	// Output:
+	// [owned-corpus-2026.11]
+}
+
+// JSONSchema gives the schema that the MCP tools advertise, with the validate
+// rules as keywords: here, the closed set of intents and the step bound.
+func ExampleJSONSchema() {
+	raw, err := automium.JSONSchema(reflect.TypeFor[automium.CompileJourneyInput]())
+	if err != nil {
+		panic(err)
+	}
+	var s struct {
+		Required   []string `json:"required"`
+		Properties struct {
+			Steps struct {
+				MaxItems int `json:"maxItems"`
+				Items    struct {
+					Properties struct {
+						Intent struct {
+							Enum []string `json:"enum"`
+						} `json:"intent"`
+					} `json:"properties"`
+				} `json:"items"`
+			} `json:"steps"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		panic(err)
+	}
+	fmt.Println("required:", s.Required)
+	fmt.Println("steps.maxItems:", s.Properties.Steps.MaxItems)
+	fmt.Println("intents:", len(s.Properties.Steps.Items.Properties.Intent.Enum))
+	// Output:
+	// required: [id appId fixtureId goal steps assertions recovery]
+	// steps.maxItems: 200
+	// intents: 16
 }

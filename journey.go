@@ -101,7 +101,7 @@ var intentByName = func() map[string]*Intent {
 func Vocabulary() []Intent { return slices.Clone(vocabulary) }
 
 // IntentNames returns the names of the frozen vocabulary, sorted.
-func IntentNames() []string { return intentNames }
+func IntentNames() []string { return slices.Clone(intentNames) }
 
 var intentNames = func() []string {
 	names := make([]string, len(vocabulary))
@@ -152,7 +152,7 @@ var assertionKinds = func() []string {
 }()
 
 var (
-	_ = registerTag("automium_intent", CodeUnsupportedIntent, "an intent of the "+IntentVocabularyVersion+" vocabulary", IntentNames)
+	_ = registerTag("automium_intent", CodeUnsupportedIntent, "an intent of the "+IntentVocabularyVersion+" vocabulary", func() []string { return intentNames })
 	_ = registerTag("automium_role", CodeInvalidArgument, "a supported ARIA role", func() []string { return targetRoles })
 	_ = registerTag("automium_recovery", CodeInvalidArgument, "a recovery strategy", func() []string { return recoveryStrategies })
 	_ = registerTag("automium_assertion", CodeInvalidArgument, "an assertion kind", func() []string { return assertionKinds })
