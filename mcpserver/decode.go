@@ -78,6 +78,11 @@ func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
 		t = t.Elem()
 	}
 	mismatch := func(want string) *automium.Error {
+		if t == plannerRefType {
+			// The spec lists malformed planner metadata as an error of its own.
+			return &automium.Error{Code: automium.CodeMalformedPlanner, Field: path.String(),
+				Message: fmt.Sprintf(`must be an object with id, vendor and model, e.g. {"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}, not %s`, jsonKind(v))}
+		}
 		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path.String(),
 			Message: fmt.Sprintf("must be %s, not %s", want, jsonKind(v))}
 	}
@@ -169,6 +174,8 @@ func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
 	}
 	return nil
 }
+
+var plannerRefType = reflect.TypeFor[automium.PlannerRef]()
 
 // shapePath is the JSON path of a value checkShape is looking at: a property
 // (name) or an array element (index) of its parent; the nil path is the arguments

@@ -164,7 +164,7 @@ func callCases(t testing.TB) []callCase {
 			wantCode: automium.CodeInvalidEnvironmentProfile, wantField: "environmentProfileId"},
 		{name: "submit a run with a planner string", tool: "automium_create_run_submission",
 			args:     strings.Replace(v["automium_create_run_submission"], testPlanner, `"gpt-4.1-mini"`, 1),
-			wantCode: automium.CodeInvalidArgument, wantField: "planner"},
+			wantCode: automium.CodeMalformedPlanner, wantField: "planner"},
 
 		// automium_get_replay_summary
 		{name: "summarize a failed run", tool: "automium_get_replay_summary", args: v["automium_get_replay_summary"]},
@@ -207,6 +207,9 @@ func callCases(t testing.TB) []callCase {
 		{name: "compare a planner without model", tool: "automium_compare_planners",
 			args:     strings.Replace(v["automium_compare_planners"], `,"model":"gpt-4.1-mini"`, ``, 1),
 			wantCode: automium.CodeMalformedPlanner, wantField: "planners[0].model"},
+		{name: "compare a planner given as a string", tool: "automium_compare_planners",
+			args:     strings.Replace(v["automium_compare_planners"], `{"id":"baseline"`, `"baseline",{"id":"baseline"`, 1),
+			wantCode: automium.CodeMalformedPlanner, wantField: "planners[0]"},
 		{name: "compare too many repetitions", tool: "automium_compare_planners",
 			args:     strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":101`, 1),
 			wantCode: automium.CodeLimitExceeded, wantField: "repetitions"},
