@@ -95,27 +95,14 @@ func TestCorpusCoverage(t *testing.T) {
 			assertions[a.Kind] = true
 		}
 	}
-	sortedKeys := func(m map[string]bool) []string {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		return keys
-	}
-	sorted := func(s []string) []string {
-		s = slices.Clone(s)
-		slices.Sort(s)
-		return s
-	}
 	tests := []struct {
 		name      string
 		want, got []string
 	}{
-		{"app capabilities", sorted(capabilityNames), sortedKeys(capabilities)},
-		{"hosting types", sorted(hostingTypeNames), sortedKeys(hosting)},
-		{"step intents", IntentNames(), sortedKeys(intents)},
-		{"assertion kinds", assertionKinds, sortedKeys(assertions)},
+		{"app capabilities", slices.Sorted(slices.Values(capabilityNames)), slices.Sorted(maps.Keys(capabilities))},
+		{"hosting types", slices.Sorted(slices.Values(hostingTypeNames)), slices.Sorted(maps.Keys(hosting))},
+		{"step intents", IntentNames(), slices.Sorted(maps.Keys(intents))},
+		{"assertion kinds", assertionKinds, slices.Sorted(maps.Keys(assertions))},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,14 +143,7 @@ var assertionSpecs = map[string]assertionSpec{
 	"element_text":    {target: Required, value: Required, valueKind: valueText},
 }
 
-var assertionKinds = func() []string {
-	k := make([]string, 0, len(assertionSpecs))
-	for name := range assertionSpecs {
-		k = append(k, name)
-	}
-	slices.Sort(k)
-	return k
-}()
+var assertionKinds = slices.Sorted(maps.Keys(assertionSpecs))
 
 var (
 	_ = registerTag("automium_intent", CodeUnsupportedIntent, "an intent of the "+IntentVocabularyVersion+" vocabulary", func() []string { return intentNames })

@@ -2,6 +2,7 @@ package automium
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -52,7 +53,7 @@ var replayEventTypes = map[string]string{
 	"artifact.recorded":       "",
 }
 
-var replayEventTypeNames = sortedKeys(replayEventTypes)
+var replayEventTypeNames = slices.Sorted(maps.Keys(replayEventTypes))
 
 // Replay event statuses. A failed event carries an error; info marks events that
 // record something rather than attempt it, such as a console message.
@@ -64,15 +65,6 @@ var (
 	_ = registerTag("automium_event_type", CodeInvalidArgument, "a "+ReplayEventVersion+" event type", func() []string { return replayEventTypeNames })
 	_ = registerTag("automium_event_status", CodeInvalidArgument, "a replay event status", func() []string { return eventStatuses })
 )
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
-}
 
 // GetReplaySummaryInput is what a caller knows about a finished run.
 type GetReplaySummaryInput struct {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -136,7 +137,7 @@ func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
 		if !ok {
 			return mismatch("an object")
 		}
-		for _, k := range sortedKeys(obj) {
+		for _, k := range slices.Sorted(maps.Keys(obj)) {
 			if err := checkShape(obj[k], t.Elem(), &shapePath{parent: path, name: k}); err != nil {
 				return err
 			}
@@ -153,7 +154,7 @@ func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
 			}
 			// Some property is unknown: report the first in sorted order, so
 			// the answer does not depend on map iteration.
-			for _, k := range sortedKeys(obj) {
+			for _, k := range slices.Sorted(maps.Keys(obj)) {
 				if _, known := fields.types[k]; !known {
 					allowed := slices.Clone(fields.sorted)
 					msg := fmt.Sprintf("%q is not a property here; remove it or use one of the allowed property names", k)
@@ -239,15 +240,6 @@ func integerProblem(path string, n json.Number, err error) *automium.Error {
 		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
 	}
 	return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("must be an integer, not %s", n)}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // jsonKind names the JSON type of a value decoded with UseNumber.
