@@ -45,8 +45,8 @@ type limitNode struct {
 var limitsCache sync.Map // reflect.Type -> *limitNode
 
 // limitsOf derives the limits of t from the same JSON Schema the tool advertises.
-// A type whose schema cannot be derived is a programming error caught at start-up,
-// since every tool derives its schema when it is registered.
+// Tools build theirs when they are registered, so a type whose schema cannot be
+// read panics at start-up, not on a client's first call.
 func limitsOf(t reflect.Type) *limitNode {
 	if n, ok := limitsCache.Load(t); ok {
 		return n.(*limitNode)

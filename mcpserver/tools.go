@@ -95,6 +95,7 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
 	}
+	limitsOf(reflect.TypeFor[In]()) // the argument pre-scan's limits, built now rather than on the first call
 	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: output schema: %v", name, err))
