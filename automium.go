@@ -126,6 +126,28 @@ type Error struct {
 	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
 	// Allowed lists the accepted values, sorted, when the field takes a closed set.
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
+	// Problems lists every problem found when there is more than one, in input
+	// order; Code, Message, Field and Allowed are then those of the first. A caller
+	// that fixes one problem at a time would need a round trip per problem, so an
+	// input's shape and bound problems are reported together.
+	Problems []Error `json:"problems,omitempty" jsonschema:"every problem found, when there is more than one; the top-level code, message and field are the first's"`
+}
+
+// joinProblems returns nil for no problems, the problem itself for one, and for
+// several the first with every problem listed in Problems.
+func joinProblems(problems []*Error) *Error {
+	switch len(problems) {
+	case 0:
+		return nil
+	case 1:
+		return problems[0]
+	}
+	first := *problems[0]
+	first.Problems = make([]Error, len(problems))
+	for i, p := range problems {
+		first.Problems[i] = *p
+	}
+	return &first
 }
 
 // Error formats the problem as "automium: field: message".
