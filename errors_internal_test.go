@@ -16,7 +16,7 @@ func TestJoinProblems(t *testing.T) {
 	}{
 		{"none", nil, nil},
 		{"one is itself", []*Error{a}, a},
-		{"several lead with the first and list all", []*Error{a, b}, &Error{Code: CodeInvalidAppID, Field: "appId", Message: "a", Problems: []Error{*a, *b}}},
+		{"several lead with the first and list all", []*Error{a, b}, &Error{Code: CodeInvalidAppID, Field: "appId", Message: "a", Problems: []Problem{a.problem(), b.problem()}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -271,7 +271,7 @@ type CompiledJourney struct {
 type CompileJourneyResult struct {
 	Valid   bool             `json:"valid" jsonschema:"whether the journey is valid and compiled"`
 	Journey *CompiledJourney `json:"journey,omitempty" jsonschema:"the compiled journey graph, when valid"`
-	Errors  []Error          `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
+	Errors  []Problem        `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
 }
 
 // CompileJourney validates a journey against the owned corpus and the frozen intent
@@ -291,9 +291,9 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 		return CompileJourneyResult{}, err
 	}
 	if problems := journeyProblems(in); len(problems) > 0 {
-		errs := make([]Error, len(problems))
+		errs := make([]Problem, len(problems))
 		for i, p := range problems {
-			errs[i] = *p
+			errs[i] = p.problem()
 		}
 		return CompileJourneyResult{Valid: false, Errors: errs}, nil
 	}

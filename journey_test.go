@@ -205,7 +205,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 	if diff := cmp.Diff(want, problemsOf(res)); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
-	var intentErr Error
+	var intentErr Problem
 	for _, e := range res.Errors {
 		if e.Field == "steps[0].intent" {
 			intentErr = e

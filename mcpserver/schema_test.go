@@ -394,7 +394,11 @@ func problems(t *testing.T, tool tool, args json.RawMessage) []automium.Error {
 		return []automium.Error{*e}
 	}
 	if r, ok := out.(automium.CompileJourneyResult); ok {
-		return r.Errors
+		errs := make([]automium.Error, len(r.Errors))
+		for i, p := range r.Errors {
+			errs[i] = automium.Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
+		}
+		return errs
 	}
 	return nil
 }

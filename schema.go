@@ -1,0 +1,379 @@
+package automium
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// The JSON Schemas of the types a server needs as soon as it starts (every
+// capability's input and output, and the contract message types) ship
+// precomputed in schemas/, one file per type, so that [JSONSchema] returns them
+// without deriving them. Deriving costs milliseconds per type, mostly in
+// jsonschema-go's encoder, which re-encodes every nested schema once per level of
+// nesting; precomputed, the schemas cost a server nothing at start-up, and
+// spawn → initialized stays near the Go runtime's own start-up time.
+//
+// The struct tags stay the one source of truth: TestPrecomputedSchemas derives
+// every schema again and fails, naming the command that regenerates the files,
+// when one no longer matches, for instance after a change to a validate tag or to
+// the corpus behind an enum.
+//
+//go:embed schemas/*.json
+var precomputedSchemaFiles embed.FS
+
+// precomputedSchemaFile is where the schema of t is kept.
+func precomputedSchemaFile(t reflect.Type) string { return "schemas/" + t.Name() + ".json" }
+
+// precomputedSchema returns a copy of the precomputed schema of t, if t is a type
+// of this package with a file in schemas/. A type without one is derived on each
+// call, which is correct, only slower. Looking the file up by the type's name,
+// rather than keeping a list of types here, keeps this low-level file free of
+// the capability types above it; the test holds the list.
+func precomputedSchema(t reflect.Type) (json.RawMessage, bool) {
+	if t.PkgPath() != packagePath {
+		return nil, false
+	}
+	data, err := precomputedSchemaFiles.ReadFile(precomputedSchemaFile(t))
+	if err != nil {
+		return nil, false
+	}
+	// The file ends with a newline, which the derived schema does not.
+	return bytes.TrimSuffix(data, []byte("\n")), true
+}
+
+// packagePath is this package's import path, for telling its types apart.
+var packagePath = reflect.TypeFor[Error]().PkgPath()
+
+// JSONSchema derives the JSON Schema (draft 2020-12) of the Go type t from its
+// struct tags: json gives property names and optionality, jsonschema the
+// descriptions, and validate the keywords (required, enums of oneof and of this
+// package's closed-set tags, patterns, length, item and value bounds, uniqueness).
+// Contracts and the MCP adapter both derive their schemas here, so a schema
+// promises exactly what validation accepts.
+//
+// It fails on a validate rule with no JSON Schema translation, so an
+// untranslatable rule is caught by tests, not shipped as a silently looser schema.
+// The schemas of this package's capability and contract types ship precomputed
+// (see schemas.go), so a server pays nothing for them at start-up; a test keeps
+// them equal to what derivation gives. The result is the caller's to keep. It is
+// safe for concurrent use.
+func JSONSchema(t reflect.Type) (json.RawMessage, error) {
+	if s, ok := precomputedSchema(t); ok {
+		return s, nil
+	}
+	return deriveSchema(t)
+}
+
+// deriveSchema is JSONSchema without the precomputed schemas.
+func deriveSchema(t reflect.Type) (json.RawMessage, error) {
+	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if err := annotate(s, t, t.String()); err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// rule is one validate tag term, such as max=64 (tag "max", param "64").
+type rule struct{ tag, param string }
+
+// parseValidate splits a validate tag into levels: the rules of the field itself,
+// then one level per dive (the rules of its items, of their items, ...). Cross-field
+// and or-ed rules have no JSON Schema equivalent, so they are reported rather than
+// silently dropped.
+func parseValidate(tag string) ([][]rule, error) {
+	levels := [][]rule{nil}
+	if tag == "" {
+		return levels, nil
+	}
+	for term := range strings.SplitSeq(tag, ",") {
+		if strings.Contains(term, "|") {
+			return nil, fmt.Errorf("or-ed rule %q has no JSON Schema translation", term)
+		}
+		name, param, _ := strings.Cut(term, "=")
+		if name == "dive" {
+			levels = append(levels, nil)
+			continue
+		}
+		levels[len(levels)-1] = append(levels[len(levels)-1], rule{tag: name, param: param})
+	}
+	return levels, nil
+}
+
+// jsonField returns the wire name of a struct field and whether it is marked
+// omitempty or omitzero, mirroring encoding/json. ok is false for fields that
+// never reach the wire.
+func jsonField(f reflect.StructField) (name string, optional, ok bool) {
+	if !f.IsExported() || f.Anonymous {
+		return "", false, false
+	}
+	tag, hasTag := f.Tag.Lookup("json")
+	name, opts, _ := strings.Cut(tag, ",")
+	if hasTag && name == "-" && opts == "" {
+		return "", false, false
+	}
+	if name == "" {
+		name = f.Name
+	}
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			optional = true
+		}
+	}
+	return name, optional, true
+}
+
+// hasRule reports whether rules holds tag.
+func hasRule(rules []rule, tag string) bool {
+	return slices.ContainsFunc(rules, func(r rule) bool { return r.tag == tag })
+}
+
+// annotate walks the Go type t and its schema s in step, translating the validate
+// tag of every struct field into JSON Schema keywords. where names the position
+// for error messages ("automium.CompileJourneyInput.steps").
+func annotate(s *jsonschema.Schema, t reflect.Type, where string) error {
+	// Nothing this package writes or reads uses null: an optional value is absent,
+	// and a present list is an array, possibly empty. Saying so keeps schemas to
+	// one type per value, which the single-type dialects of some model providers
+	// require.
+	dropNullAlternative(s)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		if s.Items != nil {
+			return annotate(s.Items, t.Elem(), where+"[]")
+		}
+	case reflect.Map:
+		if s.AdditionalProperties != nil {
+			return annotate(s.AdditionalProperties, t.Elem(), where+"{}")
+		}
+	case reflect.Struct:
+		var required []string
+		for _, f := range reflect.VisibleFields(t) {
+			name, optional, ok := jsonField(f)
+			if !ok {
+				continue
+			}
+			prop := s.Properties[name]
+			if prop == nil {
+				continue // a type jsonschema-go replaced wholesale, such as time.Time
+			}
+			at := where + "." + name
+			levels, err := parseValidate(f.Tag.Get("validate"))
+			if err != nil {
+				return fmt.Errorf("%s: %w", at, err)
+			}
+			if !optional || hasRule(levels[0], "required") {
+				required = append(required, name)
+			}
+			ft := f.Type
+			target := prop
+			for i, rules := range levels {
+				if i > 0 {
+					for ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if (ft.Kind() != reflect.Slice && ft.Kind() != reflect.Array && ft.Kind() != reflect.Map) || target == nil {
+						return fmt.Errorf("%s: dive on a %s", at, ft.Kind())
+					}
+					ft = ft.Elem()
+					if target.Items != nil {
+						target = target.Items
+					} else {
+						target = target.AdditionalProperties
+					}
+				}
+				if err := applyRules(target, ft, rules); err != nil {
+					return fmt.Errorf("%s: %w", at, err)
+				}
+			}
+			if err := annotate(prop, f.Type, at); err != nil {
+				return err
+			}
+		}
+		s.Required = required
+	}
+	return nil
+}
+
+// applyRules adds the keywords for one level of validate rules to s, the schema of
+// a value of Go type t.
+func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	kind := t.Kind()
+	collection := kind == reflect.Slice || kind == reflect.Array || kind == reflect.Map
+	number := func(p string) (float64, error) {
+		f, err := strconv.ParseFloat(p, 64)
+		if err != nil {
+			return 0, fmt.Errorf("bad numeric parameter %q", p)
+		}
+		return f, nil
+	}
+	count := func(p string) (int, error) {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("bad length parameter %q", p)
+		}
+		return n, nil
+	}
+	// bound sets a lower (lower=true) or upper bound in the keyword that fits the
+	// kind: length for strings, item count for collections, value for numbers.
+	bound := func(p string, lower bool) error {
+		switch {
+		case kind == reflect.String || collection:
+			n, err := count(p)
+			if err != nil {
+				return err
+			}
+			switch {
+			case kind == reflect.String && lower:
+				s.MinLength = &n
+			case kind == reflect.String:
+				s.MaxLength = &n
+			case kind == reflect.Map && lower:
+				s.MinProperties = &n
+			case kind == reflect.Map:
+				s.MaxProperties = &n
+			case lower:
+				s.MinItems = &n
+			default:
+				s.MaxItems = &n
+			}
+		case isNumber(kind):
+			f, err := number(p)
+			if err != nil {
+				return err
+			}
+			if lower {
+				s.Minimum = &f
+			} else {
+				s.Maximum = &f
+			}
+		default:
+			return fmt.Errorf("min/max on a %s", kind)
+		}
+		return nil
+	}
+	setPattern := func(p string) error {
+		if s.Pattern != "" && s.Pattern != p {
+			return fmt.Errorf("two patterns on one value (%q and %q)", s.Pattern, p)
+		}
+		s.Pattern = p
+		return nil
+	}
+	for _, r := range rules {
+		var err error
+		switch r.tag {
+		case "omitempty", "omitzero", "omitnil":
+			// Optionality comes from the json tag.
+		case "required":
+			// The property is listed as required by annotate, and annotate has
+			// already ruled out null. A required string may not be empty either.
+			if kind == reflect.String && s.MinLength == nil {
+				one := 1
+				s.MinLength = &one
+			}
+		case "notblank":
+			if kind != reflect.String {
+				return fmt.Errorf("notblank on a %s has no JSON Schema translation", kind)
+			}
+			err = setPattern(`\S`)
+		case "min", "gte":
+			err = bound(r.param, true)
+		case "max", "lte":
+			err = bound(r.param, false)
+		case "len":
+			if err = bound(r.param, true); err == nil {
+				err = bound(r.param, false)
+			}
+		case "gt", "lt":
+			if !isNumber(kind) {
+				return fmt.Errorf("%s on a %s has no JSON Schema translation", r.tag, kind)
+			}
+			var f float64
+			if f, err = number(r.param); err == nil {
+				if r.tag == "gt" {
+					s.ExclusiveMinimum = &f
+				} else {
+					s.ExclusiveMaximum = &f
+				}
+			}
+		case "oneof":
+			s.Enum = nil
+			for _, v := range strings.Fields(r.param) {
+				if isNumber(kind) {
+					f, err := number(v)
+					if err != nil {
+						return err
+					}
+					s.Enum = append(s.Enum, f)
+				} else {
+					s.Enum = append(s.Enum, v)
+				}
+			}
+		case "unique":
+			if kind != reflect.Slice && kind != reflect.Array {
+				return fmt.Errorf("unique on a %s has no JSON Schema translation", kind)
+			}
+			s.UniqueItems = true
+		case "hexadecimal":
+			err = setPattern(`^(0[xX])?[0-9a-fA-F]+$`)
+		default:
+			if values, ok := TagValues(r.tag); ok {
+				s.Enum = make([]any, len(values))
+				for i, v := range values {
+					s.Enum[i] = v
+				}
+				continue
+			}
+			if p, ok := tagPattern(r.tag); ok {
+				if err := setPattern(p); err != nil {
+					return err
+				}
+				continue
+			}
+			return fmt.Errorf("validate rule %q has no JSON Schema translation; teach contract.go about it", r.tag)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func isNumber(k reflect.Kind) bool {
+	switch k {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return true
+	}
+	return false
+}
+
+// dropNullAlternative turns a ["null", T] type union into plain T.
+func dropNullAlternative(s *jsonschema.Schema) {
+	if len(s.Types) == 0 {
+		return
+	}
+	rest := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
+	if len(rest) == 1 {
+		s.Type, s.Types = rest[0], nil
+	} else {
+		s.Types = rest
+	}
+}
