@@ -1,0 +1,192 @@
+package automium
+
+import (
+	"math"
+	"slices"
+
+	"golang.org/x/exp/stats"
+)
+
+// wilsonZ is the two-sided 95% standard normal quantile, Φ⁻¹(0.975).
+const wilsonZ = 1.959963984540054
+
+// reportDecimals is how many decimals every float in a report keeps. Rounding
+// once, at the end, makes the bytes independent of summation noise below 1e-6.
+const reportDecimals = 1e6
+
+// trialTally is the benchmark runner's aggregation: both sources of trials feed it
+// one planner at a time, so modeled and observed reports cannot drift apart. Its
+// buffers are reused across planners.
+type trialTally struct {
+	runs, passes []int     // per journey index
+	latencies    []float64 // one per trial, in milliseconds
+	passAtK      []float64 // scratch: sum over journeys of pass^k, per k
+	passed       int
+	inputTokens  int
+	outputTokens int
+	triggered    int
+	recovered    int
+}
+
+func (t *trialTally) reset(journeys, trials int) {
+	t.runs = resize(t.runs, journeys)
+	t.passes = resize(t.passes, journeys)
+	t.latencies = slices.Grow(t.latencies[:0], trials)
+	t.passed, t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0, 0
+}
+
+// resize returns s with length n, all zero, reusing its array when it can.
+func resize[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
+}
+
+func (t *trialTally) add(journey int, tr *Trial) {
+	t.runs[journey]++
+	if tr.Passed {
+		t.passes[journey]++
+		t.passed++
+	}
+	t.latencies = append(t.latencies, float64(tr.LatencyMs))
+	t.inputTokens += tr.InputTokens
+	t.outputTokens += tr.OutputTokens
+	if tr.RecoveryTriggered {
+		t.triggered++
+		if tr.Recovered {
+			t.recovered++
+		}
+	}
+}
+
+// maxRuns is the largest number of runs of one journey.
+func (t *trialTally) maxRuns() int {
+	most := 0
+	for _, r := range t.runs {
+		most = max(most, r)
+	}
+	return most
+}
+
+// report computes the planner's metrics. It needs at least one trial.
+func (t *trialTally) report(ref PlannerRef) PlannerReport {
+	n := len(t.latencies)
+	journeys, minRuns, agree := 0, 0, 0
+	for j, r := range t.runs {
+		if r == 0 {
+			continue
+		}
+		journeys++
+		if minRuns == 0 || r < minRuns {
+			minRuns = r
+		}
+		if c := t.passes[j]; c == 0 || c == r {
+			agree++
+		}
+	}
+	t.passAtK = resize(t.passAtK, minRuns)
+	for j, r := range t.runs {
+		if r > 0 {
+			addPassHatK(t.passAtK, t.passes[j], r)
+		}
+	}
+	passAtK := make([]PassAtK, minRuns)
+	for k, sum := range t.passAtK {
+		passAtK[k] = PassAtK{K: k + 1, Value: roundReport(sum / float64(journeys))}
+	}
+	slices.Sort(t.latencies)
+	q := stats.Quantiles(t.latencies, 0.5, 0.9)
+	total := t.inputTokens + t.outputTokens
+	return PlannerReport{
+		Planner:  ref,
+		Trials:   n,
+		Journeys: journeys,
+		PassRate: newRate(t.passed, n),
+		Repeatability: Repeatability{
+			PassAtK:               passAtK,
+			AllOutcomesAgreeShare: roundReport(float64(agree) / float64(journeys)),
+		},
+		MedianJourneyLatencyMs: roundReport(q[0]),
+		P90JourneyLatencyMs:    roundReport(q[1]),
+		TokenSpend: TokenSpend{
+			InputTotal:        t.inputTokens,
+			OutputTotal:       t.outputTokens,
+			Total:             total,
+			MeanPerJourneyRun: roundReport(float64(total) / float64(n)),
+			MeanInputPerRun:   roundReport(float64(t.inputTokens) / float64(n)),
+			MeanOutputPerRun:  roundReport(float64(t.outputTokens) / float64(n)),
+		},
+		RecoverySuccessRate: optionalRate(t.recovered, t.triggered),
+	}
+}
+
+// addPassHatK adds one journey's pass^k = C(c,k)/C(n,k) to sums[k-1] for every
+// k ≤ len(sums) ≤ n. It uses the product form
+//
+//	C(c,k)/C(n,k) = Π_{i=0}^{k-1} (c−i)/(n−i)
+//
+// one factor per k, so there are no factorials to overflow and the whole row costs
+// O(k). The factor (c−i) reaches 0 at k = c+1, after which pass^k stays 0.
+func addPassHatK(sums []float64, c, n int) {
+	ratio := 1.0
+	for i := range sums {
+		if c-i <= 0 {
+			return
+		}
+		ratio *= float64(c-i) / float64(n-i)
+		sums[i] += ratio
+	}
+}
+
+// optionalRate is newRate, or nil when n is 0: a rate over nothing is unknown,
+// and reporting it as 0 or 1 would be a lie.
+func optionalRate(successes, n int) *Rate {
+	if n <= 0 {
+		return nil
+	}
+	r := newRate(successes, n)
+	return &r
+}
+
+// newRate is successes/n with its Wilson interval; n must be positive.
+func newRate(successes, n int) Rate {
+	ci, _ := wilson95(successes, n)
+	return Rate{
+		Value:     roundReport(float64(successes) / float64(n)),
+		Successes: successes,
+		N:         n,
+		Wilson95:  Interval{Lower: roundReport(ci.Lower), Upper: roundReport(ci.Upper)},
+	}
+}
+
+// wilson95 is the 95% Wilson score interval for x successes in n trials:
+//
+//	center = (p̂ + z²/2n) / (1 + z²/n)
+//	half   = z·√(p̂(1−p̂)/n + z²/4n²) / (1 + z²/n)
+//
+// with p̂ = x/n and z = Φ⁻¹(0.975). At p̂ = 0 the lower bound is exactly 0 and at
+// p̂ = 1 the upper bound is exactly 1 (floating point would otherwise miss by an
+// ulp); both bounds are clamped to [0,1]. It reports false when n is 0.
+func wilson95(x, n int) (Interval, bool) {
+	if n <= 0 || x < 0 || x > n {
+		return Interval{}, false
+	}
+	nf := float64(n)
+	p := float64(x) / nf
+	z2 := wilsonZ * wilsonZ
+	denom := 1 + z2/nf
+	center := (p + z2/(2*nf)) / denom
+	half := wilsonZ * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf)) / denom
+	ci := Interval{Lower: max(0, center-half), Upper: min(1, center+half)}
+	if x == 0 {
+		ci.Lower = 0
+	}
+	if x == n {
+		ci.Upper = 1
+	}
+	return ci, true
+}
+
+func roundReport(x float64) float64 {
+	return math.Round(x*reportDecimals) / reportDecimals
+}
