@@ -122,37 +122,23 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 		return GetArtifactManifestResult{}, err
 	}
 	// Entries are ordered by kind, then path (unique, so the order is total).
-	// Sorting indexes moves ints instead of whole entries and their pointers, and
-	// the entries are then copied once, in order.
-	order := make([]int, len(in.Entries))
-	for i := range order {
-		order[i] = i
+	entries := make([]ArtifactEntry, len(in.Entries))
+	for i, e := range in.Entries {
+		entries[i] = e
+		if e.Size != nil {
+			size := *e.Size
+			entries[i].Size = &size
+		}
+		if e.MediaType == "" {
+			entries[i].MediaType = artifactKindByName[e.Kind].DefaultMediaType
+		}
 	}
-	slices.SortFunc(order, func(i, j int) int {
-		a, b := &in.Entries[i], &in.Entries[j]
+	slices.SortFunc(entries, func(a, b ArtifactEntry) int {
 		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
-	entries := make([]ArtifactEntry, len(in.Entries))
-	// The copied sizes share one array, so a manifest costs one allocation for
-	// them rather than one per entry.
-	var sizes []int64
-	for k, i := range order {
-		e := in.Entries[i]
-		entries[k] = e
-		if e.Size != nil {
-			if sizes == nil {
-				sizes = make([]int64, 0, len(order)-k)
-			}
-			sizes = append(sizes, *e.Size)
-			entries[k].Size = &sizes[len(sizes)-1]
-		}
-		if e.MediaType == "" {
-			entries[k].MediaType = artifactKindByName[e.Kind].DefaultMediaType
-		}
-	}
 	m := GetArtifactManifestResult{
 		SchemaVersion:       ArtifactManifestVersion,
 		RunID:               in.RunID,

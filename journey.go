@@ -2,14 +2,9 @@ package automium
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
-	"hash"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // Target names an element semantically, the way an accessibility tree does.
@@ -306,46 +301,28 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	edges := make([]GraphEdge, 0, 4*len(in.Steps)+2*len(in.Assertions))
 	retry := in.Recovery.MaxRetries > 0
 	seq := make([]string, 0, len(in.Steps)+len(in.Assertions)+1)
-	// Node names come from tables built once, and the copies of targets and
-	// strategies are cut from one array each, so a compile allocates a fixed
-	// number of times for them however long the journey is. Each strategies copy's
-	// capacity ends where it does, so appending to one cannot overwrite the next.
-	targets := make([]Target, 0, countTargets(in))
-	copyTarget := func(t *Target) *Target {
-		if t == nil {
-			return nil
-		}
-		targets = append(targets, *t)
-		return &targets[len(targets)-1]
-	}
-	var strategies []string
-	if retry {
-		strategies = make([]string, 0, len(in.Steps)*len(in.Recovery.Strategies))
-	}
 	for i, s := range in.Steps {
-		names := stepNames.of(i)
-		seq = append(seq, names.id)
-		nodes = append(nodes, GraphNode{ID: names.id, Kind: NodeStep, Source: names.source, Intent: s.Intent,
-			Target: copyTarget(s.Target), Destination: copyTarget(s.Destination), Value: s.Value})
+		id := stepNodeID(i)
+		seq = append(seq, id)
+		nodes = append(nodes, GraphNode{ID: id, Kind: NodeStep, Source: elemPath{"steps", i}.String(), Intent: s.Intent,
+			Target: cloneTarget(s.Target), Destination: cloneTarget(s.Destination), Value: s.Value})
 		if retry {
-			start := len(strategies)
-			strategies = append(strategies, in.Recovery.Strategies...)
-			nodes = append(nodes, GraphNode{ID: names.recovery, Kind: NodeRecovery, Source: "recovery",
-				Strategies: strategies[start:len(strategies):len(strategies)]})
+			nodes = append(nodes, GraphNode{ID: recoveryNodeID(i), Kind: NodeRecovery, Source: "recovery",
+				Strategies: slices.Clone(in.Recovery.Strategies)})
 		}
 	}
 	for i, a := range in.Assertions {
-		names := assertionNames.of(i)
-		seq = append(seq, names.id)
-		nodes = append(nodes, GraphNode{ID: names.id, Kind: NodeAssertion, Source: names.source,
-			Assertion: a.Kind, Target: copyTarget(a.Target), Value: a.Value})
+		id := "assert-" + strconv.Itoa(i+1)
+		seq = append(seq, id)
+		nodes = append(nodes, GraphNode{ID: id, Kind: NodeAssertion, Source: elemPath{"assertions", i}.String(),
+			Assertion: a.Kind, Target: cloneTarget(a.Target), Value: a.Value})
 	}
 	nodes = append(nodes, GraphNode{ID: NodePass, Kind: NodePass}, GraphNode{ID: NodeFail, Kind: NodeFail})
 	seq = append(seq, NodePass)
 	for i, id := range seq[:len(seq)-1] {
 		edges = append(edges, GraphEdge{From: id, To: seq[i+1], On: EdgeSuccess})
 		if i < len(in.Steps) && retry {
-			rec := stepNames.of(i).recovery
+			rec := recoveryNodeID(i)
 			edges = append(edges,
 				GraphEdge{From: id, To: rec, On: EdgeFailure},
 				GraphEdge{From: rec, To: id, On: EdgeRetry, MaxAttempts: in.Recovery.MaxRetries},
@@ -371,119 +348,7 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	return g
 }
 
-// countTargets counts the targets and destinations a compiled journey copies.
-func countTargets(in CompileJourneyInput) int {
-	n := 0
-	for _, s := range in.Steps {
-		if s.Target != nil {
-			n++
-		}
-		if s.Destination != nil {
-			n++
-		}
-	}
-	for _, a := range in.Assertions {
-		if a.Target != nil {
-			n++
-		}
-	}
-	return n
-}
-
-// nodeNames are the graph names of one step or assertion: its node ID, the ID of
-// its recovery node (steps only) and the JSON path it came from.
-type nodeNames struct{ id, recovery, source string }
-
-// nodeNameTable holds the names of every element index a journey within the
-// limits can have, built once at start-up.
-type nodeNameTable struct {
-	idPrefix, list string
-	names          []nodeNames
-}
-
-var (
-	stepNames      = newNodeNameTable("step-", "steps", MaxSteps)
-	assertionNames = newNodeNameTable("assert-", "assertions", MaxAssertions)
-)
-
-func newNodeNameTable(idPrefix, list string, n int) nodeNameTable {
-	t := nodeNameTable{idPrefix: idPrefix, list: list}
-	t.names = make([]nodeNames, n)
-	for i := range t.names {
-		t.names[i] = t.build(i)
-	}
-	return t
-}
-
-// of returns the names of element i; past the limits, which validation rules
-// out, it builds them.
-func (t nodeNameTable) of(i int) nodeNames {
-	if i < len(t.names) {
-		return t.names[i]
-	}
-	return t.build(i)
-}
-
-func (t nodeNameTable) build(i int) nodeNames {
-	n := strconv.Itoa(i + 1)
-	return nodeNames{id: t.idPrefix + n, recovery: "recover-" + n, source: elemPath{t.list, i}.String()}
-}
-
-// digestOf hashes the canonical JSON of v. encoding/json writes struct fields in
-// declaration order and sorts map keys, so equal values hash equally.
-//
-// The JSON is streamed into the hash rather than built with json.Marshal, which
-// copies the whole document into a fresh slice (for a 200-step graph, the
-// largest allocation of a compile), and the hash, encoder and output buffer are
-// reused through a pool. The bytes hashed are exactly json.Marshal's.
-func digestOf(v any) string {
-	d := digesters.Get().(*digester)
-	defer digesters.Put(d)
-	d.w.h.Reset()
-	d.w.held = false
-	if err := d.enc.Encode(v); err != nil {
-		panic("automium: digest of unmarshalable value: " + err.Error())
-	}
-	if !d.w.held || d.w.last != '\n' {
-		panic("automium: digest: json.Encoder did not end the value with a newline")
-	}
-	out := append(d.out[:0], "sha256:"...)
-	out = hex.AppendEncode(out, d.w.h.Sum(d.sum[:0]))
-	return string(out)
-}
-
-// digester is the reusable state of one digestOf call.
-type digester struct {
-	w   hashWriter
-	enc *json.Encoder
-	sum []byte
-	out []byte
-}
-
-var digesters = sync.Pool{New: func() any {
-	d := &digester{w: hashWriter{h: sha256.New()}, sum: make([]byte, 0, sha256.Size), out: make([]byte, 0, len("sha256:")+2*sha256.Size)}
-	d.enc = json.NewEncoder(&d.w)
-	return d
-}}
-
-// hashWriter hashes what it is given except the last byte written so far, which
-// it holds back: json.Encoder ends every value with a newline that json.Marshal
-// does not write, and holding one byte back drops it however the encoder splits
-// its writes.
-type hashWriter struct {
-	h    hash.Hash
-	last byte
-	held bool
-}
-
-func (w *hashWriter) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	if w.held {
-		w.h.Write([]byte{w.last})
-	}
-	w.h.Write(p[:len(p)-1])
-	w.last, w.held = p[len(p)-1], true
-	return len(p), nil
-}
+// stepNodeID and recoveryNodeID name the nodes of step i, counting from 1 as a
+// reader of the graph does.
+func stepNodeID(i int) string     { return "step-" + strconv.Itoa(i+1) }
+func recoveryNodeID(i int) string { return "recover-" + strconv.Itoa(i+1) }

@@ -3,8 +3,6 @@ package automium
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"reflect"
@@ -413,34 +411,6 @@ func TestHasScheme(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-// TestDigestOf holds the streamed digest to its definition, the sha256 of
-// json.Marshal's bytes, including for values whose JSON ends in a newline-like
-// escape and for writes split anywhere.
-func TestDigestOf(t *testing.T) {
-	g := compile(validJourney())
-	for _, v := range []any{g, "line\n", map[string]int{"b": 2, "a": 1}, []string{}, nil} {
-		b, err := json.Marshal(v)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := sha256.Sum256(b)
-		if got, want := digestOf(v), "sha256:"+hex.EncodeToString(sum[:]); got != want {
-			t.Errorf("digestOf(%v) = %s, want %s", v, got, want)
-		}
-	}
-	b, _ := json.Marshal(g)
-	want := sha256.Sum256(b)
-	b = append(b, '\n')
-	for split := range len(b) + 1 {
-		w := hashWriter{h: sha256.New()}
-		w.Write(b[:split])
-		w.Write(b[split:])
-		if got := w.h.Sum(nil); !bytes.Equal(got, want[:]) {
-			t.Fatalf("split at %d: hash differs", split)
 		}
 	}
 }
