@@ -5,7 +5,10 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"maps"
 	"slices"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // CorpusVersion is the version of the owned benchmark corpus embedded in this
@@ -233,6 +236,31 @@ func ReferenceJourney(id string) (CompileJourneyInput, bool) {
 		return CompileJourneyInput{}, false
 	}
 	return j.clone(), true
+}
+
+// ReferenceJourneyIDs returns the IDs of the checked-in reference journeys, sorted.
+func ReferenceJourneyIDs() []string {
+	return slices.Sorted(maps.Keys(owned.journeyByID))
+}
+
+// FixtureOfApp returns a copy of the fixture fixtureID of the app appID, or the
+// error a capability gives for that pair: invalid_app_id for an app outside the
+// corpus, invalid_fixture_id (listing the app's fixtures) for an unknown fixture,
+// fixture_app_mismatch for a fixture of another app. Adapters use it to check a
+// pair the way the capabilities do, without rebuilding the corpus's indexes.
+func FixtureOfApp(appID, fixtureID string) (Fixture, error) {
+	app := owned.appByID[appID]
+	if app == nil {
+		return Fixture{}, newError(CodeInvalidAppID, "appId", owned.appIDs, "%s is not an authorized benchmark app ID; use one of the allowed values", echo.Quote(appID))
+	}
+	fixture := owned.fixtureByID[fixtureID]
+	if fixture == nil {
+		return Fixture{}, unknownFixtureOfApp("fixtureId", appID, fixtureID)
+	}
+	if p := fixtureAppMismatch(app, fixture); p != nil {
+		return Fixture{}, p
+	}
+	return cloneFixture(fixture), nil
 }
 
 // appFixtureIDs lists the fixture IDs of one app, for fix-it messages.

@@ -132,6 +132,14 @@ func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplayS
 	}, nil
 }
 
+// RequiredReplayArtifactKinds returns, sorted, the artifact kinds a run with this
+// verdict and retry count must record: the rule documented on [GetReplaySummary].
+// An unknown verdict gets the kinds of a passed run; [GetReplaySummary] is where
+// a verdict is checked.
+func RequiredReplayArtifactKinds(verdict string, retryCount int) []string {
+	return requiredReplayArtifactKinds(verdict, retryCount)
+}
+
 // requiredReplayArtifactKinds applies the rule documented on [GetReplaySummary].
 func requiredReplayArtifactKinds(verdict string, retries int) []string {
 	if verdict == VerdictSkipped {
