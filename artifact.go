@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // ArtifactKind is one kind of run artifact of the artifact manifest contract, with
@@ -115,10 +117,10 @@ type GetArtifactManifestResult struct {
 // [MaxPathLength] before anything else, and the first problem found, in field
 // order, is returned.
 func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetArtifactManifestResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return GetArtifactManifestResult{}, err
 	}
-	if err := artifactManifestProblem(in); err != nil {
+	if err := artifactManifestProblems(in); err != nil {
 		return GetArtifactManifestResult{}, err
 	}
 	// Entries are ordered by kind, then path (unique, so the order is total).
@@ -152,74 +154,59 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 	return m, nil
 }
 
-// artifactManifestProblem returns the first problem with in, in field order, after
-// the size checks that keep a hostile manifest cheap to reject.
-func artifactManifestProblem(in GetArtifactManifestInput) *Error {
+// artifactManifestProblems returns every problem with in, after the size checks
+// that keep a hostile manifest cheap to reject.
+func artifactManifestProblems(in GetArtifactManifestInput) error {
+	ps := newProblems(in)
 	if len(in.Entries) > MaxArtifactEntries {
-		return newError(CodeLimitExceeded, "entries", nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
+		ps.add(field("entries"), CodeLimitExceeded, nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
+		return ps.err()
 	}
 	// Lengths are in characters, as the schema's maxLength counts them; the
 	// byte length bounds the count, so most paths skip counting.
-	tooLong := func(p string) bool { return len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength }
-	if tooLong(in.Root) {
-		return newError(CodeLimitExceeded, "root", nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(in.Root), MaxPathLength)
+	tooLong := func(at jsonPath, p string) {
+		if len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength {
+			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), MaxPathLength)
+		}
 	}
+	tooLong(field("root"), in.Root)
 	for i, e := range in.Entries {
-		if tooLong(e.Path) {
-			return newError(CodeLimitExceeded, fmt.Sprintf("entries[%d].path", i), nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(e.Path), MaxPathLength)
+		tooLong(field("entries").at(i).dot("path"), e.Path)
+	}
+	if err := ps.err(); err != nil {
+		return err
+	}
+	ps.validate(in)
+	// The path rules say more than the validator's generic findings, such as
+	// invalid UTF-8, so their problem takes its place.
+	pathProblem := func(at jsonPath, p string) bool {
+		if ps.has(at) && utf8.ValidString(p) {
+			return true
 		}
-	}
-	problems := validateStruct(in)
-	first := func(field string) *Error { return problemAt(problems, field) }
-	for _, f := range []string{"runId", "root"} {
-		if p := first(f); p != nil {
-			return p
+		if msg := artifactPathProblem(p); msg != "" {
+			ps.replace(at, newError(CodeInvalidArtifactPath, "", nil, "%s", msg))
+			return true
 		}
+		return false
 	}
-	if msg := artifactPathProblem(in.Root); msg != "" {
-		return newError(CodeInvalidArtifactPath, "root", nil, "%s", msg)
-	}
-	if p := first("entries"); p != nil {
-		return p
-	}
+	pathProblem(field("root"), in.Root)
 	seen := make(map[string]int, len(in.Entries))
 	for i, e := range in.Entries {
-		// Paths are rendered only when there is something to report, so a valid
-		// manifest builds no per-entry strings.
-		at := elemPath{"entries", i}
-		entryProblem := func(member string) *Error {
-			if len(problems) == 0 {
-				return nil
-			}
-			if member == "" {
-				return first(at.String())
-			}
-			return first(at.field(member))
-		}
-		for _, f := range []string{"kind", "path"} {
-			if p := entryProblem(f); p != nil {
-				return p
+		at := field("entries").at(i)
+		if !pathProblem(at.dot("path"), e.Path) {
+			if j, dup := seen[e.Path]; dup {
+				ps.add(at.dot("path"), CodeInvalidArtifactPath, nil, "%s is also the path of entries[%d]; every artifact needs its own path", echo.Quote(e.Path), j)
+			} else {
+				seen[e.Path] = i
 			}
 		}
-		if msg := artifactPathProblem(e.Path); msg != "" {
-			return newError(CodeInvalidArtifactPath, at.field("path"), nil, "%s", msg)
-		}
-		if j, dup := seen[e.Path]; dup {
-			return newError(CodeInvalidArtifactPath, at.field("path"), nil, "%q is also the path of entries[%d]; every artifact needs its own path", e.Path, j)
-		}
-		seen[e.Path] = i
-		if p := entryProblem("mediaType"); p != nil {
-			return p
-		}
-		if kind := artifactKindByName[e.Kind]; e.MediaType != "" && !slices.Contains(kind.MediaTypes, e.MediaType) {
-			return newError(CodeInvalidArgument, at.field("mediaType"), kind.MediaTypes,
-				"%q is not a media type of %s artifacts; use one of the allowed values or omit it for %s", e.MediaType, e.Kind, kind.DefaultMediaType)
-		}
-		if p := entryProblem(""); p != nil {
-			return p
+		kind, known := artifactKindByName[e.Kind]
+		if known && e.MediaType != "" && !ps.has(at.dot("mediaType")) && !slices.Contains(kind.MediaTypes, e.MediaType) {
+			ps.add(at.dot("mediaType"), CodeInvalidArgument, kind.MediaTypes,
+				"%s is not a media type of %s artifacts; use one of the allowed values or omit it for %s", echo.Quote(e.MediaType), e.Kind, kind.DefaultMediaType)
 		}
 	}
-	return nil
+	return ps.err()
 }
 
 // artifactPathProblem explains why p is not a relative POSIX path that stays under

@@ -48,7 +48,22 @@
 //
 // Every failure is an [*Error] with a stable [Code], a plain-English message that
 // says how to fix the input, the JSON path of the offending field and, for closed
-// sets, the allowed values. Use [errors.As] to inspect it.
+// sets, the allowed values. Use [errors.As] to inspect it. An input with several
+// problems gets one error that lists them all in [Error.Problems], in the order
+// a reader meets the fields, so a caller can fix everything in one round trip.
+//
+// One rule decides the channel of a problem. A problem with the input's shape
+// or bounds (a value too long, a list too large, a number above its maximum) is
+// always the returned error. A problem with what the input means is the
+// domain's answer where the result has room for one: [CompileJourney] reports
+// such problems in its result, with Valid false; the other capabilities have no
+// such result, so for them it is the returned error too.
+//
+// A nil context is an invalid_argument error; a done context is an error with
+// code canceled or deadline_exceeded that [errors.Is] matches with
+// [context.Canceled] or [context.DeadlineExceeded]. Client-supplied values that a
+// message quotes are cut to a short prefix with their length, so no error grows
+// with the input.
 //
 // # Concurrency
 //
@@ -57,8 +72,11 @@
 package automium
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // Versions of the contracts this package speaks. They are part of every output that
@@ -103,6 +121,11 @@ const (
 	CodeUnsupportedOperation      Code = "unsupported_operation"
 	CodeLimitExceeded             Code = "limit_exceeded"
 	CodeInternal                  Code = "internal"
+	// CodeCanceled and CodeDeadlineExceeded say the caller's context ended
+	// before the call finished. errors.Is matches such an error with
+	// context.Canceled and context.DeadlineExceeded respectively.
+	CodeCanceled         Code = "canceled"
+	CodeDeadlineExceeded Code = "deadline_exceeded"
 )
 
 // Error is the single error type returned by this package. Its fields are exported
@@ -157,12 +180,78 @@ func joinProblems(problems []*Error) *Error {
 	return &first
 }
 
-// Error formats the problem as "automium: field: message".
+// Error formats the problem the way a log line needs it: the code, the field, the
+// message and the allowed values, then any further problems, as in
+// "automium: invalid_app_id: appId: "x" is not ... (allowed: banking, ...)".
 func (e *Error) Error() string {
-	if e.Field == "" {
-		return "automium: " + e.Message
+	var b strings.Builder
+	b.WriteString("automium: ")
+	if len(e.Problems) > 1 {
+		fmt.Fprintf(&b, "%d problems: ", len(e.Problems))
+		for i := range e.Problems {
+			if i > 0 {
+				b.WriteString("; ")
+			}
+			e.Problems[i].write(&b)
+		}
+		return b.String()
 	}
-	return "automium: " + e.Field + ": " + e.Message
+	e.problem().write(&b)
+	return b.String()
+}
+
+// Is makes errors.Is(err, context.Canceled) and errors.Is(err,
+// context.DeadlineExceeded) true for the error of a call whose context ended, so
+// a caller can test for the cause as with any Go API, and use errors.As for the
+// code, with one error type.
+func (e *Error) Is(target error) bool {
+	switch e.Code {
+	case CodeCanceled:
+		return target == context.Canceled
+	case CodeDeadlineExceeded:
+		return target == context.DeadlineExceeded
+	}
+	return false
+}
+
+// write renders the problem as "code: field: message (allowed: a, b)".
+func (p Problem) write(b *strings.Builder) {
+	b.WriteString(string(p.Code))
+	b.WriteString(": ")
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Message)
+	if len(p.Allowed) > 0 {
+		b.WriteString(" (allowed: ")
+		b.WriteString(strings.Join(p.Allowed, ", "))
+		b.WriteString(")")
+	}
+}
+
+// String renders the problem as "code: field: message (allowed: a, b)".
+func (p Problem) String() string {
+	var b strings.Builder
+	p.write(&b)
+	return b.String()
+}
+
+// checkContext is the first check of every capability. A nil context is a
+// programming error that would otherwise panic deep inside; a done context
+// ends the call with an *Error that wraps the context's error, so that callers
+// can use errors.As for the code and errors.Is for the cause alike.
+func checkContext(ctx context.Context) error {
+	if ctx == nil {
+		return newError(CodeInvalidArgument, "", nil, "ctx is nil; pass context.Background() or the context of the request being served")
+	}
+	switch err := ctx.Err(); {
+	case errors.Is(err, context.DeadlineExceeded):
+		return newError(CodeDeadlineExceeded, "", nil, "the call's deadline passed before it finished; call it again with more time")
+	case err != nil:
+		return newError(CodeCanceled, "", nil, "the call was canceled before it finished; call it again with a live context")
+	}
+	return nil
 }
 
 // newError builds an *Error with a sorted copy of allowed, so callers never have to

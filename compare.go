@@ -2,10 +2,9 @@ package automium
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"strconv"
-	"strings"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // Bases of a comparison report: where its trials came from.
@@ -136,10 +135,10 @@ type CompareObservedTrialsInput struct {
 //
 // ComparePlanners is safe for concurrent use.
 func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonReport, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
 	}
-	if err := comparePlannersProblem(in); err != nil {
+	if err := comparePlannersProblems(in); err != nil {
 		return ComparisonReport{}, err
 	}
 	appIDs := slices.Clone(in.AppIDs)
@@ -160,7 +159,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 		drawer trialDrawer
 	)
 	for _, p := range in.Planners {
-		if err := ctx.Err(); err != nil {
+		if err := checkContext(ctx); err != nil {
 			return ComparisonReport{}, err
 		}
 		t.reset(len(journeys), len(journeys)*reps)
@@ -193,7 +192,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.
 func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (ComparisonReport, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
 	}
 	plan, err := observedTrialsPlan(in)
@@ -203,7 +202,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(in.Planners))
 	var t trialTally
 	for p, ref := range in.Planners {
-		if err := ctx.Err(); err != nil {
+		if err := checkContext(ctx); err != nil {
 			return ComparisonReport{}, err
 		}
 		t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
@@ -218,90 +217,66 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 	return report, nil
 }
 
-// comparePlannersProblem returns the first problem with in, in field order.
-// Limits are checked before anything walks the lists.
-func comparePlannersProblem(in ComparePlannersInput) *Error {
-	switch {
-	case len(in.AppIDs) > MaxAppIDs:
-		return newError(CodeLimitExceeded, "appIds", nil, "has %d apps; the limit is %d", len(in.AppIDs), MaxAppIDs)
-	case len(in.Planners) > MaxPlanners:
-		return newError(CodeLimitExceeded, "planners", nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
-	case in.Repetitions > MaxRepetitions:
-		return newError(CodeLimitExceeded, "repetitions", nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
+// comparePlannersProblems returns every problem with in. Limits are checked
+// before anything walks the lists.
+func comparePlannersProblems(in ComparePlannersInput) error {
+	ps := newProblems(in)
+	if len(in.AppIDs) > MaxAppIDs {
+		ps.add(field("appIds"), CodeLimitExceeded, nil, "has %d apps; the limit is %d", len(in.AppIDs), MaxAppIDs)
 	}
-	if problems := validateStruct(in); len(problems) > 0 {
-		p := problems[0]
-		if dup := duplicateAppProblem(in.AppIDs); p.Field == "appIds" && dup != nil {
-			return dup // more useful than the validator's "contains duplicates"
-		}
-		if pp := plannersProblem(p, in.Planners); pp != nil {
-			return pp
-		}
-		return p
+	if len(in.Planners) > MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
 	}
-	return plannerListProblem(in.Planners)
+	if in.Repetitions > MaxRepetitions {
+		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
+	}
+	if err := ps.err(); err != nil {
+		return err
+	}
+	ps.validate(in)
+	if duplicateAppProblems(ps, in.AppIDs) {
+		// More useful than the validator's "contains duplicates".
+		ps.drop(field("appIds"))
+		duplicateAppProblems(ps, in.AppIDs)
+	}
+	plannerListProblems(ps, in.Planners)
+	return ps.err()
 }
 
-// plannersProblem sharpens a validator finding under planners[i] into the
-// malformed_planner error run submissions give, naming every missing part.
-func plannersProblem(p *Error, planners []PlannerRef) *Error {
-	i, ok := elementIndex(p.Field, "planners", len(planners))
-	if !ok {
-		return nil
-	}
-	return planners[i].problem(fmt.Sprintf("planners[%d]", i))
-}
-
-// trialFixtureProblem narrows an unknown fixture of a known app to that app's
-// fixtures, which is the list a caller can actually pick from.
-func trialFixtureProblem(p *Error, trials []Trial) *Error {
-	i, ok := elementIndex(p.Field, "trials", len(trials))
-	if !ok || p.Code != CodeInvalidFixtureID || owned.appByID[trials[i].AppID] == nil {
-		return nil
-	}
-	return unknownFixtureOfApp(p.Field, trials[i].AppID, trials[i].FixtureID)
-}
-
-// elementIndex parses the index i out of a path "list[i]..." with i < n.
-func elementIndex(field, list string, n int) (int, bool) {
-	rest, ok := strings.CutPrefix(field, list+"[")
-	if !ok {
-		return 0, false
-	}
-	idx, _, _ := strings.Cut(rest, "]")
-	i, err := strconv.Atoi(idx)
-	if err != nil || i < 0 || i >= n {
-		return 0, false
-	}
-	return i, true
-}
-
-// plannerListProblem checks what the validator cannot: each planner's text, and
-// that no two planners share an ID (their reports would be indistinguishable).
-func plannerListProblem(planners []PlannerRef) *Error {
+// plannerListProblems records what the validator cannot see: each planner's
+// parts (replacing the validator's findings under that planner with
+// malformed_planner naming every missing part), and that no two planners share
+// an ID, since their reports would be indistinguishable.
+func plannerListProblems(ps *problems, planners []PlannerRef) {
 	first := make(map[string]int, len(planners))
 	for i, p := range planners {
-		field := fmt.Sprintf("planners[%d]", i)
-		if pp := p.problem(field); pp != nil {
-			return pp
+		at := field("planners").at(i)
+		if p.problems(&problems{}, at) {
+			ps.drop(at)
+			p.problems(ps, at)
+			continue
 		}
 		if j, dup := first[p.ID]; dup {
-			return newError(CodeInvalidArgument, field+".id", nil,
-				"planner ID %q is used twice (also by planners[%d]); give each planner its own ID", p.ID, j)
+			ps.add(at.dot("id"), CodeInvalidArgument, nil,
+				"planner ID %s is used twice (also by planners[%d]); give each planner its own ID", echo.Quote(p.ID), j)
+			continue
 		}
 		first[p.ID] = i
 	}
-	return nil
 }
 
-func duplicateAppProblem(appIDs []string) *Error {
+// duplicateAppProblems records every app listed twice, and reports whether
+// there was one.
+func duplicateAppProblems(ps *problems, appIDs []string) bool {
+	found := false
 	for i, id := range appIDs {
 		if j := slices.Index(appIDs[:i], id); j >= 0 {
-			return newError(CodeInvalidArgument, fmt.Sprintf("appIds[%d]", i), nil,
-				"app %q is listed twice (also at appIds[%d]); list each app once", id, j)
+			ps.add(field("appIds").at(i), CodeInvalidArgument, nil,
+				"app %s is listed twice (also at appIds[%d]); list each app once", echo.Quote(id), j)
+			found = true
 		}
 	}
-	return nil
+	return found
 }
 
 // observedPlan is a validated observed input, indexed for aggregation.
@@ -313,26 +288,27 @@ type observedPlan struct {
 	trialsPerPlanner []int
 }
 
-// observedTrialsPlan validates in and indexes its trials by planner and journey.
-func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, *Error) {
-	switch {
-	case len(in.Planners) > MaxPlanners:
-		return nil, newError(CodeLimitExceeded, "planners", nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
-	case len(in.Trials) > MaxObservedTrials:
-		return nil, newError(CodeLimitExceeded, "trials", nil, "has %d trials; the limit is %d", len(in.Trials), MaxObservedTrials)
+// observedTrialsPlan validates in, reporting every problem, and indexes its
+// trials by planner and journey.
+func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
+	ps := newProblems(in)
+	if len(in.Planners) > MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
 	}
-	if problems := validateStruct(in); len(problems) > 0 {
-		p := problems[0]
-		if pp := plannersProblem(p, in.Planners); pp != nil {
-			return nil, pp
-		}
-		if tp := trialFixtureProblem(p, in.Trials); tp != nil {
-			return nil, tp
-		}
-		return nil, p
+	if len(in.Trials) > MaxObservedTrials {
+		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), MaxObservedTrials)
 	}
-	if p := plannerListProblem(in.Planners); p != nil {
-		return nil, p
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
+	ps.validate(in)
+	plannerListProblems(ps, in.Planners)
+	for i := range in.Trials {
+		tr, at := &in.Trials[i], field("trials").at(i).dot("fixtureId")
+		if p := ps.first(at); p != nil && p.Code == CodeInvalidFixtureID && owned.appByID[tr.AppID] != nil {
+			// Narrowed to the app's fixtures: the list a caller can pick from.
+			ps.replace(at, unknownFixtureOfApp("", tr.AppID, tr.FixtureID))
+		}
 	}
 	plannerIndex := make(map[string]int, len(in.Planners))
 	plannerIDs := make([]string, len(in.Planners))
@@ -354,40 +330,45 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, *Error) {
 	}
 	apps := map[string]bool{}
 	for i := range in.Trials {
-		tr := &in.Trials[i]
-		// The path is built only for an error: this loop runs once per trial.
-		field := func(name string) string { return fmt.Sprintf("trials[%d].%s", i, name) }
+		tr, at := &in.Trials[i], field("trials").at(i)
+		if ps.has(at) {
+			continue // its own problems come first; the relations below need a sound trial
+		}
 		p, ok := plannerIndex[tr.PlannerID]
 		if !ok {
-			return nil, newError(CodeInvalidArgument, field("plannerId"), plannerIDs,
-				"%q is not one of the input's planners; add it to planners or use one of the allowed values", tr.PlannerID)
+			ps.add(at.dot("plannerId"), CodeInvalidArgument, plannerIDs,
+				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Quote(tr.PlannerID))
+			continue
 		}
 		app, fixture := owned.appByID[tr.AppID], owned.fixtureByID[tr.FixtureID]
 		if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
-			mismatch.Field = field("fixtureId")
-			return nil, mismatch
+			ps.addError(at.dot("fixtureId"), mismatch)
+			continue
 		}
 		if tr.Recovered && !tr.RecoveryTriggered {
-			return nil, newError(CodeInvalidArgument, field("recovered"), nil,
+			ps.add(at.dot("recovered"), CodeInvalidArgument, nil,
 				"a run can only recover when recovery was triggered; set recoveryTriggered to true or recovered to false")
 		}
 		if ref, ok := owned.journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
-			return nil, newError(CodeFixtureAppMismatch, field("journeyId"), nil,
-				"reference journey %q runs on app %q with fixture %q, not app %q with fixture %q; record it with its own app and fixture",
-				ref.ID, ref.AppID, ref.FixtureID, tr.AppID, tr.FixtureID)
+			ps.add(at.dot("journeyId"), CodeFixtureAppMismatch, nil,
+				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; record it with its own app and fixture",
+				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(tr.AppID), echo.Quote(tr.FixtureID))
+			continue
 		}
 		if j, seen := firstJourney[tr.JourneyID]; !seen {
 			firstJourney[tr.JourneyID] = i
 		} else if other := &in.Trials[j]; other.AppID != tr.AppID || other.FixtureID != tr.FixtureID {
-			return nil, newError(CodeInvalidArgument, field("journeyId"), nil,
-				"journey %q ran on app %q with fixture %q in trials[%d] but on app %q with fixture %q here; a journey belongs to one app and fixture, so give the other journey its own ID",
-				tr.JourneyID, other.AppID, other.FixtureID, j, tr.AppID, tr.FixtureID)
+			ps.add(at.dot("journeyId"), CodeInvalidArgument, nil,
+				"journey %s ran on app %s with fixture %s in trials[%d] but on app %s with fixture %s here; a journey belongs to one app and fixture, so give the other journey its own ID",
+				echo.Quote(tr.JourneyID), echo.Quote(other.AppID), echo.Quote(other.FixtureID), j, echo.Quote(tr.AppID), echo.Quote(tr.FixtureID))
+			continue
 		}
 		key := runKey{p, tr.JourneyID, tr.Repetition}
 		if j, dup := firstRun[key]; dup {
-			return nil, newError(CodeInvalidArgument, field("repetition"), nil,
-				"planner %q already has repetition %d of journey %q (trials[%d]); number each run of a journey by a planner differently",
-				tr.PlannerID, tr.Repetition, tr.JourneyID, j)
+			ps.add(at.dot("repetition"), CodeInvalidArgument, nil,
+				"planner %s already has repetition %d of journey %s (trials[%d]); number each run of a journey by a planner differently",
+				echo.Quote(tr.PlannerID), tr.Repetition, echo.Quote(tr.JourneyID), j)
+			continue
 		}
 		firstRun[key] = i
 		plan.planner[i] = p
@@ -395,10 +376,13 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, *Error) {
 		apps[tr.AppID] = true
 	}
 	for p, n := range plan.trialsPerPlanner {
-		if n == 0 {
-			return nil, newError(CodeInvalidArgument, fmt.Sprintf("planners[%d]", p), nil,
-				"planner %q has no trials; add its trials or remove it from planners", in.Planners[p].ID)
+		if n == 0 && !ps.has(field("planners").at(p)) && !ps.has(field("trials")) {
+			ps.add(field("planners").at(p), CodeInvalidArgument, nil,
+				"planner %s has no trials; add its trials or remove it from planners", echo.Quote(in.Planners[p].ID))
 		}
+	}
+	if err := ps.err(); err != nil {
+		return nil, err
 	}
 	plan.journeyIDs = make([]string, 0, len(firstJourney))
 	for id := range firstJourney {

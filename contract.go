@@ -256,13 +256,13 @@ var contractDocuments = sync.OnceValues(func() (map[string]ContractDocument, err
 // and their validate tags, so they cannot drift from what the package checks. An
 // unknown name is an unsupported_resource error listing the names there are.
 func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return ContractDocument{}, err
 	}
 	if len(in.Name) > MaxIDLength {
 		return ContractDocument{}, newError(CodeLimitExceeded, "name", nil, "is too long; the limit is %d characters", MaxIDLength)
 	}
-	if err := firstProblem(in); err != nil {
+	if err := validateInput(in); err != nil {
 		return ContractDocument{}, err
 	}
 	docs, err := contractDocuments()

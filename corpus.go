@@ -162,7 +162,7 @@ type ListAppsResult struct {
 // ListApps returns the authorized benchmark apps of the owned corpus, sorted by ID.
 // Only checked-in entries are returned; the result is a copy the caller may keep.
 func ListApps(ctx context.Context, in ListAppsInput) (ListAppsResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return ListAppsResult{}, err
 	}
 	apps := make([]App, 0, len(owned.appIDs))
@@ -190,10 +190,10 @@ type ListFixturesResult struct {
 // only those of in.AppID. It never opens or resolves the accounts it references and
 // never seeds or resets anything.
 func ListFixtures(ctx context.Context, in ListFixturesInput) (ListFixturesResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return ListFixturesResult{}, err
 	}
-	if err := firstProblem(in); err != nil {
+	if err := validateInput(in); err != nil {
 		return ListFixturesResult{}, err
 	}
 	fixtures := []Fixture{}

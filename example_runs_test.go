@@ -26,10 +26,46 @@ func ExampleCreateRunSubmission() {
 	fmt.Println(run.ArtifactManifestRef)
 	fmt.Println(run.ReplayStreamRef)
 	// Output:
-	// run-bc6cbdcc5f27aacd7274
+	// run-102df1669e18a7fb7ca6
 	// modeled true
-	// artifact-manifest://run-bc6cbdcc5f27aacd7274
-	// replay-stream://run-bc6cbdcc5f27aacd7274
+	// artifact-manifest://run-102df1669e18a7fb7ca6
+	// replay-stream://run-102df1669e18a7fb7ca6
+}
+
+// A journey of your own is bound to a run by the digest its compilation
+// returned: the run ID hashes that digest, so a different journey under the same
+// ID is a different run, and an ID nothing compiled is refused.
+func ExampleCreateRunSubmission_ownJourney() {
+	ctx := context.Background()
+	journey, _ := automium.ReferenceJourney("storefront-search-add-to-cart")
+	journey.ID = "my-kettle-search"
+	compiled, err := automium.CompileJourney(ctx, journey)
+	if err := errors.Join(err, compiled.Err()); err != nil {
+		log.Fatal(err)
+	}
+	in := automium.CreateRunSubmissionInput{
+		JourneyID:            journey.ID,
+		JourneyDigest:        compiled.Journey.Digest,
+		AppID:                journey.AppID,
+		FixtureID:            journey.FixtureID,
+		Planner:              automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+		EnvironmentProfileID: "desktop-1440-en-us",
+	}
+	run, err := automium.CreateRunSubmission(ctx, in)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.JourneyDigest == compiled.Journey.Digest, run.ReferenceJourney)
+
+	in.JourneyDigest = ""
+	_, err = automium.CreateRunSubmission(ctx, in)
+	var e *automium.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code, e.Field)
+	}
+	// Output:
+	// true false
+	// invalid_argument journeyId
 }
 
 // A planner reference needs an id, a vendor and a model; every missing part is

@@ -108,10 +108,10 @@ func ExampleCompileJourney_invalid() {
 			{Intent: "upload_file", Target: &automium.Target{Role: "button", Name: "Attach"}, Value: "/etc/passwd"},
 		},
 		Assertions: []automium.Assertion{{Kind: "url_matches", Value: "/done"}},
-		Recovery:   automium.Recovery{MaxRetries: 5, Strategies: []string{"retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []string{"retry_step"}},
 	})
 	if err != nil {
-		panic(err)
+		panic(err) // only a bound, such as more than MaxSteps steps, is an error
 	}
 	fmt.Println("valid:", res.Valid)
 	for _, e := range res.Errors {
@@ -123,7 +123,6 @@ func ExampleCompileJourney_invalid() {
 	// invalid_argument steps[0].value: "https://example.com/" is an absolute URL; journeys may only navigate within the fixture's app; use an app-relative route starting with a single /, such as /cart
 	// unsupported_intent steps[1].intent: "execute_js" is not an intent of the planner-intent-v1 vocabulary; use one of the allowed values
 	// unsupported_intent steps[2].intent: intent upload_file needs the file-upload capability, which app "storefront" lacks; use an intent the app supports
-	// limit_exceeded recovery.maxRetries: is 5, above the limit of 3; use a smaller value
 }
 
 // The vocabulary says what each intent needs, so a planner or a prompt can list

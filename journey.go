@@ -4,7 +4,9 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"strings"
+	"sync"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // Target names an element semantically, the way an accessibility tree does.
@@ -128,168 +130,141 @@ type CompileJourneyResult struct {
 	Errors  []Problem        `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
 }
 
+// Err returns nil for a valid journey and otherwise one [*Error] listing every
+// problem, for callers that treat an invalid journey as a failure: checking only
+// CompileJourney's error would miss Valid: false.
+func (r CompileJourneyResult) Err() error {
+	if r.Valid {
+		return nil
+	}
+	errs := make([]*Error, len(r.Errors))
+	for i, p := range r.Errors {
+		errs[i] = &Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
+	}
+	if len(errs) == 0 {
+		return internalError("compiling a journey that is neither valid nor has problems")
+	}
+	return joinProblems(errs)
+}
+
 // CompileJourney validates a journey against the owned corpus and the frozen intent
 // vocabulary and, when it is valid, compiles it to a graph.
 //
 // An invalid journey is not an error: the result lists every problem found in one
-// pass, each with its JSON path, code, fix-it message and allowed values. The
-// returned error is non-nil only when the input exceeds a size limit (code
-// limit_exceeded, checked before anything is built) or ctx is done.
+// pass, each with its JSON path, code, fix-it message and allowed values (see
+// [CompileJourneyResult.Err] to treat it as one). The returned error is non-nil
+// only when the input breaks a bound (code limit_exceeded: too many steps, text
+// too long, too many retries; every such problem is listed, and the oversized
+// lists are checked before anything walks them) or ctx is done or nil.
 //
 // Nothing is executed or persisted, and no planner provider is called.
 func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourneyResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return CompileJourneyResult{}, err
 	}
-	if err := checkJourneySize(in); err != nil {
+	if err := journeySizeProblems(in); err != nil {
 		return CompileJourneyResult{}, err
 	}
-	if problems := journeyProblems(in); len(problems) > 0 {
-		errs := make([]Problem, len(problems))
-		for i, p := range problems {
-			errs[i] = p.problem()
-		}
+	ps := journeyProblems(in)
+	if err := ps.limitErr(); err != nil {
+		return CompileJourneyResult{}, err
+	}
+	if errs := ps.list(); len(errs) > 0 {
 		return CompileJourneyResult{Valid: false, Errors: errs}, nil
 	}
 	g := compile(in)
+	if want, isRef := referenceDigests()[in.ID]; isRef && g.Digest != want {
+		// A run binds a reference journey by its ID alone, so that ID must not
+		// name another body, app or fixture.
+		ref := owned.journeyByID[in.ID]
+		return CompileJourneyResult{Valid: false, Errors: []Problem{newError(CodeInvalidArgument, "id", nil,
+			"%s is the ID of a reference journey of app %s and fixture %s, and this journey differs from it; give your journey its own ID",
+			echo.Quote(in.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID)).problem()}}, nil
+	}
 	return CompileJourneyResult{Valid: true, Journey: &g}, nil
 }
 
-// checkJourneySize rejects oversized journeys before validation walks them, so a
-// hostile 100,000-step journey costs a length check, not a validation pass.
-func checkJourneySize(in CompileJourneyInput) error {
-	switch {
-	case len(in.Steps) > MaxSteps:
-		return newError(CodeLimitExceeded, "steps", nil, "has %d steps; the limit is %d", len(in.Steps), MaxSteps)
-	case len(in.Assertions) > MaxAssertions:
-		return newError(CodeLimitExceeded, "assertions", nil, "has %d assertions; the limit is %d", len(in.Assertions), MaxAssertions)
-	case len(in.Recovery.Strategies) > len(recoveryStrategies):
-		return newError(CodeLimitExceeded, "recovery.strategies", nil, "has %d strategies; the limit is %d", len(in.Recovery.Strategies), len(recoveryStrategies))
+// journeySizeProblems rejects oversized journeys before validation walks them, so
+// a hostile 100,000-step journey costs a length check, not a validation pass.
+func journeySizeProblems(in CompileJourneyInput) error {
+	ps := newProblems(in)
+	if len(in.Steps) > MaxSteps {
+		ps.add(field("steps"), CodeLimitExceeded, nil, "has %d steps; the limit is %d", len(in.Steps), MaxSteps)
 	}
-	return nil
+	if len(in.Assertions) > MaxAssertions {
+		ps.add(field("assertions"), CodeLimitExceeded, nil, "has %d assertions; the limit is %d", len(in.Assertions), MaxAssertions)
+	}
+	if len(in.Recovery.Strategies) > len(recoveryStrategies) {
+		ps.add(field("recovery").dot("strategies"), CodeLimitExceeded, nil, "has %d strategies; the limit is %d", len(in.Recovery.Strategies), len(recoveryStrategies))
+	}
+	return ps.err()
 }
 
-// journeyProblems returns every problem with in: first the field rules shared with
-// the schema, then the rules that relate fields to each other and to the corpus.
-func journeyProblems(in CompileJourneyInput) []*Error {
-	problems := validateStruct(in)
+// journeyProblems collects every problem with in: the field rules shared with the
+// schema, and the rules that relate fields to each other and to the corpus.
+func journeyProblems(in CompileJourneyInput) *problems {
+	ps := newProblems(in)
+	ps.validate(in)
 	app := owned.appByID[in.AppID]
-	if app != nil {
-		for i, p := range problems {
-			if p.Field == "fixtureId" && p.Code == CodeInvalidFixtureID {
-				problems[i] = unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID)
-			}
-		}
+	if p := ps.first(field("fixtureId")); app != nil && p != nil && p.Code == CodeInvalidFixtureID {
+		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
 	}
 	fixture := owned.fixtureByID[in.FixtureID]
 	if p := fixtureAppMismatch(app, fixture); p != nil {
-		problems = append(problems, p)
+		ps.addError(field("fixtureId"), p)
 		fixture = nil
 	}
 	for i, s := range in.Steps {
-		problems = append(problems, stepProblems(elemPath{"steps", i}, i == len(in.Steps)-1, s, app, fixture)...)
+		stepProblems(ps, field("steps").at(i), i == len(in.Steps)-1, s, app, fixture)
 	}
 	for i, a := range in.Assertions {
-		problems = append(problems, assertionProblems(elemPath{"assertions", i}, a)...)
+		assertionProblems(ps, field("assertions").at(i), a)
 	}
-	sortProblems(problems)
-	return problems
+	return ps
 }
-
-// journeyFieldOrder is the order in which problems are reported: the order a
-// reader meets the fields in a journey, not the order the checks happen to run.
-var journeyFieldOrder = []string{"id", "appId", "fixtureId", "goal", "steps", "assertions", "recovery"}
-
-// sortProblems orders problems by top-level field, then by element index, keeping
-// check order for ties. Reporting all problems of steps[2]
-// together makes a long error list readable.
-func sortProblems(problems []*Error) {
-	key := func(field string) (int, int) {
-		top, _, _ := strings.Cut(field, ".")
-		name, idx, _ := strings.Cut(top, "[")
-		rank := slices.Index(journeyFieldOrder, name)
-		n := -1
-		if idx != "" {
-			n, _ = strconv.Atoi(strings.TrimSuffix(idx, "]"))
-		}
-		return rank, n
-	}
-	slices.SortStableFunc(problems, func(a, b *Error) int {
-		ra, ia := key(a.Field)
-		rb, ib := key(b.Field)
-		if ra != rb {
-			return ra - rb
-		}
-		return ia - ib
-	})
-}
-
-// elemPath names one element of a journey list, such as steps[3]. Paths are
-// rendered only when a problem is reported, so checking a valid journey builds no
-// path strings: the cost of a valid step stays a few comparisons.
-type elemPath struct {
-	list string
-	i    int
-}
-
-func (p elemPath) String() string { return p.list + "[" + strconv.Itoa(p.i) + "]" }
-
-// field is the JSON path of a member of the element, such as steps[3].value.
-func (p elemPath) field(member string) string { return p.String() + "." + member }
 
 // stepProblems checks the rules of one step that depend on its intent. An unknown
 // intent is already reported by the validator, so it is skipped here.
-func stepProblems(at elemPath, last bool, s Step, app *App, fixture *Fixture) []*Error {
+func stepProblems(ps *problems, at jsonPath, last bool, s Step, app *App, fixture *Fixture) {
 	intent := intentByName[s.Intent]
 	if intent == nil {
-		return nil
+		return
 	}
 	if intent.Capability != "" && app != nil && !slices.Contains(app.Capabilities, intent.Capability) {
 		// The rest of the step cannot be judged for an app that cannot run it.
-		return []*Error{newError(CodeUnsupportedIntent, at.field("intent"), appIntents(app),
-			"intent %s needs the %s capability, which app %q lacks; use an intent the app supports", intent.Name, intent.Capability, app.ID)}
+		ps.add(at.dot("intent"), CodeUnsupportedIntent, appIntents(app),
+			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Quote(app.ID))
+		return
 	}
-	var problems []*Error
 	for _, r := range [...]requirement{
 		{"target", "a target", intent.Target, s.Target != nil},
 		{"destination", "a destination", intent.Destination, s.Destination != nil},
 		{"value", "a value", intent.Value, s.Value != ""},
 	} {
-		if p := r.problem(at, "intent", intent.Name); p != nil {
-			problems = append(problems, p)
-		}
+		ps.addError(at.dot(r.member), r.problem("intent", intent.Name))
 	}
 	if s.Value != "" && intent.Value != Forbidden {
-		if p := valueProblem(at, intent.ValueKind, s.Value, fixture); p != nil {
-			problems = append(problems, p)
-		}
+		ps.addError(at.dot("value"), valueProblem(intent.ValueKind, s.Value, fixture))
 	}
 	if intent.Name == "finish" && !last {
-		problems = append(problems, newError(CodeInvalidArgument, at.field("intent"), nil, "finish ends the journey, so it may only be the last step"))
+		ps.add(at.dot("intent"), CodeInvalidArgument, nil, "finish ends the journey, so it may only be the last step")
 	}
-	return problems
 }
 
-func assertionProblems(at elemPath, a Assertion) []*Error {
+func assertionProblems(ps *problems, at jsonPath, a Assertion) {
 	spec, ok := assertionSpecs[a.Kind]
 	if !ok {
-		return nil
+		return
 	}
-	var problems []*Error
 	for _, r := range [...]requirement{
 		{"target", "a target", spec.target, a.Target != nil},
 		{"value", "a value", spec.value, a.Value != ""},
 	} {
-		if p := r.problem(at, "assertion", a.Kind); p != nil {
-			problems = append(problems, p)
-		}
+		ps.addError(at.dot(r.member), r.problem("assertion", a.Kind))
 	}
 	if a.Value != "" && spec.value != Forbidden {
-		if p := valueProblem(at, spec.valueKind, a.Value, nil); p != nil {
-			problems = append(problems, p)
-		}
+		ps.addError(at.dot("value"), valueProblem(spec.valueKind, a.Value, nil))
 	}
-	return problems
 }
 
 // compile turns a valid journey into its graph. Steps run in order; each step's
@@ -304,7 +279,7 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	for i, s := range in.Steps {
 		id := stepNodeID(i)
 		seq = append(seq, id)
-		nodes = append(nodes, GraphNode{ID: id, Kind: NodeStep, Source: elemPath{"steps", i}.String(), Intent: s.Intent,
+		nodes = append(nodes, GraphNode{ID: id, Kind: NodeStep, Source: field("steps").at(i).String(), Intent: s.Intent,
 			Target: cloneTarget(s.Target), Destination: cloneTarget(s.Destination), Value: s.Value})
 		if retry {
 			nodes = append(nodes, GraphNode{ID: recoveryNodeID(i), Kind: NodeRecovery, Source: "recovery",
@@ -314,7 +289,7 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	for i, a := range in.Assertions {
 		id := "assert-" + strconv.Itoa(i+1)
 		seq = append(seq, id)
-		nodes = append(nodes, GraphNode{ID: id, Kind: NodeAssertion, Source: elemPath{"assertions", i}.String(),
+		nodes = append(nodes, GraphNode{ID: id, Kind: NodeAssertion, Source: field("assertions").at(i).String(),
 			Assertion: a.Kind, Target: cloneTarget(a.Target), Value: a.Value})
 	}
 	nodes = append(nodes, GraphNode{ID: NodePass, Kind: NodePass}, GraphNode{ID: NodeFail, Kind: NodeFail})
@@ -347,6 +322,19 @@ func compile(in CompileJourneyInput) CompiledJourney {
 	g.Digest = digestOf(g)
 	return g
 }
+
+// referenceDigests holds the compiled digest of every reference journey, by ID:
+// the corpus is constant, so they are computed once, on first use.
+var referenceDigests = sync.OnceValue(func() map[string]string {
+	digests := make(map[string]string, len(owned.journeyByID))
+	for id, j := range owned.journeyByID {
+		digests[id] = compile(*j).Digest
+	}
+	return digests
+})
+
+// referenceDigest is the compiled digest of the reference journey id.
+func referenceDigest(id string) string { return referenceDigests()[id] }
 
 // stepNodeID and recoveryNodeID name the nodes of step i, counting from 1 as a
 // reader of the graph does.

@@ -71,6 +71,58 @@ func problemsOf(res CompileJourneyResult) []problem {
 	return out
 }
 
+// errorProblems lists the problems an *Error reports: its Problems, or itself.
+func errorProblems(t *testing.T, err error) []problem {
+	t.Helper()
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if len(e.Problems) == 0 {
+		return []problem{{e.Code, e.Field}}
+	}
+	var out []problem
+	for _, p := range e.Problems {
+		out = append(out, problem{p.Code, p.Field})
+	}
+	return out
+}
+
+// compileProblems compiles in and returns its problems, checking the one
+// error-channel rule: bounds (limit_exceeded) are an error, everything else is
+// the domain's answer, valid: false.
+func compileProblems(t *testing.T, in CompileJourneyInput) []problem {
+	t.Helper()
+	res, err := CompileJourney(context.Background(), in)
+	if err != nil {
+		if res.Valid || res.Journey != nil || res.Errors != nil {
+			t.Fatalf("CompileJourney returned both a result and %v", err)
+		}
+		got := errorProblems(t, err)
+		for _, p := range got {
+			if p.Code != CodeLimitExceeded {
+				t.Errorf("CompileJourney error lists %v; only bounds are errors", p)
+			}
+		}
+		return got
+	}
+	if res.Valid || res.Journey != nil {
+		t.Fatalf("CompileJourney accepted an invalid journey")
+	}
+	for _, e := range res.Errors {
+		if e.Code == CodeLimitExceeded {
+			t.Errorf("problem %s is a bound, which must be an error, not valid: false", e.Field)
+		}
+		if e.Message == "" || strings.Contains(e.Message, "Key: '") {
+			t.Errorf("problem %s has no plain-English message: %q", e.Field, e.Message)
+		}
+		if !slices.IsSorted(e.Allowed) {
+			t.Errorf("problem %s: allowed values not sorted: %v", e.Field, e.Allowed)
+		}
+	}
+	return problemsOf(res)
+}
+
 func TestCompileJourneyValidation(t *testing.T) {
 	target := &Target{Role: "button", Name: "Go"}
 	step := func(s Step) func(*testing.T, *CompileJourneyInput) {
@@ -148,23 +200,8 @@ func TestCompileJourneyValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := validJourney()
 			tt.mutate(t, &in)
-			res, err := CompileJourney(context.Background(), in)
-			if err != nil {
-				t.Fatalf("CompileJourney: unexpected error %v", err)
-			}
-			if res.Valid || res.Journey != nil {
-				t.Fatalf("CompileJourney accepted an invalid journey")
-			}
-			if diff := cmp.Diff(tt.want, problemsOf(res)); diff != "" {
+			if diff := cmp.Diff(tt.want, compileProblems(t, in)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
-			}
-			for _, e := range res.Errors {
-				if e.Message == "" || strings.Contains(e.Message, "Key: '") {
-					t.Errorf("problem %s has no plain-English message: %q", e.Field, e.Message)
-				}
-				if !slices.IsSorted(e.Allowed) {
-					t.Errorf("problem %s: allowed values not sorted: %v", e.Field, e.Allowed)
-				}
 			}
 		})
 	}
@@ -182,7 +219,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			{Intent: "finish"},
 			{Intent: "click"},
 		},
-		Recovery: Recovery{MaxRetries: 9, Strategies: []string{"pray"}},
+		Recovery: Recovery{MaxRetries: 2, Strategies: []string{"pray"}},
 	}
 	res, err := CompileJourney(context.Background(), in)
 	if err != nil {
@@ -197,7 +234,6 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 		{CodeInvalidArgument, "steps[2].intent"},
 		{CodeInvalidArgument, "steps[3].target"},
 		{CodeInvalidArgument, "assertions"},
-		{CodeLimitExceeded, "recovery.maxRetries"},
 		{CodeInvalidArgument, "recovery.strategies[0]"},
 	}
 	if diff := cmp.Diff(want, problemsOf(res)); diff != "" {
@@ -211,6 +247,25 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 	}
 	if diff := cmp.Diff(IntentNames(), intentErr.Allowed); diff != "" {
 		t.Errorf("unsupported intent must list the vocabulary (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompileJourneyReportsAllBounds checks that every bound an input breaks is
+// reported in one error, in field order, and none of its other problems.
+func TestCompileJourneyReportsAllBounds(t *testing.T) {
+	in := validJourney()
+	in.ID = "Bad ID" + strings.Repeat("x", MaxIDLength)
+	in.Goal = strings.Repeat("g", MaxTextLength+1)
+	in.Steps[1].Value = strings.Repeat("v", MaxTextLength+1)
+	in.Recovery.MaxRetries = 9
+	want := []problem{
+		{CodeLimitExceeded, "id"},
+		{CodeLimitExceeded, "goal"},
+		{CodeLimitExceeded, "steps[1].value"},
+		{CodeLimitExceeded, "recovery.maxRetries"},
+	}
+	if diff := cmp.Diff(want, compileProblems(t, in)); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
 
@@ -434,7 +489,7 @@ func TestErrorsAs(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("errors.As(%v) failed", err)
 	}
-	if e.Code != CodeInvalidAppID || e.Field != "appId" || !strings.HasPrefix(err.Error(), "automium: appId: ") {
+	if e.Code != CodeInvalidAppID || e.Field != "appId" || !strings.HasPrefix(err.Error(), "automium: invalid_app_id: appId: ") || !strings.Contains(err.Error(), "(allowed: admin-console, ") {
 		t.Errorf("got %+v / %q", e, err)
 	}
 }
@@ -514,5 +569,26 @@ func TestJourneySchemaAdvertisesLimits(t *testing.T) {
 	want := map[string]int{"steps": MaxSteps, "assertions": MaxAssertions, "id": MaxIDLength, "goal": MaxTextLength}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schema bounds differ from the constants (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompileJourneyReferenceIDs checks that a reference journey compiles under
+// its own ID, and that no other journey may take that ID.
+func TestCompileJourneyReferenceIDs(t *testing.T) {
+	for _, id := range ReferenceJourneyIDs() {
+		ref, _ := ReferenceJourney(id)
+		if res, err := CompileJourney(context.Background(), ref); err != nil || !res.Valid {
+			t.Errorf("reference journey %s: %v %+v", id, err, res.Errors)
+		}
+	}
+	in := validJourney()
+	for _, id := range ReferenceJourneyIDs() {
+		if ref, _ := ReferenceJourney(id); ref.AppID != in.AppID {
+			in.ID = id
+			break
+		}
+	}
+	if diff := cmp.Diff([]problem{{CodeInvalidArgument, "id"}}, compileProblems(t, in)); diff != "" {
+		t.Errorf("another app's reference journey ID (-want +got):\n%s", diff)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // Replay verdicts, modelled on Playwright's test outcomes. A run is flaky when an
@@ -107,10 +109,10 @@ type GetReplaySummaryResult struct {
 //     screenshot, console_log, network_har, semantic_snapshot and dom_snapshot;
 //   - retryCount > 0 adds trace and video, as Playwright records them on retries.
 func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplaySummaryResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return GetReplaySummaryResult{}, err
 	}
-	if err := replaySummaryProblem(in); err != nil {
+	if err := replaySummaryProblems(in); err != nil {
 		return GetReplaySummaryResult{}, err
 	}
 	attempts := in.RetryCount + 1
@@ -157,43 +159,52 @@ func requiredReplayArtifactKinds(verdict string, retries int) []string {
 	return slices.Compact(kinds)
 }
 
-// replaySummaryProblem returns the first problem with in, in field order.
-func replaySummaryProblem(in GetReplaySummaryInput) *Error {
-	// A problem with artifactManifestRef is left to manifestRefProblem, which
-	// says more; it is the last field, so nothing is skipped by waiting for it.
-	if problems := validateStruct(in); len(problems) > 0 && problems[0].Field != "artifactManifestRef" {
-		return problems[0]
+// replaySummaryProblems returns every problem with in.
+func replaySummaryProblems(in GetReplaySummaryInput) error {
+	ps := newProblems(in)
+	ps.validate(in)
+	retries := field("retryCount")
+	if !ps.has(field("verdict")) && !ps.has(retries) {
+		switch {
+		case in.Verdict == VerdictFlaky && in.RetryCount == 0:
+			ps.add(retries, CodeInvalidArgument, nil, "a flaky run passed on a retry after failing, so retryCount must be at least 1; use verdict passed if the first attempt passed")
+		case in.Verdict == VerdictPassed && in.RetryCount > 0:
+			ps.add(retries, CodeInvalidArgument, nil, "a run that passed only after %d retries is flaky; use verdict flaky, or retryCount 0 if the first attempt passed", in.RetryCount)
+		case in.Verdict == VerdictSkipped && in.RetryCount > 0:
+			ps.add(retries, CodeInvalidArgument, nil, "a skipped run is never retried; use retryCount 0")
+		}
 	}
-	switch {
-	case in.Verdict == VerdictFlaky && in.RetryCount == 0:
-		return newError(CodeInvalidArgument, "retryCount", nil, "a flaky run passed on a retry after failing, so retryCount must be at least 1; use verdict passed if the first attempt passed")
-	case in.Verdict == VerdictPassed && in.RetryCount > 0:
-		return newError(CodeInvalidArgument, "retryCount", nil, "a run that passed only after %d retries is flaky; use verdict flaky, or retryCount 0 if the first attempt passed", in.RetryCount)
-	case in.Verdict == VerdictSkipped && in.RetryCount > 0:
-		return newError(CodeInvalidArgument, "retryCount", nil, "a skipped run is never retried; use retryCount 0")
+	// manifestRefProblem says more about artifactManifestRef than the validator,
+	// but only a valid run ID says what the reference should be.
+	if ps.has(field("runId")) {
+		return ps.err()
 	}
-	return manifestRefProblem("artifactManifestRef", in.ArtifactManifestRef, in.RunID)
+	if p := manifestRefProblem(in.ArtifactManifestRef, in.RunID); p != nil {
+		ps.replace(field("artifactManifestRef"), p)
+	}
+	return ps.err()
 }
 
 // maxRefLength bounds references such as artifactManifestRef; the validate tag
 // repeats it, and a test keeps the two equal.
 const maxRefLength = 256
 
-// manifestRefProblem checks that ref is the artifact manifest reference of runID.
-func manifestRefProblem(field, ref, runID string) *Error {
+// manifestRefProblem checks that ref is the artifact manifest reference of
+// runID, a valid run ID, or returns nil.
+func manifestRefProblem(ref, runID string) *Error {
 	want := ArtifactManifestRefScheme + runID
 	switch {
 	case ref == want:
 		return nil
 	case ref == "":
-		return newError(CodeInvalidArgument, field, nil, "is required; use %s", want)
+		return newError(CodeInvalidArgument, "", nil, "is required; use %s", want)
 	case len(ref) > maxRefLength:
-		return newError(CodeLimitExceeded, field, nil, "is too long; the limit is %d characters", maxRefLength)
+		return newError(CodeLimitExceeded, "", nil, "is too long; the limit is %d characters", maxRefLength)
 	case !strings.HasPrefix(ref, ArtifactManifestRefScheme):
-		return newError(CodeInvalidArgument, field, nil, "%q is not an artifact manifest reference; use %s, as returned by automium_create_run_submission", ref, want)
+		return newError(CodeInvalidArgument, "", nil, "%s is not an artifact manifest reference; use %s, as a run submission returns it", echo.Quote(ref), want)
 	}
-	return newError(CodeInvalidArgument, field, nil, "%q names run %q, not %q; use %s, the manifest of the same run",
-		ref, strings.TrimPrefix(ref, ArtifactManifestRefScheme), runID, want)
+	return newError(CodeInvalidArgument, "", nil, "%s names run %s, not %q; use %s, the manifest of the same run",
+		echo.Quote(ref), echo.Quote(strings.TrimPrefix(ref, ArtifactManifestRefScheme)), runID, want)
 }
 
 // ReplayEvent is one event of a replay-event-v1 stream: a run's replay is the

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // PlannerRef identifies the planner backend a run or a comparison is about. All
@@ -22,11 +24,11 @@ type PlannerRef struct {
 	Model  string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max=128"`
 }
 
-// problem reports what is wrong with p, or nil. field is the JSON path of the
-// planner in its input ("planner", "planners[2]"), so run submissions and
-// comparisons report malformed planners the same way. Missing parts are all named
-// at once, because a caller fixing one at a time would need three round trips.
-func (p PlannerRef) problem(field string) *Error {
+// problems records what is wrong with p at its path in the input ("planner",
+// "planners[2]"), so run submissions and comparisons report malformed planners
+// the same way. Missing parts are all named at once, because a caller fixing one
+// at a time would need three round trips. It reports whether p had a problem.
+func (p PlannerRef) problems(ps *problems, at jsonPath) bool {
 	parts := []struct{ name, value string }{{"id", p.ID}, {"vendor", p.Vendor}, {"model", p.Model}}
 	var missing []string
 	for _, part := range parts {
@@ -34,27 +36,34 @@ func (p PlannerRef) problem(field string) *Error {
 			missing = append(missing, part.name)
 		}
 	}
+	const example = `a planner reference needs id, vendor and model, e.g. {"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}`
 	switch len(missing) {
 	case 0:
 	case 1:
-		return newError(CodeMalformedPlanner, field+"."+missing[0], nil,
-			"planner is missing %s; a planner reference needs id, vendor and model, e.g. {\"id\":\"baseline\",\"vendor\":\"openai\",\"model\":\"gpt-4.1-mini\"}", missing[0])
+		ps.add(at.dot(missing[0]), CodeMalformedPlanner, nil, "planner is missing %s; %s", missing[0], example)
+		return true
 	default:
 		list := strings.Join(missing[:len(missing)-1], ", ") + " and " + missing[len(missing)-1]
-		return newError(CodeMalformedPlanner, field, nil,
-			"planner is missing %s; a planner reference needs id, vendor and model, e.g. {\"id\":\"baseline\",\"vendor\":\"openai\",\"model\":\"gpt-4.1-mini\"}", list)
+		ps.add(at, CodeMalformedPlanner, nil, "planner is missing %s; %s", list, example)
+		return true
 	}
+	found := false
 	for _, part := range parts {
 		switch {
 		case utf8.RuneCountInString(part.value) > MaxIDLength:
-			return newError(CodeLimitExceeded, field+"."+part.name, nil, "is too long; the limit is %d characters", MaxIDLength)
+			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", MaxIDLength)
+		case !utf8.ValidString(part.value):
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Quote(part.value))
 		case strings.IndexFunc(part.value, unicode.IsControl) >= 0:
-			return newError(CodeMalformedPlanner, field+"."+part.name, nil, "%q contains control characters; use plain text", part.value)
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s contains control characters; use plain text", echo.Quote(part.value))
 		case strings.TrimSpace(part.value) != part.value:
-			return newError(CodeMalformedPlanner, field+"."+part.name, nil, "%q has leading or trailing spaces; remove them", part.value)
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s has leading or trailing spaces; remove them", echo.Quote(part.value))
+		default:
+			continue
 		}
+		found = true
 	}
-	return nil
+	return found
 }
 
 // RunStatusModeled is the only status a v1 run submission can have. It says the
@@ -78,13 +87,22 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from 
 
 // CreateRunSubmissionInput asks for a modeled run of one journey on one fixture,
 // planner and environment profile.
+//
+// The journey is bound by content, not only by name: journeyId names either a
+// reference journey of the fixture, or a journey the caller compiled, in which
+// case journeyDigest must be the digest [CompileJourney] returned for it. The
+// run ID hashes that digest, so two different journeys under one ID never share
+// a run.
 type CreateRunSubmissionInput struct {
-	JourneyID            string     `json:"journeyId" jsonschema:"ID of the journey to run: a reference journey of the fixture or one you compiled with automium_compile_journey" validate:"required,max=128,automium_slug"`
-	AppID                string     `json:"appId" jsonschema:"an authorized benchmark app ID (see automium_list_apps)" validate:"required,automium_app"`
-	FixtureID            string     `json:"fixtureId" jsonschema:"a fixture ID of that app (see automium_list_fixtures)" validate:"required,automium_fixture"`
+	JourneyID            string     `json:"journeyId" jsonschema:"ID of the journey to run: a reference journey of the fixture, or a journey you compiled (then also send journeyDigest)" validate:"required,max=128,automium_slug"`
+	JourneyDigest        string     `json:"journeyDigest,omitempty" jsonschema:"the digest the journey compiler returned for a journey you compiled (sha256: and 64 hex digits); optional for a reference journey, where it must match" validate:"omitempty,automium_digest"`
+	AppID                string     `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
+	FixtureID            string     `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
 	Planner              PlannerRef `json:"planner" jsonschema:"the planner backend to run with: id, vendor and model, all required" validate:"required"`
 	EnvironmentProfileID string     `json:"environmentProfileId" jsonschema:"one of the fixture's environment profile IDs" validate:"required,automium_profile"`
 }
+
+var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, "a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits")
 
 // CreateRunSubmissionResult is a modeled run submission. Its RunID is a hash of the
 // canonical input, so submitting the same input again yields the same submission.
@@ -93,6 +111,7 @@ type CreateRunSubmissionResult struct {
 	CorpusVersion        string     `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
 	RunID                string     `json:"runId" jsonschema:"modeled run ID: run- and 20 hex digits of the sha256 of the canonical submission; the same submission always gets the same ID"`
 	JourneyID            string     `json:"journeyId" jsonschema:"journey ID"`
+	JourneyDigest        string     `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to"`
 	ReferenceJourney     bool       `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
 	AppID                string     `json:"appId" jsonschema:"app ID"`
 	FixtureID            string     `json:"fixtureId" jsonschema:"fixture ID"`
@@ -106,34 +125,47 @@ type CreateRunSubmissionResult struct {
 }
 
 // CreateRunSubmission models submitting a journey run. It checks that the app is
-// authorized, the fixture belongs to the app, the environment profile is one of the
-// fixture's, and the planner reference has an id, vendor and model.
+// authorized, the fixture belongs to the app, the environment profile is one of
+// the fixture's, the planner reference has an id, vendor and model, and the
+// journey is bound to what was compiled:
 //
-// journeyId may name a checked-in reference journey, which must then belong to the
-// same app and fixture. Any other well-formed journey ID is accepted as one the
-// caller compiled itself: v1 persists nothing, so there is no registry to look it up
-// in, and the submission does not claim the journey exists.
+//   - a reference journey must belong to the same app and fixture, and a
+//     journeyDigest sent with it must be the reference journey's own digest;
+//   - any other journey ID needs the journeyDigest [CompileJourney] returned for
+//     it, since v1 persists nothing and the digest is what says which journey
+//     the run is of. An ID with neither is refused (invalid_argument), so a run
+//     never names a journey nothing compiled.
 //
-// The run ID is "run-" followed by the first 20 hex digits of the sha256 of the
-// canonical JSON of the input and the submission format version, so repeating a
-// submission is idempotent. Nothing is enqueued, leased, executed or written.
+// Every problem is reported at once. The run ID is "run-" followed by the first
+// 20 hex digits of the sha256 of the submission format version, the journey
+// digest, the corpus version, the app, fixture and environment profile, and the
+// planner, so repeating a submission is idempotent and a different journey under
+// the same ID gets a different run. Nothing is enqueued, leased, executed or
+// written.
 func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (CreateRunSubmissionResult, error) {
-	if err := ctx.Err(); err != nil {
+	if err := checkContext(ctx); err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
-	if err := runSubmissionProblem(in); err != nil {
+	digest, err := runSubmissionProblems(in)
+	if err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
 	_, reference := owned.journeyByID[in.JourneyID]
 	runID := "run-" + strings.TrimPrefix(digestOf(struct {
-		Version string                   `json:"version"`
-		Input   CreateRunSubmissionInput `json:"input"`
-	}{RunSubmissionVersion, in}), "sha256:")[:20]
+		Version              string     `json:"version"`
+		JourneyDigest        string     `json:"journeyDigest"`
+		CorpusVersion        string     `json:"corpusVersion"`
+		AppID                string     `json:"appId"`
+		FixtureID            string     `json:"fixtureId"`
+		EnvironmentProfileID string     `json:"environmentProfileId"`
+		Planner              PlannerRef `json:"planner"`
+	}{RunSubmissionVersion, digest, CorpusVersion, in.AppID, in.FixtureID, in.EnvironmentProfileID, in.Planner}), "sha256:")[:20]
 	return CreateRunSubmissionResult{
 		SchemaVersion:        RunSubmissionVersion,
 		CorpusVersion:        CorpusVersion,
 		RunID:                runID,
 		JourneyID:            in.JourneyID,
+		JourneyDigest:        digest,
 		ReferenceJourney:     reference,
 		AppID:                in.AppID,
 		FixtureID:            in.FixtureID,
@@ -147,69 +179,54 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 	}, nil
 }
 
-// runSubmissionProblem returns the first problem with in, in field order. The
-// validator's findings are sharpened where the corpus knows better: an unknown
-// fixture lists the app's fixtures, an unknown profile the fixture's profiles, and
-// any planner problem becomes malformed_planner naming every missing part.
-func runSubmissionProblem(in CreateRunSubmissionInput) *Error {
-	problems := validateStruct(in)
+// runSubmissionProblems returns the digest of the journey the submission binds,
+// or every problem with in. The validator's findings are sharpened where the
+// corpus knows better: an unknown fixture lists the app's fixtures, an unknown
+// profile the fixture's profiles, and any planner problem becomes
+// malformed_planner naming every missing part.
+func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
+	ps := newProblems(in)
+	ps.validate(in)
 	app := owned.appByID[in.AppID]
 	fixture := owned.fixtureByID[in.FixtureID]
-	checks := []func() *Error{
-		func() *Error { return problemAt(problems, "journeyId") },
-		func() *Error { return problemAt(problems, "appId") },
-		func() *Error {
-			if p := problemAt(problems, "fixtureId"); p != nil {
-				if p.Code == CodeInvalidFixtureID && app != nil {
-					return unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID)
-				}
-				return p
-			}
-			return fixtureAppMismatch(app, fixture)
-		},
-		func() *Error {
-			if p := in.Planner.problem("planner"); p != nil {
-				return p
-			}
-			return problemAt(problems, "planner")
-		},
-		func() *Error {
-			p := problemAt(problems, "environmentProfileId")
-			if p != nil && (p.Code != CodeInvalidEnvironmentProfile || fixture == nil) {
-				return p
-			}
-			if p != nil || !slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID) {
-				return newError(CodeInvalidEnvironmentProfile, "environmentProfileId", fixture.EnvironmentProfileIDs,
-					"%q is not an environment profile of fixture %q; use one of the allowed values", in.EnvironmentProfileID, fixture.ID)
-			}
-			return nil
-		},
-		func() *Error {
-			j, ok := owned.journeyByID[in.JourneyID]
-			if !ok || j.AppID == app.ID && j.FixtureID == fixture.ID {
-				return nil
-			}
-			return newError(CodeFixtureAppMismatch, "journeyId", fixture.ReferenceJourneyIDs,
-				"reference journey %q runs on app %q with fixture %q, not app %q with fixture %q; submit it with its own app and fixture, or use a journey of fixture %q",
-				j.ID, j.AppID, j.FixtureID, app.ID, fixture.ID, fixture.ID)
-		},
+	if p := ps.first(field("fixtureId")); p != nil && p.Code == CodeInvalidFixtureID && app != nil {
+		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
 	}
-	for _, check := range checks {
-		if p := check(); p != nil {
-			return p
+	if p := fixtureAppMismatch(app, fixture); p != nil {
+		ps.addError(field("fixtureId"), p)
+		fixture = nil
+	}
+	if in.Planner.problems(&problems{}, field("planner")) {
+		ps.drop(field("planner"))
+		in.Planner.problems(ps, field("planner"))
+	}
+	profile := field("environmentProfileId")
+	if p := ps.first(profile); fixture != nil && (p == nil || p.Code == CodeInvalidEnvironmentProfile) &&
+		!slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID) {
+		ps.replace(profile, newError(CodeInvalidEnvironmentProfile, "", fixture.EnvironmentProfileIDs,
+			"%s is not an environment profile of fixture %s; use one of the allowed values", echo.Quote(in.EnvironmentProfileID), echo.Quote(fixture.ID)))
+	}
+	digest := in.JourneyDigest
+	if !ps.has(field("journeyId")) && !ps.has(field("journeyDigest")) {
+		journey, digestAt := field("journeyId"), field("journeyDigest")
+		ref, isRef := owned.journeyByID[in.JourneyID]
+		switch {
+		case isRef && app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID):
+			ps.add(journey, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,
+				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; submit it with its own app and fixture, or use a journey of fixture %s",
+				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(app.ID), echo.Quote(fixture.ID), echo.Quote(fixture.ID))
+		case isRef && digest != "" && digest != referenceDigest(ref.ID):
+			ps.add(digestAt, CodeInvalidArgument, nil,
+				"%s is not the digest of reference journey %s (%s); leave journeyDigest out to run the reference journey, or give your own journey its own ID", echo.Quote(digest), echo.Quote(ref.ID), referenceDigest(ref.ID))
+		case isRef:
+			digest = referenceDigest(ref.ID)
+		case digest == "":
+			ps.add(journey, CodeInvalidArgument, nil,
+				"%s is not a reference journey; compile it first and send the digest the compiler returned as journeyDigest, or use a reference journey of the fixture", echo.Quote(in.JourneyID))
 		}
 	}
-	return nil
-}
-
-// problemAt returns the first of problems at field or below it ("planner" matches
-// "planner.vendor" but not "plannerX"), so a function can report the validator's
-// findings interleaved with its own checks in field order.
-func problemAt(problems []*Error, field string) *Error {
-	for _, p := range problems {
-		if p.Field == field || strings.HasPrefix(p.Field, field+".") {
-			return p
-		}
+	if err := ps.err(); err != nil {
+		return "", err
 	}
-	return nil
+	return digest, nil
 }

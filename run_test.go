@@ -51,11 +51,17 @@ func TestCreateRunSubmission(t *testing.T) {
 	if !regexp.MustCompile(`^run-[0-9a-f]{20}$`).MatchString(got.RunID) {
 		t.Errorf("RunID = %q, want run- and 20 hex digits", got.RunID)
 	}
+	ref, _ := ReferenceJourney(in.JourneyID)
+	compiled, err := CompileJourney(context.Background(), ref)
+	if err != nil || !compiled.Valid {
+		t.Fatalf("compiling the reference journey: %v %+v", err, compiled.Errors)
+	}
 	want := CreateRunSubmissionResult{
 		SchemaVersion:        RunSubmissionVersion,
 		CorpusVersion:        CorpusVersion,
 		RunID:                got.RunID,
 		JourneyID:            in.JourneyID,
+		JourneyDigest:        compiled.Journey.Digest,
 		ReferenceJourney:     true,
 		AppID:                in.AppID,
 		FixtureID:            in.FixtureID,
@@ -74,15 +80,84 @@ func TestCreateRunSubmission(t *testing.T) {
 
 // A journey the caller compiled itself is accepted: v1 has no journey store to
 // check it against, and the result says it is not a reference journey.
-func TestCreateRunSubmissionOwnJourney(t *testing.T) {
-	in := validRunSubmission()
-	in.JourneyID = "my-own-journey"
-	got, err := CreateRunSubmission(context.Background(), in)
+// ownJourneyDigest compiles a journey of the caller's own and returns its
+// digest, as a client would before submitting a run of it.
+func ownJourneyDigest(t *testing.T, id, goal string) string {
+	t.Helper()
+	j := validJourney()
+	j.ID, j.Goal = id, goal
+	res, err := CompileJourney(context.Background(), j)
+	if err != nil || !res.Valid {
+		t.Fatalf("compiling %s: %v %+v", id, err, res.Errors)
+	}
+	return res.Journey.Digest
+}
+
+// TestCreateRunSubmissionBindsTheJourney checks that a run is bound to what was
+// compiled: a reference journey, or a digest the compiler returned.
+func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
+	ctx := context.Background()
+	own := ownJourneyDigest(t, "my-own-journey", "Find a kettle")
+	other := ownJourneyDigest(t, "my-own-journey", "Find a teapot")
+	ref := validRunSubmission()
+	refRun, err := CreateRunSubmission(ctx, ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.ReferenceJourney {
-		t.Error("ReferenceJourney = true for a journey that is not checked in")
+	tests := []struct {
+		name    string
+		change  func(*CreateRunSubmissionInput)
+		wantErr *errorShape
+		check   func(*testing.T, CreateRunSubmissionResult)
+	}{
+		{"own journey without a digest is refused", func(in *CreateRunSubmissionInput) { in.JourneyID = "never-compiled-xyz" },
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"own journey with its digest", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = "my-own-journey", own }, nil,
+			func(t *testing.T, got CreateRunSubmissionResult) {
+				if got.ReferenceJourney || got.JourneyDigest != own {
+					t.Errorf("got referenceJourney %v, digest %s; want false, %s", got.ReferenceJourney, got.JourneyDigest, own)
+				}
+			}},
+		{"malformed digest", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = "my-own-journey", "sha256:xyz" },
+			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"reference journey with its own digest", func(in *CreateRunSubmissionInput) { in.JourneyDigest = refRun.JourneyDigest }, nil,
+			func(t *testing.T, got CreateRunSubmissionResult) {
+				if got.RunID != refRun.RunID {
+					t.Errorf("run ID %s, want %s as without the digest", got.RunID, refRun.RunID)
+				}
+			}},
+		{"reference journey with another digest", func(in *CreateRunSubmissionInput) { in.JourneyDigest = own },
+			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validRunSubmission()
+			tt.change(&in)
+			got, err := CreateRunSubmission(ctx, in)
+			if tt.wantErr != nil {
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("got %v, want *Error", err)
+				}
+				if diff := cmp.Diff(*tt.wantErr, errorShape{e.Code, e.Field}); diff != "" {
+					t.Errorf("error (-want +got):\n%s", diff)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, got)
+		})
+	}
+	// Two journeys under one ID are two runs.
+	a, b := validRunSubmission(), validRunSubmission()
+	a.JourneyID, a.JourneyDigest = "my-own-journey", own
+	b.JourneyID, b.JourneyDigest = "my-own-journey", other
+	ra, errA := CreateRunSubmission(ctx, a)
+	rb, errB := CreateRunSubmission(ctx, b)
+	if errA != nil || errB != nil || ra.RunID == rb.RunID {
+		t.Errorf("two journeys under one ID: run IDs %s and %s (%v, %v), want two runs", ra.RunID, rb.RunID, errA, errB)
 	}
 }
 
@@ -100,10 +175,12 @@ func TestCreateRunSubmissionIdempotent(t *testing.T) {
 	}
 	// Every input field takes part in the ID.
 	changes := map[string]func(*CreateRunSubmissionInput){
-		"journeyId": func(in *CreateRunSubmissionInput) { in.JourneyID = "storefront-own-journey" },
+		"journeyDigest": func(in *CreateRunSubmissionInput) {
+			in.JourneyID, in.JourneyDigest = "storefront-own-journey", "sha256:"+strings.Repeat("ab", 32)
+		},
 		"fixtureId": func(in *CreateRunSubmissionInput) {
 			in.FixtureID = "storefront-returning-shopper"
-			in.JourneyID = "own"
+			in.JourneyID, in.JourneyDigest = "own", "sha256:"+strings.Repeat("cd", 32)
 		},
 		"planner.id":           func(in *CreateRunSubmissionInput) { in.Planner.ID = "other" },
 		"planner.vendor":       func(in *CreateRunSubmissionInput) { in.Planner.Vendor = "anthropic" },
@@ -215,7 +292,9 @@ func TestPlannerRefProblem(t *testing.T) {
 		{PlannerRef{ID: "a", Vendor: "b", Model: "c\nd"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "control"},
 	}
 	for _, tt := range tests {
-		got := tt.p.problem("planners[2]")
+		ps := &problems{}
+		tt.p.problems(ps, field("planners").at(2))
+		got := ps.first(field("planners"))
 		if tt.want == nil {
 			if got != nil {
 				t.Errorf("%+v: got %v, want no problem", tt.p, got)

@@ -184,15 +184,6 @@ func closedSetHint(e *Error, root reflect.Type, structNamespace string) {
 	}
 }
 
-// firstProblem validates in and returns the first problem as an error, for the
-// functions whose contract is a single error rather than a list of problems.
-func firstProblem(in any) error {
-	if problems := validateStruct(in); len(problems) > 0 {
-		return problems[0]
-	}
-	return nil
-}
-
 // fieldPath strips the root struct name from a validator namespace, giving the JSON
 // path a client wrote: "CompileJourneyInput.steps[2].intent" becomes "steps[2].intent".
 func fieldPath(namespace string) string {

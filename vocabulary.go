@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // Requirement says whether an intent needs a target, a value or a destination.
@@ -167,31 +169,31 @@ type requirement struct {
 }
 
 // problem reports a missing required member or a present forbidden one, naming
-// who requires it (kind "intent", name "click").
-func (r requirement) problem(at elemPath, kind, name string) *Error {
+// who requires it (kind "intent", name "click"), or returns nil.
+func (r requirement) problem(kind, name string) *Error {
 	switch {
 	case r.req == Required && !r.present:
-		return newError(CodeInvalidArgument, at.field(r.member), nil, "%s %s needs %s", kind, name, r.what)
+		return newError(CodeInvalidArgument, "", nil, "%s %s needs %s", kind, name, r.what)
 	case r.req == Forbidden && r.present:
-		return newError(CodeInvalidArgument, at.field(r.member), nil, "%s %s takes no %s; remove it", kind, name, r.member)
+		return newError(CodeInvalidArgument, "", nil, "%s %s takes no %s; remove it", kind, name, r.member)
 	}
 	return nil
 }
 
-// valueProblem checks the value of the element at against its kind. fixture may
-// be nil when the fixture is unknown, in which case fixture-file references cannot
-// be checked.
-func valueProblem(at elemPath, kind, v string, fixture *Fixture) *Error {
+// valueProblem checks a step's or assertion's value against its kind, or returns
+// nil. fixture may be nil when the fixture is unknown, in which case
+// fixture-file references cannot be checked.
+func valueProblem(kind, v string, fixture *Fixture) *Error {
 	closed := func(allowed []string, what string) *Error {
 		if slices.Contains(allowed, v) {
 			return nil
 		}
-		return newError(CodeInvalidArgument, at.field("value"), allowed, "%q is not %s; use one of the allowed values", v, what)
+		return newError(CodeInvalidArgument, "", allowed, "%s is not %s; use one of the allowed values", echo.Quote(v), what)
 	}
 	switch kind {
 	case valueRoute:
 		if msg := routeProblem(v); msg != "" {
-			return newError(CodeInvalidArgument, at.field("value"), nil, "%s", msg)
+			return newError(CodeInvalidArgument, "", nil, "%s", msg)
 		}
 	case valueBoolean:
 		return closed(booleanValues, "a boolean")
@@ -206,14 +208,14 @@ func valueProblem(at elemPath, kind, v string, fixture *Fixture) *Error {
 		return closed(tabValues, "a tab reference (or a tab index from 0 to 9)")
 	case valueKey:
 		if !validKey(v) {
-			return newError(CodeInvalidArgument, at.field("value"), namedKeys, "%q is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", v)
+			return newError(CodeInvalidArgument, "", namedKeys, "%s is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", echo.Quote(v))
 		}
 	case valueFixtureFile:
 		if !strings.HasPrefix(v, "fixture-file://") {
-			return newError(CodeInvalidArgument, at.field("value"), fixtureFiles(fixture), "%q is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", v)
+			return newError(CodeInvalidArgument, "", fixtureFiles(fixture), "%s is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", echo.Quote(v))
 		}
 		if fixture != nil && !slices.Contains(fixture.FileRefs, v) {
-			return newError(CodeInvalidArgument, at.field("value"), fixture.FileRefs, "%q is not a file of fixture %q; use one of its fileRefs", v, fixture.ID)
+			return newError(CodeInvalidArgument, "", fixture.FileRefs, "%s is not a file of fixture %s; use one of its fileRefs", echo.Quote(v), echo.Quote(fixture.ID))
 		}
 	}
 	return nil
@@ -230,17 +232,18 @@ func fixtureFiles(f *Fixture) []string {
 // must stay inside the fixture's app: v1 has no arbitrary URL access.
 func routeProblem(v string) string {
 	const fix = "; use an app-relative route starting with a single /, such as /cart"
+	q := echo.Quote(v)
 	switch {
 	case strings.Contains(v, "://") || hasScheme(v):
-		return fmt.Sprintf("%q is an absolute URL; journeys may only navigate within the fixture's app%s", v, fix)
+		return fmt.Sprintf("%s is an absolute URL; journeys may only navigate within the fixture's app%s", q, fix)
 	case strings.HasPrefix(v, "//"):
-		return fmt.Sprintf("%q names another host%s", v, fix)
+		return fmt.Sprintf("%s names another host%s", q, fix)
 	case !strings.HasPrefix(v, "/"):
-		return fmt.Sprintf("%q is not app-relative%s", v, fix)
+		return fmt.Sprintf("%s is not app-relative%s", q, fix)
 	case strings.ContainsRune(v, '\\'):
-		return fmt.Sprintf("%q contains a backslash%s", v, fix)
+		return fmt.Sprintf("%s contains a backslash%s", q, fix)
 	case strings.IndexFunc(v, unicode.IsControl) >= 0 || strings.ContainsRune(v, ' '):
-		return fmt.Sprintf("%q contains spaces or control characters; percent-encode them%s", v, fix)
+		return fmt.Sprintf("%s contains spaces or control characters; percent-encode them%s", q, fix)
 	}
 	return ""
 }

@@ -362,8 +362,8 @@ func TestCancelledCall(t *testing.T) {
 			}
 			return toolErrorResult(discard, tool.def.Name, err)
 		}()
-		if e := toolError(t, res); e.Code != automium.CodeInternal {
-			t.Errorf("%s: code %s, want internal", tool.def.Name, e.Code)
+		if e := toolError(t, res); e.Code != automium.CodeCanceled {
+			t.Errorf("%s: code %s, want canceled", tool.def.Name, e.Code)
 		}
 	}
 }
