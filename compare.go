@@ -73,7 +73,7 @@ type CompareObservedTrialsInput struct {
 // chosen apps with modeled trials. It calls no planner and executes nothing: each
 // trial is a deterministic draw from the model below, so the report answers "how
 // would these metrics read", never "how good is this planner". The report says so
-// in modeled: true and [ModeledNotice]. For measurements, record real runs and
+// in modeled: true and [ModeledComparisonNotice]. For measurements, record real runs and
 // pass them to [CompareObservedTrials], which aggregates them the same way.
 //
 // Every planner runs every reference journey of every chosen app Repetitions

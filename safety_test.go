@@ -25,9 +25,9 @@ import (
 // abuse, memory, concurrency) are in internal/safetytest; SECURITY.md lists both.
 
 // benchHarness is the one directory whose non-test code may start processes and
-// read /proc: cmd/automium-bench runs automium-mcp as a child to measure it. It is
+// read /proc: internal/cmd/automium-bench runs automium-mcp as a child to measure it. It is
 // a separate binary that automium-mcp does not contain.
-const benchHarness = "cmd/automium-bench"
+const benchHarness = "internal/cmd/automium-bench"
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and

@@ -30,7 +30,7 @@ const (
 // out, see TestOversizedLineBoundedMemory), and samples the server's VmRSS from
 // /proc every 1,000 calls. After the first 1,000 calls, RSS may not grow by more
 // than maxRSSGrowth, and the peak may not exceed maxRSSPeak. The figures are
-// logged (go test -v) and recorded in SECURITY.md. cmd/automium-bench samples
+// logged (go test -v) and recorded in SECURITY.md. internal/cmd/automium-bench samples
 // RSS after 1,000, 5,000 and 10,000 calls too, for docs/performance.md.
 func TestMemoryStaysFlat(t *testing.T) {
 	if testing.Short() {
