@@ -2,10 +2,8 @@ package automium
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
@@ -77,7 +75,7 @@ func ArtifactKinds() []ArtifactKind {
 // the media type is always set.
 type ArtifactEntry struct {
 	Kind      string `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
-	Path      string `json:"path" jsonschema:"relative POSIX path under the root, e.g. attempt-1/trace.zip; no leading /, .., ., empty segments, backslashes, colons (drive letters, URL schemes) or control characters" validate:"required,max=512"`
+	Path      string `json:"path" jsonschema:"relative path under the root that is safe as a POSIX, Windows and URL path, e.g. attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max=512,automium_artifact_path"`
 	MediaType string `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
 	Size      *int64 `json:"size,omitempty" jsonschema:"size in bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max=1099511627776"`
 	SHA256    string `json:"sha256,omitempty" jsonschema:"sha256 of the content as 64 lowercase hex digits, when known" validate:"omitempty,automium_sha256"`
@@ -86,7 +84,7 @@ type ArtifactEntry struct {
 // GetArtifactManifestInput describes a run's artifacts as the caller knows them.
 type GetArtifactManifestInput struct {
 	RunID   string          `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
-	Root    string          `json:"root" jsonschema:"relative POSIX directory the entry paths are under, e.g. the fixture's artifactRoot" validate:"required,max=512"`
+	Root    string          `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max=512,automium_artifact_path"`
 	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, 1 to 256, each path unique" validate:"required,min=1,max=256,dive"`
 }
 
@@ -180,24 +178,24 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 	// The path rules say more than the validator's generic findings, such as
 	// invalid UTF-8, so their problem takes its place.
 	pathProblem := func(at jsonPath, p string) bool {
-		if ps.has(at) && utf8.ValidString(p) {
-			return true
+		if p == "" {
+			return ps.has(at) // the validator's "required"
 		}
 		if msg := artifactPathProblem(p); msg != "" {
 			ps.replace(at, newError(CodeInvalidArtifactPath, "", nil, "%s", msg))
 			return true
 		}
-		return false
+		return ps.has(at)
 	}
 	pathProblem(field("root"), in.Root)
 	seen := make(map[string]int, len(in.Entries))
 	for i, e := range in.Entries {
 		at := field("entries").at(i)
 		if !pathProblem(at.dot("path"), e.Path) {
-			if j, dup := seen[e.Path]; dup {
-				ps.add(at.dot("path"), CodeInvalidArtifactPath, nil, "%s is also the path of entries[%d]; every artifact needs its own path", echo.Quote(e.Path), j)
+			if j, dup := seen[pathKey(e.Path)]; dup {
+				ps.add(at.dot("path"), CodeInvalidArtifactPath, nil, "%s is the path of entries[%d] on a case-insensitive file system such as Windows' or macOS's; every artifact needs its own path", echo.Quote(e.Path), j)
 			} else {
-				seen[e.Path] = i
+				seen[pathKey(e.Path)] = i
 			}
 		}
 		kind, known := artifactKindByName[e.Kind]
@@ -207,41 +205,4 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 		}
 	}
 	return ps.err()
-}
-
-// artifactPathProblem explains why p is not a relative POSIX path that stays under
-// its root, or returns "". Accepted paths are exactly those equal to their own
-// path.Clean that neither start with / nor contain a .. segment, minus anything a
-// Windows or URL parser could read as leaving the root.
-func artifactPathProblem(p string) string {
-	const fix = "; use a relative POSIX path such as attempt-1/trace.zip"
-	switch {
-	case p == "":
-		return "is empty" + fix
-	case !utf8.ValidString(p):
-		return fmt.Sprintf("%q is not valid UTF-8%s", p, fix)
-	case strings.IndexFunc(p, unicode.IsControl) >= 0:
-		return fmt.Sprintf("%q contains a NUL or other control character%s", p, fix)
-	case strings.ContainsRune(p, '\\'):
-		return fmt.Sprintf("%q contains a backslash; separate segments with /%s", p, fix)
-	case len(p) >= 2 && p[1] == ':' && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z'):
-		return fmt.Sprintf("%q starts with a drive letter; artifact paths are relative to the root%s", p, fix)
-	case hasScheme(p):
-		return fmt.Sprintf("%q starts with a URL scheme; artifact paths are file paths under the root, not URLs%s", p, fix)
-	case p[0] == '/':
-		return fmt.Sprintf("%q is absolute; artifact paths are relative to the root%s", p, fix)
-	case strings.ContainsRune(p, ':'):
-		return fmt.Sprintf("%q contains a colon, which Windows reads as a drive or an alternate data stream%s", p, fix)
-	}
-	for seg := range strings.SplitSeq(p, "/") {
-		switch seg {
-		case "":
-			return fmt.Sprintf("%q has an empty segment (// or a trailing /)%s", p, fix)
-		case "..":
-			return fmt.Sprintf("%q has a .. segment, which could leave the root%s", p, fix)
-		case ".":
-			return fmt.Sprintf("%q has a . segment; write the path without it%s", p, fix)
-		}
-	}
-	return ""
 }

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/unicode/norm"
 )
 
 const testRunID = "run-0123456789abcdef0123"
@@ -220,14 +223,19 @@ func TestGetArtifactManifestMediaTypeAllowed(t *testing.T) {
 }
 
 func TestArtifactPathProblem(t *testing.T) {
-	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a..", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known"}
+	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known", "console.log", "auxiliary/x", "com10", "nul-results"}
 	for _, p := range accepted {
 		if msg := artifactPathProblem(p); msg != "" {
 			t.Errorf("artifactPathProblem(%q) = %q, want accepted", p, msg)
 		}
 	}
 	rejected := []string{"", "/", "/a", "//host/share", "..", "../a", "a/..", "a/../b", ".", "./a", "a/.", "a//b", "a/", `a\b`, `\\server\share`,
-		"C:", "c:/a", "C:\\a", "http://x", "https://example.com/a", "file:///etc/passwd", "s3://bucket/a", "data:text/plain,hi", "a\x00b", "a\tb", "0:0", "trace.zip:stream", "a\x7fb", "\xff", "a\u0085b"}
+		"C:", "c:/a", "C:\\a", "http://x", "https://example.com/a", "file:///etc/passwd", "s3://bucket/a", "data:text/plain,hi", "a\x00b", "a\tb", "0:0", "trace.zip:stream", "a\x7fb", "\xff", "a\u0085b",
+		// Safe on Linux, not for every consumer (Windows, macOS, URL resolvers).
+		"%2e%2e/%2e%2e/etc/passwd", "a%2fb", "report?x=1", "a#frag", "a*b", "a|b", `a"b`, "a<b>",
+		"CON", "con", "aux.txt", "NUL.zip", "COM1", "lpt9.log", "a/CON/b", "Con .txt", "name.", "name ", "a./b",
+		"\uff0e\uff0e/etc", "a\uff0fb", "a\uff3cb", "a\uff1ab", "\u2025/x", "ﬁle.txt",
+		"a\u202eb", "a\u200bb", "\ufefftrace.zip", "a\u2066b"}
 	for _, p := range rejected {
 		if msg := artifactPathProblem(p); msg == "" {
 			t.Errorf("artifactPathProblem(%q) accepted, want rejected", p)
@@ -235,10 +243,13 @@ func TestArtifactPathProblem(t *testing.T) {
 	}
 }
 
+var artifactPathRE = regexp.MustCompile(artifactPathPattern)
+
 // FuzzArtifactPath checks the safety property of artifact paths: no input panics,
 // and every accepted path stays under its root whichever way it is read.
 func FuzzArtifactPath(f *testing.F) {
-	for _, seed := range []string{"attempt-1/trace.zip", "../etc/passwd", "/abs", `a\b`, "C:/x", "http://x/y", "a//b", "a/./b", "a\x00b", "ok/.hidden", "\xff"} {
+	for _, seed := range []string{"attempt-1/trace.zip", "../etc/passwd", "/abs", `a\b`, "C:/x", "http://x/y", "a//b", "a/./b", "a\x00b", "ok/.hidden", "\xff",
+		"%2e%2e/%2e%2e/etc/passwd", "aux.txt", "name.", "\uff0e\uff0e\uff0fx", "a\u202eb", "Trace.zip"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -259,6 +270,26 @@ func FuzzArtifactPath(f *testing.F) {
 			t.Errorf("accepted %q, which escapes root when joined (%q)", p, path.Join("root", p))
 		case strings.Contains(p, ":"):
 			t.Errorf("accepted %q, which a Windows reader may see as a drive or stream, or a URL parser as a scheme", p)
+		case strings.ContainsAny(p, "%?#"):
+			t.Errorf("accepted %q, which a URL resolver reads otherwise", p)
+		case norm.NFKC.String(p) != p:
+			t.Errorf("accepted %q, which compatibility normalization changes to %q", p, norm.NFKC.String(p))
+		case strings.IndexFunc(p, func(r rune) bool { return unicode.Is(unicode.Cf, r) }) >= 0:
+			t.Errorf("accepted %q, which has an invisible format character", p)
+		}
+		for _, seg := range strings.Split(p, "/") {
+			base, _, _ := strings.Cut(seg, ".")
+			switch strings.ToUpper(strings.TrimRight(base, " ")) {
+			case "CON", "PRN", "AUX", "NUL", "COM1", "COM9", "LPT1", "LPT9":
+				t.Errorf("accepted %q, whose segment %q is a Windows device", p, seg)
+			}
+			if strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " ") {
+				t.Errorf("accepted %q, whose segment %q Windows strips", p, seg)
+			}
+		}
+		// The advertised schema's pattern accepts every path the server accepts.
+		if !artifactPathRE.MatchString(p) {
+			t.Errorf("accepted %q, which the schema's pattern refuses", p)
 		}
 		// The whole manifest agrees with the path check and never panics.
 		in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: []ArtifactEntry{{Kind: "trace", Path: p}}}
@@ -266,4 +297,21 @@ func FuzzArtifactPath(f *testing.F) {
 			t.Errorf("path %q passes the path check but the manifest rejects it: %v", p, err)
 		}
 	})
+}
+
+// TestArtifactPathsDifferingOnlyByCase checks that two paths one case-insensitive
+// file system would store as one file are refused as duplicates.
+func TestArtifactPathsDifferingOnlyByCase(t *testing.T) {
+	in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: []ArtifactEntry{
+		{Kind: "trace", Path: "attempt-1/trace.zip"},
+		{Kind: "video", Path: "Attempt-1/TRACE.zip"},
+	}}
+	_, err := GetArtifactManifest(context.Background(), in)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	if diff := cmp.Diff(errorShape{CodeInvalidArtifactPath, "entries[1].path"}, errorShape{e.Code, e.Field}); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
