@@ -86,34 +86,61 @@ type GetArtifactManifestInput struct {
 	RunID   string          `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
 	Root    string          `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max=512,automium_artifact_path"`
 	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, 1 to 256, each path unique" validate:"required,min=1,max=256,dive"`
+	// Replay, when given, asks whether the manifest holds every artifact kind the
+	// replay contract requires of a run with that verdict and retry count.
+	Replay *ReplayOutcome `json:"replay,omitempty" jsonschema:"optional: the run's verdict and retry count, to check the manifest holds every artifact kind the replay contract requires of such a run"`
+}
+
+// ReplayOutcome is how a run ended, as far as the artifacts it must leave depend
+// on it: its verdict and its retry count, with the rules of [GetReplaySummary].
+type ReplayOutcome struct {
+	Verdict    string `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	RetryCount int    `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
+}
+
+// ManifestCompleteness says whether a manifest holds every artifact kind the
+// replay contract requires of its run, and which kinds are missing. It is
+// modeled like the rest: it compares kinds named in the input, and no file is
+// looked for.
+type ManifestCompleteness struct {
+	Verdict       string   `json:"verdict" jsonschema:"the run verdict checked against"`
+	RetryCount    int      `json:"retryCount" jsonschema:"the retry count checked against"`
+	RequiredKinds []string `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
+	MissingKinds  []string `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
+	Complete      bool     `json:"complete" jsonschema:"whether every required kind has at least one entry"`
 }
 
 // GetArtifactManifestResult is an artifact manifest in canonical form: entries
 // sorted by kind then path, every media type filled in, and a digest over the rest,
 // so two manifests describe the same artifacts exactly when their digests agree.
 type GetArtifactManifestResult struct {
-	SchemaVersion       string          `json:"schemaVersion" jsonschema:"artifact manifest format version"`
-	RunID               string          `json:"runId" jsonschema:"run ID"`
-	ArtifactManifestRef string          `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by automium_create_run_submission"`
-	Root                string          `json:"root" jsonschema:"artifact root the entry paths are relative to"`
-	Entries             []ArtifactEntry `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
-	Modeled             bool            `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
-	Notice              string          `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
-	Digest              string          `json:"digest" jsonschema:"sha256 of the canonical JSON of this manifest with an empty digest"`
+	SchemaVersion       string                `json:"schemaVersion" jsonschema:"artifact manifest format version"`
+	RunID               string                `json:"runId" jsonschema:"run ID"`
+	ArtifactManifestRef string                `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by automium_create_run_submission"`
+	Root                string                `json:"root" jsonschema:"artifact root the entry paths are relative to"`
+	Entries             []ArtifactEntry       `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
+	Completeness        *ManifestCompleteness `json:"completeness,omitempty" jsonschema:"when the input gave the run's replay outcome: whether the manifest holds every artifact kind the replay contract requires"`
+	Modeled             bool                  `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
+	Notice              string                `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
+	Digest              string                `json:"digest" jsonschema:"sha256 of the canonical JSON of this manifest with an empty digest"`
 }
 
 // GetArtifactManifest checks caller-provided artifact entries and returns them as
 // a canonical manifest. It reads, writes and uploads nothing: the paths are only
 // names, and sizes and digests are taken on trust.
 //
-// The root and every entry path must be a relative POSIX path that stays under the
-// root: no leading /, no .. or . segments, no empty segments (// or a trailing /),
-// no backslashes, no drive letters, no URL schemes or other colons, no NUL or other
-// control characters and valid UTF-8. Entry paths must be unique. Each violation is an
+// The root and every entry path must be a relative path that stays under the
+// root however it is read: as a POSIX path, a Windows path and a URL path (see
+// artifact_path.go for every rule). Entry paths must be unique, also when case is
+// ignored, as Windows and macOS ignore it. Each violation is an
 // invalid_artifact_path error whose field names the entry, as in entries[3].path.
 // Entry and path counts are checked against [MaxArtifactEntries] and
-// [MaxPathLength] before anything else, and the first problem found, in field
-// order, is returned.
+// [MaxPathLength] before anything else, and every problem found is returned.
+//
+// With in.Replay, the result also says whether the manifest is complete: which
+// of the artifact kinds [RequiredReplayArtifactKinds] gives for that verdict and
+// retry count no entry has. A failed run that left only its report is then
+// visibly incomplete instead of silently accepted.
 func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetArtifactManifestResult, error) {
 	if err := checkContext(ctx); err != nil {
 		return GetArtifactManifestResult{}, err
@@ -148,8 +175,25 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 		Modeled:             true,
 		Notice:              ModeledNotice,
 	}
+	if in.Replay != nil {
+		m.Completeness = completeness(*in.Replay, entries)
+	}
 	m.Digest = digestOf(m)
 	return m, nil
+}
+
+// completeness checks the entries against the kinds the replay contract
+// requires of a run with that outcome.
+func completeness(outcome ReplayOutcome, entries []ArtifactEntry) *ManifestCompleteness {
+	required := requiredReplayArtifactKinds(outcome.Verdict, outcome.RetryCount)
+	missing := []string{}
+	for _, kind := range required {
+		if !slices.ContainsFunc(entries, func(e ArtifactEntry) bool { return e.Kind == kind }) {
+			missing = append(missing, kind)
+		}
+	}
+	return &ManifestCompleteness{Verdict: outcome.Verdict, RetryCount: outcome.RetryCount,
+		RequiredKinds: required, MissingKinds: missing, Complete: len(missing) == 0}
 }
 
 // artifactManifestProblems returns every problem with in, after the size checks
@@ -203,6 +247,9 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 			ps.add(at.dot("mediaType"), CodeInvalidArgument, kind.MediaTypes,
 				"%s is not a media type of %s artifacts; use one of the allowed values or omit it for %s", echo.Quote(e.MediaType), e.Kind, kind.DefaultMediaType)
 		}
+	}
+	if in.Replay != nil {
+		verdictRetryProblems(ps, field("replay").dot("verdict"), field("replay").dot("retryCount"), in.Replay.Verdict, in.Replay.RetryCount)
 	}
 	return ps.err()
 }

@@ -315,3 +315,54 @@ func TestArtifactPathsDifferingOnlyByCase(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestManifestCompleteness checks a manifest against the replay contract of its
+// run: a failed run that left only its report is incomplete, and says what is
+// missing.
+func TestManifestCompleteness(t *testing.T) {
+	entries := func(kinds ...string) []ArtifactEntry {
+		var out []ArtifactEntry
+		for _, k := range kinds {
+			out = append(out, ArtifactEntry{Kind: k, Path: "attempt-1/" + k})
+		}
+		return out
+	}
+	tests := []struct {
+		name    string
+		kinds   []string
+		outcome ReplayOutcome
+		want    ManifestCompleteness
+	}{
+		{"failed run with only a report", []string{"report"}, ReplayOutcome{Verdict: VerdictFailed},
+			ManifestCompleteness{Verdict: VerdictFailed, RequiredKinds: RequiredReplayArtifactKinds(VerdictFailed, 0),
+				MissingKinds: []string{"console_log", "dom_snapshot", "network_har", "replay_events", "screenshot", "semantic_snapshot", "trace"}}},
+		{"passed run with events and report", []string{"replay_events", "report"}, ReplayOutcome{Verdict: VerdictPassed},
+			ManifestCompleteness{Verdict: VerdictPassed, RequiredKinds: []string{"replay_events", "report"}, MissingKinds: []string{}, Complete: true}},
+		{"flaky run without its retry video", []string{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"},
+			ReplayOutcome{Verdict: VerdictFlaky, RetryCount: 1},
+			ManifestCompleteness{Verdict: VerdictFlaky, RetryCount: 1, RequiredKinds: RequiredReplayArtifactKinds(VerdictFlaky, 1), MissingKinds: []string{"video"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			outcome := tt.outcome
+			got, err := GetArtifactManifest(context.Background(), GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: entries(tt.kinds...), Replay: &outcome})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(&tt.want, got.Completeness); diff != "" {
+				t.Errorf("completeness (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// Without an outcome there is nothing to check against, and nothing is said.
+	got, err := GetArtifactManifest(context.Background(), GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: entries("report")})
+	if err != nil || got.Completeness != nil {
+		t.Errorf("without replay: completeness %+v, err %v; want none", got.Completeness, err)
+	}
+	// The outcome obeys the replay rules.
+	_, err = GetArtifactManifest(context.Background(), GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: entries("report"), Replay: &ReplayOutcome{Verdict: VerdictFlaky}})
+	var e *Error
+	if !errors.As(err, &e) || e.Field != "replay.retryCount" {
+		t.Errorf("flaky without retries: got %v, want a problem at replay.retryCount", err)
+	}
+}

@@ -141,6 +141,25 @@ func ExampleGetArtifactManifest_unsafePath() {
 	// invalid_artifact_path entries[1].path
 }
 
+// Given how the run ended, the manifest says whether it holds every artifact
+// kind the replay contract requires of such a run.
+func ExampleGetArtifactManifest_completeness() {
+	manifest, err := automium.GetArtifactManifest(context.Background(), automium.GetArtifactManifestInput{
+		RunID:   "run-bc6cbdcc5f27aacd7274",
+		Root:    "artifacts",
+		Entries: []automium.ArtifactEntry{{Kind: "report", Path: "report.html"}},
+		Replay:  &automium.ReplayOutcome{Verdict: automium.VerdictFailed},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(manifest.Completeness.Complete)
+	fmt.Println(manifest.Completeness.MissingKinds)
+	// Output:
+	// false
+	// [console_log dom_snapshot network_har replay_events screenshot semantic_snapshot trace]
+}
+
 func ExampleContract() {
 	doc, err := automium.Contract(context.Background(), automium.ContractInput{Name: "replay-event-v1"})
 	if err != nil {

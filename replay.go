@@ -163,17 +163,7 @@ func requiredReplayArtifactKinds(verdict string, retries int) []string {
 func replaySummaryProblems(in GetReplaySummaryInput) error {
 	ps := newProblems(in)
 	ps.validate(in)
-	retries := field("retryCount")
-	if !ps.has(field("verdict")) && !ps.has(retries) {
-		switch {
-		case in.Verdict == VerdictFlaky && in.RetryCount == 0:
-			ps.add(retries, CodeInvalidArgument, nil, "a flaky run passed on a retry after failing, so retryCount must be at least 1; use verdict passed if the first attempt passed")
-		case in.Verdict == VerdictPassed && in.RetryCount > 0:
-			ps.add(retries, CodeInvalidArgument, nil, "a run that passed only after %d retries is flaky; use verdict flaky, or retryCount 0 if the first attempt passed", in.RetryCount)
-		case in.Verdict == VerdictSkipped && in.RetryCount > 0:
-			ps.add(retries, CodeInvalidArgument, nil, "a skipped run is never retried; use retryCount 0")
-		}
-	}
+	verdictRetryProblems(ps, field("verdict"), field("retryCount"), in.Verdict, in.RetryCount)
 	// manifestRefProblem says more about artifactManifestRef than the validator,
 	// but only a valid run ID says what the reference should be.
 	if ps.has(field("runId")) {
@@ -183,6 +173,23 @@ func replaySummaryProblems(in GetReplaySummaryInput) error {
 		ps.replace(field("artifactManifestRef"), p)
 	}
 	return ps.err()
+}
+
+// verdictRetryProblems records where a verdict and a retry count disagree, the
+// way they do in Playwright: flaky means a retry passed after a failure, passed
+// means the first attempt did, and skipped runs are never retried.
+func verdictRetryProblems(ps *problems, verdictAt, retriesAt jsonPath, verdict string, retries int) {
+	if ps.has(verdictAt) || ps.has(retriesAt) {
+		return
+	}
+	switch {
+	case verdict == VerdictFlaky && retries == 0:
+		ps.add(retriesAt, CodeInvalidArgument, nil, "a flaky run passed on a retry after failing, so retryCount must be at least 1; use verdict passed if the first attempt passed")
+	case verdict == VerdictPassed && retries > 0:
+		ps.add(retriesAt, CodeInvalidArgument, nil, "a run that passed only after %d retries is flaky; use verdict flaky, or retryCount 0 if the first attempt passed", retries)
+	case verdict == VerdictSkipped && retries > 0:
+		ps.add(retriesAt, CodeInvalidArgument, nil, "a skipped run is never retried; use retryCount 0")
+	}
 }
 
 // maxRefLength bounds references such as artifactManifestRef; the validate tag
