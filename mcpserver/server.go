@@ -182,7 +182,7 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		werr, ok := errors.AsType[*jsonrpc.Error](err)
-		if !ok || (werr.Code != jsonrpc.CodeInvalidParams && werr.Code != mcp.CodeResourceNotFound) {
+		if !ok || werr.Code != jsonrpc.CodeInvalidParams {
 			return res, err
 		}
 		switch r := req.(type) {
@@ -201,7 +201,7 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 			// handler, such as the reference journeys', explains its own misses.
 			if r.Params != nil && werr.Message == sdkResourceNotFound {
 				uris := liveResourceURIs(ctx, next, r.Session)
-				return nil, rpcError(werr.Code, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
 					Message: fmt.Sprintf("resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Quote(r.Params.URI))}})
 			}
 		}
