@@ -196,7 +196,11 @@ func draftJourney(ctx context.Context, args map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	app := apps.Apps[slices.IndexFunc(apps.Apps, func(a automium.App) bool { return a.ID == appID })]
+	i := slices.IndexFunc(apps.Apps, func(a automium.App) bool { return a.ID == appID })
+	if i < 0 {
+		return "", fmt.Errorf("app %s has fixture %s but is not listed", appID, fixture.ID)
+	}
+	app := apps.Apps[i]
 	voc := vocabulary()
 
 	var b strings.Builder

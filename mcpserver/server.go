@@ -59,8 +59,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configures [New]. A nil *Options is valid and means the defaults. New
-// copies what it needs, so an Options may be reused or changed afterwards.
+// Options configures [New] and [Register]. A nil *Options is valid and means the
+// defaults. They copy what they need, so an Options may be reused or changed
+// afterwards.
 type Options struct {
 	// Logger receives the server's diagnostics, including recovered panics. It
 	// must not write to stdout, which carries the protocol on stdio. Nil discards.
