@@ -31,6 +31,10 @@ func Register(server *mcp.Server, opts *Options) {
 // register adds the rows of the tool and prompt tables and every resource to s,
 // each handler wrapped so that it recovers its own panics.
 func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []prompt) {
+	// The prompts' closed sets are checked against the root package now, so a
+	// build whose prompts miss a lane or verdict fails at start-up, not on a
+	// client's first call.
+	closedSets()
 	for _, t := range toolTable {
 		s.AddTool(t.def, recoverTool(log, t.def.Name, t.handler(log)))
 	}
