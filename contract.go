@@ -181,7 +181,7 @@ var contractSpecs = []contractSpec{
 		summary: "How the runtime asks a planner backend for its next step: a PlannerRequest (goal, semantic snapshot, step history, allowed intents) in, one PlannerDecision (intent, target, value, rationale, token usage) out. Every backend speaks it, which is what makes planners comparable.",
 		rules: []string{
 			"decision.intent must be one of request.allowedIntents.",
-			"target, destination and value are present exactly as the intent requires in " + IntentVocabularyVersion + " (see Vocabulary); targets are semantic (ARIA role plus accessible name), never CSS or XPath.",
+			"target, destination and value are present exactly as the intent requires in the " + IntentVocabularyVersion + " vocabulary, whose document lists what each intent requires; targets are semantic (ARIA role plus accessible name), never CSS or XPath.",
 			"targetRef, when present, is the ref of a node in request.snapshot.",
 			"navigate values are app-relative routes; upload_file values are fixture-file:// references from the fixture, never paths.",
 			"usage reports the tokens of this call only, as the provider counted them.",

@@ -68,3 +68,57 @@ func Example_toolError() {
 	// true
 	// invalid_app_id: appId: "gmail" is not an authorized benchmark app ID; use one of the allowed values (allowed: admin-console, banking, docs-portal, helpdesk, hr-onboarding, kanban, storefront)
 }
+
+// A program that already has an MCP server puts Automium's tools, resources and
+// prompts on it beside its own. The completion handler is fixed when a server is
+// made, so the program passes mcpserver.Complete itself.
+func ExampleRegister() {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "my-qa-server", Version: "v1.0.0"},
+		&mcp.ServerOptions{CompletionHandler: mcpserver.Complete})
+	mcp.AddTool(server, &mcp.Tool{Name: "my_flaky_tests", Description: "Lists this team's flaky tests."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "checkout.spec.ts"}}}, nil, nil
+		})
+	mcpserver.Register(server, nil)
+
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverTransport, nil); err != nil {
+		log.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "example-client", Version: "v1.0.0"}, nil)
+	session, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+
+	tools, err := session.ListTools(ctx, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, tool := range tools.Tools {
+		fmt.Println(tool.Name)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "my_flaky_tests"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Content[0].(*mcp.TextContent).Text)
+	vocabulary, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "automium://vocabulary/planner-intent-v1"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(vocabulary.Contents[0].MIMEType)
+	// Output:
+	// automium_compare_planners
+	// automium_compile_journey
+	// automium_create_run_submission
+	// automium_get_artifact_manifest
+	// automium_get_replay_summary
+	// automium_list_apps
+	// automium_list_fixtures
+	// my_flaky_tests
+	// checkout.spec.ts
+	// application/json
+}

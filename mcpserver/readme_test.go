@@ -57,6 +57,10 @@ func renderInventory(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	prompts, err := cs.ListPrompts(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +86,9 @@ func renderInventory(t *testing.T) string {
 	b.WriteString("\n| Resource | What it holds |\n|---|---|\n")
 	for _, r := range resources.Resources {
 		fmt.Fprintf(&b, "| `%s` | %s: %s |\n", r.URI, r.Title, firstSentence(r.Description))
+	}
+	for _, r := range templates.ResourceTemplates {
+		fmt.Fprintf(&b, "| `%s` (template) | %s: %s |\n", r.URITemplate, r.Title, firstSentence(r.Description))
 	}
 	b.WriteString("\n| Prompt | Arguments | What it guides |\n|---|---|---|\n")
 	for _, p := range prompts.Prompts {

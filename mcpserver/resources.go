@@ -4,13 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/echo"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// resource is one of the fixed v1 resources, with its body rendered once: the
+// resource is one of the fixed resources, with its body rendered once: the
 // content comes from immutable corpus and contract data, so reading it is a copy.
 type resource struct {
 	def  *mcp.Resource
@@ -21,8 +26,9 @@ func (r resource) read(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadReso
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.def.URI, MIMEType: r.def.MIMEType, Text: r.body}}}, nil
 }
 
-// resources is the fixed v1 resource list. There are no templates: a URI either
-// is one of these or is not found, so no request can reach the filesystem.
+// resources is the fixed resource list: the spec's five v1 resources and the
+// vocabulary. With the one template below, a URI either names one of these or a
+// reference journey, or is not found, so no request can reach the filesystem.
 var resources = sync.OnceValue(func() []resource {
 	ctx := context.Background()
 	apps, err := automium.ListApps(ctx, automium.ListAppsInput{})
@@ -34,14 +40,17 @@ var resources = sync.OnceValue(func() []resource {
 			"The authorized benchmark apps of the owned corpus with their hosting type, rationale and UI capabilities, and the corpus version. Same content as automium_list_apps.",
 			apps),
 		fixedResource("automium://fixtures", "fixtures", "Benchmark fixtures and environment profiles",
-			"Every fixture of the owned corpus (environment profile IDs, seed refs, account refs, file refs, artifact root, reference journey IDs) and the environment profiles they use. Same content as automium_list_fixtures without a filter.",
+			"Every fixture of the owned corpus (environment profile IDs, seed refs, account refs, file refs, artifact root, reference journey IDs) and the environment profiles they use. Same content as automium_list_fixtures without a filter. Read a reference journey at "+journeysURITemplate+".",
 			fixtures),
+		fixedResource(vocabularyURI, automium.IntentVocabularyVersion, "Planner intent vocabulary and journey rules",
+			"The rules of a journey for automium_compile_journey: every intent of the frozen "+automium.IntentVocabularyVersion+" vocabulary with the target, destination and value it needs and the app capability it requires, the target roles, the assertion kinds and what each needs, bounded recovery and the limits, each with an example from a reference journey. Read it before drafting a journey.",
+			vocabulary()),
 	}
 	for _, name := range automium.ContractNames() {
 		doc, err := automium.Contract(ctx, automium.ContractInput{Name: name})
 		must("contract "+name, err)
 		list = append(list, fixedResource("automium://contracts/"+name, name, contractTitles[name],
-			doc.Summary+" The document gives the contract's name, version, summary, cross-field rules and the JSON Schema of each message type.",
+			doc.Summary+" The document gives the contract's name, version, summary, cross-field rules and the JSON Schema of each message type."+contractSeeAlso[name],
 			doc))
 	}
 	return list
@@ -54,6 +63,13 @@ var contractTitles = map[string]string{
 	"semantic-snapshot-v1": "Semantic snapshot contract",
 }
 
+// contractSeeAlso points a contract's readers at the resources its rules rely
+// on, by URI: the contract text itself is the root package's and speaks in Go
+// terms.
+var contractSeeAlso = map[string]string{
+	"planner-adapter-v1": " What each intent requires is at " + vocabularyURI + ".",
+}
+
 // fixedResource renders v as compact JSON under a fixed URI.
 func fixedResource(uri, name, title, description string, v any) resource {
 	body, err := json.Marshal(v)
@@ -63,6 +79,58 @@ func fixedResource(uri, name, title, description string, v any) resource {
 		body: string(body),
 	}
 }
+
+// journeysTemplate serves the checked-in reference journeys, one per URI. Its
+// handler looks the ID up in the root package's list and reads nothing else.
+var journeysTemplate = &mcp.ResourceTemplate{
+	URITemplate: journeysURITemplate,
+	Name:        "reference-journeys",
+	Title:       "Reference journeys",
+	Description: "A checked-in reference journey of the owned corpus, by ID: the argument object of automium_compile_journey, and it compiles. IDs are listed in " + vocabularyURI + " and in each fixture's referenceJourneyIds (automium://fixtures); completion suggests them.",
+	MIMEType:    "application/json",
+}
+
+// journeyBodies are the reference journeys rendered once, by ID.
+var journeyBodies = sync.OnceValue(func() map[string]string {
+	bodies := map[string]string{}
+	for _, id := range automium.ReferenceJourneyIDs() {
+		j, ok := automium.ReferenceJourney(id)
+		if !ok {
+			panic("mcpserver: reference journey " + id + " is listed but missing")
+		}
+		body, err := json.Marshal(j)
+		must("reference journey "+id, err)
+		bodies[id] = string(body)
+	}
+	return bodies
+})
+
+// readJourney answers a read of automium://journeys/{id}. An unknown ID is
+// invalid params (-32602), as an unknown resource is, naming the IDs there are.
+func readJourney(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	uri := req.Params.URI
+	id, _ := strings.CutPrefix(uri, journeysURIPrefix)
+	body, ok := journeyBodies()[id]
+	if !ok {
+		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(uri, maxEchoedURI), Error: &automium.Error{
+			Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: automium.ReferenceJourneyIDs(),
+			Message: fmt.Sprintf("%s is not a reference journey; use %s with one of the allowed IDs", echo.Quote(id), journeysURITemplate)}})
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: body}}}, nil
+}
+
+// echoName is a client's name or URI as an error's field or data names it:
+// whole when it is printable and at most limit bytes, else cut and quoted by
+// echo.Quote, so an answer stays small whatever the client sent.
+func echoName(s string, limit int) string {
+	if len(s) <= limit && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	return echo.Quote(s)
+}
+
+// maxEchoedURI is how much of a URI an error's data repeats whole.
+const maxEchoedURI = 256
 
 // must panics on a failure to build constant server material: with embedded data
 // it cannot happen at run time, only in a broken build, which should not start.

@@ -1,20 +1,27 @@
 // Package mcpserver adapts the automium package to the Model Context Protocol, so
-// that coding agents can use Automium's contract layer over stdio:
+// that coding agents can use Automium's contract layer. A program serves a new
+// server on the stdio transport in package mcpserver/stdio, as the automium-mcp
+// binary does, or on any other [mcp.Transport]:
 //
 //	server := mcpserver.New(nil)
-//	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil {
-//		log.Fatal(err)
-//	}
+//	session, err := server.Connect(ctx, transport, nil)
+//
+// A program that already has an *mcp.Server puts Automium's features on it with
+// [Register] instead, beside its own.
 //
 // # What it serves
 //
 // Seven tools, one per root-package capability (automium_list_apps,
 // automium_list_fixtures, automium_compile_journey, automium_create_run_submission,
 // automium_get_replay_summary, automium_get_artifact_manifest,
-// automium_compare_planners); five fixed read-only resources (automium://apps,
-// automium://fixtures and the three automium://contracts/... documents); three
-// prompts (draft_journey, debug_failed_run, compare_planner_backends); and
-// completions for their app, fixture and verdict arguments.
+// automium_compare_planners); six fixed read-only resources (automium://apps,
+// automium://fixtures, the journey rules at automium://vocabulary/planner-intent-v1
+// and the three automium://contracts/... documents); one resource template,
+// automium://journeys/{id}, for the reference journeys; three prompts
+// (draft_journey, debug_failed_run, compare_planner_backends); and completions
+// for their app, fixture and verdict arguments and for journey IDs. Everything a
+// prompt tells an agent about writing a journey is also in the resources, because
+// most hosts show prompts only as commands a person triggers.
 //
 // Every tool is read-only, idempotent and closed-world, and every output is
 // modeled: nothing here launches a browser, calls a planner provider, opens a
@@ -32,12 +39,14 @@
 // A problem the caller can fix is a tool result with isError set, whose text is
 // "code: field: message (allowed: ...)" followed by the same as JSON
 // {"error": {...}}. Unknown tools, prompts and resources and bad prompt arguments
-// are JSON-RPC errors with real codes. A panic in any handler is recovered and
-// reported as an internal error; the session lives on.
+// are JSON-RPC errors with real codes, naming what the server has. A panic in any
+// Automium handler is recovered and reported as an internal error; the session
+// lives on.
 package mcpserver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
@@ -45,12 +54,14 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Options configures [New]. A nil *Options is valid and means the defaults. New
-// copies what it needs, so an Options may be reused or changed afterwards.
+// Options configures [New] and [Register]. A nil *Options is valid and means the
+// defaults. They copy what they need, so an Options may be reused or changed
+// afterwards.
 type Options struct {
 	// Logger receives the server's diagnostics, including recovered panics. It
 	// must not write to stdout, which carries the protocol on stdio. Nil discards.
@@ -90,20 +101,23 @@ var version = sync.OnceValue(func() string {
 	return fallbackVersion
 })
 
-// instructions walk an agent through the Developer Experience flow of the spec.
-const instructions = `Automium is the contract layer of a QA platform for agentic browser testing: an owned benchmark corpus of web apps and fixtures, the frozen planner intent vocabulary planner-intent-v1, journey compilation, and modeled run submissions, replay summaries, artifact manifests and planner comparisons.
+// Instructions are what New's server tells a client at initialization: they walk
+// an agent through the Developer Experience flow of the spec. A program that
+// puts Automium on its own server with [Register] may include them in its
+// server's instructions.
+const Instructions = `Automium is the contract layer of a QA platform for agentic browser testing: an owned benchmark corpus of web apps and fixtures, the frozen planner intent vocabulary planner-intent-v1, journey compilation, and modeled run submissions, replay summaries, artifact manifests and planner comparisons.
 
 Every output is modeled. This server never launches a browser, calls a planner provider, opens a network connection, reads credentials or writes files. Never present its results as evidence of a live run.
 
 Typical flow:
 1. Read automium://apps (or call automium_list_apps) and choose an appId by its capabilities.
 2. Read automium://fixtures (or call automium_list_fixtures with that appId) and choose a fixtureId of the app and one of its environmentProfileIds.
-3. Get the draft_journey prompt with appId, fixtureId and goal: it lists the intents the app supports, what each needs, and a valid example journey.
+3. Read automium://vocabulary/planner-intent-v1 for the journey rules (each intent's target, value and destination, the capability it needs, the target roles, assertion kinds and recovery), and a reference journey of the fixture at automium://journeys/{id} (IDs in the fixture's referenceJourneyIds). The draft_journey prompt gives the same for one app and fixture.
 4. Call automium_compile_journey. If valid is false, fix every listed problem and call it again.
 5. Call automium_create_run_submission with the journey ID, app, fixture, a planner {id, vendor, model} and an environment profile. Keep runId and artifactManifestRef.
 6. Call automium_get_replay_summary with runId, a verdict, retryCount and artifactManifestRef to learn which replay artifacts that outcome requires.
 7. Call automium_get_artifact_manifest with runId, the fixture's artifactRoot and one entry per required artifact kind.
-8. Call automium_compare_planners to compare planner backends on the reference journeys of chosen apps, at a fixed corpus version.
+8. Call automium_compare_planners to check a comparison of planner backends on the reference journeys of chosen apps, at a fixed corpus version. Its trials are modeled draws: it checks the pipeline and the statistics and never ranks real planners.
 
 Use the debug_failed_run prompt to triage a failed, flaky or errored run, and compare_planner_backends to plan a comparison. The contracts are at automium://contracts/planner-adapter-v1, automium://contracts/replay-event-v1 and automium://contracts/semantic-snapshot-v1.
 
@@ -113,6 +127,10 @@ A failed tool call returns isError with the text "code: field: message (allowed:
 // completions. opts may be nil. The server holds no per-client state beyond the
 // SDK's sessions, so one server may serve any number of sessions; like any
 // *mcp.Server it is safe for concurrent use.
+//
+// Tools, resources and prompts a caller adds to the returned server work like
+// Automium's own, and error messages for unknown names list them too; add them
+// before serving, because the server does not announce list changes.
 //
 // Schemas, resource bodies and prompt material are computed once per process, the
 // first time New runs. A contract that cannot be translated panics here, at
@@ -124,78 +142,158 @@ func New(opts *Options) *mcp.Server {
 // newServer builds a server from its tool and prompt tables; tests add rows
 // through the same machinery.
 func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Server {
-	var o Options
-	if opts != nil {
-		o = *opts
-	}
-	log := o.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := opts.logger()
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Automium", Version: Version()}, &mcp.ServerOptions{
-		Instructions:      instructions,
+		Instructions:      Instructions,
 		Logger:            log,
-		CompletionHandler: complete,
-		// The feature set is fixed for the life of the server, so no list ever
-		// changes; and the server sends no log messages to clients.
+		CompletionHandler: Complete,
+		// Automium's feature set is fixed for the life of the server, so it
+		// announces no list changes; and the server sends no log messages to
+		// clients.
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:     &mcp.ToolCapabilities{},
 			Resources: &mcp.ResourceCapabilities{},
 			Prompts:   &mcp.PromptCapabilities{},
 		},
 	})
-
-	var toolNames []string
-	for _, t := range toolTable {
-		s.AddTool(t.def, t.handler(log))
-		toolNames = append(toolNames, t.def.Name)
-	}
-	var uris []string
-	for _, r := range resources() {
-		s.AddResource(r.def, r.read)
-		uris = append(uris, r.def.URI)
-	}
-	var promptNames []string
-	for _, p := range promptTable {
-		s.AddPrompt(p.def, p.handler(log))
-		promptNames = append(promptNames, p.def.Name)
-	}
-	slices.Sort(toolNames)
-	slices.Sort(uris)
-	slices.Sort(promptNames)
-	// recoverPanics is outermost, so it also covers the name guard.
-	s.AddReceivingMiddleware(recoverPanics(log), guardNames(toolNames, promptNames, uris))
+	register(s, log, toolTable, promptTable)
+	// recoverPanics is outermost, so it also covers the name guard and the
+	// completion handler.
+	s.AddReceivingMiddleware(recoverPanics(log), guardNames)
 	return s
+}
+
+func (o *Options) logger() *slog.Logger {
+	if o == nil || o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
 }
 
 // guardNames answers requests for a tool, prompt or resource the server does not
 // have with a JSON-RPC error that names the ones it does, so an agent can correct
-// itself in one step. Unknown tools, prompts and resources are all invalid params
+// itself in one step. It asks the server's own registry, after the server has
+// failed to find the name, so features an embedder adds work like Automium's and
+// are named too. Unknown tools, prompts and resources are all invalid params
 // (-32602): the MCP specification prescribes it for tools and prompts, and since
-// SEP-2164 (go-sdk v1.7) for resources too, replacing the older -32002. Nothing
-// outside the fixed resource list is ever read: file:// and every other URI end
-// here.
-func guardNames(toolNames, promptNames, uris []string) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			switch r := req.(type) {
-			case *mcp.CallToolRequest:
-				if r.Params != nil && !slices.Contains(toolNames, r.Params.Name) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: toolNames,
-						Message: fmt.Sprintf("unknown tool %q; automium v1 has exactly the allowed tools", r.Params.Name)}})
-				}
-			case *mcp.GetPromptRequest:
-				if r.Params != nil && !slices.Contains(promptNames, r.Params.Name) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: promptNames,
-						Message: fmt.Sprintf("unknown prompt %q; automium v1 has exactly the allowed prompts", r.Params.Name)}})
-				}
-			case *mcp.ReadResourceRequest:
-				if r.Params != nil && !slices.Contains(uris, r.Params.URI) {
-					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: r.Params.URI, Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
-						Message: fmt.Sprintf("resource %q not found; automium v1 serves only the allowed fixed URIs and never reads files", r.Params.URI)}})
-				}
+// SEP-2164 (go-sdk v1.7) for resources too, replacing the older -32002. Only
+// registered resources and templates are ever read: file:// and every other URI
+// end here.
+func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		werr, ok := errors.AsType[*jsonrpc.Error](err)
+		if !ok || werr.Code != jsonrpc.CodeInvalidParams {
+			return res, err
+		}
+		switch r := req.(type) {
+		case *mcp.CallToolRequest:
+			if names := liveToolNames(ctx, next, r.Session); r.Params != nil && !slices.Contains(names, r.Params.Name) {
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: names,
+					Message: fmt.Sprintf("unknown tool %s; call one of the allowed tools", echo.Quote(r.Params.Name))}})
 			}
-			return next(ctx, method, req)
+		case *mcp.GetPromptRequest:
+			if names := livePromptNames(ctx, next, r.Session); r.Params != nil && !slices.Contains(names, r.Params.Name) {
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: names,
+					Message: fmt.Sprintf("unknown prompt %s; get one of the allowed prompts", echo.Quote(r.Params.Name))}})
+			}
+		case *mcp.ReadResourceRequest:
+			// Only the SDK's own not-found answer is replaced: a template's
+			// handler, such as the reference journeys', explains its own misses.
+			if r.Params != nil && werr.Message == sdkResourceNotFound {
+				uris := liveResourceURIs(ctx, next, r.Session)
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
+					Message: fmt.Sprintf("resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Quote(r.Params.URI))}})
+			}
+		}
+		return res, err
+	}
+}
+
+// sdkResourceNotFound is the message of the SDK's answer to a URI that matches
+// no resource and no template.
+var sdkResourceNotFound = mcp.ResourceNotFoundError("").(*jsonrpc.Error).Message
+
+// maxListPages bounds how many pages of a list the guard reads to name what the
+// server has; the SDK's default page holds 1,000 entries.
+const maxListPages = 10
+
+// liveToolNames lists the server's tools, sorted, through its own tools/list
+// handler.
+func liveToolNames(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) []string {
+	var names []string
+	cursor := ""
+	for range maxListPages {
+		res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: ss, Params: &mcp.ListToolsParams{Cursor: cursor}})
+		page, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok {
+			break
+		}
+		for _, t := range page.Tools {
+			names = append(names, t.Name)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
 		}
 	}
+	slices.Sort(names)
+	return names
+}
+
+// livePromptNames lists the server's prompts, sorted, through its own
+// prompts/list handler.
+func livePromptNames(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) []string {
+	var names []string
+	cursor := ""
+	for range maxListPages {
+		res, err := next(ctx, "prompts/list", &mcp.ListPromptsRequest{Session: ss, Params: &mcp.ListPromptsParams{Cursor: cursor}})
+		page, ok := res.(*mcp.ListPromptsResult)
+		if err != nil || !ok {
+			break
+		}
+		for _, p := range page.Prompts {
+			names = append(names, p.Name)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// liveResourceURIs lists the server's resource URIs and URI templates, sorted,
+// through its own list handlers.
+func liveResourceURIs(ctx context.Context, next mcp.MethodHandler, ss *mcp.ServerSession) []string {
+	var uris []string
+	cursor := ""
+	for range maxListPages {
+		res, err := next(ctx, "resources/list", &mcp.ListResourcesRequest{Session: ss, Params: &mcp.ListResourcesParams{Cursor: cursor}})
+		page, ok := res.(*mcp.ListResourcesResult)
+		if err != nil || !ok {
+			break
+		}
+		for _, r := range page.Resources {
+			uris = append(uris, r.URI)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	cursor = ""
+	for range maxListPages {
+		res, err := next(ctx, "resources/templates/list", &mcp.ListResourceTemplatesRequest{Session: ss, Params: &mcp.ListResourceTemplatesParams{Cursor: cursor}})
+		page, ok := res.(*mcp.ListResourceTemplatesResult)
+		if err != nil || !ok {
+			break
+		}
+		for _, t := range page.ResourceTemplates {
+			uris = append(uris, t.URITemplate)
+		}
+		if cursor = page.NextCursor; cursor == "" {
+			break
+		}
+	}
+	slices.Sort(uris)
+	return uris
 }

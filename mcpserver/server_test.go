@@ -154,13 +154,14 @@ func TestPanicRecovery(t *testing.T) {
 	}
 }
 
-// fixedURIs are the spec's v1 resources, exactly.
+// fixedURIs are the spec's v1 resources and the journey rules, exactly.
 var fixedURIs = []string{
 	"automium://apps",
 	"automium://contracts/planner-adapter-v1",
 	"automium://contracts/replay-event-v1",
 	"automium://contracts/semantic-snapshot-v1",
 	"automium://fixtures",
+	"automium://vocabulary/planner-intent-v1",
 }
 
 // TestResources lists and reads every resource and checks the bodies are what
@@ -179,6 +180,7 @@ func TestResources(t *testing.T) {
 		}
 		want["automium://contracts/"+name] = doc
 	}
+	want[vocabularyURI] = vocabulary()
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
 		list, err := cs.ListResources(ctx, nil)
 		if err != nil {
@@ -212,8 +214,8 @@ func TestResources(t *testing.T) {
 			t.Errorf("resource URIs (-want +got):\n%s", diff)
 		}
 		templates, err := cs.ListResourceTemplates(ctx, nil)
-		if err != nil || len(templates.ResourceTemplates) != 0 {
-			t.Errorf("resource templates = %v, %v; want none, so no URI outside the fixed list resolves", templates, err)
+		if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != journeysURITemplate {
+			t.Errorf("resource templates = %v, %v; want only %s, so no URI outside the fixed list and the reference journeys resolves", templates, err, journeysURITemplate)
 		}
 	})
 }
@@ -320,25 +322,46 @@ func TestPrompts(t *testing.T) {
 	})
 }
 
-// TestDraftJourneyExampleCompiles checks the promise of draft_journey: the example
-// it shows for every fixture compiles.
+// TestDraftJourneyExampleCompiles checks the promise of draft_journey: for every
+// fixture, the first JSON block of the prompt, the one an agent extracts, is a
+// journey of that fixture that compiles.
 func TestDraftJourneyExampleCompiles(t *testing.T) {
-	m := corpusMaterial()
-	for _, id := range m.fixtureIDs {
-		ex, ok := m.example[id]
+	ctx := context.Background()
+	cs := connect(t, New(nil), "2025-11-25")
+	fixtures, err := automium.ListFixtures(ctx, automium.ListFixturesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fixtures.Fixtures {
+		res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "draft_journey", Arguments: map[string]string{"appId": f.AppID, "fixtureId": f.ID, "goal": "g"}})
+		if err != nil {
+			t.Fatalf("%s: %v", f.ID, err)
+		}
+		block, ok := firstJSONBlock(res.Messages[0].Content.(*mcp.TextContent).Text)
 		if !ok {
-			t.Errorf("fixture %s has no example journey", id)
+			t.Errorf("%s: the prompt has no JSON block", f.ID)
 			continue
 		}
-		in, err := decodeArguments[automium.CompileJourneyInput](json.RawMessage(ex))
+		in, err := decodeArguments[automium.CompileJourneyInput](json.RawMessage(block))
 		if err != nil {
-			t.Fatalf("%s: %v", id, err)
+			t.Fatalf("%s: %v", f.ID, err)
 		}
-		res, err := automium.CompileJourney(context.Background(), in)
-		if err != nil || !res.Valid || in.FixtureID != id {
-			t.Errorf("%s: example for another fixture or does not compile: %v %+v", id, err, res.Errors)
+		compiled, err := automium.CompileJourney(ctx, in)
+		if err != nil || !compiled.Valid || in.FixtureID != f.ID {
+			t.Errorf("%s: example for another fixture or does not compile: %v %+v", f.ID, err, compiled.Errors)
 		}
 	}
+}
+
+// firstJSONBlock returns the body of the first ```json block of a markdown text,
+// as an agent that extracts code would.
+func firstJSONBlock(text string) (string, bool) {
+	_, rest, ok := strings.Cut(text, "```json\n")
+	if !ok {
+		return "", false
+	}
+	block, _, ok := strings.Cut(rest, "\n```")
+	return block, ok
 }
 
 // TestCompletions checks completion/complete for the prompt arguments.

@@ -46,7 +46,8 @@ const (
 		"terminals) with a content digest. An invalid journey is not a tool error: the result has valid=false and lists " +
 		"every problem at once, each with its JSON path, code, fix-it message and allowed values; fix them all and call " +
 		"again. Targets are semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes " +
-		"only. The draft_journey prompt shows a valid example for a fixture. Nothing is executed or persisted."
+		"only. Every rule, with an example per intent, is in the resource " + vocabularyURI + ", and reference " +
+		"journeys that compile are at " + journeysURITemplate + ". Nothing is executed or persisted."
 
 	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
 		"environment profile. Checks that the app is authorized, the fixture belongs to it, the profile is one of the " +

@@ -192,6 +192,15 @@ func sessionCalls(t testing.TB) []call {
 			Context:  &mcp.CompleteContext{Arguments: map[string]string{"appId": fixture.AppID}},
 		}, wantResult)
 	}
+	// The journey rules and the reference journeys, read through their template;
+	// a template is a URI pattern, so a traversal through it must end in an error.
+	add("read automium://vocabulary/planner-intent-v1", "resources/read", map[string]string{"uri": "automium://vocabulary/planner-intent-v1"}, wantResult)
+	add("read automium://journeys/"+journey.ID, "resources/read", map[string]string{"uri": "automium://journeys/" + journey.ID}, wantResult)
+	add("read automium://journeys/../../etc/passwd", "resources/read", map[string]string{"uri": "automium://journeys/../../etc/passwd"}, wantRPCError)
+	add("complete automium://journeys/{id}", "completion/complete", mcp.CompleteParams{
+		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "automium://journeys/{id}"},
+		Argument: mcp.CompleteParamsArgument{Name: "id", Value: fixture.AppID},
+	}, wantResult)
 	return calls
 }
 
