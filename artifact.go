@@ -94,8 +94,8 @@ type GetArtifactManifestInput struct {
 // ReplayOutcome is how a run ended, as far as the artifacts it must leave depend
 // on it: its verdict and its retry count, with the rules of [GetReplaySummary].
 type ReplayOutcome struct {
-	Verdict    string `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
-	RetryCount int    `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
+	Verdict    Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	RetryCount int     `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
 }
 
 // ManifestCompleteness says whether a manifest holds every artifact kind the
@@ -103,7 +103,7 @@ type ReplayOutcome struct {
 // modeled like the rest: it compares kinds named in the input, and no file is
 // looked for.
 type ManifestCompleteness struct {
-	Verdict       string   `json:"verdict" jsonschema:"the run verdict checked against"`
+	Verdict       Verdict  `json:"verdict" jsonschema:"the run verdict checked against"`
 	RetryCount    int      `json:"retryCount" jsonschema:"the retry count checked against"`
 	RequiredKinds []string `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
 	MissingKinds  []string `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`

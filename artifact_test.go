@@ -126,7 +126,7 @@ func TestArtifactKinds(t *testing.T) {
 	if diff := cmp.Diff(want, names); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
-	if got, _ := TagValues("automium_artifact_kind"); !slices.Equal(got, want) {
+	if got, _ := tagValues("automium_artifact_kind"); !slices.Equal(got, want) {
 		t.Errorf("automium_artifact_kind = %v, want %v", got, want)
 	}
 	kinds[0].MediaTypes[0] = "changed/by-caller"

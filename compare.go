@@ -7,14 +7,20 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// Bases of a comparison report: where its trials came from.
+// Basis is where the trials of a comparison report came from.
+type Basis string
+
+// The bases; [Bases] lists them.
 const (
 	// BasisModeled marks a report built from modeled draws (see [ComparePlanners]).
-	BasisModeled = "modeled"
+	BasisModeled Basis = "modeled"
 	// BasisObserved marks a report built from trials a caller recorded elsewhere
 	// (see [CompareObservedTrials]).
-	BasisObserved = "observed"
+	BasisObserved Basis = "observed"
 )
+
+// Bases returns every basis, sorted.
+func Bases() []Basis { return typedSet[Basis]([]string{string(BasisModeled), string(BasisObserved)}) }
 
 // ModeledComparisonNotice accompanies every modeled comparison report. A planner's
 // name only seeds its draws, so the numbers must not be read as a ranking of the

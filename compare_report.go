@@ -8,7 +8,7 @@ package automium
 type ComparisonReport struct {
 	ReportVersion string          `json:"reportVersion" jsonschema:"comparison report format version"`
 	CorpusVersion string          `json:"corpusVersion" jsonschema:"owned corpus version the trials belong to"`
-	Basis         string          `json:"basis" jsonschema:"modeled (deterministic draws from a documented model) or observed (trials supplied by the caller)"`
+	Basis         Basis           `json:"basis" jsonschema:"modeled (deterministic draws from a documented model) or observed (trials supplied by the caller)"`
 	Modeled       bool            `json:"modeled" jsonschema:"true when the trials are modeled draws, not measurements of any real planner"`
 	Notice        string          `json:"notice" jsonschema:"one-line statement of what the numbers are and are not"`
 	Seed          uint64          `json:"seed,omitempty" jsonschema:"seed of the modeled draws; absent for observed reports"`
@@ -70,7 +70,7 @@ type TokenSpend struct {
 	MeanOutputPerRun  float64 `json:"meanOutputPerRun" jsonschema:"output tokens per journey run"`
 }
 
-func newComparisonReport(basis string, appIDs []string, reps, planners int) ComparisonReport {
+func newComparisonReport(basis Basis, appIDs []string, reps, planners int) ComparisonReport {
 	r := ComparisonReport{
 		ReportVersion: ComparisonReportVersion,
 		CorpusVersion: CorpusVersion,

@@ -17,7 +17,7 @@ func TestContractNames(t *testing.T) {
 	if diff := cmp.Diff(want, ContractNames()); diff != "" {
 		t.Errorf("ContractNames (-want +got):\n%s", diff)
 	}
-	if got, _ := TagValues("automium_contract"); !slices.Equal(got, want) {
+	if got, _ := tagValues("automium_contract"); !slices.Equal(got, want) {
 		t.Errorf("automium_contract = %v, want %v", got, want)
 	}
 }

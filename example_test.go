@@ -203,7 +203,7 @@ func ExampleJSONSchema() {
 	fmt.Println("steps.maxItems:", s.Properties.Steps.MaxItems)
 	fmt.Println("intents:", len(s.Properties.Steps.Items.Properties.Intent.Enum))
 	// Output:
-	// required: [id appId fixtureId goal steps assertions recovery]
+	// required: [id appId fixtureId goal steps assertions]
 	// steps.maxItems: 200
 	// intents: 16
 }

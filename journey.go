@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/automium/automium/internal/echo"
@@ -34,7 +35,7 @@ type Assertion struct {
 // that step, each preceded by the listed strategies in order.
 type Recovery struct {
 	MaxRetries int      `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max=3"`
-	Strategies []string `json:"strategies" jsonschema:"recovery strategies to apply before each retry, in order" validate:"required,min=1,max=6,unique,dive,automium_recovery"`
+	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
 }
 
 // CompileJourneyInput is a journey as drafted by a person or an agent. Field names
@@ -46,7 +47,7 @@ type CompileJourneyInput struct {
 	Goal       string      `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max=2000"`
 	Steps      []Step      `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max=200,dive"`
 	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max=50,dive"`
-	Recovery   Recovery    `json:"recovery" jsonschema:"bounded recovery policy for failed steps" validate:"required"`
+	Recovery   Recovery    `json:"recovery,omitzero" jsonschema:"bounded recovery policy for failed steps; absent, or maxRetries 0, means a failed step fails the journey"`
 }
 
 func (in CompileJourneyInput) clone() CompileJourneyInput {
@@ -71,23 +72,42 @@ func cloneTarget(t *Target) *Target {
 	return &c
 }
 
-// Node kinds and edge conditions of a compiled journey graph.
-const (
-	NodeStep      = "step"
-	NodeAssertion = "assertion"
-	NodeRecovery  = "recovery"
-	NodePass      = "pass"
-	NodeFail      = "fail"
+// NodeKind is what a node of a compiled journey graph stands for.
+type NodeKind string
 
-	EdgeSuccess = "success"
-	EdgeFailure = "failure"
-	EdgeRetry   = "retry"
+// The node kinds; [NodeKinds] lists them.
+const (
+	NodeStep      NodeKind = "step"
+	NodeAssertion NodeKind = "assertion"
+	NodeRecovery  NodeKind = "recovery"
+	NodePass      NodeKind = "pass"
+	NodeFail      NodeKind = "fail"
 )
+
+// NodeKinds returns every node kind, sorted.
+func NodeKinds() []NodeKind {
+	return typedSet[NodeKind]([]string{string(NodeStep), string(NodeAssertion), string(NodeRecovery), string(NodePass), string(NodeFail)})
+}
+
+// EdgeKind is the outcome of a node that takes an edge of a compiled journey.
+type EdgeKind string
+
+// The edge kinds; [EdgeKinds] lists them.
+const (
+	EdgeSuccess EdgeKind = "success"
+	EdgeFailure EdgeKind = "failure"
+	EdgeRetry   EdgeKind = "retry"
+)
+
+// EdgeKinds returns every edge kind, sorted.
+func EdgeKinds() []EdgeKind {
+	return typedSet[EdgeKind]([]string{string(EdgeSuccess), string(EdgeFailure), string(EdgeRetry)})
+}
 
 // GraphNode is one node of a compiled journey.
 type GraphNode struct {
 	ID          string   `json:"id" jsonschema:"node ID, unique within the graph"`
-	Kind        string   `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
+	Kind        NodeKind `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
 	Source      string   `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
 	Intent      string   `json:"intent,omitempty" jsonschema:"step intent"`
 	Target      *Target  `json:"target,omitempty" jsonschema:"step or assertion target"`
@@ -99,10 +119,10 @@ type GraphNode struct {
 
 // GraphEdge is a transition taken when its node ends with the given outcome.
 type GraphEdge struct {
-	From        string `json:"from" jsonschema:"source node ID"`
-	To          string `json:"to" jsonschema:"destination node ID"`
-	On          string `json:"on" jsonschema:"success, failure or retry"`
-	MaxAttempts int    `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
+	From        string   `json:"from" jsonschema:"source node ID"`
+	To          string   `json:"to" jsonschema:"destination node ID"`
+	On          EdgeKind `json:"on" jsonschema:"success, failure or retry"`
+	MaxAttempts int      `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
 }
 
 // CompiledJourney is a journey compiled to a versioned graph. Its digest covers
@@ -220,6 +240,14 @@ func journeyProblems(in CompileJourneyInput) *problems {
 	for i, a := range in.Assertions {
 		assertionProblems(ps, field("assertions").at(i), a)
 	}
+	strategies := field("recovery").dot("strategies")
+	switch r := in.Recovery; {
+	case ps.has(field("recovery")):
+	case r.MaxRetries > 0 && len(r.Strategies) == 0:
+		ps.add(strategies, CodeInvalidArgument, recoveryStrategies, "maxRetries is %d, so list at least one strategy to apply before each retry, such as retry_step", r.MaxRetries)
+	case r.MaxRetries == 0 && len(r.Strategies) > 0:
+		ps.add(strategies, CodeInvalidArgument, nil, "strategies apply only before retries, and maxRetries is 0; remove them, or allow retries")
+	}
 	return ps
 }
 
@@ -235,6 +263,10 @@ func stepProblems(ps *problems, at jsonPath, last bool, s Step, app *App, fixtur
 		ps.add(at.dot("intent"), CodeUnsupportedIntent, appIntents(app),
 			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Quote(app.ID))
 		return
+	}
+	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, s.Target.Role) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
+		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, intent.TargetRoles,
+			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(intent.TargetRoles, ", "), s.Target.Role)
 	}
 	for _, r := range [...]requirement{
 		{"target", "a target", intent.Target, s.Target != nil},
@@ -292,8 +324,8 @@ func compile(in CompileJourneyInput) CompiledJourney {
 		nodes = append(nodes, GraphNode{ID: id, Kind: NodeAssertion, Source: field("assertions").at(i).String(),
 			Assertion: a.Kind, Target: cloneTarget(a.Target), Value: a.Value})
 	}
-	nodes = append(nodes, GraphNode{ID: NodePass, Kind: NodePass}, GraphNode{ID: NodeFail, Kind: NodeFail})
-	seq = append(seq, NodePass)
+	nodes = append(nodes, GraphNode{ID: string(NodePass), Kind: NodePass}, GraphNode{ID: string(NodeFail), Kind: NodeFail})
+	seq = append(seq, string(NodePass))
 	for i, id := range seq[:len(seq)-1] {
 		edges = append(edges, GraphEdge{From: id, To: seq[i+1], On: EdgeSuccess})
 		if i < len(in.Steps) && retry {
@@ -301,10 +333,10 @@ func compile(in CompileJourneyInput) CompiledJourney {
 			edges = append(edges,
 				GraphEdge{From: id, To: rec, On: EdgeFailure},
 				GraphEdge{From: rec, To: id, On: EdgeRetry, MaxAttempts: in.Recovery.MaxRetries},
-				GraphEdge{From: rec, To: NodeFail, On: EdgeFailure})
+				GraphEdge{From: rec, To: string(NodeFail), On: EdgeFailure})
 			continue
 		}
-		edges = append(edges, GraphEdge{From: id, To: NodeFail, On: EdgeFailure})
+		edges = append(edges, GraphEdge{From: id, To: string(NodeFail), On: EdgeFailure})
 	}
 	g := CompiledJourney{
 		GraphVersion:            JourneyGraphVersion,

@@ -149,7 +149,10 @@ func TestCompileJourneyValidation(t *testing.T) {
 		{"unknown intent", step(Step{Intent: "execute_js", Value: "alert(1)"}), []problem{{CodeUnsupportedIntent, "steps[4].intent"}}},
 		{"missing target", step(Step{Intent: "click"}), []problem{{CodeInvalidArgument, "steps[4].target"}}},
 		{"forbidden target", step(Step{Intent: "go_back", Target: target}), []problem{{CodeInvalidArgument, "steps[4].target"}}},
-		{"missing value", step(Step{Intent: "fill", Target: target}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"missing value", step(Step{Intent: "fill", Target: &Target{Role: "textbox", Name: "Email"}}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"select_option on a button", step(Step{Intent: "select_option", Target: target, Value: "Express"}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
+		{"set_checked on a textbox", step(Step{Intent: "set_checked", Target: &Target{Role: "textbox", Name: "Email"}, Value: "true"}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
+		{"fill on a button", step(Step{Intent: "fill", Target: target, Value: "x"}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
 		{"forbidden value", step(Step{Intent: "click", Target: target, Value: "x"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"forbidden destination", step(Step{Intent: "click", Target: target, Destination: target}), []problem{{CodeInvalidArgument, "steps[4].destination"}}},
 		{"target role unknown", step(Step{Intent: "click", Target: &Target{Role: "div", Name: "x"}}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
@@ -162,7 +165,7 @@ func TestCompileJourneyValidation(t *testing.T) {
 		{"navigate not relative", step(Step{Intent: "navigate", Value: "cart"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"navigate backslash", step(Step{Intent: "navigate", Value: `/\evil.example`}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"navigate control char", step(Step{Intent: "navigate", Value: "/cart\n"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
-		{"set_checked not boolean", step(Step{Intent: "set_checked", Target: target, Value: "yes"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
+		{"set_checked not boolean", step(Step{Intent: "set_checked", Target: &Target{Role: "checkbox", Name: "Agree"}, Value: "yes"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"scroll direction unknown", step(Step{Intent: "scroll", Value: "sideways"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"press_key unknown key", step(Step{Intent: "press_key", Value: "Hyper+Q"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"handle_dialog unknown action", func(t *testing.T, in *CompileJourneyInput) {
@@ -189,7 +192,9 @@ func TestCompileJourneyValidation(t *testing.T) {
 		{"assertion url absolute", func(t *testing.T, in *CompileJourneyInput) {
 			in.Assertions[0] = Assertion{Kind: "url_matches", Value: "https://evil.example/"}
 		}, []problem{{CodeInvalidArgument, "assertions[0].value"}}},
-		{"recovery missing", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{} }, []problem{{CodeInvalidArgument, "recovery"}}},
+		{"strategies without retries", func(t *testing.T, in *CompileJourneyInput) {
+			in.Recovery = Recovery{Strategies: []string{"retry_step"}}
+		}, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
 		{"recovery retries above cap", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = MaxRecoveryRetries + 1 }, []problem{{CodeLimitExceeded, "recovery.maxRetries"}}},
 		{"recovery retries negative", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = -1 }, []problem{{CodeInvalidArgument, "recovery.maxRetries"}}},
 		{"recovery no strategies", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{MaxRetries: 1} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
@@ -323,7 +328,7 @@ func TestCompileGraphShape(t *testing.T) {
 		maxRetries int
 		want       []GraphEdge
 	}{
-		{"no retries", 0, []GraphEdge{
+		{"no retries, no strategies", 0, []GraphEdge{
 			{From: "step-1", To: "step-2", On: EdgeSuccess},
 			{From: "step-1", To: "fail", On: EdgeFailure},
 			{From: "step-2", To: "assert-1", On: EdgeSuccess},
@@ -346,7 +351,10 @@ func TestCompileGraphShape(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in.Recovery.MaxRetries = tt.maxRetries
+			in.Recovery = Recovery{MaxRetries: tt.maxRetries}
+			if tt.maxRetries > 0 {
+				in.Recovery.Strategies = []string{"retry_step"}
+			}
 			res, err := CompileJourney(context.Background(), in)
 			if err != nil || !res.Valid {
 				t.Fatalf("CompileJourney: valid=%v err=%v %v", res.Valid, err, res.Errors)
@@ -358,11 +366,11 @@ func TestCompileGraphShape(t *testing.T) {
 			if g.Entry != "step-1" || g.GraphVersion != JourneyGraphVersion || !strings.HasPrefix(g.Digest, "sha256:") {
 				t.Errorf("header = entry %q version %q digest %q", g.Entry, g.GraphVersion, g.Digest)
 			}
-			kinds := map[string]int{}
+			kinds := map[NodeKind]int{}
 			for _, n := range g.Nodes {
 				kinds[n.Kind]++
 			}
-			wantKinds := map[string]int{NodeStep: 2, NodeAssertion: 1, NodePass: 1, NodeFail: 1}
+			wantKinds := map[NodeKind]int{NodeStep: 2, NodeAssertion: 1, NodePass: 1, NodeFail: 1}
 			if tt.maxRetries > 0 {
 				wantKinds[NodeRecovery] = 2
 			}
@@ -590,5 +598,23 @@ func TestCompileJourneyReferenceIDs(t *testing.T) {
 	}
 	if diff := cmp.Diff([]problem{{CodeInvalidArgument, "id"}}, compileProblems(t, in)); diff != "" {
 		t.Errorf("another app's reference journey ID (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompileJourneyWithoutRecovery checks that a journey may leave recovery out,
+// or set maxRetries 0 without strategies: a failed step then fails the journey.
+func TestCompileJourneyWithoutRecovery(t *testing.T) {
+	for _, r := range []Recovery{{}, {MaxRetries: 0}} {
+		in := validJourney()
+		in.Recovery = r
+		res, err := CompileJourney(context.Background(), in)
+		if err != nil || !res.Valid {
+			t.Fatalf("recovery %+v: %v %+v", r, err, res.Errors)
+		}
+		for _, n := range res.Journey.Nodes {
+			if n.Kind == NodeRecovery {
+				t.Errorf("recovery %+v compiled a recovery node %s", r, n.ID)
+			}
+		}
 	}
 }

@@ -9,33 +9,50 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// Replay verdicts, modelled on Playwright's test outcomes. A run is flaky when an
-// attempt failed and a retry then passed; passed means the first attempt passed.
+// Verdict is how a run ended, modelled on Playwright's test outcomes. A run is
+// flaky when an attempt failed and a retry then passed; passed means the first
+// attempt passed.
+type Verdict string
+
+// The verdicts; [Verdicts] lists them.
 const (
-	VerdictPassed  = "passed"
-	VerdictFailed  = "failed"
-	VerdictFlaky   = "flaky"
-	VerdictError   = "error"
-	VerdictSkipped = "skipped"
+	VerdictPassed  Verdict = "passed"
+	VerdictFailed  Verdict = "failed"
+	VerdictFlaky   Verdict = "flaky"
+	VerdictError   Verdict = "error"
+	VerdictSkipped Verdict = "skipped"
 )
 
-var verdicts = []string{VerdictError, VerdictFailed, VerdictFlaky, VerdictPassed, VerdictSkipped}
+var verdicts = []string{string(VerdictError), string(VerdictFailed), string(VerdictFlaky), string(VerdictPassed), string(VerdictSkipped)}
+
+// Verdicts returns every verdict, sorted.
+func Verdicts() []Verdict { return typedSet[Verdict](verdicts) }
 
 // ReplayEventVersion names the replay event contract a replay stream speaks.
 const ReplayEventVersion = "replay-event-v1"
 
-// Replay event lanes: which part of the system emitted an event. Triage reads a
+// Lane is the part of the system that emitted a replay event. Triage reads a
 // replay lane by lane, e.g. planner decisions beside executor actions.
+type Lane string
+
+// The lanes; [Lanes] lists them.
 const (
-	LanePlanner   = "planner"
-	LaneExecutor  = "executor"
-	LaneRuntime   = "runtime"
-	LaneAssertion = "assertion"
-	LaneWorker    = "worker"
-	LaneArtifact  = "artifact"
+	LanePlanner   Lane = "planner"
+	LaneExecutor  Lane = "executor"
+	LaneRuntime   Lane = "runtime"
+	LaneAssertion Lane = "assertion"
+	LaneWorker    Lane = "worker"
+	LaneArtifact  Lane = "artifact"
 )
 
-var lanes = []string{LaneArtifact, LaneAssertion, LaneExecutor, LanePlanner, LaneRuntime, LaneWorker}
+var lanes = []string{string(LaneArtifact), string(LaneAssertion), string(LaneExecutor), string(LanePlanner), string(LaneRuntime), string(LaneWorker)}
+
+// Lanes returns every lane, sorted.
+func Lanes() []Lane { return typedSet[Lane](lanes) }
+
+// EventTypes returns every replay-event-v1 event type, namespaced by its lane
+// (planner.decision), sorted.
+func EventTypes() []string { return slices.Clone(replayEventTypeNames) }
 
 // replayEventTypes maps each replay-event-v1 type, namespaced by its lane, to the
 // payload member it carries ("" for none). The type decides the payload, so a
@@ -70,10 +87,10 @@ var (
 
 // GetReplaySummaryInput is what a caller knows about a finished run.
 type GetReplaySummaryInput struct {
-	RunID               string `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
-	Verdict             string `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
-	RetryCount          int    `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId> of the same run" validate:"required,max=256"`
+	RunID               string  `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
+	Verdict             Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	RetryCount          int     `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
+	ArtifactManifestRef string  `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId> of the same run" validate:"required,max=256"`
 }
 
 // GetReplaySummaryResult is a contract-shaped replay summary: what a replay of the
@@ -81,7 +98,7 @@ type GetReplaySummaryInput struct {
 type GetReplaySummaryResult struct {
 	SchemaVersion               string   `json:"schemaVersion" jsonschema:"replay summary format version"`
 	RunID                       string   `json:"runId" jsonschema:"run ID"`
-	Verdict                     string   `json:"verdict" jsonschema:"run verdict"`
+	Verdict                     Verdict  `json:"verdict" jsonschema:"run verdict"`
 	RetryCount                  int      `json:"retryCount" jsonschema:"retries after the first attempt"`
 	Attempts                    int      `json:"attempts" jsonschema:"attempts the run made: retryCount + 1, or 0 when skipped"`
 	ArtifactManifestRef         string   `json:"artifactManifestRef" jsonschema:"artifact manifest reference of the run"`
@@ -138,12 +155,12 @@ func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplayS
 // verdict and retry count must record: the rule documented on [GetReplaySummary].
 // An unknown verdict gets the kinds of a passed run; [GetReplaySummary] is where
 // a verdict is checked.
-func RequiredReplayArtifactKinds(verdict string, retryCount int) []string {
+func RequiredReplayArtifactKinds(verdict Verdict, retryCount int) []string {
 	return requiredReplayArtifactKinds(verdict, retryCount)
 }
 
 // requiredReplayArtifactKinds applies the rule documented on [GetReplaySummary].
-func requiredReplayArtifactKinds(verdict string, retries int) []string {
+func requiredReplayArtifactKinds(verdict Verdict, retries int) []string {
 	if verdict == VerdictSkipped {
 		return []string{"report"}
 	}
@@ -178,7 +195,7 @@ func replaySummaryProblems(in GetReplaySummaryInput) error {
 // verdictRetryProblems records where a verdict and a retry count disagree, the
 // way they do in Playwright: flaky means a retry passed after a failure, passed
 // means the first attempt did, and skipped runs are never retried.
-func verdictRetryProblems(ps *problems, verdictAt, retriesAt jsonPath, verdict string, retries int) {
+func verdictRetryProblems(ps *problems, verdictAt, retriesAt jsonPath, verdict Verdict, retries int) {
 	if ps.has(verdictAt) || ps.has(retriesAt) {
 		return
 	}
@@ -238,7 +255,7 @@ type ReplayEvent struct {
 	JourneyNodeID string              `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max=128,automium_slug"`
 	StepIndex     *int                `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
 	Seq           int                 `json:"seq" jsonschema:"1-based position in the run's stream; gap-free and strictly increasing across attempts" validate:"required,min=1,max=1000000"`
-	Lane          string              `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
+	Lane          Lane                `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
 	Type          string              `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
 	StartedAtMs   int64               `json:"startedAtMs,omitempty" jsonschema:"start, in milliseconds from the start of the run; never a wall clock" validate:"min=0,max=86400000"`
 	DurationMs    int64               `json:"durationMs,omitempty" jsonschema:"duration in milliseconds" validate:"min=0,max=86400000"`

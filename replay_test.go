@@ -48,7 +48,7 @@ func TestGetReplaySummary(t *testing.T) {
 func TestRequiredReplayArtifactKinds(t *testing.T) {
 	failure := []string{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"}
 	tests := []struct {
-		verdict      string
+		verdict      Verdict
 		retries      int
 		wantAttempts int
 		want         []string
@@ -197,10 +197,10 @@ func TestReplayEventTypes(t *testing.T) {
 		}
 	}
 	want := []string{"artifact", "assertion", "executor", "planner", "runtime", "worker"}
-	if got, _ := TagValues("automium_lane"); !slices.Equal(got, want) {
+	if got, _ := tagValues("automium_lane"); !slices.Equal(got, want) {
 		t.Errorf("lanes = %v, want %v", got, want)
 	}
-	if got, _ := TagValues("automium_verdict"); !slices.Equal(got, []string{"error", "failed", "flaky", "passed", "skipped"}) {
+	if got, _ := tagValues("automium_verdict"); !slices.Equal(got, []string{"error", "failed", "flaky", "passed", "skipped"}) {
 		t.Errorf("verdicts = %v", got)
 	}
 }

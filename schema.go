@@ -333,7 +333,7 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 		case "hexadecimal":
 			err = setPattern(`^(0[xX])?[0-9a-fA-F]+$`)
 		default:
-			if values, ok := TagValues(r.tag); ok {
+			if values, ok := tagValues(r.tag); ok {
 				s.Enum = make([]any, len(values))
 				for i, v := range values {
 					s.Enum[i] = v

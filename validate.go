@@ -28,7 +28,8 @@ type customTag struct {
 }
 
 // customTags maps each corpus- or vocabulary-backed validate tag to its closed set.
-// Adapters read it through [TagValues] so schemas and validation cannot drift.
+// The schema translator reads it through tagValues, so schemas and validation
+// cannot drift.
 var customTags = map[string]customTag{}
 
 // registerTag adds a custom validate tag. It runs during package initialisation
@@ -41,11 +42,23 @@ func registerTag(tag string, code Code, noun string, values func() []string) str
 	return struct{}{}
 }
 
-// TagValues returns the closed set behind a custom validate tag of this package,
-// sorted, and whether the tag is one. Adapters use it to turn validate tags into
-// JSON Schema enums, so that what a schema advertises is exactly what validation
-// accepts.
-func TagValues(tag string) ([]string, bool) {
+// typedSet returns a sorted copy of a closed set as its Go type, for the
+// accessors (Verdicts, Lanes, ...) that let Go callers list a set without
+// knowing validate tag names.
+func typedSet[T ~string](values []string) []T {
+	out := make([]T, len(values))
+	for i, v := range values {
+		out[i] = T(v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// tagValues returns the closed set behind a custom validate tag of this package,
+// sorted, and whether the tag is one. The schema translator turns validate tags
+// into JSON Schema enums with it, so that what a schema advertises is exactly
+// what validation accepts.
+func tagValues(tag string) ([]string, bool) {
 	t, ok := customTags[tag]
 	if !ok {
 		return nil, false

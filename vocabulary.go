@@ -33,6 +33,7 @@ type Intent struct {
 	ValueHint   string      `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
 	Destination Requirement `json:"destination" jsonschema:"whether a destination target is required, optional or forbidden"`
 	Capability  string      `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
+	TargetRoles []string    `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
 }
 
 // Value kinds, each with its own check.
@@ -70,9 +71,9 @@ var vocabulary = []Intent{
 	{Name: "navigate", Description: "Open an app-relative route of the fixture's app.", Target: Forbidden, Value: Required, ValueKind: valueRoute, ValueHint: "an app-relative route starting with /, such as /cart or /search?q=kettle; absolute URLs and other hosts are rejected", Destination: Forbidden},
 	{Name: "go_back", Description: "Go back one entry in the tab's history.", Target: Forbidden, Value: Forbidden, Destination: Forbidden},
 	{Name: "click", Description: "Click the target element.", Target: Required, Value: Forbidden, Destination: Forbidden},
-	{Name: "fill", Description: "Replace the text of an editable target with the value.", Target: Required, Value: Required, ValueKind: valueText, ValueHint: "the text to type", Destination: Forbidden},
-	{Name: "select_option", Description: "Choose the option whose label is the value in a select, combobox or listbox target.", Target: Required, Value: Required, ValueKind: valueOption, ValueHint: "the visible label of the option", Destination: Forbidden},
-	{Name: "set_checked", Description: "Check or uncheck a checkbox, radio or switch target.", Target: Required, Value: Required, ValueKind: valueBoolean, ValueHint: "true or false", Destination: Forbidden},
+	{Name: "fill", Description: "Replace the text of an editable target with the value.", Target: Required, Value: Required, ValueKind: valueText, ValueHint: "the text to type", Destination: Forbidden, TargetRoles: []string{"combobox", "searchbox", "spinbutton", "textbox"}},
+	{Name: "select_option", Description: "Choose the option whose label is the value in a select, combobox or listbox target.", Target: Required, Value: Required, ValueKind: valueOption, ValueHint: "the visible label of the option", Destination: Forbidden, TargetRoles: []string{"combobox", "listbox"}},
+	{Name: "set_checked", Description: "Check or uncheck a checkbox, radio or switch target.", Target: Required, Value: Required, ValueKind: valueBoolean, ValueHint: "true or false", Destination: Forbidden, TargetRoles: []string{"checkbox", "radio", "switch"}},
 	{Name: "press_key", Description: "Press a key or chord, on the target if given or on the focused element.", Target: Optional, Value: Required, ValueKind: valueKey, ValueHint: "a key such as Enter, Escape or Tab, or a chord such as Control+A; named keys: " + strings.Join(namedKeys, ", "), Destination: Forbidden},
 	{Name: "hover", Description: "Move the pointer over the target.", Target: Required, Value: Forbidden, Destination: Forbidden},
 	{Name: "scroll", Description: "Scroll the page, or the target container if given.", Target: Optional, Value: Required, ValueKind: valueDirection, ValueHint: "one of: " + strings.Join(directionValues, ", "), Destination: Forbidden},
@@ -95,7 +96,38 @@ var intentByName = func() map[string]*Intent {
 
 // Vocabulary returns a copy of the frozen planner-intent-v1 vocabulary, in its
 // canonical order. Prompts and schemas list it from here so they cannot drift.
-func Vocabulary() []Intent { return slices.Clone(vocabulary) }
+func Vocabulary() []Intent {
+	out := slices.Clone(vocabulary)
+	for i := range out {
+		out[i].TargetRoles = slices.Clone(out[i].TargetRoles)
+	}
+	return out
+}
+
+// TargetRoles returns the ARIA roles a target may name, sorted.
+func TargetRoles() []string { return slices.Clone(targetRoles) }
+
+// RecoveryStrategies returns the recovery strategies a journey may list, sorted.
+func RecoveryStrategies() []string { return slices.Sorted(slices.Values(recoveryStrategies)) }
+
+// AssertionKind is one kind of journey assertion and what it needs, as [Intent]
+// says it for steps.
+type AssertionKind struct {
+	Kind      string      `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
+	Target    Requirement `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
+	Value     Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	ValueKind string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
+}
+
+// AssertionKinds returns every assertion kind with what it needs, sorted by kind.
+func AssertionKinds() []AssertionKind {
+	out := make([]AssertionKind, len(assertionKinds))
+	for i, k := range assertionKinds {
+		spec := assertionSpecs[k]
+		out[i] = AssertionKind{Kind: k, Target: spec.target, Value: spec.value, ValueKind: spec.valueKind}
+	}
+	return out
+}
 
 // IntentNames returns the names of the frozen vocabulary, sorted.
 func IntentNames() []string { return slices.Clone(intentNames) }

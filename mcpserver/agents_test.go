@@ -326,7 +326,7 @@ func TestDebugFollowsItsInputs(t *testing.T) {
 	cs := connect(t, New(nil), "2025-11-25")
 	const other = "run-ffffffffffffffffffff"
 	summary := func(run, verdict string, retries int) string {
-		s, err := automium.GetReplaySummary(context.Background(), automium.GetReplaySummaryInput{RunID: run, Verdict: verdict, RetryCount: retries, ArtifactManifestRef: automium.ArtifactManifestRefScheme + run})
+		s, err := automium.GetReplaySummary(context.Background(), automium.GetReplaySummaryInput{RunID: run, Verdict: automium.Verdict(verdict), RetryCount: retries, ArtifactManifestRef: automium.ArtifactManifestRefScheme + run})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -105,16 +105,17 @@ func (p prompt) handler(log *slog.Logger) mcp.PromptHandler {
 
 // promptSets are the root package's closed sets the prompts quote, gathered once.
 type promptSets struct {
-	verdicts, lanes, eventTypes, roles, strategies []string
+	verdicts                             []automium.Verdict
+	lanes, eventTypes, roles, strategies []string
 }
 
 var closedSets = sync.OnceValue(func() *promptSets {
 	m := &promptSets{
-		verdicts:   closedSet("automium_verdict"),
-		lanes:      closedSet("automium_lane"),
-		eventTypes: closedSet("automium_event_type"),
-		roles:      closedSet("automium_role"),
-		strategies: closedSet("automium_recovery"),
+		verdicts:   automium.Verdicts(),
+		lanes:      laneNames(automium.Lanes()),
+		eventTypes: automium.EventTypes(),
+		roles:      automium.TargetRoles(),
+		strategies: automium.RecoveryStrategies(),
 	}
 	var focused []string
 	for _, l := range laneFocus {
@@ -128,6 +129,15 @@ var closedSets = sync.OnceValue(func() *promptSets {
 	}
 	return m
 })
+
+// laneNames turns typed lanes into the strings prompts print.
+func laneNames(lanes []automium.Lane) []string {
+	out := make([]string, len(lanes))
+	for i, l := range lanes {
+		out[i] = string(l)
+	}
+	return out
+}
 
 // intentLine renders what one intent needs, for the vocabulary list of a prompt.
 func intentLine(in automium.Intent) string {
@@ -301,7 +311,7 @@ type verdictGuide struct {
 
 // verdictGuides covers every verdict; closedSets checks it against the root
 // package's closed set.
-var verdictGuides = map[string]verdictGuide{
+var verdictGuides = map[automium.Verdict]verdictGuide{
 	automium.VerdictPassed: {
 		state: "The run passed on its first attempt, so there is no failure to classify.",
 		task:  "Check that the replay is complete (the artifact kinds below) and that the assertions really prove the goal: a pass resting on a weak assertion, or on a planner that finished early, is worth reporting.",
@@ -367,7 +377,7 @@ const maxNamedRuns = 3
 
 // suppliedWarnings says how a supplied summary or events disagree with the run
 // and verdict asked about. Every value quoted is the client's, so it is cut.
-func suppliedWarnings(s suppliedReplay, runID, verdict string) []string {
+func suppliedWarnings(s suppliedReplay, runID string, verdict automium.Verdict) []string {
 	var warnings, others []string
 	for _, id := range s.runIDs {
 		if id != runID {
@@ -384,7 +394,7 @@ func suppliedWarnings(s suppliedReplay, runID, verdict string) []string {
 	if len(others) > 0 {
 		warnings = append(warnings, fmt.Sprintf("The supplied replay %s run %s, not %s. It may belong to another run: confirm with the user before using it, and call automium_get_replay_summary for this run.", what, strings.Join(others, ", "), runID))
 	}
-	if s.summary && s.verdict != verdict {
+	if s.summary && s.verdict != string(verdict) {
 		warnings = append(warnings, fmt.Sprintf("The supplied replay summary has verdict %s, not %s. Confirm which is right before reasoning from either.", echo.Quote(s.verdict), verdict))
 	}
 	return warnings
@@ -397,7 +407,7 @@ func suppliedWarnings(s suppliedReplay, runID, verdict string) []string {
 // flagged when it names another run or verdict.
 func debugFailedRun(ctx context.Context, args map[string]string) (string, error) {
 	sets := closedSets()
-	runID, verdict := strings.TrimSpace(args["runId"]), strings.TrimSpace(args["verdict"])
+	runID, verdict := strings.TrimSpace(args["runId"]), automium.Verdict(strings.TrimSpace(args["verdict"]))
 	ref, err := textArg(args, "artifactManifestRef", maxListBytes)
 	if err != nil {
 		return "", err
@@ -624,7 +634,9 @@ func Complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResul
 	case "draft_journey.fixtureId":
 		candidates = fixtureIDs(ctx, chosen["appId"])
 	case "debug_failed_run.verdict":
-		candidates = closedSets().verdicts
+		for _, v := range closedSets().verdicts {
+			candidates = append(candidates, string(v))
+		}
 	case "compare_planner_backends.appIds":
 		cut := strings.LastIndexAny(typed, ", ") + 1
 		prefix, typed = typed[:cut], typed[cut:]

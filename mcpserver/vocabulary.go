@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -72,16 +71,6 @@ type referenceJourneyList struct {
 	IDs         []string `json:"ids"`
 }
 
-// closedSet returns one of the root package's closed sets. A missing set is a
-// broken build, so it panics at start-up.
-func closedSet(tag string) []string {
-	v, ok := automium.TagValues(tag)
-	if !ok {
-		panic("mcpserver: the automium package has no closed set " + tag)
-	}
-	return v
-}
-
 // journeyRules are the rules of every journey, in the words both the
 // vocabulary resource and the draft_journey prompt use, so the two cannot say
 // different things.
@@ -94,7 +83,7 @@ func journeyRules() []string {
 		"Avoid arbitrary URLs: navigate takes an app-relative route starting with a single /, never an absolute URL or another host. There is no script evaluation, no raw mouse or keyboard coordinates and no file path.",
 		"upload_file takes one of the fixture's fileRefs (fixture-file:// references in automium://fixtures). Account refs are references only: never ask for, invent or embed credentials.",
 		fmt.Sprintf("assertions: 1 to %d, checked after the steps; each kind needs the target and value listed for that kind.", automium.MaxAssertions),
-		fmt.Sprintf("recovery is required: {\"maxRetries\": 0 to %d, \"strategies\": one or more distinct recovery strategies}, applied in order before each retry of a failed step.", automium.MaxRecoveryRetries),
+		fmt.Sprintf("recovery bounds retries: {\"maxRetries\": 1 to %d, \"strategies\": one or more distinct recovery strategies, applied in order before each retry of a failed step}. Leave it out, or set maxRetries 0 without strategies, and a failed step fails the journey.", automium.MaxRecoveryRetries),
 		"Reference journeys that compile are at " + journeysURITemplate + " (IDs under referenceJourneys, and in each fixture's referenceJourneyIds); start from one and change what your goal needs.",
 		"If automium_compile_journey answers valid=false, fix every listed problem (each has a JSON path, a code and the allowed values) and call it again.",
 	}
@@ -125,10 +114,10 @@ var vocabulary = sync.OnceValue(func() vocabularyDocument {
 		Name:        automium.IntentVocabularyVersion,
 		Summary:     "The frozen planner intent vocabulary and the rules of a journey: what each intent and assertion kind needs, the target roles, bounded recovery and the limits, with an example from a reference journey for each intent and kind. Journeys written to these rules compile with automium_compile_journey.",
 		Rules:       journeyRules(),
-		TargetRoles: closedSet("automium_role"),
+		TargetRoles: automium.TargetRoles(),
 		Recovery: recoveryRules{
 			MaxRetries: automium.MaxRecoveryRetries,
-			Strategies: closedSet("automium_recovery"),
+			Strategies: automium.RecoveryStrategies(),
 		},
 		Limits: journeyLimits{
 			Steps:      automium.MaxSteps,
@@ -143,65 +132,13 @@ var vocabulary = sync.OnceValue(func() vocabularyDocument {
 		v.Intent = in
 		doc.Intents = append(doc.Intents, v)
 	}
-	for _, kind := range closedSet("automium_assertion") {
-		a := assertionExample[kind]
-		a.Kind = kind
-		a.Target, a.Value, a.ValueKind = assertionNeeds(kind)
+	for _, kind := range automium.AssertionKinds() {
+		a := assertionExample[kind.Kind]
+		a.Kind, a.Target, a.Value, a.ValueKind = kind.Kind, kind.Target, kind.Value, kind.ValueKind
 		doc.Assertions = append(doc.Assertions, a)
 	}
 	return doc
 })
-
-// assertionNeeds learns what an assertion kind requires by asking the root
-// package's own compiler, which is where the rule lives: the root exports the
-// intents' requirements but not yet the assertion kinds'. It compiles a
-// reference journey whose only assertion is of this kind, first bare, then with
-// a target and a value; a member reported missing is required, one reported
-// present is forbidden. A value that is not app-relative tells a route from
-// text.
-func assertionNeeds(kind string) (target, value automium.Requirement, valueKind string) {
-	base, ok := automium.ReferenceJourney(automium.ReferenceJourneyIDs()[0])
-	if !ok {
-		panic("mcpserver: no reference journey to learn assertion rules from")
-	}
-	flagged := func(a automium.Assertion) (targetFlagged, valueFlagged bool) {
-		j := base
-		j.Assertions = []automium.Assertion{a}
-		res, err := automium.CompileJourney(context.Background(), j)
-		must("assertion rules of "+kind, err)
-		for _, p := range res.Errors {
-			switch p.Field {
-			case "assertions[0].target":
-				targetFlagged = true
-			case "assertions[0].value":
-				valueFlagged = true
-			}
-		}
-		return targetFlagged, valueFlagged
-	}
-	target, value = automium.Optional, automium.Optional
-	bareTarget, bareValue := flagged(automium.Assertion{Kind: kind})
-	fullTarget, fullValue := flagged(automium.Assertion{Kind: kind, Target: &automium.Target{Role: "button", Name: "x"}, Value: "/x"})
-	switch {
-	case bareTarget:
-		target = automium.Required
-	case fullTarget:
-		target = automium.Forbidden
-	}
-	switch {
-	case bareValue:
-		value = automium.Required
-	case fullValue:
-		value = automium.Forbidden
-	}
-	if value != automium.Forbidden {
-		valueKind = "text"
-		if _, notRoute := flagged(automium.Assertion{Kind: kind, Target: &automium.Target{Role: "button", Name: "x"}, Value: "x"}); notRoute {
-			valueKind = "route"
-		}
-	}
-	return target, value, valueKind
-}
 
 // assertionLine renders what one assertion kind needs, for prose.
 func assertionLine(a assertionKind) string {
