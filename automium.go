@@ -133,18 +133,16 @@ const (
 //
 // The zero value is not useful; errors are built by this package.
 type Error struct {
-	// Code is the stable classification of the problem.
+	// Stable snake_case error code, e.g. invalid_app_id.
 	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
-	// Message says what is wrong and how to fix it, in plain English.
+	// What is wrong and how to fix it.
 	Message string `json:"message" jsonschema:"what is wrong and how to fix it"`
-	// Field is the JSON path of the offending input, such as steps[2].intent.
+	// JSON path of the offending input field, e.g. steps[2].intent.
 	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
-	// Allowed lists the accepted values, sorted, when the field takes a closed set.
+	// The accepted values, sorted, when the field takes a closed set.
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
-	// Problems lists every problem found when there is more than one, in input
-	// order; Code, Message, Field and Allowed are then those of the first. A caller
-	// that fixes one problem at a time would need a round trip per problem, so an
-	// input's shape and bound problems are reported together.
+	// Every problem found, when there is more than one; the top-level code, message
+	// and field are the first's.
 	Problems []Problem `json:"problems,omitempty" jsonschema:"every problem found, when there is more than one; the top-level code, message and field are the first's"`
 }
 
@@ -152,9 +150,13 @@ type Error struct {
 // invalid journey's [CompileJourneyResult] lists. Its fields mean what the
 // [Error] fields of the same names mean.
 type Problem struct {
-	Code    Code     `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
-	Message string   `json:"message" jsonschema:"what is wrong and how to fix it"`
-	Field   string   `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
+	// Stable snake_case error code, e.g. invalid_app_id.
+	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
+	// What is wrong and how to fix it.
+	Message string `json:"message" jsonschema:"what is wrong and how to fix it"`
+	// JSON path of the offending input field, e.g. steps[2].intent.
+	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
+	// The accepted values, sorted, when the field takes a closed set.
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
 }
 

@@ -19,9 +19,12 @@ import (
 // free of control characters. A PlannerRef is a plain value, safe to copy and to
 // share between goroutines.
 type PlannerRef struct {
-	ID     string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max=128"`
+	// Planner adapter ID chosen by the caller, e.g. baseline-planner.
+	ID string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max=128"`
+	// Planner vendor, e.g. openai or anthropic.
 	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,notblank,max=128"`
-	Model  string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max=128"`
+	// Model name as the vendor spells it, e.g. gpt-4.1-mini.
+	Model string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max=128"`
 }
 
 // problems records what is wrong with p at its path in the input ("planner",
@@ -94,12 +97,20 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from 
 // run ID hashes that digest, so two different journeys under one ID never share
 // a run.
 type CreateRunSubmissionInput struct {
-	JourneyID            string     `json:"journeyId" jsonschema:"ID of the journey to run: a reference journey of the fixture, or a journey you compiled (then also send journeyDigest)" validate:"required,max=128,automium_slug"`
-	JourneyDigest        string     `json:"journeyDigest,omitempty" jsonschema:"the digest the journey compiler returned for a journey you compiled (sha256: and 64 hex digits); optional for a reference journey, where it must match" validate:"omitempty,automium_digest"`
-	AppID                string     `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
-	FixtureID            string     `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
-	Planner              PlannerRef `json:"planner" jsonschema:"the planner backend to run with: id, vendor and model, all required" validate:"required"`
-	EnvironmentProfileID string     `json:"environmentProfileId" jsonschema:"one of the fixture's environment profile IDs" validate:"required,automium_profile"`
+	// ID of the journey to run: a reference journey of the fixture, or a journey you
+	// compiled (then also send journeyDigest).
+	JourneyID string `json:"journeyId" jsonschema:"ID of the journey to run: a reference journey of the fixture, or a journey you compiled (then also send journeyDigest)" validate:"required,max=128,automium_slug"`
+	// The digest the journey compiler returned for a journey you compiled (sha256: and
+	// 64 hex digits); optional for a reference journey, where it must match.
+	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"the digest the journey compiler returned for a journey you compiled (sha256: and 64 hex digits); optional for a reference journey, where it must match" validate:"omitempty,automium_digest"`
+	// An authorized benchmark app ID (see ListApps).
+	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
+	// A fixture ID of that app (see ListFixtures).
+	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
+	// The planner backend to run with: id, vendor and model, all required.
+	Planner PlannerRef `json:"planner" jsonschema:"the planner backend to run with: id, vendor and model, all required" validate:"required"`
+	// One of the fixture's environment profile IDs.
+	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"one of the fixture's environment profile IDs" validate:"required,automium_profile"`
 }
 
 var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, "a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits")
@@ -107,21 +118,37 @@ var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, "a digest as
 // CreateRunSubmissionResult is a modeled run submission. Its RunID is a hash of the
 // canonical input, so submitting the same input again yields the same submission.
 type CreateRunSubmissionResult struct {
-	SchemaVersion        string     `json:"schemaVersion" jsonschema:"run submission format version"`
-	CorpusVersion        string     `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
-	RunID                string     `json:"runId" jsonschema:"modeled run ID: run- and 20 hex digits of the sha256 of the canonical submission; the same submission always gets the same ID"`
-	JourneyID            string     `json:"journeyId" jsonschema:"journey ID"`
-	JourneyDigest        string     `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to"`
-	ReferenceJourney     bool       `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
-	AppID                string     `json:"appId" jsonschema:"app ID"`
-	FixtureID            string     `json:"fixtureId" jsonschema:"fixture ID"`
-	Planner              PlannerRef `json:"planner" jsonschema:"planner reference"`
-	EnvironmentProfileID string     `json:"environmentProfileId" jsonschema:"environment profile ID"`
-	Status               string     `json:"status" jsonschema:"initial status; always modeled in v1, meaning nothing was queued or executed"`
-	ArtifactManifestRef  string     `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference automium_get_replay_summary expects"`
-	ReplayStreamRef      string     `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: names the run's replay-event-v1 stream"`
-	Modeled              bool       `json:"modeled" jsonschema:"always true: this is a model of a submission, not a submitted run"`
-	Notice               string     `json:"notice" jsonschema:"one-line statement that nothing was enqueued, leased, executed or written"`
+	// Run submission format version.
+	SchemaVersion string `json:"schemaVersion" jsonschema:"run submission format version"`
+	// Owned corpus version the submission was checked against.
+	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
+	// Modeled run ID: run- and 20 hex digits of the sha256 of the canonical
+	// submission; the same submission always gets the same ID.
+	RunID string `json:"runId" jsonschema:"modeled run ID: run- and 20 hex digits of the sha256 of the canonical submission; the same submission always gets the same ID"`
+	// Journey ID.
+	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
+	// Digest of the compiled journey the run is bound to.
+	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to"`
+	// Whether journeyId names a checked-in reference journey of the fixture.
+	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
+	// App ID.
+	AppID string `json:"appId" jsonschema:"app ID"`
+	// Fixture ID.
+	FixtureID string `json:"fixtureId" jsonschema:"fixture ID"`
+	// Planner reference.
+	Planner PlannerRef `json:"planner" jsonschema:"planner reference"`
+	// Environment profile ID.
+	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"environment profile ID"`
+	// Initial status; always modeled in v1, meaning nothing was queued or executed.
+	Status string `json:"status" jsonschema:"initial status; always modeled in v1, meaning nothing was queued or executed"`
+	// Artifact-manifest://<runId>: the reference automium_get_replay_summary expects.
+	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference automium_get_replay_summary expects"`
+	// Replay-stream://<runId>: names the run's replay-event-v1 stream.
+	ReplayStreamRef string `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: names the run's replay-event-v1 stream"`
+	// Always true: this is a model of a submission, not a submitted run.
+	Modeled bool `json:"modeled" jsonschema:"always true: this is a model of a submission, not a submitted run"`
+	// One-line statement that nothing was enqueued, leased, executed or written.
+	Notice string `json:"notice" jsonschema:"one-line statement that nothing was enqueued, leased, executed or written"`
 }
 
 // CreateRunSubmission models submitting a journey run. It checks that the app is

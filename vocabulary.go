@@ -25,15 +25,26 @@ const (
 // choose from these, which is what makes planner decisions replayable and
 // comparable across backends.
 type Intent struct {
-	Name        string      `json:"name" jsonschema:"intent name as used in steps[].intent"`
-	Description string      `json:"description" jsonschema:"what the intent does"`
-	Target      Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
-	Value       Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	ValueKind   string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
-	ValueHint   string      `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
+	// Intent name as used in steps[].intent.
+	Name string `json:"name" jsonschema:"intent name as used in steps[].intent"`
+	// What the intent does.
+	Description string `json:"description" jsonschema:"what the intent does"`
+	// Whether a semantic target (ARIA role plus accessible name) is required, optional
+	// or forbidden.
+	Target Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
+	// Whether a value is required, optional or forbidden.
+	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	// What the value means when one is taken.
+	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
+	// How to write the value, with the allowed values for closed sets.
+	ValueHint string `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
+	// Whether a destination target is required, optional or forbidden.
 	Destination Requirement `json:"destination" jsonschema:"whether a destination target is required, optional or forbidden"`
-	Capability  string      `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
-	TargetRoles []string    `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
+	// App capability the intent needs; apps without it reject the intent.
+	Capability string `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
+	// The ARIA roles the target may have, for intents that act on one kind of control;
+	// absent means any target role.
+	TargetRoles []string `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
 }
 
 // Value kinds, each with its own check.
@@ -113,10 +124,14 @@ func RecoveryStrategies() []string { return slices.Sorted(slices.Values(recovery
 // AssertionKind is one kind of journey assertion and what it needs, as [Intent]
 // says it for steps.
 type AssertionKind struct {
-	Kind      string      `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
-	Target    Requirement `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
-	Value     Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	ValueKind string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
+	// Assertion kind as used in assertions[].kind.
+	Kind string `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
+	// Whether a semantic target is required, optional or forbidden.
+	Target Requirement `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
+	// Whether a value is required, optional or forbidden.
+	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	// What the value means when one is taken: route (app-relative) or text.
+	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
 }
 
 // AssertionKinds returns every assertion kind with what it needs, sorted by kind.
