@@ -81,7 +81,8 @@ type tool struct {
 	// in is the Go input type, kept so tests can hold the schema against the
 	// validator.
 	in reflect.Type
-	// call decodes raw arguments strictly and runs the capability.
+	// call reads raw arguments with the input type's walker and runs the
+	// capability.
 	call func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
@@ -95,7 +96,7 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
 	}
-	limitsOf(reflect.TypeFor[In]()) // the argument pre-scan's limits, built now rather than on the first call
+	walkerOf(reflect.TypeFor[In]()) // the argument walker, built now rather than on the first call
 	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: output schema: %v", name, err))
