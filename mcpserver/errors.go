@@ -68,9 +68,20 @@ func internalError() *automium.Error {
 	return &automium.Error{Code: automium.CodeInternal, Message: "internal error in the automium MCP server; this is a bug, please report it"}
 }
 
-// readable renders an error as one line a model can act on.
+// readable renders an error as lines a model can act on: one per problem, the
+// first being the error's own.
 func readable(e *automium.Error) string {
 	var b strings.Builder
+	writeProblem(&b, e)
+	for i := 1; i < len(e.Problems); i++ {
+		b.WriteByte('\n')
+		writeProblem(&b, &e.Problems[i])
+	}
+	return b.String()
+}
+
+// writeProblem writes one problem as "code: field: message (allowed: ...)".
+func writeProblem(b *strings.Builder, e *automium.Error) {
 	b.WriteString(string(e.Code))
 	b.WriteString(": ")
 	if e.Field != "" {
@@ -79,9 +90,8 @@ func readable(e *automium.Error) string {
 	}
 	b.WriteString(e.Message)
 	if len(e.Allowed) > 0 {
-		fmt.Fprintf(&b, " (allowed: %s)", strings.Join(e.Allowed, ", "))
+		fmt.Fprintf(b, " (allowed: %s)", strings.Join(e.Allowed, ", "))
 	}
-	return b.String()
 }
 
 // rpcError builds a JSON-RPC error with a real code, carrying the automium error
