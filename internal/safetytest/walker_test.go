@@ -22,8 +22,8 @@ func TestArgumentNamesAreReadOnce(t *testing.T) {
 	}{
 		{"app ID twice, once escaped", "automium_list_fixtures", `{"appId":"kanban","app\u0049d":"banking"}`, "invalid_argument appId"},
 		{"app ID escaped once", "automium_list_fixtures", `{"app\u0049d":"banking"}`, ""},
-		{"planner twice, once escaped", "automium_create_run_submission", submission(`"planner":`+planner+`,"pl\u0061nner":`+planner), "invalid_argument planner"},
-		{"planner twice, of two kinds", "automium_create_run_submission", submission(`"planner":`+planner+`,"pl\u0061nner":"x"`), "invalid_argument planner"},
+		{"planner twice, once escaped", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":` + planner), "invalid_argument planner"},
+		{"planner twice, of two kinds", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":"x"`), "invalid_argument planner"},
 		{"app ID in another case", "automium_list_fixtures", `{"AppID":"banking"}`, "invalid_argument AppID"},
 		{"empty app ID", "automium_list_fixtures", `{"appId":""}`, "invalid_argument appId"},
 		{"null app ID", "automium_list_fixtures", `{"appId":null}`, "invalid_argument appId"},
