@@ -291,7 +291,7 @@ func (w *walk) object(n *wnode, v reflect.Value, depth int) {
 		if w.stop {
 			return
 		}
-		if escaped || !utf8.Valid(key) {
+		if escaped {
 			w.scratch = unquote(w.scratch[:0], key)
 			key = w.scratch
 		}
@@ -383,7 +383,7 @@ func (w *walk) stringValue(n *wnode, v reflect.Value) {
 		return
 	}
 	s := raw
-	if escaped || !utf8.Valid(raw) {
+	if escaped {
 		// encoding/json's reading: escapes resolved, each invalid byte and
 		// unpaired surrogate a U+FFFD.
 		w.scratch = unquote(w.scratch[:0], raw)
@@ -435,15 +435,19 @@ func (w *walk) integerValue(n *wnode, v reflect.Value) {
 }
 
 // str reads a string and returns its raw bytes between the quotes, and whether
-// they hold an escape. It checks the grammar: no control characters, and only
-// the escapes JSON has.
+// they need unquote to be read as encoding/json reads them: an escape or invalid
+// UTF-8. It checks the grammar: no control characters, and only the escapes JSON
+// has.
 func (w *walk) str() (raw []byte, escaped bool) {
-	start := w.pos + 1
+	start, ascii := w.pos+1, true
 	for i := start; i < len(w.data); i++ {
 		switch c := w.data[i]; {
 		case c == '"':
 			w.pos = i + 1
-			return w.data[start:i], escaped
+			raw = w.data[start:i]
+			return raw, escaped || !ascii && !utf8.Valid(raw)
+		case c >= utf8.RuneSelf:
+			ascii = false
 		case c == '\\':
 			escaped = true
 			i++
