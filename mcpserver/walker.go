@@ -314,11 +314,9 @@ func parseInteger(lit []byte) (v integer, ok bool) {
 	}
 	var frac []byte
 	if len(rest) > 0 && rest[0] == '.' {
-		frac, rest = rest[1:], rest[1:]
+		frac, rest = rest[1:], nil
 		if i := slices.IndexFunc(frac, func(r byte) bool { return r == 'e' || r == 'E' }); i >= 0 {
 			frac, rest = frac[:i], frac[i:]
-		} else {
-			rest = nil
 		}
 	}
 	exp := 0
