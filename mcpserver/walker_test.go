@@ -323,3 +323,18 @@ func TestErrorsStayBounded(t *testing.T) {
 		t.Errorf("error is %d bytes, want at most 32 KiB", size)
 	}
 }
+
+// TestSkipAllocatesNothing checks the promise of skip: values the walker does
+// not decode cost no allocation, whatever they hold.
+func TestSkipAllocatesNothing(t *testing.T) {
+	raw := []byte(`[{"a":[true,false,null,-1.5e3,"x\u00e9\"y"],"b":{}},[[]],"s",0]`)
+	allocs := testing.AllocsPerRun(10, func() {
+		w := walk{data: raw}
+		if w.skip(0); w.stop || w.pos != len(raw) {
+			t.Fatalf("skip stopped at %d of %d (syntax %v)", w.pos, len(raw), w.syntax)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("skip made %.0f allocations", allocs)
+	}
+}
