@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -135,7 +136,9 @@ func (w *walk) problem(code automium.Code, allowed []string, format string, args
 		w.stop = true
 		return
 	}
-	w.problems = append(w.problems, &automium.Error{Code: code, Field: w.field(), Allowed: allowed, Message: fmt.Sprintf(format, args...)})
+	// Allowed is a copy: an error is its receiver's to change, the node's names
+	// are not.
+	w.problems = append(w.problems, &automium.Error{Code: code, Field: w.field(), Allowed: slices.Clone(allowed), Message: fmt.Sprintf(format, args...)})
 }
 
 func (w *walk) syntaxError() { w.stop, w.syntax = true, true }
