@@ -46,8 +46,8 @@ const (
 		"terminals) with a content digest. A journey that breaks the vocabulary or the corpus is not a tool error: the " +
 		"result has valid=false and lists every problem at once, each with its JSON path, code, fix-it message and allowed " +
 		"values; fix them all and call again. Arguments of the wrong shape or over a bound (a wrong type, an unknown " +
-		"property, a text or list over its limit) are a tool error that lists every such problem. Targets are semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes " +
-		"only. The draft_journey prompt shows a valid example for a fixture. Nothing is executed or persisted."
+		"property, a text or list over its limit) are a tool error that lists every such problem. Targets are " +
+		"semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes only. The draft_journey prompt shows a valid example for a fixture. Nothing is executed or persisted."
 
 	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
 		"environment profile. Checks that the app is authorized, the fixture belongs to it, the profile is one of the " +
