@@ -165,9 +165,11 @@ func (e *Error) problem() Problem {
 	return Problem{Code: e.Code, Message: e.Message, Field: e.Field, Allowed: e.Allowed}
 }
 
-// joinProblems returns nil for no problems, the problem itself for one, and for
-// several the first with every problem listed in Problems.
-func joinProblems(problems []*Error) *Error {
+// Join returns nil for no errors, the error itself for one, and for several
+// the first with every one listed in Problems: one error for every problem of
+// an input. Adapters that find problems of their own (an argument decoder, say)
+// report them with it the way the capabilities do.
+func Join(problems ...*Error) *Error {
 	switch len(problems) {
 	case 0:
 		return nil
@@ -175,9 +177,13 @@ func joinProblems(problems []*Error) *Error {
 		return problems[0]
 	}
 	first := *problems[0]
-	first.Problems = make([]Problem, len(problems))
-	for i, p := range problems {
-		first.Problems[i] = p.problem()
+	first.Problems = make([]Problem, 0, len(problems))
+	for _, p := range problems {
+		if len(p.Problems) > 0 {
+			first.Problems = append(first.Problems, p.Problems...)
+			continue
+		}
+		first.Problems = append(first.Problems, p.problem())
 	}
 	return &first
 }

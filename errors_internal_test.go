@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestJoinProblems(t *testing.T) {
+func TestJoin(t *testing.T) {
 	a := &Error{Code: CodeInvalidAppID, Field: "appId", Message: "a"}
 	b := &Error{Code: CodeInvalidArgument, Field: "goal", Message: "b"}
 	tests := []struct {
@@ -20,8 +20,8 @@ func TestJoinProblems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, joinProblems(tt.in)); diff != "" {
-				t.Errorf("joinProblems (-want +got):\n%s", diff)
+			if diff := cmp.Diff(tt.want, Join(tt.in...)); diff != "" {
+				t.Errorf("Join (-want +got):\n%s", diff)
 			}
 		})
 	}

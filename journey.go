@@ -212,7 +212,7 @@ func (r CompileJourneyResult) Err() error {
 	if len(errs) == 0 {
 		return internalError("compiling a journey that is neither valid nor has problems")
 	}
-	return joinProblems(errs)
+	return Join(errs...)
 }
 
 // CompileJourney validates a journey against the owned corpus and the frozen intent

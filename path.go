@@ -295,7 +295,7 @@ func (ps *problems) err() error {
 	if len(ps.found) == 0 {
 		return nil
 	}
-	return joinProblems(ps.sorted())
+	return Join(ps.sorted()...)
 }
 
 // validateInput returns every problem the shared validator finds in in, for the

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -20,16 +21,74 @@ func BenchmarkNew(b *testing.B) {
 	}
 }
 
-// BenchmarkDecodeArguments measures the strict decode of a reference journey, the
-// adapter's own cost before the domain function runs.
+// BenchmarkDecodeArguments measures reading tool arguments, the adapter's own
+// cost before the domain function runs, against json.Unmarshal of the same bytes
+// into the same type, which checks none of what the walker checks. The walker's
+// goal is to cost less than that one plain decode.
 func BenchmarkDecodeArguments(b *testing.B) {
-	raw := json.RawMessage(referenceJourneyJSON(b))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := decodeArguments[automium.CompileJourneyInput](raw); err != nil {
-			b.Fatal(err)
-		}
+	for _, in := range []struct {
+		name string
+		raw  []byte
+	}{
+		{"reference journey", []byte(referenceJourneyJSON(b))},
+		{"200 steps", journeyOfSteps(b, automium.MaxSteps)},
+	} {
+		b.Run(in.name+"/walker", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.raw)))
+			for b.Loop() {
+				if _, err := decodeArguments[automium.CompileJourneyInput](in.raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(in.name+"/json.Unmarshal", func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.raw)))
+			for b.Loop() {
+				var out automium.CompileJourneyInput
+				if err := json.Unmarshal(in.raw, &out); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
+}
+
+// BenchmarkRefuseHostileArguments measures refusing the most expensive arguments
+// the 8 MiB cap lets through: millions of empty objects under a bounded name, its
+// escaped spelling or an unknown name. Each costs one pass over the bytes.
+func BenchmarkRefuseHostileArguments(b *testing.B) {
+	for _, key := range []string{"steps", `st\u0065ps`, "junk"} {
+		var raw bytes.Buffer
+		raw.WriteString(`{"` + key + `":[`)
+		for raw.Len()+8 < maxArgumentBytes {
+			raw.WriteString(`{},`)
+		}
+		raw.WriteString(`{}]}`)
+		b.Run(key, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(raw.Len()))
+			for b.Loop() {
+				if _, err := decodeArguments[automium.CompileJourneyInput](raw.Bytes()); err == nil {
+					b.Fatal("hostile arguments accepted")
+				}
+			}
+		})
+	}
+}
+
+// journeyOfSteps is the reference journey with n fill steps.
+func journeyOfSteps(tb testing.TB, n int) []byte {
+	step := map[string]any{"intent": "fill", "target": map[string]any{"role": "searchbox", "name": "Search products"}, "value": "kettle"}
+	raw := withJourney(tb, func(j map[string]any) {
+		steps := make([]any, n)
+		for i := range steps {
+			steps[i] = step
+		}
+		j["steps"] = steps
+	})
+	return []byte(raw)
 }
 
 // BenchmarkCallCompileJourney measures a whole tools/call round trip over an

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"math"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/echo"
 )
 
 // maxArgumentBytes bounds the raw arguments of one tool call, so a hostile call
@@ -21,13 +21,11 @@ import (
 // in \u escapes of surrogate pairs, 12 bytes a character (TestLargestValidInput).
 const maxArgumentBytes = 8 << 20
 
-// decodeArguments strictly decodes tool arguments into In. Missing or null
-// arguments mean an empty object. Anything encoding/json would silently accept or
-// reject with an unhelpful message becomes an invalid_argument error with the JSON
-// path of the offending value: a wrong type, a property the input does not have
-// (encoding/json would otherwise match names case-insensitively or drop them), or
-// arguments that are not an object at all. The domain function then validates the
-// values themselves.
+// decodeArguments reads tool arguments into In with the input type's walker (see
+// walker.go), in one pass. Missing or null arguments mean an empty object. Every
+// problem of the input's shape and bounds is reported together, as one
+// *automium.Error whose Problems list them in input order; the domain function
+// then validates what the values mean.
 func decodeArguments[In any](raw json.RawMessage) (In, error) {
 	var in In
 	raw = bytes.TrimSpace(raw)
@@ -38,238 +36,359 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 		return in, &automium.Error{Code: automium.CodeLimitExceeded,
 			Message: fmt.Sprintf("the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)}
 	}
-	if err := prescan(raw, limitsOf(reflect.TypeFor[In]())); err != nil {
-		return in, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var generic any
-	if err := dec.Decode(&generic); err != nil || dec.More() {
-		return in, &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments are not valid JSON; send one JSON object"}
-	}
-	if _, ok := generic.(map[string]any); !ok {
+	w := walk{data: raw}
+	if c := raw[0]; c != '{' {
+		if w.skip(0); w.syntax || w.pos != len(raw) {
+			return in, notJSON()
+		}
 		return in, &automium.Error{Code: automium.CodeInvalidArgument,
-			Message: fmt.Sprintf("the arguments are %s; send a JSON object whose properties are the tool's input fields", jsonKind(generic))}
+			Message: fmt.Sprintf("the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(c))}
 	}
-	if err := checkShape(generic, reflect.TypeFor[In](), nil); err != nil {
-		return in, err
+	w.value(walkerOf(reflect.TypeFor[In]()), reflect.ValueOf(&in).Elem(), 0)
+	if !w.stop {
+		w.space()
+		w.syntax = w.syntax || w.pos != len(raw)
 	}
-	strict := json.NewDecoder(bytes.NewReader(raw))
-	strict.DisallowUnknownFields()
-	if err := strict.Decode(&in); err != nil {
-		// checkShape mirrors encoding/json, so this is a bug in checkShape.
-		return in, &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments do not match the tool's input schema; check them against it"}
+	if w.syntax {
+		return in, notJSON()
+	}
+	if len(w.problems) > 0 {
+		return in, automium.Join(w.problems...)
 	}
 	return in, nil
 }
 
-// checkShape reports the first place where the decoded JSON value v does not fit
-// the Go type t, in a deterministic order: unknown properties of an object first
-// (sorted), then its known properties in field order. A JSON null fits anything
-// and means "absent", as in encoding/json.
-//
-// It runs on every tool call, so the valid path does no work that a call does not
-// need: struct metadata comes from a per-type cache, and JSON paths are rendered
-// only for the problem reported.
-func checkShape(v any, t reflect.Type, path *shapePath) *automium.Error {
-	if v == nil {
-		return nil
+func notJSON() *automium.Error {
+	return &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments are not valid JSON; send one JSON object"}
+}
+
+// walk is one pass of a walker over raw arguments.
+type walk struct {
+	data []byte
+	pos  int
+	// path is the position of the value being read, one step per open
+	// container, reused as the walk goes so that a valid walk builds no strings;
+	// it is rendered only for a problem.
+	path     []pathStep
+	problems []*automium.Error
+	// stop ends the walk: the JSON is malformed (syntax), nests too deep, or
+	// enough problems are listed.
+	stop, syntax bool
+	// scratch holds an unescaped string or property name.
+	scratch []byte
+}
+
+// pathStep is one step of a path: a property name, or an array index when name
+// is empty. Names the input type does not know are rendered through echo.Quote
+// when they are not plain, so a hostile name cannot make a path long.
+type pathStep struct {
+	name  string
+	index int
+}
+
+// field renders the walk's path as automium writes field paths, such as
+// steps[2].target.role; the arguments object itself is "".
+func (w *walk) field() string {
+	var b strings.Builder
+	for _, st := range w.path {
+		switch {
+		case st.name == "":
+			b.WriteString("[" + strconv.Itoa(st.index) + "]")
+		case b.Len() == 0:
+			b.WriteString(st.name)
+		default:
+			b.WriteString("." + st.name)
+		}
 	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+	return b.String()
+}
+
+// plainName returns a property name the input type does not know as a path step:
+// itself when it is short and plain, else cut and quoted by echo.Quote.
+func plainName(name string) string {
+	if name != "" && len(name) <= echo.MaxPrefix && strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '$' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}) < 0 {
+		return name
 	}
-	mismatch := func(want string) *automium.Error {
-		if t == plannerRefType {
-			// The spec lists malformed planner metadata as an error of its own.
-			return &automium.Error{Code: automium.CodeMalformedPlanner, Field: path.String(),
-				Message: fmt.Sprintf(`must be an object with id, vendor and model, e.g. {"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}, not %s`, jsonKind(v))}
-		}
-		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path.String(),
-			Message: fmt.Sprintf("must be %s, not %s", want, jsonKind(v))}
+	return echo.Quote(name)
+}
+
+// problem records a problem at the current path.
+func (w *walk) problem(code automium.Code, allowed []string, format string, args ...any) {
+	if len(w.problems) == maxProblems {
+		w.problems = append(w.problems, &automium.Error{Code: code,
+			Message: fmt.Sprintf("more than %d problems; fix these and call again to see the rest", maxProblems)})
+		w.stop = true
+		return
 	}
-	switch t.Kind() {
-	case reflect.Interface:
-		return nil
-	case reflect.String:
-		if _, ok := v.(string); !ok {
-			return mismatch("a string")
+	// Allowed is a copy: an error is its receiver's to change, the node's names
+	// are not.
+	w.problems = append(w.problems, &automium.Error{Code: code, Field: w.field(), Allowed: slices.Clone(allowed), Message: fmt.Sprintf(format, args...)})
+}
+
+func (w *walk) syntaxError() { w.stop, w.syntax = true, true }
+
+// kindName names the JSON kind a value starting with c has.
+func kindName(c byte) string {
+	switch c {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// accepts reports whether a value starting with c has the node's JSON kind.
+func (n *wnode) accepts(c byte) bool {
+	switch n.kind {
+	case wObject:
+		return c == '{'
+	case wArray:
+		return c == '['
+	case wString:
+		return c == '"'
+	}
+	return c == '-' || '0' <= c && c <= '9'
+}
+
+// kindWanted names the node's JSON kind for messages.
+func (n *wnode) kindWanted() string {
+	switch n.kind {
+	case wObject:
+		return "an object"
+	case wArray:
+		return "an array"
+	case wString:
+		return "a string"
+	case wUint:
+		return "a non-negative integer"
+	}
+	return "an integer"
+}
+
+// value reads the value at w.pos, whose node is n, into v.
+func (w *walk) value(n *wnode, v reflect.Value, depth int) {
+	w.space()
+	if w.pos >= len(w.data) {
+		w.syntaxError()
+		return
+	}
+	c := w.data[w.pos]
+	if !n.accepts(c) {
+		w.mismatch(n, c)
+		w.skip(depth)
+		return
+	}
+	if (c == '{' || c == '[') && depth >= maxScanDepth {
+		w.tooDeep()
+		return
+	}
+	if n.ptr {
+		p := reflect.New(n.typ)
+		v.Set(p)
+		v = p.Elem()
+	}
+	switch n.kind {
+	case wObject:
+		w.object(n, v, depth)
+	case wArray:
+		w.array(n, v, depth)
+	case wString:
+		w.stringValue(n, v)
+	default:
+		w.integerValue(n, v)
+	}
+}
+
+func (w *walk) mismatch(n *wnode, c byte) {
+	got := kindName(c)
+	if n.planner {
+		// The specification lists malformed planner metadata as an error of
+		// its own.
+		w.problem(automium.CodeMalformedPlanner, nil,
+			`must be an object with id, vendor and model, e.g. {"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}, not %s`, got)
+		return
+	}
+	if c == 'n' && n.optional {
+		w.problem(automium.CodeInvalidArgument, nil, "must be %s, not null; to leave it unset, omit the property", n.kindWanted())
+		return
+	}
+	w.problem(automium.CodeInvalidArgument, nil, "must be %s, not %s", n.kindWanted(), got)
+}
+
+func (w *walk) tooDeep() {
+	w.problem(automium.CodeLimitExceeded, nil, "nests deeper than %d levels; no input of this tool does", maxScanDepth)
+	w.stop = true
+}
+
+func (w *walk) object(n *wnode, v reflect.Value, depth int) {
+	w.pos++ // {
+	w.space()
+	if w.pos < len(w.data) && w.data[w.pos] == '}' {
+		w.pos++
+		return
+	}
+	var seen uint64
+	w.path = append(w.path, pathStep{})
+	defer func() { w.path = w.path[:len(w.path)-1] }()
+	for !w.stop {
+		w.space()
+		if w.pos >= len(w.data) || w.data[w.pos] != '"' {
+			w.syntaxError()
+			return
 		}
-	case reflect.Bool:
-		if _, ok := v.(bool); !ok {
-			return mismatch("a boolean (true or false)")
+		start := w.pos
+		key, escaped := w.str()
+		if w.stop {
+			return
 		}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return mismatch("an integer")
+		if escaped {
+			w.scratch = unquote(w.scratch[:0], key)
+			key = w.scratch
 		}
-		if _, err := strconv.ParseInt(string(n), 10, t.Bits()); err != nil {
-			return integerProblem(path.String(), n, err)
+		w.space()
+		if w.pos >= len(w.data) || w.data[w.pos] != ':' {
+			w.syntaxError()
+			return
 		}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return mismatch("a non-negative integer")
-		}
-		if _, err := strconv.ParseUint(string(n), 10, t.Bits()); err != nil {
-			return integerProblem(path.String(), n, err)
-		}
-	case reflect.Float32, reflect.Float64:
-		n, ok := v.(json.Number)
-		if !ok {
-			return mismatch("a number")
-		}
-		if f, err := n.Float64(); err != nil || math.IsInf(f, 0) {
-			return &automium.Error{Code: automium.CodeInvalidArgument, Field: path.String(), Message: fmt.Sprintf("%s is out of range", n)}
-		}
-	case reflect.Slice, reflect.Array:
-		items, ok := v.([]any)
-		if !ok {
-			return mismatch("an array")
-		}
-		for i, item := range items {
-			if err := checkShape(item, t.Elem(), &shapePath{parent: path, index: i}); err != nil {
-				return err
+		w.pos++
+		i, known := n.byName[string(key)]
+		switch {
+		case !known:
+			w.unknown(n, string(key))
+			w.skip(depth + 1)
+		case seen&(1<<i) != 0:
+			w.path[len(w.path)-1] = pathStep{name: n.fields[i].name}
+			spelling := ""
+			if raw := w.data[start+1 : w.pos]; !bytes.HasPrefix(raw, []byte(n.fields[i].name+`"`)) {
+				spelling = fmt.Sprintf(" (one spelling is %s, which names the same property once unescaped)", echo.Quote(string(raw[:bytes.LastIndexByte(raw, '"')])))
 			}
+			w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object%s; send each property once", spelling)
+			w.skip(depth + 1)
+		default:
+			seen |= 1 << i
+			f := &n.fields[i]
+			w.path[len(w.path)-1] = pathStep{name: f.name}
+			w.value(f.node, v.FieldByIndex(f.index), depth+1)
 		}
-	case reflect.Map:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return mismatch("an object")
+		if w.stop || w.next('}') {
+			return
 		}
-		for _, k := range slices.Sorted(maps.Keys(obj)) {
-			if err := checkShape(obj[k], t.Elem(), &shapePath{parent: path, name: k}); err != nil {
-				return err
-			}
-		}
-	case reflect.Struct:
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return mismatch("an object")
-		}
-		fields := shapeFieldsOf(t)
-		for k := range obj {
-			if _, known := fields.types[k]; known {
-				continue
-			}
-			// Some property is unknown: report the first in sorted order, so
-			// the answer does not depend on map iteration.
-			for _, k := range slices.Sorted(maps.Keys(obj)) {
-				if _, known := fields.types[k]; !known {
-					allowed := slices.Clone(fields.sorted)
-					msg := fmt.Sprintf("%q is not a property here; remove it or use one of the allowed property names", k)
-					if len(allowed) == 0 {
-						msg = fmt.Sprintf("%q is not a property here; this tool takes no arguments, send {}", k)
-					}
-					return &automium.Error{Code: automium.CodeInvalidArgument, Field: (&shapePath{parent: path, name: k}).String(), Message: msg, Allowed: allowed}
+	}
+}
+
+// unknown reports a property name the object does not have, naming the property
+// it is a case variant of, if any.
+func (w *walk) unknown(n *wnode, name string) {
+	w.path[len(w.path)-1] = pathStep{name: plainName(name)}
+	switch i, variant := n.byFold[strings.ToLower(name)]; {
+	case len(n.fields) == 0:
+		w.problem(automium.CodeInvalidArgument, nil, "%s is not a property here; this tool takes no arguments, send {}", echo.Quote(name))
+	case variant:
+		w.problem(automium.CodeInvalidArgument, n.allowed, "%s is not a property here; property names are case-sensitive, use %q", echo.Quote(name), n.fields[i].name)
+	default:
+		w.problem(automium.CodeInvalidArgument, n.allowed, "%s is not a property here; remove it or use one of the allowed property names", echo.Quote(name))
+	}
+}
+
+func (w *walk) array(n *wnode, v reflect.Value, depth int) {
+	w.pos++ // [
+	w.space()
+	if w.pos < len(w.data) && w.data[w.pos] == ']' {
+		w.pos++
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		return
+	}
+	w.path = append(w.path, pathStep{})
+	defer func() { w.path = w.path[:len(w.path)-1] }()
+	for i := 0; !w.stop; i++ {
+		if n.maxItems >= 0 && i == n.maxItems {
+			// The array itself is at fault, not the item being counted; the
+			// rest is skipped, not decoded.
+			w.path = w.path[:len(w.path)-1]
+			w.problem(automium.CodeLimitExceeded, nil, "has more than %d items; the limit is %d, send fewer", n.maxItems, n.maxItems)
+			w.path = append(w.path, pathStep{})
+			for !w.stop {
+				w.skip(depth + 1)
+				if w.stop || w.next(']') {
+					return
 				}
 			}
+			return
 		}
-		for _, name := range fields.names {
-			if err := checkShape(obj[name], fields.types[name], &shapePath{parent: path, name: name}); err != nil {
-				return err
-			}
+		if i == v.Cap() {
+			v.Grow(max(4, i/2))
 		}
+		v.SetLen(i + 1)
+		w.path[len(w.path)-1] = pathStep{index: i}
+		w.value(n.elem, v.Index(i), depth+1)
+		if w.stop || w.next(']') {
+			return
+		}
+	}
+}
+
+func (w *walk) stringValue(n *wnode, v reflect.Value) {
+	raw, escaped := w.str()
+	if w.stop {
+		return
+	}
+	s := raw
+	if escaped {
+		// encoding/json's reading: escapes resolved, each invalid byte and
+		// unpaired surrogate a U+FFFD.
+		w.scratch = unquote(w.scratch[:0], raw)
+		s = w.scratch
+	}
+	switch {
+	case n.maxLength >= 0 && len(s) > n.maxLength && utf8.RuneCount(s) > n.maxLength:
+		w.problem(automium.CodeLimitExceeded, nil, "is too long; the limit is %d characters, shorten it", n.maxLength)
+	case n.emptyRefused && len(s) == 0:
+		if len(n.enum) > 0 {
+			w.problem(automium.CodeInvalidArgument, n.enum, "is empty; omit the property to leave it unset, or use one of the allowed values")
+		} else {
+			w.problem(automium.CodeInvalidArgument, nil, "is empty; omit the property to leave it unset, or give a value")
+		}
+	case len(w.problems) == 0:
+		v.SetString(string(s))
+	}
+}
+
+// echoNumber quotes a number literal for a message: as written when short,
+// else cut by echo.Quote.
+func echoNumber(lit []byte) string {
+	if len(lit) <= echo.MaxPrefix {
+		return string(lit)
+	}
+	return echo.Quote(string(lit))
+}
+
+func (w *walk) integerValue(n *wnode, v reflect.Value) {
+	lit := w.number()
+	if w.stop {
+		return
+	}
+	x, ok := parseInteger(lit)
+	switch {
+	case !ok:
+		w.problem(automium.CodeInvalidArgument, nil, "must be an integer, not %s", echoNumber(lit))
+	case x.less(n.min):
+		w.problem(automium.CodeInvalidArgument, nil, "is %s, below the minimum of %s", echoNumber(lit), n.min)
+	case n.max.less(x):
+		w.problem(automium.CodeLimitExceeded, nil, "is %s, above the limit of %s; use a smaller value", echoNumber(lit), n.max)
+	case n.kind == wUint:
+		v.SetUint(x.mag)
+	case x.neg:
+		v.SetInt(int64(-x.mag)) // two's complement: right for -2^63 too
 	default:
-		return mismatch("a value of Go kind " + t.Kind().String())
+		v.SetInt(int64(x.mag))
 	}
-	return nil
-}
-
-var plannerRefType = reflect.TypeFor[automium.PlannerRef]()
-
-// shapePath is the JSON path of a value checkShape is looking at: a property
-// (name) or an array element (index) of its parent; the nil path is the arguments
-// object itself. It is rendered only when a problem is reported.
-type shapePath struct {
-	parent *shapePath
-	name   string
-	index  int
-}
-
-// String renders the path as the automium package writes field paths, such as
-// steps[2].target.role; the arguments object itself is "".
-func (p *shapePath) String() string {
-	if p == nil {
-		return ""
-	}
-	return pathStep(p.parent.String(), p.name, p.index)
-}
-
-// pathStep appends one step, a property name or else an array index, to a
-// rendered path.
-func pathStep(parent, name string, index int) string {
-	if name == "" {
-		return parent + "[" + strconv.Itoa(index) + "]"
-	}
-	if parent == "" {
-		return name
-	}
-	return parent + "." + name
-}
-
-// shapeFields is the wire view of a struct type: its property names in field
-// order, sorted for error messages, and the Go type of each.
-type shapeFields struct {
-	names, sorted []string
-	types         map[string]reflect.Type
-}
-
-// shapeFieldCache holds the shapeFields of every input struct type met so far.
-// The input types are fixed, so it stays small.
-var shapeFieldCache sync.Map // reflect.Type -> *shapeFields
-
-func shapeFieldsOf(t reflect.Type) *shapeFields {
-	if f, ok := shapeFieldCache.Load(t); ok {
-		return f.(*shapeFields)
-	}
-	f := &shapeFields{types: map[string]reflect.Type{}}
-	for _, sf := range reflect.VisibleFields(t) {
-		if name := wireName(sf); name != "" {
-			f.types[name] = sf.Type
-			f.names = append(f.names, name)
-		}
-	}
-	f.sorted = slices.Sorted(slices.Values(f.names))
-	actual, _ := shapeFieldCache.LoadOrStore(t, f)
-	return actual.(*shapeFields)
-}
-
-func integerProblem(path string, n json.Number, err error) *automium.Error {
-	if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-		return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("%s is out of range", n)}
-	}
-	return &automium.Error{Code: automium.CodeInvalidArgument, Field: path, Message: fmt.Sprintf("must be an integer, not %s", n)}
-}
-
-// jsonKind names the JSON type of a value decoded with UseNumber.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-// wireName returns the property name encoding/json uses for a struct field, or ""
-// for a field that never reaches the wire.
-func wireName(f reflect.StructField) string {
-	tag := f.Tag.Get("json")
-	if !f.IsExported() || f.Anonymous || tag == "-" {
-		return ""
-	}
-	if name, _, _ := strings.Cut(tag, ","); name != "" {
-		return name
-	}
-	return f.Name
 }

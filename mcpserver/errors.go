@@ -58,7 +58,7 @@ func asError(log *slog.Logger, where string, err error) *automium.Error {
 		return ae
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &automium.Error{Code: automium.CodeInternal, Message: "the call was cancelled or timed out before it finished; call it again"}
+		return &automium.Error{Code: automium.CodeCanceled, Message: "the call was canceled or timed out before it finished; call it again"}
 	}
 	log.Error("mcpserver: unexpected error", "where", where, "error", err)
 	return internalError()
@@ -68,20 +68,17 @@ func internalError() *automium.Error {
 	return &automium.Error{Code: automium.CodeInternal, Message: "internal error in the automium MCP server; this is a bug, please report it"}
 }
 
-// readable renders an error as one line a model can act on.
+// readable renders an error as lines a model can act on, one per problem:
+// "code: field: message (allowed: ...)".
 func readable(e *automium.Error) string {
-	var b strings.Builder
-	b.WriteString(string(e.Code))
-	b.WriteString(": ")
-	if e.Field != "" {
-		b.WriteString(e.Field)
-		b.WriteString(": ")
+	if len(e.Problems) == 0 {
+		return automium.Problem{Code: e.Code, Message: e.Message, Field: e.Field, Allowed: e.Allowed}.String()
 	}
-	b.WriteString(e.Message)
-	if len(e.Allowed) > 0 {
-		fmt.Fprintf(&b, " (allowed: %s)", strings.Join(e.Allowed, ", "))
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
 	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
 // rpcError builds a JSON-RPC error with a real code, carrying the automium error

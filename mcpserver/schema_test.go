@@ -388,8 +388,8 @@ func withValue(doc map[string]any, path []any, v any) json.RawMessage {
 	return out
 }
 
-// problems runs a tool directly and returns every problem it reports: its error,
-// or the problems listed in a compile result.
+// problems runs a tool directly and returns every problem it reports: those of
+// its error, or those listed in a compile result.
 func problems(t *testing.T, tool tool, args json.RawMessage) []automium.Error {
 	t.Helper()
 	out, err := tool.call(context.Background(), args)
@@ -397,6 +397,13 @@ func problems(t *testing.T, tool tool, args json.RawMessage) []automium.Error {
 		e, ok := err.(*automium.Error)
 		if !ok {
 			t.Fatalf("%s: non-domain error %v", tool.def.Name, err)
+		}
+		if len(e.Problems) > 0 {
+			errs := make([]automium.Error, len(e.Problems))
+			for i, p := range e.Problems {
+				errs[i] = automium.Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
+			}
+			return errs
 		}
 		return []automium.Error{*e}
 	}

@@ -38,10 +38,12 @@
 //
 // A problem the caller can fix is a tool result with isError set, whose text is
 // "code: field: message (allowed: ...)" followed by the same as JSON
-// {"error": {...}}. Unknown tools, prompts and resources and bad prompt arguments
-// are JSON-RPC errors with real codes, naming what the server has. A panic in any
-// Automium handler is recovered and reported as an internal error; the session
-// lives on.
+// {"error": {...}}. Arguments are read in one pass that lists every problem of
+// their shape and bounds together, one line each and under "problems" in the
+// JSON, so a caller fixes them in one round trip. Unknown tools, prompts and
+// resources and bad prompt arguments are JSON-RPC errors with real codes, naming
+// what the server has. A panic in any Automium handler is recovered and reported
+// as an internal error; the session lives on.
 package mcpserver
 
 import (

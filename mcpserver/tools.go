@@ -43,11 +43,13 @@ const (
 
 	compileJourneyDescription = "Validate a journey against the owned corpus and the frozen planner-intent-v1 vocabulary " +
 		"and, when it is valid, compile it to a versioned graph (steps, assertions, bounded recovery, pass and fail " +
-		"terminals) with a content digest. An invalid journey is not a tool error: the result has valid=false and lists " +
-		"every problem at once, each with its JSON path, code, fix-it message and allowed values; fix them all and call " +
-		"again. Targets are semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes " +
-		"only. Every rule, with an example per intent, is in the resource " + vocabularyURI + ", and reference " +
-		"journeys that compile are at " + journeysURITemplate + ". Nothing is executed or persisted."
+		"terminals) with a content digest. A journey that breaks the vocabulary or the corpus is not a tool error: the " +
+		"result has valid=false and lists every problem at once, each with its JSON path, code, fix-it message and allowed " +
+		"values; fix them all and call again. Arguments of the wrong shape or over a bound (a wrong type, an unknown " +
+		"property, a text or list over its limit) are a tool error that lists every such problem. Targets are " +
+		"semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes only. Every rule, " +
+		"with an example per intent, is in the resource " + vocabularyURI + ", and reference journeys that compile " +
+		"are at " + journeysURITemplate + ". Nothing is executed or persisted."
 
 	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
 		"environment profile. Checks that the app is authorized, the fixture belongs to it, the profile is one of the " +
@@ -82,7 +84,8 @@ type tool struct {
 	// in is the Go input type, kept so tests can hold the schema against the
 	// validator.
 	in reflect.Type
-	// call decodes raw arguments strictly and runs the capability.
+	// call reads raw arguments with the input type's walker and runs the
+	// capability.
 	call func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
@@ -96,7 +99,7 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
 	}
-	limitsOf(reflect.TypeFor[In]()) // the argument pre-scan's limits, built now rather than on the first call
+	walkerOf(reflect.TypeFor[In]()) // the argument walker, built now rather than on the first call
 	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: output schema: %v", name, err))

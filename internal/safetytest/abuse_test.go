@@ -102,7 +102,7 @@ func abuseCases() []abuseCase {
 		// Wrong argument types.
 		{"tool argument of the wrong type", []string{toolLine("23", "automium_list_fixtures", `{"appId":5}`)}, []string{"isError invalid_argument, id 23"}},
 		{"steps is a string", []string{toolLine("24", "automium_compile_journey", `{"steps":"all of them"}`)}, []string{"isError invalid_argument, id 24"}},
-		{"repetitions is 1e400", []string{toolLine("25", "automium_compare_planners", `{"repetitions":1e400}`)}, []string{"isError invalid_argument, id 25"}},
+		{"repetitions is 1e400", []string{toolLine("25", "automium_compare_planners", `{"repetitions":1e400}`)}, []string{"isError limit_exceeded, id 25"}},
 		{"arguments is a string", []string{toolLine("26", "automium_list_apps", `"all"`)}, []string{"isError invalid_argument, id 26"}},
 		{"arguments is an array", []string{toolLine("27", "automium_list_apps", `[]`)}, []string{"isError invalid_argument, id 27"}},
 		{"tool name is a number", []string{`{"jsonrpc":"2.0","id":28,"method":"tools/call","params":{"name":5}}`}, []string{"error -32602, id 28"}},
@@ -116,7 +116,7 @@ func abuseCases() []abuseCase {
 		{"arguments null, tool without inputs", []string{toolLine("34", "automium_list_apps", `null`)}, []string{"result, id 34"}},
 		{"arguments null, journey (valid:false, every required field listed)", []string{toolLine("35", "automium_compile_journey", `null`)}, []string{"result, id 35"}},
 		{"arguments null, comparison", []string{toolLine("36", "automium_compare_planners", `null`)}, []string{"isError invalid_argument, id 36"}},
-		{"every journey field null", []string{toolLine("37", "automium_compile_journey", `{"id":null,"appId":null,"steps":null,"assertions":[null],"recovery":null}`)}, []string{"result, id 37"}},
+		{"every journey field null", []string{toolLine("37", "automium_compile_journey", `{"id":null,"appId":null,"steps":null,"assertions":[null],"recovery":null}`)}, []string{"isError invalid_argument, id 37"}},
 		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32600, id 38"}},
 		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32600, id 39"}},
 		{"prompt arguments null", []string{`{"jsonrpc":"2.0","id":40,"method":"prompts/get","params":{"name":"draft_journey","arguments":null}}`}, []string{"error -32602, id 40"}},

@@ -192,10 +192,11 @@ func TestOversizedLineBoundedMemory(t *testing.T) {
 
 // TestWorstCaseArguments measures what used to be the most expensive tool call
 // under the 8 MiB argument cap: a journey whose steps are 2.8 million empty
-// objects. mcpserver's pre-scan counts the steps against the schema's maxItems
-// before decoding anything, so the call is refused with limit_exceeded at the
-// cost of reading the line; what remains is the transport's and the SDK's copies
-// of the 8 MiB message. SECURITY.md records the figures.
+// objects. mcpserver's argument walker counts the steps against the schema's
+// maxItems and skips the rest without decoding them, so the call is refused with
+// limit_exceeded at the cost of reading the line; what remains is the
+// transport's and the SDK's copies of the 8 MiB message. SECURITY.md records
+// the figures.
 func TestWorstCaseArguments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 8 MiB of arguments; skipped with -short")

@@ -1,0 +1,92 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestHostileArgumentsOverMCP replays, over real sessions, the argument attacks
+// that got through before the walker: escaped and unknown names escaping array
+// bounds, duplicates hidden by an escape, case variants, and values the schema
+// refuses but the decoder let through. Each must be a tool error listing every
+// problem (code and field), with a small answer.
+func TestHostileArgumentsOverMCP(t *testing.T) {
+	v := validArgs(t)
+	many := func(key string) string { return `{"` + key + `":[` + repeat(`{}`, 100_000) + `]}` }
+	planner := testPlanner
+	submission := func(planners string) string {
+		return strings.Replace(v["automium_create_run_submission"], `"planner":`+testPlanner, planners, 1)
+	}
+	tests := []struct {
+		name, tool, args string
+		want             []string // "code field" of every problem, in order
+	}{
+		// Item 4: bounds that escaped and unknown names bypassed.
+		{"100,000 steps under an escaped name", "automium_compile_journey", many(`st\u0065ps`), []string{"limit_exceeded steps"}},
+		{"100,000 items under an unknown name", "automium_compile_journey", many("junk"), []string{"invalid_argument junk"}},
+		{"100,000 items under a case variant", "automium_compile_journey", many("Steps"), []string{"invalid_argument Steps"}},
+		{"100,000 items under a name the tool lacks", "automium_list_apps", many("apps"), []string{"invalid_argument apps"}},
+		// Item 5: duplicates hidden by an escape.
+		{"app ID twice, once escaped", "automium_list_fixtures", `{"appId":"kanban","app\u0049d":"banking"}`, []string{"invalid_argument appId"}},
+		{"planner twice, once escaped", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":` + planner), []string{"invalid_argument planner"}},
+		{"planner twice, of two kinds", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":[]`), []string{"invalid_argument planner"}},
+		{"verdict in two cases", "automium_get_replay_summary", strings.Replace(v["automium_get_replay_summary"], `"verdict"`, `"verdict":"passed","Verdict"`, 1), []string{"invalid_argument Verdict"}},
+		// Issue 13 item 6: the schema and the walker agree.
+		{"empty app ID", "automium_list_fixtures", `{"appId":""}`, []string{"invalid_argument appId"}},
+		{"null app ID", "automium_list_fixtures", `{"appId":null}`, []string{"invalid_argument appId"}},
+		{"negative seed", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"seed":-1`, 1), []string{"invalid_argument seed"}},
+		{"fractional repetitions", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":2.5`, 1), []string{"invalid_argument repetitions"}},
+		{"a goal over its bound", "automium_compile_journey", withJourney(t, func(j map[string]any) { j["goal"] = strings.Repeat("g", automium.MaxTextLength+1) }), []string{"limit_exceeded goal"}},
+		// Every shape and bound problem at once.
+		{"four problems in a run submission", "automium_create_run_submission",
+			`{"journeyId":5,"appId":"storefront","fixtureId":[],"planner":"gpt","environmentProfileId":"` + strings.Repeat("x", 200) + `","extra":1}`,
+			[]string{"invalid_argument journeyId", "invalid_argument fixtureId", "malformed_planner planner", "invalid_argument extra"}},
+	}
+	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: json.RawMessage(tt.args)})
+				if err != nil {
+					t.Fatalf("CallTool: %v", err)
+				}
+				if diff := cmp.Diff(tt.want, problemList(t, toolError(t, res))); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+				if size := len(resultText(res)); size > 4<<10 {
+					t.Errorf("%d bytes of arguments gave a %d-byte error", len(tt.args), size)
+				}
+			})
+		}
+	})
+}
+
+// TestIntegersAsJSONSchemaReadsThem checks that the spellings of an integer that
+// JSON Schema accepts give the same answer, byte for byte, as the plain one.
+func TestIntegersAsJSONSchemaReadsThem(t *testing.T) {
+	cs := connect(t, New(nil), "2025-11-25")
+	call := func(tool, args string) string {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
+		if err != nil || res.IsError {
+			t.Fatalf("%s %s: %v %s", tool, args, err, resultText(res))
+		}
+		return resultText(res)
+	}
+	v := validArgs(t)
+	for tool, spellings := range map[string][]string{
+		"automium_compare_planners":   {`"repetitions":2`, `"repetitions":2.0`, `"repetitions":2e0`, `"repetitions":0.2e1`, `"repetitions":200e-2`},
+		"automium_get_replay_summary": {`"retryCount":1`, `"retryCount":1.0`, `"retryCount":1E0`, `"retryCount":10e-1`},
+	} {
+		want := call(tool, v[tool])
+		for _, s := range spellings[1:] {
+			if got := call(tool, strings.Replace(v[tool], spellings[0], s, 1)); got != want {
+				t.Errorf("%s with %s differs from %s:\n%s\nvs\n%s", tool, s, spellings[0], got, want)
+			}
+		}
+	}
+}
