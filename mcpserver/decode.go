@@ -251,7 +251,7 @@ func (w *walk) object(n *wnode, v reflect.Value, depth int) {
 			return
 		}
 		if escaped {
-			w.scratch = unquote(w.scratch[:0], key)
+			w.scratch, _ = unquote(w.scratch[:0], key)
 			key = w.scratch
 		}
 		w.space()
@@ -341,14 +341,17 @@ func (w *walk) stringValue(n *wnode, v reflect.Value) {
 	if w.stop {
 		return
 	}
-	s := raw
+	s, invalid := raw, false
 	if escaped {
 		// encoding/json's reading: escapes resolved, each invalid byte and
-		// unpaired surrogate a U+FFFD.
-		w.scratch = unquote(w.scratch[:0], raw)
+		// unpaired surrogate a U+FFFD, which is refused below: "p\xff" and
+		// "p\xfe" would otherwise be one planner ID, one run ID.
+		w.scratch, invalid = unquote(w.scratch[:0], raw)
 		s = w.scratch
 	}
 	switch {
+	case invalid:
+		w.problem(automium.CodeInvalidArgument, nil, "is not valid UTF-8 text (it has an invalid byte or an unpaired \\u surrogate); send text encoded as UTF-8")
 	case n.maxLength >= 0 && len(s) > n.maxLength && utf8.RuneCount(s) > n.maxLength:
 		w.problem(automium.CodeLimitExceeded, nil, "is too long; the limit is %d characters, shorten it", n.maxLength)
 	case n.emptyRefused && len(s) == 0:

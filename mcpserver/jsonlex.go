@@ -92,8 +92,9 @@ func isHex(b []byte) bool {
 
 // unquote appends to dst the string whose raw JSON bytes (grammar checked) are
 // raw, as encoding/json decodes it: escapes resolved, and each invalid UTF-8 byte
-// and each unpaired surrogate replaced by U+FFFD.
-func unquote(dst, raw []byte) []byte {
+// and each unpaired surrogate replaced by U+FFFD. replaced reports whether any
+// was: two different invalid strings would otherwise read as one.
+func unquote(dst, raw []byte) (out []byte, replaced bool) {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {
@@ -120,7 +121,7 @@ func unquote(dst, raw []byte) []byte {
 							continue
 						}
 					}
-					r = unicode.ReplacementChar
+					r, replaced = unicode.ReplacementChar, true
 				}
 				dst = utf8.AppendRune(dst, r)
 				continue
@@ -134,14 +135,14 @@ func unquote(dst, raw []byte) []byte {
 		default:
 			r, size := utf8.DecodeRune(raw[i:])
 			if r == utf8.RuneError && size == 1 {
-				dst = utf8.AppendRune(dst, unicode.ReplacementChar)
+				dst, replaced = utf8.AppendRune(dst, unicode.ReplacementChar), true
 			} else {
 				dst = append(dst, raw[i:i+size]...)
 			}
 			i += size
 		}
 	}
-	return dst
+	return dst, replaced
 }
 
 func hex4(b []byte) rune {

@@ -155,15 +155,31 @@ func slicesRepeat(s string, n int) []string {
 	return out
 }
 
+// TestWalkerRefusesInvalidText checks that text encoding/json would read with
+// U+FFFD in place of an invalid byte or an unpaired surrogate is refused: two
+// different invalid strings would otherwise be one planner ID or one digest.
+func TestWalkerRefusesInvalidText(t *testing.T) {
+	for _, raw := range []string{
+		`{"goal":"lone \ud800 high"}`,
+		`{"goal":"lone \udc00 low"}`,
+		`{"goal":"\ud800\u0041 broken pair"}`,
+		"{\"goal\":\"invalid \xff\xfe UTF-8 \xc3\"}",
+		"{\"goal\":\"\xe2\x82\"}",
+	} {
+		_, err := decodeArguments[automium.CompileJourneyInput](json.RawMessage(raw))
+		var e *automium.Error
+		if !errors.As(err, &e) || e.Field != "goal" || e.Code != automium.CodeInvalidArgument {
+			t.Errorf("%q: got %v, want invalid_argument at goal", raw, err)
+		}
+	}
+}
+
 // TestWalkerReadsWhatEncodingJSONReads holds the walker's decoding to encoding/json's
 // on inputs both accept, including the corners of string decoding.
 func TestWalkerReadsWhatEncodingJSONReads(t *testing.T) {
 	inputs := []string{
 		referenceJourneyJSON(t),
 		`{"goal":"a\"}\\\/\b\f\n\r\t\u0041\u00e9\ud83d\ude00"}`,
-		`{"goal":"lone \ud800 high, lone \udc00 low, \ud800\u0041 broken pair"}`,
-		"{\"goal\":\"invalid \xff\xfe UTF-8 \xc3\"}",
-		"{\"goal\":\"\xe2\x82\"}",
 		` { "steps" : [ { } , { "target" : { "role" : "button" } } ] , "recovery" : { "maxRetries" : 3 } } `,
 		`{"steps":[],"assertions":[]}`,
 		`{"recovery":{"maxRetries":0,"strategies":[]}}`,
