@@ -97,8 +97,8 @@ type ArtifactEntry struct {
 
 // GetArtifactManifestInput describes a run's artifacts as the caller knows them.
 type GetArtifactManifestInput struct {
-	// Run ID from automium_create_run_submission.
-	RunID string `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
+	// Run ID from CreateRunSubmission.
+	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
 	// Relative directory the entry paths are under, e.g. the fixture's artifactRoot;
 	// the same rules as an entry path.
 	Root string `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max=512,automium_artifact_path"`
@@ -144,8 +144,8 @@ type GetArtifactManifestResult struct {
 	SchemaVersion string `json:"schemaVersion" jsonschema:"artifact manifest format version"`
 	// Run ID.
 	RunID string `json:"runId" jsonschema:"run ID"`
-	// Artifact-manifest://<runId>, as returned by automium_create_run_submission.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by automium_create_run_submission"`
+	// Artifact-manifest://<runId>, as returned by CreateRunSubmission.
+	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by CreateRunSubmission"`
 	// Artifact root the entry paths are relative to.
 	Root string `json:"root" jsonschema:"artifact root the entry paths are relative to"`
 	// The artifacts, sorted by kind then path, with media types filled in.

@@ -44,9 +44,8 @@ const DefaultComparisonSeed uint64 = 20260414
 // minimum rule and is omitted from JSON when zero. Seed is optional too: 0 means
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
-	// Owned corpus version to compare on; must be a supported one (see
-	// automium_list_apps).
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version to compare on; must be a supported one (see automium_list_apps)" validate:"required,automium_corpus_version"`
+	// Owned corpus version to compare on; must be a supported one (see ListApps).
+	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version to compare on; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
 	// Authorized benchmark app IDs whose reference journeys form the workload, 1 to
 	// 32, each once.
 	AppIDs []string `json:"appIds" jsonschema:"authorized benchmark app IDs whose reference journeys form the workload, 1 to 32, each once" validate:"required,min=1,max=32,unique,dive,automium_app"`

@@ -55,10 +55,10 @@ type Recovery struct {
 type CompileJourneyInput struct {
 	// Journey ID: lowercase letters, digits, '.', '_' and '-'.
 	ID string `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max=128,automium_slug"`
-	// An authorized benchmark app ID (see automium_list_apps).
-	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see automium_list_apps)" validate:"required,automium_app"`
-	// A fixture ID of that app (see automium_list_fixtures).
-	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see automium_list_fixtures)" validate:"required,automium_fixture"`
+	// An authorized benchmark app ID (see ListApps).
+	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
+	// A fixture ID of that app (see ListFixtures).
+	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
 	// What the user is trying to achieve, in one sentence.
 	Goal string `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max=2000"`
 	// Ordered planner-level steps, 1 to 200.

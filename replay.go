@@ -87,8 +87,8 @@ var (
 
 // GetReplaySummaryInput is what a caller knows about a finished run.
 type GetReplaySummaryInput struct {
-	// Run ID from automium_create_run_submission.
-	RunID string `json:"runId" jsonschema:"run ID from automium_create_run_submission" validate:"required,automium_run_id"`
+	// Run ID from CreateRunSubmission.
+	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
 	// Run verdict, as Playwright reports it: passed, failed, flaky, error or skipped.
 	Verdict Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
 	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and

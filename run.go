@@ -86,7 +86,7 @@ const (
 	ReplayStreamRefScheme = "replay-stream://"
 )
 
-var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from automium_create_run_submission: run- followed by 20 lowercase hex digits")
+var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from CreateRunSubmission: run- followed by 20 lowercase hex digits")
 
 // CreateRunSubmissionInput asks for a modeled run of one journey on one fixture,
 // planner and environment profile.
@@ -141,8 +141,8 @@ type CreateRunSubmissionResult struct {
 	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"environment profile ID"`
 	// Initial status; always modeled in v1, meaning nothing was queued or executed.
 	Status string `json:"status" jsonschema:"initial status; always modeled in v1, meaning nothing was queued or executed"`
-	// Artifact-manifest://<runId>: the reference automium_get_replay_summary expects.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference automium_get_replay_summary expects"`
+	// Artifact-manifest://<runId>: the reference GetReplaySummary expects.
+	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference GetReplaySummary expects"`
 	// Replay-stream://<runId>: names the run's replay-event-v1 stream.
 	ReplayStreamRef string `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: names the run's replay-event-v1 stream"`
 	// Always true: this is a model of a submission, not a submitted run.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/automium/automium"
@@ -36,7 +37,7 @@ type errorEnvelope struct {
 // model would never see the error. Without structuredContent, the TypeScript and
 // Go clients both accept the result.
 func toolErrorResult(log *slog.Logger, toolName string, err error) *mcp.CallToolResult {
-	e := asError(log, toolName, err)
+	e := errorInToolWords(asError(log, toolName, err))
 	body, merr := json.Marshal(errorEnvelope{Error: e})
 	if merr != nil {
 		body = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
@@ -64,6 +65,20 @@ func asError(log *slog.Logger, where string, err error) *automium.Error {
 	return internalError()
 }
 
+// errorInToolWords returns a copy of e whose messages name tools where the root
+// package named its Go functions (see toToolWords).
+func errorInToolWords(e *automium.Error) *automium.Error {
+	c := *e
+	c.Message = toToolWords(c.Message)
+	if len(c.Problems) > 0 {
+		c.Problems = slices.Clone(c.Problems)
+		for i := range c.Problems {
+			c.Problems[i].Message = toToolWords(c.Problems[i].Message)
+		}
+	}
+	return &c
+}
+
 func internalError() *automium.Error {
 	return &automium.Error{Code: automium.CodeInternal, Message: "internal error in the automium MCP server; this is a bug, please report it"}
 }
@@ -84,6 +99,7 @@ func readable(e *automium.Error) string {
 // rpcError builds a JSON-RPC error with a real code, carrying the automium error
 // as data so clients can read code, field and allowed values.
 func rpcError(code int64, env errorEnvelope) *jsonrpc.Error {
+	env.Error = errorInToolWords(env.Error)
 	data, err := json.Marshal(env)
 	if err != nil {
 		data = nil

@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/automium/automium"
@@ -17,7 +20,7 @@ import (
 // It is built once per process, on first use, because deriving the schemas walks
 // every input and output type.
 var tools = sync.OnceValue(func() []tool {
-	return []tool{
+	return inToolWords([]tool{
 		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps),
 		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures),
 		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney),
@@ -25,8 +28,42 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
 		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
-	}
+	})
 })
+
+// The root package names its capabilities in Go terms (a run ID "from
+// CreateRunSubmission"), so go doc readers meet Go names; an agent calls tools,
+// so the adapter says the same in tool names: in the schemas' descriptions and in
+// error messages, each capability's Go name becomes its tool's name.
+var (
+	goNames   *regexp.Regexp    // \b(ListApps|ListFixtures|...)\b
+	toolNames map[string]string // ListApps -> automium_list_apps
+)
+
+// inToolWords rewrites the schemas of every row into tool words, and sets up
+// toToolWords for messages.
+func inToolWords(rows []tool) []tool {
+	toolNames = make(map[string]string, len(rows))
+	var alts []string
+	for _, r := range rows {
+		toolNames[r.goName] = r.def.Name
+		alts = append(alts, regexp.QuoteMeta(r.goName))
+	}
+	goNames = regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
+	for _, r := range rows {
+		r.def.InputSchema = json.RawMessage(toToolWords(string(r.def.InputSchema.(json.RawMessage))))
+		r.def.OutputSchema = json.RawMessage(toToolWords(string(r.def.OutputSchema.(json.RawMessage))))
+	}
+	return rows
+}
+
+// toToolWords replaces the Go name of every capability in s with its tool's name.
+func toToolWords(s string) string {
+	if goNames == nil {
+		return s
+	}
+	return goNames.ReplaceAllStringFunc(s, func(name string) string { return toolNames[name] })
+}
 
 // Tool descriptions are written for a model choosing and calling a tool: what it
 // does, when to call it, and what it never does.
@@ -81,6 +118,8 @@ const (
 // tool is one row of the tool table.
 type tool struct {
 	def *mcp.Tool
+	// goName is the root-package function the tool calls, as go doc names it.
+	goName string
 	// in is the Go input type, kept so tests can hold the schema against the
 	// validator.
 	in reflect.Type
@@ -119,7 +158,8 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 				OpenWorldHint:   new(false),
 			},
 		},
-		in: reflect.TypeFor[In](),
+		goName: goFuncName(fn),
+		in:     reflect.TypeFor[In](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
 			in, err := decodeArguments[In](args)
 			if err != nil {
@@ -128,6 +168,12 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 			return fn(ctx, in)
 		},
 	}
+}
+
+// goFuncName is the unqualified name of a package-level function: ListApps.
+func goFuncName(fn any) string {
+	full := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()).Name()
+	return full[strings.LastIndexByte(full, '.')+1:]
 }
 
 // handler adapts a row to the SDK's raw tool handler. The raw handler is used

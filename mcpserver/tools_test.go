@@ -394,3 +394,27 @@ func TestLargestValidInput(t *testing.T) {
 		t.Errorf("oversized arguments: %v, want limit_exceeded", err)
 	}
 }
+
+// TestToolWords checks that what the root package says in Go terms reaches an
+// agent in tool terms: a schema description and an error message that name a
+// capability's Go function name its tool instead.
+func TestToolWords(t *testing.T) {
+	var summary tool
+	for _, tl := range tools() {
+		if strings.Contains(string(tl.def.InputSchema.(json.RawMessage)), "CreateRunSubmission") {
+			t.Errorf("%s: input schema names the Go function CreateRunSubmission", tl.def.Name)
+		}
+		if tl.def.Name == "automium_get_replay_summary" {
+			summary = tl
+		}
+	}
+	if !strings.Contains(string(summary.def.InputSchema.(json.RawMessage)), "run ID from automium_create_run_submission") {
+		t.Errorf("automium_get_replay_summary: input schema does not name automium_create_run_submission")
+	}
+	_, err := summary.call(context.Background(), json.RawMessage(`{"runId":"nope","verdict":"passed","artifactManifestRef":"x"}`))
+	res := toolErrorResult(discard, summary.def.Name, err)
+	text := resultText(res)
+	if !strings.Contains(text, "automium_create_run_submission") || strings.Contains(text, "CreateRunSubmission") {
+		t.Errorf("error text is not in tool words:\n%s", text)
+	}
+}
