@@ -56,7 +56,7 @@ func abuseCases() []abuseCase {
 		{"100,000 nested arrays", []string{strings.Repeat("[", 100_000)}, []string{"error -32700, id null"}},
 		{"arguments nested 1,000 levels deep", []string{toolLine("5", "automium_compile_journey", `{"goal":`+strings.Repeat("[", 1000)+strings.Repeat("]", 1000)+`}`)},
 			[]string{"error -32600, id 5"}},
-		{"invalid UTF-8 inside a string argument", []string{toolLine("4", "automium_list_fixtures", "{\"appId\":\"\xff\"}")}, []string{"isError invalid_app_id, id 4"}},
+		{"invalid UTF-8 inside a string argument is refused, not read as U+FFFD", []string{toolLine("4", "automium_list_fixtures", "{\"appId\":\"\xff\"}")}, []string{"isError invalid_argument, id 4"}},
 		{"blank and whitespace-only lines", []string{"", "   \t"}, nil},
 		// Valid JSON that is not JSON-RPC.
 		{"JSON object that is not JSON-RPC", []string{`{"foo":1}`}, []string{"error -32600, id null"}},
