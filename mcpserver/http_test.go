@@ -488,3 +488,53 @@ func TestHTTPSessionlessProtocol(t *testing.T) {
 		t.Errorf("sessionless tools/list: status %d, session %q, body %.300s", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), data)
 	}
 }
+
+// TestHTTPInFlightLimit: while MaxInFlight requests are being served (here one
+// whose body is still arriving), another gets 503, and the held one completes.
+func TestHTTPInFlightLimit(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{MaxInFlight: 1})
+	body, send := io.Pipe()
+	req, err := http.NewRequest(http.MethodPost, s.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	held := make(chan int, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			held <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		held <- resp.StatusCode
+	}()
+	io.WriteString(send, initializeBody[:20])
+
+	// The held request takes its place once its headers are read.
+	for i := 0; ; i++ {
+		resp := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil)
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			if resp.Header.Get("Retry-After") == "" {
+				t.Error("503 without Retry-After")
+			}
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("no 503 after 10 s of requests beside a held one; last status %d", resp.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(send, initializeBody[20:])
+	send.Close()
+	if status := <-held; status != http.StatusOK {
+		t.Errorf("the held request: status %d, want 200", status)
+	}
+	if !strings.Contains(s.audit.String(), `"reason":"busy"`) {
+		t.Errorf("the refusal is not audited as busy:\n%s", s.audit)
+	}
+}

@@ -503,3 +503,29 @@ func TestHTTPNoAuthWarnsAndLogLevel(t *testing.T) {
 		})
 	}
 }
+
+// TestHTTPHeaderLimit: headers beyond 64 KiB are refused before the handler.
+func TestHTTPHeaderLimit(t *testing.T) {
+	p := startHTTP(t, nil)
+	for _, tt := range []struct {
+		size int
+		want int
+	}{{1 << 10, http.StatusOK}, {100 << 10, http.StatusRequestHeaderFieldsTooLarge}} {
+		req, err := http.NewRequest(http.MethodPost, p.url, strings.NewReader(initializeLine))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Authorization", "Bearer "+p.token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("X-Padding", strings.Repeat("a", tt.size))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%d bytes of headers: HTTP %d, want %d", tt.size, resp.StatusCode, tt.want)
+		}
+	}
+}
