@@ -53,8 +53,8 @@ type httpFlags struct {
 }
 
 func (h *httpFlags) register(flags *flag.FlagSet) {
-	flags.StringVar(&h.addr, "http", "", "serve MCP Streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must be a loopback address with a port, such as 127.0.0.1:8080, [::1]:8080 or localhost:0")
-	flags.IntVar(&h.tokenFD, "token-fd", -1, "with -http: read the bearer token, one line, from this inherited file descriptor (0 is stdin) instead of making a random one; never from a file name or the environment")
+	flags.StringVar(&h.addr, "http", "", "serve MCP Streamable HTTP at http://`ADDR`/mcp instead of stdio; ADDR must be a loopback address with a port, such as 127.0.0.1:8080, [::1]:8080 or localhost:0")
+	flags.IntVar(&h.tokenFD, "token-fd", -1, "with -http: read the bearer token, one line, from the inherited file descriptor `N` (0 is stdin) instead of making a random one; never from a file name or the environment")
 	flags.BoolVar(&h.noAuth, "insecure-no-auth-loopback-testing", false, "with -http: accept requests WITHOUT a bearer token, for test harnesses that cannot send one; any local process can then call the server")
 	flags.BoolVar(&h.json, "http-json", false, "with -http: answer POST requests with application/json instead of a text/event-stream")
 }
@@ -66,6 +66,9 @@ func (h *httpFlags) check() error {
 			return errors.New("-token-fd, -insecure-no-auth-loopback-testing and -http-json need -http")
 		}
 		return nil
+	}
+	if h.tokenFD == 1 || h.tokenFD == 2 {
+		return fmt.Errorf("-token-fd %d is stdout or stderr; pass the token on 0 (stdin) or 3 and above", h.tokenFD)
 	}
 	if h.noAuth && h.tokenFD >= 0 {
 		return errors.New("-insecure-no-auth-loopback-testing and -token-fd exclude each other")

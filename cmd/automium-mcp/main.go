@@ -43,7 +43,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
 	showHelp := flags.Bool("help", false, "print this help and exit")
-	logLevel := flags.String("log-level", "warn", "write diagnostics at this level and above to stderr: debug, info, warn or error")
+	logLevel := flags.String("log-level", "warn", "write diagnostics at `LEVEL` and above to stderr: debug, info, warn or error")
 	var h httpFlags
 	h.register(flags)
 	// The flag package prints errors to stderr; the usage goes to stdout when

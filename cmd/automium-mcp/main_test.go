@@ -453,6 +453,7 @@ func TestFlags(t *testing.T) {
 		{[]string{"-log-level", "ERROR", "-version"}, 0, "automium-mcp v", ""},
 		{[]string{"-log-level", "loud"}, 2, "", `-log-level "loud": want debug, info, warn or error`},
 		{[]string{"-token-fd", "0"}, 2, "", "need -http"},
+		{[]string{"-http", "127.0.0.1:0", "-token-fd", "2"}, 2, "", "-token-fd 2 is stdout or stderr"},
 		{[]string{"-http", "127.0.0.1:0", "-token-fd", "0", "-insecure-no-auth-loopback-testing"}, 2, "", "exclude each other"},
 	}
 	for _, tt := range tests {
