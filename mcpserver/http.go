@@ -222,17 +222,25 @@ type httpHandler struct {
 	admitted int // initialize requests admitted and not yet finished
 }
 
-// auditRecord is what one request's audit line says; the MCP middleware fills
-// in the outcomes of the JSON-RPC calls it carried.
+// auditRecord is what one request's audit line says. The MCP middleware fills
+// in the method, name and outcome of each JSON-RPC call the request carried;
+// describe fills in the method and name of a small body beforehand, for the
+// messages that never reach the middleware before the line is written
+// (notifications, answered 202 at once, and messages the SDK refuses).
 type auditRecord struct {
+	refusal string
+	calls   int // JSON-RPC messages in the body, when describe parsed it
+
+	mu        sync.Mutex
 	rpcMethod string
 	name      string
-	calls     int // JSON-RPC messages in the body
-	refusal   string
-
-	mu       sync.Mutex
-	outcomes []callOutcome
+	outcomes  []callOutcome
 }
+
+// describeMaxBytes bounds the bodies describe parses. Larger ones are calls
+// with large arguments, which the middleware describes; reading them whole
+// here would add a copy and a parse to the largest requests.
+const describeMaxBytes = 64 << 10
 
 type callOutcome struct {
 	outcome string // ok, tool_error or rpc_error
@@ -311,19 +319,31 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.refuse(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is %d bytes, over the %d-byte limit", r.ContentLength, h.opts.MaxBodyBytes))
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(aw, r.Body, h.opts.MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			h.refuse(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the %d-byte limit", h.opts.MaxBodyBytes))
-			return
-		}
+	// Read the first describeMaxBytes; a body that ends within them is
+	// described here, a longer one goes on to the SDK unread, without a copy,
+	// still bounded (the SDK answers 413 past the limit).
+	body := http.MaxBytesReader(aw, r.Body, h.opts.MaxBodyBytes)
+	head := make([]byte, describeMaxBytes+1)
+	n, err := io.ReadFull(body, head)
+	head = head[:n]
+	var tooLarge *http.MaxBytesError
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		rec.describe(head)
+		r.Body = io.NopCloser(bytes.NewReader(head))
+		r.ContentLength = int64(n)
+	case errors.As(err, &tooLarge):
+		h.refuse(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the %d-byte limit", h.opts.MaxBodyBytes))
+		return
+	case err != nil:
 		h.refuse(aw, rec, "unreadable_body", http.StatusBadRequest, "Bad Request: the body could not be read")
 		return
+	default:
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), body), body}
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	rec.describe(body)
 
 	if handler == h.stateful && requestSession == "" && rec.rpcMethod == "initialize" {
 		if !h.admitSession() {
@@ -449,12 +469,22 @@ func (rec *auditRecord) describe(body []byte) {
 		return
 	}
 	m := msgs[0]
-	rec.rpcMethod = auditValue(m.Method)
+	var name string
 	switch m.Method {
 	case "tools/call", "prompts/get":
-		rec.name = auditValue(m.Params.Name)
+		name = m.Params.Name
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		rec.name = auditValue(m.Params.URI)
+		name = m.Params.URI
+	}
+	rec.setMethod(m.Method, name)
+}
+
+// setMethod records the first method and name the record hears of.
+func (rec *auditRecord) setMethod(method, name string) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if rec.rpcMethod == "" {
+		rec.rpcMethod, rec.name = auditValue(method), auditValue(name)
 	}
 }
 
@@ -493,6 +523,16 @@ func (h *httpHandler) recordOutcomes(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		rec := v.(*auditRecord)
+		var name string
+		switch p := req.GetParams().(type) {
+		case *mcp.CallToolParamsRaw:
+			name = p.Name
+		case *mcp.GetPromptParams:
+			name = p.Name
+		case *mcp.ReadResourceParams:
+			name = p.URI
+		}
+		rec.setMethod(method, name)
 		rec.mu.Lock()
 		rec.outcomes = append(rec.outcomes, out)
 		rec.mu.Unlock()
@@ -515,12 +555,16 @@ func (h *httpHandler) audit(r *http.Request, aw *auditWriter, rec *auditRecord, 
 	}
 	outcome, code := "", int64(0)
 	rec.mu.Lock()
+	rpcMethod, name := rec.rpcMethod, rec.name
 	for _, o := range rec.outcomes {
 		if outcome == "" || outcome == "ok" {
 			outcome, code = o.outcome, o.code
 		}
 	}
 	rec.mu.Unlock()
+	if rec.refusal == "" && status == http.StatusRequestEntityTooLarge {
+		rec.refusal = "body_too_large" // by the SDK, past the part read here
+	}
 	switch {
 	case rec.refusal != "":
 		outcome = "refused"
@@ -539,8 +583,8 @@ func (h *httpHandler) audit(r *http.Request, aw *auditWriter, rec *auditRecord, 
 		slog.String("http", r.Method),
 		slog.Int("status", status),
 		slog.String("session", hashSession(session)),
-		slog.String("method", rec.rpcMethod),
-		slog.String("name", rec.name),
+		slog.String("method", rpcMethod),
+		slog.String("name", name),
 		slog.String("outcome", outcome),
 	)
 	if outcome == "rpc_error" {

@@ -336,7 +336,9 @@ func TestHTTPAuditLog(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 100) + `","arguments":{}}}`, inSession},
 		{`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"automium://apps"}}`, inSession},
 		{`{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"draft_journey","arguments":{"appId":"` + secretArg + `"}}}`, inSession},
-		{`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`, map[string]string{"Authorization": ""}},
+		// Over 64 KiB: described by the middleware, not by parsing the body.
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"` + strings.Repeat("g", 100<<10) + `"}}}`, inSession},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, map[string]string{"Authorization": ""}},
 	}
 	for i, r := range requests {
 		// The audit line is written after the answer may have reached the
@@ -377,7 +379,8 @@ func TestHTTPAuditLog(t *testing.T) {
 		line(4, 200, hashed, "tools/call", `"`+strings.Repeat("n", 40)+`"… (100 bytes)`, "rpc_error", "code", float64(-32602)),
 		line(5, 200, hashed, "resources/read", "automium://apps", "ok"),
 		line(6, 200, hashed, "prompts/get", "draft_journey", "rpc_error", "code", float64(-32602)),
-		line(7, 401, "", "", "", "refused", "reason", "unauthorized"),
+		line(7, 200, hashed, "tools/call", "automium_list_apps", "tool_error"),
+		line(8, 401, "", "", "", "refused", "reason", "unauthorized"),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("audit lines (-want +got):\n%s", diff)
