@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -527,5 +528,75 @@ func TestHTTPHeaderLimit(t *testing.T) {
 		if resp.StatusCode != tt.want {
 			t.Errorf("%d bytes of headers: HTTP %d, want %d", tt.size, resp.StatusCode, tt.want)
 		}
+	}
+}
+
+// TestHTTPShutdownDrains: a request in flight when SIGTERM arrives (its body
+// still arriving) is answered, and then the process exits 0.
+func TestHTTPShutdownDrains(t *testing.T) {
+	p := startHTTP(t, nil)
+	session := p.post(t, "", initializeLine).session
+	p.post(t, session, initializedLine)
+
+	body, send := io.Pipe()
+	req, err := http.NewRequest(http.MethodPost, p.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+p.token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	type answer struct {
+		status int
+		body   string
+		err    error
+	}
+	answered := make(chan answer, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			answered <- answer{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		data, err := io.ReadAll(resp.Body)
+		answered <- answer{resp.StatusCode, string(data), err}
+	}()
+	const call = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{}}}`
+	io.WriteString(send, call[:30])
+
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	// Shutdown has begun once the listener refuses new connections.
+	addr := strings.TrimSuffix(strings.TrimPrefix(p.url, "http://"), "/mcp")
+	for i := 0; ; i++ {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			break
+		}
+		conn.Close()
+		if i == 1000 {
+			t.Fatal("the listener still accepts connections 10 s after SIGTERM")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(send, call[30:])
+	send.Close()
+	a := <-answered
+	if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, `"id":7,"result"`) {
+		t.Errorf("the request in flight: status %d, error %v, body %.200q; want 200 and its result", a.status, a.err, a.body)
+	}
+	exited := make(chan struct{})
+	go func() { p.cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(20 * time.Second):
+		t.Fatal("still running 20 s after SIGTERM")
+	}
+	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit status %d, want 0; stderr:\n%s", code, p.stderrText())
 	}
 }
