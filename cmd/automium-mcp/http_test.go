@@ -554,8 +554,14 @@ func TestHTTPShutdownDrains(t *testing.T) {
 		err    error
 	}
 	answered := make(chan answer, 1)
+	// With "Expect: 100-continue" the client sends the body only once the
+	// handler starts reading it, so when the first write below returns, the
+	// request is in flight in the handler (not queued in the listener's backlog
+	// or on an idle keep-alive connection, which a shutdown may close).
+	req.Header.Set("Expect", "100-continue")
+	fresh := &http.Client{Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
 	go func() {
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := fresh.Do(req)
 		if err != nil {
 			answered <- answer{err: err}
 			return
@@ -587,7 +593,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	send.Close()
 	a := <-answered
 	if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, `"id":7,"result"`) {
-		t.Errorf("the request in flight: status %d, error %v, body %.200q; want 200 and its result", a.status, a.err, a.body)
+		t.Errorf("the request in flight: status %d, error %v, body %.200q; want 200 and its result; stderr:\n%s", a.status, a.err, a.body, p.stderrText())
 	}
 	exited := make(chan struct{})
 	go func() { p.cmd.Wait(); close(exited) }()
