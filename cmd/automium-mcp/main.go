@@ -9,8 +9,13 @@
 //	npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list
 //
 // Stdout carries only the protocol; diagnostics go to stderr, warnings and errors
-// only. It exits with status 0 when the client closes stdin, after answering every
-// request it read, and on SIGINT or SIGTERM.
+// only unless -log-level says otherwise. It exits with status 0 when the client
+// closes stdin, after answering every request it read, and on SIGINT or SIGTERM.
+//
+// With -http ADDR it serves MCP Streamable HTTP at http://ADDR/mcp instead, on a
+// loopback address only, behind a bearer token and with a JSON audit line per
+// request on stderr (see http.go). stdio stays the default, and none of the HTTP
+// code runs without -http.
 package main
 
 import (
@@ -38,37 +43,62 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
 	showHelp := flags.Bool("help", false, "print this help and exit")
-	flags.Usage = func() {
-		fmt.Fprint(stderr, "Usage: automium-mcp [-version | -help]\n\n"+
+	logLevel := flags.String("log-level", "warn", "write diagnostics at `LEVEL` and above to stderr: debug, info, warn or error")
+	var h httpFlags
+	h.register(flags)
+	// The flag package prints errors to stderr; the usage goes to stdout when
+	// asked for and to stderr after an error, so Usage itself prints nothing.
+	flags.Usage = func() {}
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, "Usage: automium-mcp [-version | -help] [-log-level LEVEL] [-http ADDR [-token-fd N | -insecure-no-auth-loopback-testing] [-http-json]]\n\n"+
 			"automium-mcp speaks MCP (JSON-RPC, one message per line) on stdin and stdout.\n"+
 			"An MCP client starts it, for example:\n\n"+
 			"  claude mcp add automium -- automium-mcp\n"+
 			"  npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list\n\n"+
+			"With -http it serves MCP Streamable HTTP at http://ADDR/mcp instead, on loopback only,\n"+
+			"and prints a bearer token and a client configuration on stderr:\n\n"+
+			"  automium-mcp -http 127.0.0.1:8080\n\n"+
 			"Flags:\n")
+		flags.SetOutput(w)
 		flags.PrintDefaults()
+		flags.SetOutput(stderr)
 	}
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			usage(stdout)
 			return 0
 		}
+		usage(stderr)
 		return 2
 	}
 	if *showHelp {
-		flags.Usage()
+		usage(stdout)
 		return 0
 	}
 	if flags.NArg() > 0 {
 		fmt.Fprintf(stderr, "automium-mcp: unexpected argument %q\n", flags.Arg(0))
-		flags.Usage()
+		usage(stderr)
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "automium-mcp: -log-level %q: want debug, info, warn or error\n", *logLevel)
 		return 2
 	}
 	if *showVersion {
 		fmt.Fprintf(stdout, "automium-mcp %s\n", mcpserver.Version())
 		return 0
 	}
+	if err := h.check(); err != nil {
+		fmt.Fprintf(stderr, "automium-mcp: %v\n", err)
+		return 2
+	}
+	if h.addr != "" {
+		return serveHTTP(h, level, stdin, stderr)
+	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	if info, err := stdin.Stat(); err == nil && info.Mode()&os.ModeCharDevice != 0 {
+	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if isTerminal(stdin) {
 		fmt.Fprintln(stderr, "automium-mcp speaks MCP over stdio and waits for a client; connect one, e.g. `claude mcp add automium -- automium-mcp` or `npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list` (Ctrl-C quits).")
 	}
 

@@ -119,72 +119,7 @@ func TestSDKClient(t *testing.T) {
 				t.Errorf("negotiated protocol %q, want %q", init.ProtocolVersion, version)
 			}
 
-			tools, err := cs.ListTools(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			toolNames := namesOf(tools.Tools, func(t *mcp.Tool) string { return t.Name })
-			checkCovered(t, "tools", f.Tools, toolNames)
-			for _, name := range toolNames {
-				call := f.Tools[name]
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Good})
-				if err != nil {
-					t.Errorf("%s with good arguments: %v", name, err)
-				} else if res.IsError || res.StructuredContent == nil {
-					t.Errorf("%s with good arguments: isError=%v, structured=%v: %v", name, res.IsError, res.StructuredContent != nil, res.Content)
-				} else {
-					got := res.StructuredContent.(map[string]any)
-					for k, want := range call.GoodExpect {
-						if !cmp.Equal(want, got[k]) {
-							t.Errorf("%s: %s = %v, want %v", name, k, got[k], want)
-						}
-					}
-				}
-				res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Bad})
-				if err != nil {
-					t.Errorf("%s with bad arguments: %v, want an isError result", name, err)
-				} else if code := toolErrorCode(res); !res.IsError || code != call.BadCode {
-					t.Errorf("%s with bad arguments: isError=%v code=%q, want isError and %q", name, res.IsError, code, call.BadCode)
-				}
-			}
-
-			resources, err := cs.ListResources(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(resources.Resources) != 6 {
-				t.Errorf("got %d resources, want the spec's 5 and the vocabulary", len(resources.Resources))
-			}
-			for _, r := range resources.Resources {
-				got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
-				if err != nil {
-					t.Errorf("reading %s: %v", r.URI, err)
-					continue
-				}
-				if len(got.Contents) != 1 || got.Contents[0].MIMEType != "application/json" || !json.Valid([]byte(got.Contents[0].Text)) {
-					t.Errorf("reading %s: want one application/json document, got %+v", r.URI, got.Contents)
-				}
-			}
-			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///etc/passwd"})
-			if wantCode(err) != jsonrpc.CodeInvalidParams {
-				t.Errorf("reading file:///etc/passwd: %v, want a -32602 error", err)
-			}
-
-			prompts, err := cs.ListPrompts(ctx, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			promptNames := namesOf(prompts.Prompts, func(p *mcp.Prompt) string { return p.Name })
-			checkCovered(t, "prompts", f.Prompts, promptNames)
-			for _, name := range promptNames {
-				got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Good})
-				if err != nil || len(got.Messages) == 0 {
-					t.Errorf("prompt %s: %v, want messages", name, err)
-				}
-				if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Bad}); wantCode(err) != jsonrpc.CodeInvalidParams {
-					t.Errorf("prompt %s with bad arguments: %v, want a -32602 error", name, err)
-				}
-			}
+			checkSDKSession(t, ctx, cs, f)
 
 			if err := cs.Close(); err != nil {
 				t.Errorf("closing the session: %v", err)
@@ -193,6 +128,78 @@ func TestSDKClient(t *testing.T) {
 				t.Errorf("exit status %d after the client closed stdin, want 0", code)
 			}
 		})
+	}
+}
+
+// checkSDKSession lists and calls everything the server offers through cs, with
+// the good and bad arguments of e2e/calls.json, whatever the transport.
+func checkSDKSession(t *testing.T, ctx context.Context, cs *mcp.ClientSession, f fixture) {
+	t.Helper()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	toolNames := namesOf(tools.Tools, func(t *mcp.Tool) string { return t.Name })
+	checkCovered(t, "tools", f.Tools, toolNames)
+	for _, name := range toolNames {
+		call := f.Tools[name]
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Good})
+		if err != nil {
+			t.Errorf("%s with good arguments: %v", name, err)
+		} else if res.IsError || res.StructuredContent == nil {
+			t.Errorf("%s with good arguments: isError=%v, structured=%v: %v", name, res.IsError, res.StructuredContent != nil, res.Content)
+		} else {
+			got := res.StructuredContent.(map[string]any)
+			for k, want := range call.GoodExpect {
+				if !cmp.Equal(want, got[k]) {
+					t.Errorf("%s: %s = %v, want %v", name, k, got[k], want)
+				}
+			}
+		}
+		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Bad})
+		if err != nil {
+			t.Errorf("%s with bad arguments: %v, want an isError result", name, err)
+		} else if code := toolErrorCode(res); !res.IsError || code != call.BadCode {
+			t.Errorf("%s with bad arguments: isError=%v code=%q, want isError and %q", name, res.IsError, code, call.BadCode)
+		}
+	}
+
+	resources, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resources.Resources) != 6 {
+		t.Errorf("got %d resources, want the spec's 5 and the vocabulary", len(resources.Resources))
+	}
+	for _, r := range resources.Resources {
+		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Errorf("reading %s: %v", r.URI, err)
+			continue
+		}
+		if len(got.Contents) != 1 || got.Contents[0].MIMEType != "application/json" || !json.Valid([]byte(got.Contents[0].Text)) {
+			t.Errorf("reading %s: want one application/json document, got %+v", r.URI, got.Contents)
+		}
+	}
+	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "file:///etc/passwd"})
+	if wantCode(err) != jsonrpc.CodeInvalidParams {
+		t.Errorf("reading file:///etc/passwd: %v, want a -32602 error", err)
+	}
+
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	promptNames := namesOf(prompts.Prompts, func(p *mcp.Prompt) string { return p.Name })
+	checkCovered(t, "prompts", f.Prompts, promptNames)
+	for _, name := range promptNames {
+		got, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Good})
+		if err != nil || len(got.Messages) == 0 {
+			t.Errorf("prompt %s: %v, want messages", name, err)
+		}
+		if _, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: f.Prompts[name].Bad}); wantCode(err) != jsonrpc.CodeInvalidParams {
+			t.Errorf("prompt %s with bad arguments: %v, want a -32602 error", name, err)
+		}
 	}
 }
 
@@ -436,10 +443,18 @@ func TestFlags(t *testing.T) {
 		wantStderr string // substring
 	}{
 		{[]string{"-version"}, 0, "automium-mcp v", ""},
-		{[]string{"-help"}, 0, "", "speaks MCP"},
-		{[]string{"-h"}, 0, "", "Usage: automium-mcp"},
+		// Help asked for is output: stdout, status 0, nothing on stderr.
+		{[]string{"-help"}, 0, "Usage: automium-mcp", ""},
+		{[]string{"-h"}, 0, "Usage: automium-mcp", ""},
+		{[]string{"--help"}, 0, "Usage: automium-mcp", ""},
 		{[]string{"-bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"serve"}, 2, "", `unexpected argument "serve"`},
+		{[]string{"-log-level", "debug", "-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-log-level", "ERROR", "-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-log-level", "loud"}, 2, "", `-log-level "loud": want debug, info, warn or error`},
+		{[]string{"-token-fd", "0"}, 2, "", "need -http"},
+		{[]string{"-http", "127.0.0.1:0", "-token-fd", "2"}, 2, "", "-token-fd 2 is stdout or stderr"},
+		{[]string{"-http", "127.0.0.1:0", "-token-fd", "0", "-insecure-no-auth-loopback-testing"}, 2, "", "exclude each other"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -457,7 +472,7 @@ func TestFlags(t *testing.T) {
 			if !strings.HasPrefix(stdout.String(), tt.wantStdout) || (tt.wantStdout == "" && stdout.Len() != 0) {
 				t.Errorf("stdout %q, want it to start with %q", stdout.String(), tt.wantStdout)
 			}
-			if !strings.Contains(stderr.String(), tt.wantStderr) {
+			if !strings.Contains(stderr.String(), tt.wantStderr) || (tt.wantStderr == "" && stderr.Len() != 0) {
 				t.Errorf("stderr %q, want it to contain %q", stderr.String(), tt.wantStderr)
 			}
 		})

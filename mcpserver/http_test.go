@@ -1,0 +1,543 @@
+package mcpserver_test
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/automium/automium/mcpserver"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const testToken = "test-token-0123456789abcdef"
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"http-test","version":"0"}}}`
+
+// syncBuffer is an audit log the handler may write from several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// auditLines parses the audit log, one JSON object a line.
+func (b *syncBuffer) lines(t *testing.T) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if l == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("audit line is not JSON: %v: %s", err, l)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// fakeClock advances by step at every reading, so durations are exact.
+type fakeClock struct {
+	mu   sync.Mutex
+	now  time.Time
+	step time.Duration
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := c.now
+	c.now = c.now.Add(c.step)
+	return t
+}
+
+type testServer struct {
+	url    string
+	server *mcp.Server
+	audit  *syncBuffer
+}
+
+// newTestServer serves mcpserver.New over httptest, which listens on 127.0.0.1.
+func newTestServer(t *testing.T, opts mcpserver.HTTPOptions) *testServer {
+	t.Helper()
+	audit := new(syncBuffer)
+	if opts.Audit == nil {
+		opts.Audit = slog.New(slog.NewJSONHandler(audit, nil))
+	}
+	if opts.Token == "" && !opts.InsecureNoAuth {
+		opts.Token = testToken
+	}
+	server := mcpserver.New(nil)
+	h, err := mcpserver.NewHTTPHandler(server, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &testServer{url: srv.URL, server: server, audit: audit}
+}
+
+// post sends one MCP POST with the token, the headers MCP requires and extra.
+func (s *testServer) post(t *testing.T, body string, extra map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, s.url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	for k, v := range extra {
+		if v == "" {
+			req.Header.Del(k)
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// TestHTTPRefusals: each check in front of the SDK refuses with its status,
+// before anything of the body is parsed, and audits the refusal with its reason.
+func TestHTTPRefusals(t *testing.T) {
+	big := strings.Repeat("x", 2<<20)
+	tests := []struct {
+		name       string
+		headers    map[string]string
+		body       string
+		chunked    bool
+		wantStatus int
+		wantAuth   string // WWW-Authenticate
+		wantReason string // audit reason; "" for a served request
+	}{
+		{"no token", map[string]string{"Authorization": ""}, initializeBody, false, 401, `Bearer realm="automium-mcp"`, "unauthorized"},
+		{"wrong token", map[string]string{"Authorization": "Bearer test-token-0123456789abcdeX"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
+		{"token prefix", map[string]string{"Authorization": "Bearer " + testToken[:20]}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
+		{"basic auth", map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
+		{"foreign origin", map[string]string{"Origin": "http://evil.example"}, initializeBody, false, 403, "", "origin"},
+		{"null origin", map[string]string{"Origin": "null"}, initializeBody, false, 403, "", "origin"},
+		{"other loopback port", map[string]string{"Origin": "http://127.0.0.1:1"}, initializeBody, false, 403, "", "origin"},
+		{"cross-site fetch", map[string]string{"Sec-Fetch-Site": "cross-site"}, initializeBody, false, 403, "", "origin"},
+		{"foreign host", map[string]string{"Host": "evil.example:8080"}, initializeBody, false, 403, "", "host"},
+		{"oversized body", nil, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + big + `"}}`, false, 413, "", "body_too_large"},
+		{"oversized chunked body", nil, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + big + `"}}`, true, 413, "", "body_too_large"},
+		{"allowed origin", map[string]string{"Origin": "http://localhost:6274"}, initializeBody, false, 200, "", ""},
+		{"same origin", map[string]string{"Origin": "same"}, initializeBody, false, 200, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t, mcpserver.HTTPOptions{MaxBodyBytes: 1 << 20, AllowedOrigins: []string{"http://localhost:6274"}})
+			var body io.Reader = strings.NewReader(tt.body)
+			if tt.chunked {
+				body = io.MultiReader(body) // hides the length: sent chunked
+			}
+			req, err := http.NewRequest(http.MethodPost, s.url, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Authorization", "Bearer "+testToken)
+			for k, v := range tt.headers {
+				switch {
+				case k == "Host":
+					req.Host = v
+				case v == "same":
+					req.Header.Set(k, s.url)
+				case v == "":
+					req.Header.Del(k)
+				default:
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus {
+				t.Errorf("status %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); got != tt.wantAuth {
+				t.Errorf("WWW-Authenticate %q, want %q", got, tt.wantAuth)
+			}
+			lines := s.audit.lines(t)
+			if len(lines) != 1 {
+				t.Fatalf("%d audit lines, want 1: %s", len(lines), s.audit)
+			}
+			wantOutcome := "refused"
+			if tt.wantReason == "" {
+				wantOutcome = "ok"
+			}
+			got := map[string]any{"outcome": lines[0]["outcome"], "reason": lines[0]["reason"], "status": lines[0]["status"]}
+			want := map[string]any{"outcome": wantOutcome, "status": float64(tt.wantStatus)}
+			if tt.wantReason != "" {
+				want["reason"] = tt.wantReason
+			} else {
+				want["reason"] = nil
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("audit line (-want +got):\n%s", diff)
+			}
+			if strings.Contains(s.audit.String(), testToken[:20]) {
+				t.Errorf("the audit log holds the token: %s", s.audit)
+			}
+		})
+	}
+}
+
+// TestHTTPSessionFlood: initialize requests beyond MaxSessions are refused with
+// 503 while the sessions live, and a place freed by DELETE is taken again.
+func TestHTTPSessionFlood(t *testing.T) {
+	const limit, flood = 3, 20
+	s := newTestServer(t, mcpserver.HTTPOptions{MaxSessions: limit})
+	var sessions []string
+	refused := 0
+	for range flood {
+		resp := s.post(t, initializeBody, nil)
+		io.Copy(io.Discard, resp.Body)
+		switch resp.StatusCode {
+		case http.StatusOK:
+			sessions = append(sessions, resp.Header.Get("Mcp-Session-Id"))
+		case http.StatusServiceUnavailable:
+			refused++
+		default:
+			t.Fatalf("status %d, want 200 or 503", resp.StatusCode)
+		}
+	}
+	if len(sessions) != limit || refused != flood-limit {
+		t.Fatalf("%d sessions opened and %d refused, want %d and %d", len(sessions), refused, limit, flood-limit)
+	}
+	open := 0
+	for range s.server.Sessions() {
+		open++
+	}
+	if open != limit {
+		t.Errorf("%d sessions open on the server, want %d", open, limit)
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, s.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Mcp-Session-Id", sessions[0])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Fatalf("DELETE: status %d, want 204", resp.StatusCode)
+	}
+	if resp := s.post(t, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("initialize after a DELETE: status %d, want 200", resp.StatusCode)
+	}
+	if n := strings.Count(s.audit.String(), `"reason":"session_limit"`); n != flood-limit {
+		t.Errorf("%d refusals audited as session_limit, want %d", n, flood-limit)
+	}
+}
+
+// TestHTTPIdleSessionsExpire: a session that receives nothing for
+// SessionIdleTimeout is closed and gives its place back. The timeout is tiny and
+// the wait generous, so the test checks that sessions expire, not how fast.
+func TestHTTPIdleSessionsExpire(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{MaxSessions: 1, SessionIdleTimeout: time.Millisecond})
+	if resp := s.post(t, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: status %d", resp.StatusCode)
+	}
+	for i := 0; ; i++ {
+		open := 0
+		for range s.server.Sessions() {
+			open++
+		}
+		if open == 0 {
+			break
+		}
+		if i == 1000 {
+			t.Fatal("the idle session is still open after 10 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if resp := s.post(t, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("initialize after the idle session expired: status %d, want 200", resp.StatusCode)
+	}
+}
+
+// sseData is the JSON of the first "data:" line of an event stream, or the body
+// itself when it is JSON.
+func sseData(t *testing.T, resp *http.Response) []byte {
+	t.Helper()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return body
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if data, ok := strings.CutPrefix(line, "data: "); ok && data != "" {
+			return []byte(data)
+		}
+	}
+	t.Fatalf("no data in the event stream: %s", body)
+	return nil
+}
+
+// TestHTTPAuditLog: one JSON line per request, with the injected clock's times,
+// the session hashed, the outcome of each kind of answer, and neither the token
+// nor any argument.
+func TestHTTPAuditLog(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), step: 1500 * time.Microsecond}
+	s := newTestServer(t, mcpserver.HTTPOptions{Now: clock.Now, JSONResponse: true})
+	resp := s.post(t, initializeBody, nil)
+	session := resp.Header.Get("Mcp-Session-Id")
+	io.Copy(io.Discard, resp.Body)
+	sum := sha256.Sum256([]byte(session))
+	hashed := hex.EncodeToString(sum[:8])
+
+	const secretArg = "journey-with-a-secret-argument"
+	inSession := map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}
+	requests := []struct {
+		body    string
+		headers map[string]string
+	}{
+		{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, inSession},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{}}}`, inSession},
+		{`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"automium_create_run_submission","arguments":{"journeyId":"` + secretArg + `"}}}`, inSession},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"` + strings.Repeat("n", 100) + `","arguments":{}}}`, inSession},
+		{`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"automium://apps"}}`, inSession},
+		{`{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"draft_journey","arguments":{"appId":"` + secretArg + `"}}}`, inSession},
+		// Over 64 KiB: described by the middleware, not by parsing the body.
+		{`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"` + strings.Repeat("g", 100<<10) + `"}}}`, inSession},
+		{`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`, map[string]string{"Authorization": ""}},
+	}
+	for i, r := range requests {
+		// The audit line is written after the answer may have reached the
+		// client; waiting for it keeps the clock's readings in order.
+		waitForLines(t, s.audit, i+1)
+		resp := s.post(t, r.body, r.headers)
+		io.Copy(io.Discard, resp.Body)
+	}
+	waitForLines(t, s.audit, len(requests)+1)
+
+	var got []map[string]any
+	for _, l := range s.audit.lines(t) {
+		if l["bytes"].(float64) <= 0 && l["status"].(float64) != http.StatusAccepted {
+			t.Errorf("line without a response size: %v", l)
+		}
+		delete(l, "bytes")
+		delete(l, "remote")
+		got = append(got, l)
+	}
+	// Each request reads the clock twice, at its start and its end.
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	line := func(i int, status int, session, method, name, outcome string, extra ...any) map[string]any {
+		m := map[string]any{
+			"time": t0.Add(time.Duration(2*i+1) * clock.step).Format(time.RFC3339Nano), "level": "INFO", "msg": "mcp http request",
+			"http": "POST", "status": float64(status), "session": session, "method": method, "name": name,
+			"outcome": outcome, "duration_ms": 1.5,
+		}
+		for j := 0; j < len(extra); j += 2 {
+			m[extra[j].(string)] = extra[j+1]
+		}
+		return m
+	}
+	want := []map[string]any{
+		line(0, 200, hashed, "initialize", "", "ok"),
+		line(1, 202, hashed, "notifications/initialized", "", "accepted"),
+		line(2, 200, hashed, "tools/call", "automium_list_apps", "ok"),
+		line(3, 200, hashed, "tools/call", "automium_create_run_submission", "tool_error"),
+		line(4, 200, hashed, "tools/call", `"`+strings.Repeat("n", 40)+`"… (100 bytes)`, "rpc_error", "code", float64(-32602)),
+		line(5, 200, hashed, "resources/read", "automium://apps", "ok"),
+		line(6, 200, hashed, "prompts/get", "draft_journey", "rpc_error", "code", float64(-32602)),
+		line(7, 200, hashed, "tools/call", "automium_list_apps", "tool_error"),
+		line(8, 401, "", "", "", "refused", "reason", "unauthorized"),
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("audit lines (-want +got):\n%s", diff)
+	}
+	for _, secret := range []string{testToken, secretArg, session} {
+		if strings.Contains(s.audit.String(), secret) {
+			t.Errorf("the audit log holds %q:\n%s", secret, s.audit)
+		}
+	}
+}
+
+// waitForLines waits until the audit log has n lines.
+func waitForLines(t *testing.T, audit *syncBuffer, n int) {
+	t.Helper()
+	for i := 0; strings.Count(audit.String(), "\n") < n; i++ {
+		if i == 1000 {
+			t.Fatalf("fewer than %d audit lines after 10 s: %s", n, audit)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestHTTPStopEndsStreams: closing Stop ends an open GET event stream, which
+// http.Server.Shutdown would otherwise wait for forever.
+func TestHTTPStopEndsStreams(t *testing.T) {
+	stop := make(chan struct{})
+	s := newTestServer(t, mcpserver.HTTPOptions{Stop: stop})
+	resp := s.post(t, initializeBody, nil)
+	session := resp.Header.Get("Mcp-Session-Id")
+	io.Copy(io.Discard, resp.Body)
+	s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"})
+
+	req, err := http.NewRequest(http.MethodGet, s.url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET: status %d, want 200", stream.StatusCode)
+	}
+	ended := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.Discard, stream.Body)
+		ended <- err
+	}()
+	close(stop)
+	select {
+	case <-ended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the event stream is still open 10 s after Stop was closed")
+	}
+}
+
+func TestNewHTTPHandlerRefusesBadOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		opts *mcpserver.HTTPOptions
+		want string
+	}{
+		{"nil options", nil, "needs options with a token"},
+		{"no token", &mcpserver.HTTPOptions{}, "16 to 1024 characters, not 0"},
+		{"short token", &mcpserver.HTTPOptions{Token: "short"}, "16 to 1024 characters, not 5"},
+		{"space in token", &mcpserver.HTTPOptions{Token: "0123456789 abcdef"}, `byte 10 is ' '`},
+		{"only padding", &mcpserver.HTTPOptions{Token: strings.Repeat("=", 16)}, "cannot be only ="},
+		{"token and no auth", &mcpserver.HTTPOptions{Token: testToken, InsecureNoAuth: true}, "choose one"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), tt.opts)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %v, want one containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), &mcpserver.HTTPOptions{Token: "abc-DEF_123.~+/xyz=="}); err != nil {
+		t.Errorf("a token of the whole alphabet: %v", err)
+	}
+}
+
+// TestHTTPNoAuth: without a token requirement, requests without one are served,
+// but the Origin check still applies.
+func TestHTTPNoAuth(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{InsecureNoAuth: true})
+	if resp := s.post(t, initializeBody, map[string]string{"Authorization": ""}); resp.StatusCode != http.StatusOK {
+		t.Errorf("initialize without a token: status %d, want 200", resp.StatusCode)
+	}
+	if resp := s.post(t, initializeBody, map[string]string{"Authorization": "", "Origin": "http://evil.example"}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("foreign origin without a token: status %d, want 403", resp.StatusCode)
+	}
+}
+
+// TestHTTPSessionlessProtocol: a request at 2026-07-28 is served without a
+// session, beside a 2025-11-25 session.
+func TestHTTPSessionlessProtocol(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{})
+	resp := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"})
+	data := sseData(t, resp)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" || !bytes.Contains(data, []byte(`"automium_list_apps"`)) {
+		t.Errorf("sessionless tools/list: status %d, session %q, body %.300s", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), data)
+	}
+}
+
+// TestHTTPInFlightLimit: while MaxInFlight requests are being served (here one
+// whose body is still arriving), another gets 503, and the held one completes.
+func TestHTTPInFlightLimit(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{MaxInFlight: 1})
+	body, send := io.Pipe()
+	req, err := http.NewRequest(http.MethodPost, s.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	held := make(chan int, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			held <- 0
+			return
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		held <- resp.StatusCode
+	}()
+	io.WriteString(send, initializeBody[:20])
+
+	// The held request takes its place once its headers are read.
+	for i := 0; ; i++ {
+		resp := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil)
+		io.Copy(io.Discard, resp.Body)
+		if resp.StatusCode == http.StatusServiceUnavailable {
+			if resp.Header.Get("Retry-After") == "" {
+				t.Error("503 without Retry-After")
+			}
+			break
+		}
+		if i == 1000 {
+			t.Fatalf("no 503 after 10 s of requests beside a held one; last status %d", resp.StatusCode)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	io.WriteString(send, initializeBody[20:])
+	send.Close()
+	if status := <-held; status != http.StatusOK {
+		t.Errorf("the held request: status %d, want 200", status)
+	}
+	if !strings.Contains(s.audit.String(), `"reason":"busy"`) {
+		t.Errorf("the refusal is not audited as busy:\n%s", s.audit)
+	}
+}
