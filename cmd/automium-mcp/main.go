@@ -24,7 +24,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/automium/automium/internal/stdio"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/automium/automium/internal/stdio"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

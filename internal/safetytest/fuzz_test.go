@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/automium/automium"
-	"github.com/automium/automium/internal/stdio"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
-	"github.com/automium/automium/internal/stdio"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
