@@ -1,8 +1,16 @@
-// Package stdio is the MCP transport cmd/automium-mcp serves on: newline-delimited
-// JSON-RPC 2.0 over a byte stream, normally the process's stdin and stdout.
+// Package stdio is an MCP transport over newline-delimited JSON-RPC 2.0 on a
+// byte stream, normally the process's stdin and stdout. cmd/automium-mcp serves
+// on it, and a program that embeds an MCP server can too:
+//
+//	server := mcpserver.New(nil) // or any *mcp.Server
+//	err := server.Run(ctx, &stdio.Transport{})
 //
 // It replaces mcp.StdioTransport from go-sdk v1.8.0, which a coding agent cannot
-// rely on in two ways:
+// rely on, and bounds what a hostile or buggy client can cost. Delete it once
+// go-sdk's own transport answers malformed lines and keeps in-flight answers at
+// end of input (go-sdk issue 1061), and the bounds below have a home there.
+//
+// # What the stock transport gets wrong
 //
 //   - One bad line ends the session. Invalid JSON, JSON that is not JSON-RPC, a
 //     batch, or a line over the size cap makes the stock transport return an error
@@ -12,11 +20,26 @@
 //     of requests and then closes its end of the pipe is entitled to every response,
 //     but the SDK cancels in-flight requests at end of input and refuses to write
 //     their responses.
+//   - Nothing limits what is read ahead: a client that floods requests and never
+//     reads stdout makes the server queue answers in memory without end.
 //
-// [Transport] answers each bad line with a JSON-RPC error and keeps serving, and on
-// end of input it reports EOF to the SDK only once every request it passed on has
-// been answered (except SEP-2575 subscriptions/listen calls, which by design last
-// as long as the session). The rules, line by line:
+// # Flow control
+//
+// At most MaxInFlight calls (default [DefaultMaxInFlight]) whose lines total at
+// most MaxInFlightBytes (default [DefaultMaxInFlightBytes]; one call is always
+// admitted) are with the SDK at once. A call holds its place until its answer
+// has been written, so when the client stops reading stdout, answers stop being
+// written, places stop freeing up, and the transport stops reading stdin: memory
+// stays bounded by those two figures and the line cap, whatever the client does.
+// SEP-2575 subscriptions/listen calls, which last as long as the session, do not
+// take a place; at most [MaxListens] may be open.
+//
+// At end of input, or once Stop is closed, Read reports EOF to the SDK only when
+// every call it passed on has been answered. There is no clock: the backlog is
+// bounded, so the wait is too, as long as handlers return (DrainTimeout bounds it
+// for handlers that may not).
+//
+// # Line by line
 //
 //   - An empty or all-blank line is skipped.
 //   - A line longer than MaxLineBytes (default [DefaultMaxLineBytes], 16 MiB, the
@@ -26,6 +49,13 @@
 //     the Go and Python SDKs put it; otherwise its id is null.
 //   - A line that is not valid JSON, or holds more than one JSON value, is answered
 //     with -32700 (Parse error) and id null.
+//   - A line with more than MaxValues JSON values (default [DefaultMaxValues]) or
+//     nested deeper than MaxDepth (default [DefaultMaxDepth]) is answered with
+//     -32600 and the request's id, wherever it sits on the line. The bound covers
+//     the whole line, _meta included, and is checked in one pass over the bytes
+//     before anything is decoded, so the line costs about as much as reading it.
+//     It is -32600, not -32602 (Invalid params), because it is a property of the
+//     message, like its length, found before its method or params mean anything.
 //   - Valid JSON that is not a JSON-RPC 2.0 message is answered with -32600, echoing
 //     the id when it is a string or a number, so the client can match the error to
 //     its request.
@@ -35,11 +65,8 @@
 //     could never match the response.
 //   - A request that reuses the id of one still in flight gets -32600 with that id
 //     (the SDK would send that error without any id).
-//   - A notifications/cancelled that names no call in flight is dropped, as MCP
-//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
-//     one that arrives just before its call, or just after the call's answer,
-//     would otherwise cancel a later call that uses the same id (about one time
-//     in five in our tests).
+//   - A method name longer than [MaxMethodBytes] is no MCP method: -32601 (Method
+//     not found), without reaching the SDK.
 //   - A batch (a JSON array; MCP removed batching in 2025-06-18) is not executed:
 //     each element that carries a string or number id gets its own -32600 line with
 //     that id, and the rest share at most one -32600 line with id null. No error
@@ -48,11 +75,56 @@
 // Messages span exactly one line, as the MCP stdio transport requires; a JSON value
 // pretty-printed over several lines is several malformed lines.
 //
-// On the way out, an error the SDK would send with code 0, which is not a JSON-RPC
-// code (it does so for plain Go errors, such as a request before initialize), is
-// sent as -32603 (Internal error) with the same message. A client that closes its
-// end of the output pipe has gone away: the failed write ends the session as
-// cleanly as end of input does.
+// # One protocol per session
+//
+// A stdio session speaks one protocol from its first call to its end, so that no
+// answer depends on what another request did. go-sdk v1.8.0 serves, on the same
+// connection, both the initialize handshake (2025-06-18, 2025-11-25) and the
+// sessionless protocol (2026-07-28, SEP-2575), in which each call carries
+// io.modelcontextprotocol/protocolVersion in params._meta; left alone, one
+// sessionless call in a handshake session changes the shape of later results,
+// and one before initialize makes initialize fail. The rule:
+//
+//   - The first initialize, or the first call carrying a sessionless protocol
+//     version in its _meta (detected as go-sdk detects it), fixes the session's
+//     protocol.
+//   - In a session begun by initialize, a call carrying a sessionless version is
+//     refused with -32600; it is never served in another shape.
+//   - In a sessionless session, initialize, a call without the _meta, and a call
+//     with another sessionless version are refused with -32600. A plain ping is
+//     answered in either kind of session: its answer is the same in both.
+//   - A params object with two "_meta" members, or a _meta with two protocol
+//     versions, is refused with -32600: which one counts would be up to a decoder.
+//
+// The go-sdk client speaks the sessionless protocol by default and the handshake
+// when pinned to an older version; both work unchanged.
+//
+// # What clients see
+//
+//   - A notifications/cancelled that names no call in flight is dropped, as MCP
+//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
+//     one that arrives just before its call, or just after the call's answer,
+//     would otherwise cancel a later call that uses the same id.
+//   - A call cancelled while in flight gets no answer at all, as MCP asks of a
+//     receiver of a cancellation, whether its handler then returns a result, an
+//     error or the SDK's own "context canceled": one outcome, not one per timing.
+//     If its answer was already written, the cancellation names no call in flight.
+//   - An error the SDK would send with code 0, which is not a JSON-RPC code (it
+//     does so for plain Go errors), is sent as -32603 (Internal error).
+//   - The SDK's params decoding errors name Go types and quote the whole params
+//     (`unmarshaling "…" into a *mcp.CallToolParamsRaw: …`). They are rewritten,
+//     by code and by the SDK's known message prefix, to a plain -32602 (Invalid
+//     params) naming the method, and so is initialize's missing or malformed
+//     params, which the SDK sends as a plain error. Rewriting the SDK's answer
+//     was chosen over checking each method's params before the SDK sees them,
+//     because a check of our own could refuse a request the SDK accepts, while a
+//     rewrite only ever changes an error's text; a test pins the prefixes.
+//   - Every client value an error repeats (a method name, an unsupported
+//     protocol version) is cut by echo.Quote, and no error message is longer
+//     than [MaxErrorMessageBytes].
+//
+// A client that closes its end of the output pipe has gone away: the failed write
+// ends the session as cleanly as end of input does.
 package stdio
 
 import (
@@ -71,6 +143,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
@@ -78,11 +152,29 @@ import (
 // mcp.DefaultMaxLineLength, so switching transports changes no client's limit.
 const DefaultMaxLineBytes = 16 << 20
 
-// DefaultDrainTimeout is how long Read waits at end of input for in-flight requests
-// when DrainTimeout is zero. Every Automium handler answers in milliseconds, so
-// reaching it means a handler is stuck, and the process should not linger after
-// its client has gone.
-const DefaultDrainTimeout = 10 * time.Second
+// DefaultMaxInFlight is how many calls may be with the SDK at once when
+// MaxInFlight is zero. Handlers are CPU-bound and answer in milliseconds, so a
+// few per core keep every core busy; more would only hold more memory.
+const DefaultMaxInFlight = 16
+
+// DefaultMaxInFlightBytes bounds the summed line lengths of the calls with the
+// SDK when MaxInFlightBytes is zero: two lines at the line cap.
+const DefaultMaxInFlightBytes = 2 * DefaultMaxLineBytes
+
+// MaxListens is how many SEP-2575 subscriptions/listen calls may be open at
+// once. They last as long as the session, so they take no in-flight place, and
+// this keeps their number bounded instead.
+const MaxListens = 4
+
+// MaxMethodBytes is the longest method name passed to the SDK. Every MCP method
+// is a few dozen bytes; the SDK quotes a method it does not know in its error and
+// in its log, so a longer one is answered here.
+const MaxMethodBytes = 128
+
+// MaxErrorMessageBytes is the longest error message the transport writes; a
+// longer one, which only a handler of an embedding program could produce, is cut
+// with its length noted.
+const MaxErrorMessageBytes = 4 << 10
 
 // idSniffBytes is how much of an oversized line is kept to look for its id.
 const idSniffBytes = 4 << 10
@@ -96,8 +188,8 @@ const listenMethod = "subscriptions/listen"
 const cancelledMethod = "notifications/cancelled"
 
 // Transport is an mcp.Transport over newline-delimited JSON-RPC that survives
-// malformed input and answers every request before reporting end of input; see the
-// package documentation for the exact rules.
+// malformed input, bounds what it reads ahead and answers every request before
+// reporting end of input; see the package documentation for the exact rules.
 //
 // The zero value serves os.Stdin and os.Stdout with the default limits. A Transport
 // is configuration: it is not modified by Connect, and each Connect starts an
@@ -112,25 +204,33 @@ type Transport struct {
 	// is never closed: it is usually stdout, which outlives the session.
 	Writer io.Writer
 
-	// MaxLineBytes bounds one line, "\n" or "\r\n" excluded. Zero means
-	// DefaultMaxLineBytes; a negative value is treated as zero, because an
-	// unbounded line would let one client message exhaust memory.
+	// MaxLineBytes bounds one line, "\n" or "\r\n" excluded. Zero or less means
+	// DefaultMaxLineBytes, because an unbounded line would let one client message
+	// exhaust memory.
 	MaxLineBytes int
 
-	// DrainTimeout bounds how long Read waits, at end of input, for requests that
-	// are still being handled. Zero means DefaultDrainTimeout; a negative value
-	// waits as long as it takes. A handler blocked on a request to the client (such
-	// as elicitation) can never be answered once input has ended, so only a timeout
-	// ends that wait; the session then ends with an error that counts the
-	// unanswered requests.
+	// MaxValues and MaxDepth bound the structure of one message. Zero or less
+	// means DefaultMaxValues and DefaultMaxDepth.
+	MaxValues, MaxDepth int
+
+	// MaxInFlight and MaxInFlightBytes bound the calls with the SDK at once, by
+	// number and by the summed length of their lines. Zero or less means
+	// DefaultMaxInFlight and DefaultMaxInFlightBytes.
+	MaxInFlight, MaxInFlightBytes int
+
+	// DrainTimeout bounds how long Read waits, at end of input, for calls that
+	// are still being handled. Zero or less waits for all of them, which is
+	// right when every handler returns on its own, as Automium's do. A handler
+	// blocked on a request to the client (such as elicitation) can never be
+	// answered once input has ended; a timeout ends that wait, and the session
+	// then ends with an error that counts the unanswered calls.
 	DrainTimeout time.Duration
 
 	// Stop, when closed, makes the session end as if input had ended: nothing more
-	// is read, requests already read are answered (within DrainTimeout), and then
-	// the SDK sees end of input and the session ends without error. Closing it on
-	// SIGINT and SIGTERM gives a signal the same graceful ending as closing stdin;
-	// cancelling the context passed to Server.Run instead drops in-flight answers.
-	// Nil never stops.
+	// is read, calls already read are answered, and then the SDK sees end of input
+	// and the session ends without error. Closing it on SIGINT and SIGTERM gives a
+	// signal the same graceful ending as closing stdin; cancelling the context
+	// passed to Server.Run instead drops in-flight answers. Nil never stops.
 	Stop <-chan struct{}
 }
 
@@ -139,13 +239,17 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{
 		in:        t.Reader,
 		out:       t.Writer,
-		maxLine:   t.MaxLineBytes,
+		maxLine:   orDefault(t.MaxLineBytes, DefaultMaxLineBytes),
+		maxValues: orDefault(t.MaxValues, DefaultMaxValues),
+		maxDepth:  orDefault(t.MaxDepth, DefaultMaxDepth),
+		maxCalls:  orDefault(t.MaxInFlight, DefaultMaxInFlight),
+		maxBytes:  orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes),
 		drain:     t.DrainTimeout,
 		stop:      t.Stop,
-		msgs:      make(chan jsonrpc.Message),
+		msgs:      make(chan inbound),
 		inputDone: make(chan struct{}),
 		closed:    make(chan struct{}),
-		pending:   map[jsonrpc.ID]bool{},
+		pending:   map[jsonrpc.ID]*call{},
 		changed:   make(chan struct{}),
 	}
 	if c.in == nil {
@@ -154,27 +258,46 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	if c.out == nil {
 		c.out = os.Stdout
 	}
-	if c.maxLine <= 0 {
-		c.maxLine = DefaultMaxLineBytes
-	}
-	if c.drain == 0 {
-		c.drain = DefaultDrainTimeout
-	}
 	go c.readLoop()
 	return c, nil
 }
 
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+// inbound is one decoded message on its way from the reader to Read.
+type inbound struct {
+	msg  jsonrpc.Message
+	size int // length of its line
+}
+
+// call is a request passed to the SDK and not yet answered.
+type call struct {
+	method    string
+	size      int  // length of its line, counted while it holds a place
+	place     bool // holds one of the MaxInFlight places; false for listen calls
+	cancelled bool // cancelled by the client while in flight: its answer is not sent
+}
+
 // conn is the mcp.Connection returned by Transport.Connect.
 type conn struct {
-	in      io.Reader
-	out     io.Writer
-	maxLine int
-	drain   time.Duration
-	stop    <-chan struct{}
+	in                  io.Reader
+	out                 io.Writer
+	maxLine             int
+	maxValues, maxDepth int
+	maxCalls, maxBytes  int
+	drain               time.Duration
+	stop                <-chan struct{}
 
 	// msgs is unbuffered so that, once inputDone is closed, no message can still
 	// be waiting to be read: end of input is only ever seen after the last message.
-	msgs      chan jsonrpc.Message
+	// It also means the reader reads one line ahead of Read and no more, which is
+	// what makes a full set of places stop the reading.
+	msgs      chan inbound
 	inputDone chan struct{}
 	inputErr  error // io.EOF or the read error; written before inputDone is closed
 
@@ -183,20 +306,27 @@ type conn struct {
 
 	wmu sync.Mutex // keeps each line whole on out
 
-	mu       sync.Mutex
-	pending  map[jsonrpc.ID]bool // calls passed to the SDK and not yet answered; true if owed at end of input
-	writing  int                 // responses being written right now
-	writeErr error               // the first failed write: nothing more can be delivered
-	changed  chan struct{}       // closed and replaced whenever the three fields above change
+	// protocol is the session's protocol, fixed by its first deciding call (see
+	// the package documentation). Only Read touches it, one message at a time.
+	protocol sessionProtocol
+
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]*call // calls passed to the SDK and not yet answered
+	places    int                  // calls holding a place: with the SDK or being answered
+	placeSize int                  // summed sizes of those calls
+	listens   int                  // pending listen calls
+	writeErr  error                // the first failed write: nothing more can be delivered
+	changed   chan struct{}        // closed and replaced whenever the fields above change
 }
 
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
 func (c *conn) SessionID() string { return "" }
 
-// Read returns the next message from the client. At end of input, or once Stop is
-// closed, it first waits until every call it returned has been answered, so that
-// the SDK, which stops writing responses as soon as Read fails, still delivers
-// them.
+// Read returns the next message from the client. It waits for a free place
+// before returning a call, which is what stops the reading while answers cannot
+// be written. At end of input, or once Stop is closed, it first waits until every
+// call it returned has been answered, so that the SDK, which stops writing
+// responses as soon as Read fails, still delivers them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		select {
@@ -206,9 +336,13 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		case <-c.stop:
 			return nil, c.waitAnswered(ctx)
-		case m := <-c.msgs:
-			if c.track(m) {
-				return m, nil
+		case in := <-c.msgs:
+			pass, err := c.admit(ctx, in)
+			if err != nil {
+				return nil, err
+			}
+			if pass {
+				return in.msg, nil
 			}
 		case <-c.inputDone:
 			return nil, c.waitAnswered(ctx)
@@ -216,37 +350,74 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// track records a call the SDK is about to receive, so that end of input waits
-// for its answer. It reports false for a message the SDK must not see: a call
-// reusing the id of one still in flight, which is answered here instead, and a
-// cancellation of no call in flight.
-func (c *conn) track(m jsonrpc.Message) bool {
-	req, ok := m.(*jsonrpc.Request)
+// admit decides whether the SDK may see a message, answering here the calls it
+// must not see, and waits for a place for a call that it passes on. It returns
+// an error only when the wait is cut short by Close or ctx.
+func (c *conn) admit(ctx context.Context, in inbound) (bool, error) {
+	req, ok := in.msg.(*jsonrpc.Request)
 	if !ok {
-		return true
+		return true, nil // a response to a request of the server's
 	}
 	if !req.IsCall() {
-		return req.Method != cancelledMethod || c.cancelsCallInFlight(req)
+		return req.Method != cancelledMethod || c.cancelInFlight(req), nil
+	}
+	id := rawID(req.ID)
+	if len(req.Method) > MaxMethodBytes {
+		c.reject(rejection{id, jsonrpc.CodeMethodNotFound, "Method not found: " + echo.Quote(req.Method)})
+		return false, nil
 	}
 	c.mu.Lock()
 	_, duplicate := c.pending[req.ID]
-	if !duplicate {
-		c.pending[req.ID] = req.Method != listenMethod
-	}
+	listens := c.listens
 	c.mu.Unlock()
 	if duplicate {
-		c.reject([]rejection{{
-			id:      rawID(req.ID),
-			code:    jsonrpc.CodeInvalidRequest,
-			message: "Invalid Request: id is already used by a request in flight",
-		}})
+		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"})
+		return false, nil
 	}
-	return !duplicate
+	decided, problem := c.protocol.admit(req)
+	if problem != "" {
+		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + problem})
+		return false, nil
+	}
+	if req.Method == listenMethod {
+		if listens >= MaxListens {
+			c.reject(rejection{id, jsonrpc.CodeInvalidRequest,
+				"Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
+			return false, nil
+		}
+		c.mu.Lock()
+		c.pending[req.ID] = &call{method: req.Method}
+		c.listens++
+		c.mu.Unlock()
+		c.protocol = decided
+		return true, nil
+	}
+	for {
+		c.mu.Lock()
+		if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
+			c.pending[req.ID] = &call{method: req.Method, size: in.size, place: true}
+			c.places++
+			c.placeSize += in.size
+			c.mu.Unlock()
+			c.protocol = decided
+			return true, nil
+		}
+		changed := c.changed
+		c.mu.Unlock()
+		select {
+		case <-changed:
+		case <-c.closed:
+			return false, io.EOF
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
 }
 
-// cancelsCallInFlight reports whether a cancellation names a call in flight, or
-// names its call in a way the SDK will reject anyway.
-func (c *conn) cancelsCallInFlight(req *jsonrpc.Request) bool {
+// cancelInFlight marks the call a cancellation names so that its answer is not
+// sent, and reports whether the SDK should see the cancellation: only when it
+// names a call in flight, or names it in a way the SDK will reject anyway.
+func (c *conn) cancelInFlight(req *jsonrpc.Request) bool {
 	var params struct {
 		RequestID any `json:"requestId"`
 	}
@@ -259,8 +430,25 @@ func (c *conn) cancelsCallInFlight(req *jsonrpc.Request) bool {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, inFlight := c.pending[id]
+	cl, inFlight := c.pending[id]
+	if inFlight {
+		cl.cancelled = true
+	}
 	return inFlight
+}
+
+// release frees the place (or the listen slot) of a call whose answer has
+// been written or dropped.
+func (c *conn) release(cl *call) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl.place {
+		c.places--
+		c.placeSize -= cl.size
+	} else {
+		c.listens--
+	}
+	c.notifyLocked()
 }
 
 // waitAnswered blocks until nothing is owed to the client, writing has failed, the
@@ -274,14 +462,9 @@ func (c *conn) waitAnswered(ctx context.Context) error {
 	}
 	for {
 		c.mu.Lock()
-		owed, writing, werr, changed := 0, c.writing, c.writeErr, c.changed
-		for _, counts := range c.pending {
-			if counts {
-				owed++
-			}
-		}
+		owed, werr, changed := c.places, c.writeErr, c.changed
 		c.mu.Unlock()
-		if (owed == 0 && writing == 0) || werr != nil {
+		if owed == 0 || werr != nil {
 			return c.endOfInput()
 		}
 		select {
@@ -317,8 +500,24 @@ func (c *conn) endOfInput() error {
 }
 
 // Write sends one message as one line. A response settles the call it answers,
-// which may let a Read waiting at end of input return.
+// and frees its place once its bytes are out, which may let a waiting Read go
+// on; the answer to a cancelled call is not sent.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResponse := msg.(*jsonrpc.Response)
+	var cl *call
+	if isResponse {
+		// Forget the id before its bytes go out: the client may reuse it as soon
+		// as it reads the response, and that must not look like a duplicate. The
+		// place is freed only once the bytes are out, so that a client that does
+		// not read makes the places run out instead of answers pile up.
+		c.mu.Lock()
+		cl = c.pending[resp.ID]
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		if cl != nil {
+			defer c.release(cl)
+		}
+	}
 	select {
 	case <-c.closed:
 		return mcp.ErrConnectionClosed
@@ -327,7 +526,6 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	resp, isResponse := msg.(*jsonrpc.Response)
 	if !isResponse {
 		data, err := jsonrpc.EncodeMessage(msg)
 		if err != nil {
@@ -335,62 +533,29 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeLine(data)
 	}
-
-	// Settle the call before its bytes go out: the client may reuse the id as soon
-	// as it reads the response, and that must not look like a duplicate.
-	c.mu.Lock()
-	delete(c.pending, resp.ID)
-	c.writing++
-	c.mu.Unlock()
-
-	data, err := encodeResponse(resp)
+	if cl != nil && cl.cancelled {
+		return nil
+	}
+	method := ""
+	if cl != nil {
+		method = cl.method
+	}
+	data, err := encodeResponse(resp, method)
 	if err == nil {
 		err = c.writeLine(data)
 	}
-
-	c.mu.Lock()
-	c.writing--
-	if err != nil && c.writeErr == nil {
-		c.writeErr = err
+	if err != nil {
+		c.mu.Lock()
+		if c.writeErr == nil {
+			c.writeErr = err
+			c.notifyLocked()
+		}
+		c.mu.Unlock()
 	}
-	c.notifyLocked()
-	c.mu.Unlock()
 	return err
 }
 
-// encodeResponse encodes resp, repairing what go-sdk v1.8.0 would get wrong on the
-// wire: a plain Go error returned by the SDK (for example for a request before
-// initialize, or a tool output that fails its schema) has no JSON-RPC code and
-// would be sent as code 0, which is not a JSON-RPC error code; it becomes -32603
-// (Internal error) with the same message. A response without a valid id would be
-// sent with no id member at all; it gets "id": null.
-func encodeResponse(resp *jsonrpc.Response) ([]byte, error) {
-	if resp.Error != nil {
-		var wire *jsonrpc.Error
-		if !errors.As(resp.Error, &wire) || wire.Code == 0 {
-			fixed := *resp
-			fixed.Error = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: resp.Error.Error()}
-			if wire != nil {
-				fixed.Error.(*jsonrpc.Error).Data = wire.Data
-			}
-			resp = &fixed
-		}
-	}
-	if !resp.ID.IsValid() {
-		var wire *jsonrpc.Error
-		if !errors.As(resp.Error, &wire) {
-			wire = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "response without a request id"}
-		}
-		return errorLine(nil, wire.Code, wire.Message), nil
-	}
-	data, err := jsonrpc.EncodeMessage(resp)
-	if err != nil {
-		return nil, fmt.Errorf("stdio: encoding response: %w", err)
-	}
-	return data, nil
-}
-
-// notifyLocked wakes every waitAnswered loop; c.mu must be held.
+// notifyLocked wakes every goroutine waiting for a change; c.mu must be held.
 func (c *conn) notifyLocked() {
 	close(c.changed)
 	c.changed = make(chan struct{})
@@ -416,7 +581,7 @@ func (c *conn) writeLine(data []byte) error {
 
 // reject writes the transport's own error responses. A failed write is recorded
 // like a failed response, because it means the client can no longer be answered.
-func (c *conn) reject(rs []rejection) {
+func (c *conn) reject(rs ...rejection) {
 	for _, r := range rs {
 		if err := c.writeLine(errorLine(r.id, r.code, r.message)); err != nil {
 			c.mu.Lock()
@@ -471,11 +636,8 @@ func (c *conn) readLoop() {
 			continue // the same line goes on
 		}
 		if oversized {
-			c.reject([]rejection{{
-				id:      sniffID(line),
-				code:    jsonrpc.CodeInvalidRequest,
-				message: fmt.Sprintf("Invalid Request: line exceeds the limit of %d bytes", c.maxLine),
-			}})
+			c.reject(rejection{sniffID(line), jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("Invalid Request: line exceeds the limit of %d bytes", c.maxLine)})
 		} else if !c.handleLine(line) {
 			return
 		}
@@ -494,13 +656,13 @@ func (c *conn) handleLine(line []byte) bool {
 	if len(line) == 0 {
 		return true
 	}
-	msg, rejections := decodeLine(line)
-	c.reject(rejections)
+	msg, rejections := decodeLine(line, c.maxValues, c.maxDepth)
+	c.reject(rejections...)
 	if msg == nil {
 		return true
 	}
 	select {
-	case c.msgs <- msg:
+	case c.msgs <- inbound{msg, len(line)}:
 		return true
 	case <-c.closed:
 		return false
@@ -515,15 +677,23 @@ type rejection struct {
 }
 
 // decodeLine turns one trimmed, non-empty line into either a message for the SDK
-// or the error responses it deserves.
-func decodeLine(line []byte) (jsonrpc.Message, []rejection) {
+// or the error responses it deserves. Its messages are fixed text: a decoder's
+// error would name Go types.
+func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []rejection) {
 	if !json.Valid(line) {
 		var syntax any
 		detail := "invalid JSON"
-		if err := json.Unmarshal(line, &syntax); err != nil {
-			detail = err.Error()
+		var serr *json.SyntaxError
+		if err := json.Unmarshal(line, &syntax); errors.As(err, &serr) {
+			detail = serr.Error() // names one character and what was expected
 		}
 		return nil, []rejection{{code: jsonrpc.CodeParseError, message: "Parse error: " + detail}}
+	}
+	if problem, id := structureProblem(line, maxValues, maxDepth); problem != "" {
+		if line[0] != '{' {
+			id = nil
+		}
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: problem}}
 	}
 	switch line[0] {
 	case '[':
@@ -534,13 +704,13 @@ func decodeLine(line []byte) (jsonrpc.Message, []rejection) {
 	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(line, &members); err != nil {
-		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + err.Error()}}
+		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
 	}
 	rawIDValue, hasID := members["id"]
 	id := echoableID(rawIDValue)
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + err.Error()}}
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + wireProblem(members)}}
 	}
 	req, isRequest := msg.(*jsonrpc.Request)
 	if !isRequest {
@@ -561,6 +731,27 @@ func decodeLine(line []byte) (jsonrpc.Message, []rejection) {
 			message: "Invalid Request: id must be a string or an integer between -9007199254740991 and 9007199254740991"}}
 	}
 	return req, nil
+}
+
+// wireProblem names, in JSON-RPC terms, why the SDK could not decode a message
+// that is a JSON object.
+func wireProblem(members map[string]json.RawMessage) string {
+	var version string
+	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != "2.0" {
+		return `"jsonrpc" must be "2.0"`
+	}
+	if m, ok := members["method"]; ok {
+		var method string
+		if json.Unmarshal(m, &method) != nil {
+			return `"method" must be a string`
+		}
+	}
+	if p, ok := members["params"]; ok {
+		if p = bytes.TrimSpace(p); len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
+			return `"params" must be an object or an array`
+		}
+	}
+	return "the message is not a JSON-RPC 2.0 request, notification or response"
 }
 
 // rejectBatch answers a batch without executing it: one error per element that
