@@ -2,9 +2,13 @@
 // that coding agents can use Automium's contract layer over stdio:
 //
 //	server := mcpserver.New(nil)
-//	if err := server.Run(ctx, &mcp.StdioTransport{}); err != nil {
+//	if err := server.Run(ctx, &stdio.Transport{}); err != nil {
 //		log.Fatal(err)
 //	}
+//
+// stdio is [github.com/automium/automium/mcpserver/stdio], the transport
+// automium-mcp serves on; go-sdk's mcp.StdioTransport ends the session on one
+// malformed line and drops answers at end of input.
 //
 // # What it serves
 //

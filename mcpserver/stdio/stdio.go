@@ -746,11 +746,6 @@ func wireProblem(members map[string]json.RawMessage) string {
 			return `"method" must be a string`
 		}
 	}
-	if p, ok := members["params"]; ok {
-		if p = bytes.TrimSpace(p); len(p) > 0 && p[0] != '{' && p[0] != '[' && string(p) != "null" {
-			return `"params" must be an object or an array`
-		}
-	}
 	return "the message is not a JSON-RPC 2.0 request, notification or response"
 }
 
