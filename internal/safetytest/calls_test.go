@@ -128,7 +128,9 @@ func sessionCalls(t testing.TB) []call {
 	for i := range huge.Steps {
 		huge.Steps[i] = automium.Step{Intent: "click"}
 	}
-	tool("compile_journey bad: 100,000 steps", "automium_compile_journey", huge, wantIsError)
+	// 200,000 JSON values: the transport's structure bound refuses the line
+	// before the SDK decodes it.
+	tool("compile_journey bad: 100,000 steps", "automium_compile_journey", huge, wantRPCError)
 	tool("compile_journey bad: steps not an array", "automium_compile_journey", map[string]any{"id": journey.ID, "steps": "all of them"}, wantIsError)
 
 	tool("create_run_submission good", "automium_create_run_submission", submission, wantResult)

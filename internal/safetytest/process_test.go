@@ -192,10 +192,10 @@ func TestOversizedLineBoundedMemory(t *testing.T) {
 
 // TestWorstCaseArguments measures what used to be the most expensive tool call
 // under the 8 MiB argument cap: a journey whose steps are 2.8 million empty
-// objects. mcpserver's pre-scan counts the steps against the schema's maxItems
-// before decoding anything, so the call is refused with limit_exceeded at the
-// cost of reading the line; what remains is the transport's and the SDK's copies
-// of the 8 MiB message. SECURITY.md records the figures.
+// objects. The transport's structure bound (stdio.DefaultMaxValues) refuses the
+// line with -32600 in one pass over its bytes, before the SDK or mcpserver's
+// pre-scan sees it; what remains is reading the 8 MiB line. SECURITY.md records
+// the figures.
 func TestWorstCaseArguments(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 8 MiB of arguments; skipped with -short")
@@ -207,8 +207,8 @@ func TestWorstCaseArguments(t *testing.T) {
 	n := (argumentCap - len(`{"steps":[]}`) + 1) / len(`{},`)
 	args := `{"steps":[` + strings.TrimSuffix(strings.Repeat(`{},`, n), ",") + `]}`
 	began := time.Now()
-	if r := summarize(t, p.call(toolLine("1", "automium_compile_journey", args))); r != "isError limit_exceeded, id 1" {
-		t.Errorf("%d bytes of empty steps: %s, want isError limit_exceeded", len(args), r)
+	if r := summarize(t, p.call(toolLine("1", "automium_compile_journey", args))); r != "error -32600, id 1" {
+		t.Errorf("%d bytes of empty steps: %s, want error -32600", len(args), r)
 	}
 	elapsed := time.Since(began)
 	if r := summarize(t, p.call(checkLine)); r != `result, id "check"` {
