@@ -70,7 +70,7 @@ func abuseCases() []abuseCase {
 		{"`\"jsonrpc\":\"1.0\"`", []string{`{"jsonrpc":"1.0","id":15,"method":"ping"}`}, []string{"error -32600, id 15"}},
 		{"method is a number", []string{`{"jsonrpc":"2.0","id":17,"method":5}`}, []string{"error -32600, id 17"}},
 		// An id without method, result or error is neither a request nor a
-		// response; the SDK would drop it, so internal/stdio answers it.
+		// response; the SDK would drop it, so mcpserver/stdio answers it.
 		{"id without method, result or error", []string{`{"jsonrpc":"2.0","id":16}`}, []string{"error -32600, id 16"}},
 		{"a response to a request the server never sent", []string{`{"jsonrpc":"2.0","id":"x","result":{}}`}, nil},
 		// Unknown methods.

@@ -32,7 +32,7 @@ const (
 var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) })
 
 // FuzzServerLines feeds one raw line to the real Automium server (mcpserver.New
-// over internal/stdio, what automium-mcp runs) between an initialize handshake
+// over mcpserver/stdio, what automium-mcp runs) between an initialize handshake
 // and a sentinel tools/call, then ends the input. Whatever the line holds:
 //
 //   - nothing panics, hangs or ends the session early: Run returns nil at end of
@@ -45,7 +45,7 @@ var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) }
 //   - a tool error is a coded automium error, never internal (a recovered panic).
 //
 // Newlines in the input are replaced by spaces, so it is always exactly one line;
-// FuzzTransportLines in internal/stdio covers line splitting. Seeds cover every
+// FuzzTransportLines in mcpserver/stdio covers line splitting. Seeds cover every
 // method with good, bad and hostile params (testdata/fuzz/FuzzServerLines).
 func FuzzServerLines(f *testing.F) {
 	clean := runFuzzSession(f, nil)
@@ -154,7 +154,7 @@ func fuzzRequestID(line []byte) string {
 		// A subscription lasts as long as the session, so it is still open when
 		// the input ends; whether its final answer is written before the SDK
 		// shuts the session down is the SDK's race, not a promise of ours
-		// (internal/stdio documents that it does not wait for listen calls).
+		// (mcpserver/stdio documents that it does not wait for listen calls).
 		return ""
 	}
 	raw := bytes.TrimSpace(m["id"])

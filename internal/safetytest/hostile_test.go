@@ -223,6 +223,7 @@ func TestHostileLineStructure(t *testing.T) {
 		{"{} in _meta of tools/call", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"x":[` + empties(budget) + `]}}}`},
 		{"{} in _meta of completion/complete", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"draft_journey"},"argument":{"name":"appId","value":""},"_meta":{"x":[` + empties(budget) + `]}}}`},
 		{"{} in an unknown member, id last", `{"jsonrpc":"2.0","method":"ping","junk":[` + empties(budget) + `],"id":1}`},
+		{"100,000-step journey (1.9 MB)", toolLine("1", "automium_compile_journey", `{"id":"j","steps":[`+strings.TrimSuffix(strings.Repeat(`{"intent":"click"},`, 100_000), ",")+`]}`)},
 		{"[] nested 5,000 deep in _meta", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}}}`},
 	}
 	p := start(t, "")
