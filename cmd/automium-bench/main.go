@@ -65,8 +65,8 @@ import (
 	"time"
 
 	"github.com/automium/automium"
-	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -24,8 +24,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 )
 
 func main() {

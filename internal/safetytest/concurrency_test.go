@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
