@@ -349,7 +349,7 @@ func TestSDKClientsEndToEnd(t *testing.T) {
 // as plain, stable messages with the right code, and no error repeats more than
 // a short prefix of what the client sent.
 func TestErrorsArePlainAndBounded(t *testing.T) {
-	pad := strings.Repeat("<", 4<<20)
+	pad := strings.Repeat("<", 1<<20)
 	tests := []struct {
 		name, line, want string
 	}{
@@ -358,9 +358,9 @@ func TestErrorsArePlainAndBounded(t *testing.T) {
 		{"prompts/get arguments a list", `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"draft_journey","arguments":[1]}}`, "error -32602, id 1"},
 		{"completion/complete ref a string", `{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":"x","argument":{"name":"a","value":"b"}}}`, "error -32602, id 1"},
 		{"initialize again with bad params", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":["` + pad + `"]}}`, "error -32602, id 1"},
-		{"method of 4 MiB", `{"jsonrpc":"2.0","id":1,"method":"` + pad + `"}`, "error -32601, id 1"},
+		{"method of 1 MiB", `{"jsonrpc":"2.0","id":1,"method":"` + pad + `"}`, "error -32601, id 1"},
 		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"tools/` + strings.Repeat("x", 100) + `"}`, "error -32601, id 1"},
-		{"sessionless version of 4 MiB", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099` + pad + `"}}}`, "error -32600, id 1"},
+		{"sessionless version of 1 MiB", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099` + pad + `"}}}`, "error -32600, id 1"},
 	}
 	p := start(t, "")
 	p.initialize()
