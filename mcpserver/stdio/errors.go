@@ -39,11 +39,31 @@ func encodeResponse(resp *jsonrpc.Response, method string) ([]byte, error) {
 		wire := resp.Error.(*jsonrpc.Error) // a response without an id is always an error
 		return errorLine(nil, wire.Code, wire.Message), nil
 	}
+	if resp.Error == nil && len(resp.Result) > 0 {
+		return resultLine(resp), nil
+	}
 	data, err := jsonrpc.EncodeMessage(resp)
 	if err != nil {
 		return nil, fmt.Errorf("stdio: encoding response: %w", err)
 	}
 	return data, nil
+}
+
+// resultLine writes a result response around the result's bytes as they are.
+// The SDK made them with the encoder jsonrpc.EncodeMessage uses (compact, no
+// HTML escaping), so the line is byte for byte what EncodeMessage would give,
+// without its second pass over the result: about five times faster for a
+// result of megabytes (BenchmarkEncodeResult), which is most of what a large
+// answer costs the transport.
+func resultLine(resp *jsonrpc.Response) []byte {
+	const head, mid = `{"jsonrpc":"2.0","id":`, `,"result":`
+	id := rawID(resp.ID)
+	line := make([]byte, 0, len(head)+len(id)+len(mid)+len(resp.Result)+1)
+	line = append(line, head...)
+	line = append(line, id...)
+	line = append(line, mid...)
+	line = append(line, resp.Result...)
+	return append(line, '}')
 }
 
 // rewriteError turns an error the SDK is about to send into the one the client

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -372,5 +373,33 @@ func TestListenLimit(t *testing.T) {
 	want := []summary{{fmt.Sprintf(`"l%d"`, MaxListens), jsonrpc.CodeInvalidRequest}, {`"after"`, 0}}
 	if diff := cmp.Diff(want, got, bySummary); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestResultLineIsEncodeMessage: writing a result's bytes as they are gives the
+// very line jsonrpc.EncodeMessage gives, for results made as the SDK makes them.
+func TestResultLineIsEncodeMessage(t *testing.T) {
+	results := []any{
+		map[string]any{},
+		map[string]any{"text": `<a href="x">&amp;</a> ` + "\u2028\u2029 \x00 \\ \" 日本 😀 \xff"},
+		[]any{1.5, -0.0, 1e21, nil, true, "x"},
+		map[string]any{"nested": map[string]any{"deep": []any{map[string]any{"k": "v"}}}},
+	}
+	ids := []jsonrpc.ID{makeID(t, float64(7)), makeID(t, float64(-9007199254740991)), makeID(t, "<&>"), makeID(t, "\u2028"), makeID(t, "é\"")}
+	for _, id := range ids {
+		for _, r := range results {
+			resp := &jsonrpc.Response{ID: id, Result: sdkMarshal(t, r)}
+			want, err := jsonrpc.EncodeMessage(resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(want), string(resultLine(resp))); diff != "" {
+				t.Errorf("id %v (-EncodeMessage +resultLine):\n%s", id.Raw(), diff)
+			}
+		}
+	}
+	resp := &jsonrpc.Response{ID: makeID(t, "big"), Result: largeResult(t)}
+	if want, _ := jsonrpc.EncodeMessage(resp); !bytes.Equal(want, resultLine(resp)) {
+		t.Error("large result: resultLine differs from EncodeMessage")
 	}
 }

@@ -810,13 +810,16 @@ func exactID(raw json.RawMessage) bool {
 	return err == nil && n >= -maxExactID && n <= maxExactID
 }
 
-// rawID is the wire form of an id the SDK accepted.
+// rawID is the wire form of an id the SDK accepted, encoded as the SDK encodes
+// it: without HTML escaping.
 func rawID(id jsonrpc.ID) json.RawMessage {
-	data, err := json.Marshal(id.Raw())
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(id.Raw()); err != nil {
 		return nil
 	}
-	return data
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // sniffID looks for a string or number "id" member among the leading members of

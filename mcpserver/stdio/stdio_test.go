@@ -620,7 +620,7 @@ func TestCloseUnblocksRead(t *testing.T) {
 	}
 }
 
-func makeID(t *testing.T, v any) jsonrpc.ID {
+func makeID(t testing.TB, v any) jsonrpc.ID {
 	t.Helper()
 	id, err := jsonrpc.MakeID(v)
 	if err != nil {
