@@ -403,3 +403,20 @@ func TestResultLineIsEncodeMessage(t *testing.T) {
 		t.Error("large result: resultLine differs from EncodeMessage")
 	}
 }
+
+// TestCallAfterFailedInitialize: after an initialize the SDK refused, the session
+// has begun but is not initialized, so the SDK refuses the next call with a plain
+// error (code 0); the client gets -32600 with a stable message. This pins the
+// SDK text the rewrite keys on.
+func TestCallAfterFailedInitialize(t *testing.T) {
+	s := serve(t, &Transport{})
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":5}}`)
+	if r := s.next(); r.Error == nil || r.Error.Code != jsonrpc.CodeInvalidParams {
+		t.Fatalf("bad initialize: got %+v", r)
+	}
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	want := &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `Invalid Request: "tools/list" was sent before initialize; send initialize first`}
+	if diff := cmp.Diff(want, s.next().Error); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -95,6 +95,12 @@
 //     answered in either kind of session: its answer is the same in both.
 //   - A params object with two "_meta" members, or a _meta with two protocol
 //     versions, is refused with -32600: which one counts would be up to a decoder.
+//   - Before the first initialize or sessionless call, a call the SDK would refuse
+//     as premature (anything but ping, logging/setLevel, resources/subscribe and
+//     resources/unsubscribe) is refused here with -32600, so that the SDK does
+//     not log its method name, uncut, on stderr.
+//   - A sessionless version the SDK does not support decides nothing: the SDK
+//     answers it with the versions it supports, and go-sdk clients retry with one.
 //
 // The go-sdk client speaks the sessionless protocol by default and the handshake
 // when pinned to an older version; both work unchanged.
