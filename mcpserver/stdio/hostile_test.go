@@ -382,7 +382,7 @@ func TestResultLineIsEncodeMessage(t *testing.T) {
 	results := []any{
 		map[string]any{},
 		map[string]any{"text": `<a href="x">&amp;</a> ` + "\u2028\u2029 \x00 \\ \" 日本 😀 \xff"},
-		[]any{1.5, -0.0, 1e21, nil, true, "x"},
+		[]any{1.5, 0.0, 1e21, 1e-7, nil, true, "x"},
 		map[string]any{"nested": map[string]any{"deep": []any{map[string]any{"k": "v"}}}},
 	}
 	ids := []jsonrpc.ID{makeID(t, float64(7)), makeID(t, float64(-9007199254740991)), makeID(t, "<&>"), makeID(t, "\u2028"), makeID(t, "é\"")}
