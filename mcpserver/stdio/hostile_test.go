@@ -420,3 +420,49 @@ func TestCallAfterFailedInitialize(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestMessagesPassAHeldCall: while a call waits for a place, the notifications
+// and responses behind it still reach the SDK: a handler holding a place may be
+// waiting for exactly that (a response to its elicitation, or its cancellation).
+func TestMessagesPassAHeldCall(t *testing.T) {
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"s1","result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
+	}, "\n") + "\n"
+	var out syncBuffer
+	c, err := (&Transport{Reader: strings.NewReader(in), Writer: &out, MaxInFlight: 1}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	var got []string
+	for range 3 { // call 1, then what passes call 2 while it waits
+		m, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := m.(type) {
+		case *jsonrpc.Request:
+			got = append(got, fmt.Sprint(m.Method, " ", m.ID.Raw()))
+		case *jsonrpc.Response:
+			got = append(got, fmt.Sprint("response ", m.ID.Raw()))
+		}
+	}
+	want := []string{"ping 1", "response s1", "notifications/cancelled <nil>"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	// The cancelled call's answer is dropped, which frees its place for call 2.
+	if err := c.Write(ctx, &jsonrpc.Response{ID: makeID(t, float64(1)), Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := c.Read(ctx); err != nil || m.(*jsonrpc.Request).ID != makeID(t, float64(2)) {
+		t.Errorf("Read = %v, %v; want call 2", m, err)
+	}
+	if len(out.Bytes()) != 0 {
+		t.Errorf("the cancelled call was answered: %s", out.Bytes())
+	}
+}

@@ -34,6 +34,12 @@
 // SEP-2575 subscriptions/listen calls, which last as long as the session, do not
 // take a place; at most [MaxListens] may be open.
 //
+// While a call waits for a place, the notifications and responses behind it
+// still pass, so a handler that awaits the client (an elicitation, its own
+// cancellation) is not stuck behind it; the call after that one is not read until
+// a place frees up. A server whose handlers await the client should make
+// MaxInFlight larger than the number of such calls a client may keep open.
+//
 // At end of input, or once Stop is closed, Read reports EOF to the SDK only when
 // every call it passed on has been answered. There is no clock: the backlog is
 // bounded, so the wait is too, as long as handlers return (DrainTimeout bounds it
@@ -252,7 +258,8 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		maxBytes:  orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes),
 		drain:     t.DrainTimeout,
 		stop:      t.Stop,
-		msgs:      make(chan inbound),
+		calls:     make(chan inbound),
+		others:    make(chan inbound),
 		inputDone: make(chan struct{}),
 		closed:    make(chan struct{}),
 		pending:   map[jsonrpc.ID]*call{},
@@ -299,13 +306,14 @@ type conn struct {
 	drain               time.Duration
 	stop                <-chan struct{}
 
-	// msgs is unbuffered so that, once inputDone is closed, no message can still
-	// be waiting to be read: end of input is only ever seen after the last message.
-	// It also means the reader reads one line ahead of Read and no more, which is
+	// calls carries requests that expect an answer, others everything else. Both
+	// are unbuffered, so that, once inputDone is closed, no message can still be
+	// waiting to be read: end of input is only ever seen after the last message.
+	// It also means the reader holds one line ahead of Read and no more, which is
 	// what makes a full set of places stop the reading.
-	msgs      chan inbound
-	inputDone chan struct{}
-	inputErr  error // io.EOF or the read error; written before inputDone is closed
+	calls, others chan inbound
+	inputDone     chan struct{}
+	inputErr      error // io.EOF or the read error; written before inputDone is closed
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -313,8 +321,10 @@ type conn struct {
 	wmu sync.Mutex // keeps each line whole on out
 
 	// protocol is the session's protocol, fixed by its first deciding call (see
-	// the package documentation). Only Read touches it, one message at a time.
+	// the package documentation), and held the call waiting for a place. Only
+	// Read touches them, one message at a time.
 	protocol sessionProtocol
+	held     *heldCall
 
 	mu        sync.Mutex
 	pending   map[jsonrpc.ID]*call // calls passed to the SDK and not yet answered
@@ -328,13 +338,35 @@ type conn struct {
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
 func (c *conn) SessionID() string { return "" }
 
-// Read returns the next message from the client. It waits for a free place
-// before returning a call, which is what stops the reading while answers cannot
-// be written. At end of input, or once Stop is closed, it first waits until every
-// call it returned has been answered, so that the SDK, which stops writing
-// responses as soon as Read fails, still delivers them.
+// Read returns the next message from the client. A call waits for a free place
+// before it is returned, which is what stops the reading while answers cannot
+// be written; meanwhile notifications and responses from the client (such as
+// the answer to an elicitation a busy handler awaits) still pass. At end of
+// input, or once Stop is closed, Read first waits until every call it returned
+// has been answered, so that the SDK, which stops writing responses as soon as
+// Read fails, still delivers them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		if c.held != nil {
+			ok, changed := c.takePlace(c.held.in)
+			if ok {
+				msg := c.held.in.msg
+				c.protocol, c.held = c.held.decided, nil
+				return msg, nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-c.closed:
+				return nil, io.EOF
+			case <-changed:
+			case in := <-c.others:
+				if c.admitOther(in) {
+					return in.msg, nil
+				}
+			}
+			continue
+		}
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
@@ -342,12 +374,12 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, io.EOF
 		case <-c.stop:
 			return nil, c.waitAnswered(ctx)
-		case in := <-c.msgs:
-			pass, err := c.admit(ctx, in)
-			if err != nil {
-				return nil, err
+		case in := <-c.calls:
+			if c.admitCall(in) {
+				return in.msg, nil
 			}
-			if pass {
+		case in := <-c.others:
+			if c.admitOther(in) {
 				return in.msg, nil
 			}
 		case <-c.inputDone:
@@ -356,21 +388,29 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// admit decides whether the SDK may see a message, answering here the calls it
-// must not see, and waits for a place for a call that it passes on. It returns
-// an error only when the wait is cut short by Close or ctx.
-func (c *conn) admit(ctx context.Context, in inbound) (bool, error) {
+// heldCall is a call that passed every check and waits for a place.
+type heldCall struct {
+	in      inbound
+	decided sessionProtocol // the session's protocol once it is served
+}
+
+// admitOther reports whether the SDK may see a message that is not a call: a
+// response to a request of the server's, or a notification. A cancellation
+// passes only when it names a call in flight.
+func (c *conn) admitOther(in inbound) bool {
 	req, ok := in.msg.(*jsonrpc.Request)
-	if !ok {
-		return true, nil // a response to a request of the server's
-	}
-	if !req.IsCall() {
-		return req.Method != cancelledMethod || c.cancelInFlight(req), nil
-	}
+	return !ok || req.Method != cancelledMethod || c.cancelInFlight(req)
+}
+
+// admitCall answers here a call the SDK must not see and reports false; a call
+// that may be served is returned at once (true) if it gets a place, and held
+// until one frees up (false) otherwise.
+func (c *conn) admitCall(in inbound) bool {
+	req := in.msg.(*jsonrpc.Request)
 	id := rawID(req.ID)
 	if len(req.Method) > MaxMethodBytes {
 		c.reject(rejection{id, jsonrpc.CodeMethodNotFound, "Method not found: " + echo.Quote(req.Method)})
-		return false, nil
+		return false
 	}
 	c.mu.Lock()
 	_, duplicate := c.pending[req.ID]
@@ -378,46 +418,48 @@ func (c *conn) admit(ctx context.Context, in inbound) (bool, error) {
 	c.mu.Unlock()
 	if duplicate {
 		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"})
-		return false, nil
+		return false
 	}
 	decided, problem := c.protocol.admit(req)
 	if problem != "" {
 		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + problem})
-		return false, nil
+		return false
 	}
 	if req.Method == listenMethod {
 		if listens >= MaxListens {
 			c.reject(rejection{id, jsonrpc.CodeInvalidRequest,
 				"Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
-			return false, nil
+			return false
 		}
 		c.mu.Lock()
 		c.pending[req.ID] = &call{method: req.Method}
 		c.listens++
 		c.mu.Unlock()
 		c.protocol = decided
+		return true
+	}
+	if ok, _ := c.takePlace(in); ok {
+		c.protocol = decided
+		return true
+	}
+	c.held = &heldCall{in: in, decided: decided}
+	return false
+}
+
+// takePlace gives a call a place if one is free within the byte budget (a call
+// alone is always admitted). Otherwise it returns the channel that is closed at
+// the next change, read under the same lock, so that no freed place is missed.
+func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
+	req := in.msg.(*jsonrpc.Request)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
+		c.pending[req.ID] = &call{method: req.Method, size: in.size, place: true}
+		c.places++
+		c.placeSize += in.size
 		return true, nil
 	}
-	for {
-		c.mu.Lock()
-		if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
-			c.pending[req.ID] = &call{method: req.Method, size: in.size, place: true}
-			c.places++
-			c.placeSize += in.size
-			c.mu.Unlock()
-			c.protocol = decided
-			return true, nil
-		}
-		changed := c.changed
-		c.mu.Unlock()
-		select {
-		case <-changed:
-		case <-c.closed:
-			return false, io.EOF
-		case <-ctx.Done():
-			return false, ctx.Err()
-		}
-	}
+	return false, c.changed
 }
 
 // cancelInFlight marks the call a cancellation names so that its answer is not
@@ -667,8 +709,12 @@ func (c *conn) handleLine(line []byte) bool {
 	if msg == nil {
 		return true
 	}
+	to := c.others
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		to = c.calls
+	}
 	select {
-	case c.msgs <- inbound{msg, len(line)}:
+	case to <- inbound{msg, len(line)}:
 		return true
 	case <-c.closed:
 		return false
