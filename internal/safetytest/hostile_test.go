@@ -122,8 +122,8 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 			if stalled >= flood {
 				t.Fatalf("the server read all %d requests without its answers being read", flood)
 			}
-			if peak > 96<<20 {
-				t.Errorf("peak RSS %.0f MiB with stdout unread, want at most 96 MiB", float64(peak)/(1<<20))
+			if peak > 48<<20 {
+				t.Errorf("peak RSS %.0f MiB with stdout unread, want at most 48 MiB", float64(peak)/(1<<20))
 			}
 
 			// Read again: everything written is answered, once, and the process

@@ -416,12 +416,21 @@ func TestDuplicateInFlightID(t *testing.T) {
 	s.initialize()
 	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":300}}}`,
 		`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
-	first, second := s.next(), s.next()
-	if got := summarize(first); got != (summary{"7", jsonrpc.CodeInvalidRequest}) {
-		t.Errorf("duplicate: got %+v, want -32600 for id 7", first)
+	// Both answers carry id 7; MCP does not promise their order.
+	var rejected, slept int
+	for range 2 {
+		r := s.next()
+		switch {
+		case summarize(r) == summary{"7", jsonrpc.CodeInvalidRequest}:
+			rejected++
+		case summarize(r) == summary{"7", 0} && bytes.Contains(r.Result, []byte("slept")):
+			slept++
+		default:
+			t.Errorf("got %+v %s, want -32600 for the duplicate and the sleep result", r, r.Result)
+		}
 	}
-	if got := summarize(second); got != (summary{"7", 0}) || !bytes.Contains(second.Result, []byte("slept")) {
-		t.Errorf("original: got %+v %s, want the sleep result", second, second.Result)
+	if rejected != 1 || slept != 1 {
+		t.Errorf("%d rejections and %d results, want one of each", rejected, slept)
 	}
 	// Once answered, the id may be used again.
 	s.send(`{"jsonrpc":"2.0","id":7,"method":"ping"}`)
@@ -496,8 +505,15 @@ func TestStopEndsGracefully(t *testing.T) {
 	s.initialize()
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"sleep","arguments":{"millis":200}}}`,
 		`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	if got := summarize(s.next()); got != (summary{"2", 0}) { // the SDK has read the call too
-		t.Fatalf("ping: got %+v", got)
+	// Once the ping is answered, the SDK has read the call too. MCP does not
+	// promise order, so the call's answer may already be there.
+	var early *response
+	for {
+		r := s.next()
+		if string(r.ID) == "2" {
+			break
+		}
+		early = &r
 	}
 	close(stop)
 	select {
@@ -508,8 +524,12 @@ func TestStopEndsGracefully(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after Stop")
 	}
-	r := s.next()
-	if summarize(r) != (summary{"1", 0}) || !bytes.Contains(r.Result, []byte("slept")) {
+	r := early
+	if r == nil {
+		next := s.next()
+		r = &next
+	}
+	if summarize(*r) != (summary{"1", 0}) || !bytes.Contains(r.Result, []byte("slept")) {
 		t.Errorf("in-flight call: got %+v %s, want its result", r, r.Result)
 	}
 }
