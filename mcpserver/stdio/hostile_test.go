@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Lines of the sessionless protocol (2026-07-28), as the go-sdk client sends them.
@@ -147,7 +148,7 @@ func TestOneProtocolPerSession(t *testing.T) {
 			[]summary{{`"discover"`, 0}, {`"sl"`, 0}, {"0", jsonrpc.CodeInvalidRequest}, {`"list"`, jsonrpc.CodeInvalidRequest}, {`"p"`, 0}}},
 		{"an unsupported sessionless version decides nothing",
 			[]string{strings.ReplaceAll(discoverLine, "2026-07-28", "2099-01-01"), initializeLine, listInit},
-			[]summary{{`"discover"`, -32022}, {"0", 0}, {`"list"`, 0}}},
+			[]summary{{`"discover"`, mcp.CodeUnsupportedProtocolVersion}, {"0", 0}, {`"list"`, 0}}},
 		{"a protocol version too long to be one",
 			[]string{strings.ReplaceAll(discoverLine, "2026-07-28", "2099-"+strings.Repeat("9", 1<<16))},
 			[]summary{{`"discover"`, jsonrpc.CodeInvalidRequest}}},
