@@ -4,10 +4,16 @@
 // binary does, or on any other [mcp.Transport]:
 //
 //	server := mcpserver.New(nil)
-//	session, err := server.Connect(ctx, transport, nil)
+//	if err := server.Run(ctx, &stdio.Transport{}); err != nil {
+//		log.Fatal(err)
+//	}
 //
 // A program that already has an *mcp.Server puts Automium's features on it with
 // [Register] instead, beside its own.
+//
+// stdio is [github.com/automium/automium/mcpserver/stdio], the transport
+// automium-mcp serves on; go-sdk's mcp.StdioTransport ends the session on one
+// malformed line and drops answers at end of input.
 //
 // # What it serves
 //

@@ -29,8 +29,8 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/automium/automium/internal/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 )
 
 func main() {

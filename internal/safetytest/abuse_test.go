@@ -30,8 +30,8 @@ func toolLine(id, tool, args string) string {
 
 // beforeInitializeCases are sent to a fresh process before initialize.
 var beforeInitializeCases = []abuseCase{
-	{"tools/list before initialize", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}, []string{"error -32603, id 1"}},
-	{"tools/call before initialize", []string{toolLine("2", "automium_list_apps", "{}")}, []string{"error -32603, id 2"}},
+	{"tools/list before initialize", []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`}, []string{"error -32600, id 1"}},
+	{"tools/call before initialize", []string{toolLine("2", "automium_list_apps", "{}")}, []string{"error -32600, id 2"}},
 	{"ping before initialize (allowed by MCP)", []string{`{"jsonrpc":"2.0","id":3,"method":"ping"}`}, []string{"result, id 3"}},
 	{"notifications/initialized before initialize", []string{initializedLine}, nil},
 }
@@ -70,7 +70,7 @@ func abuseCases() []abuseCase {
 		{"`\"jsonrpc\":\"1.0\"`", []string{`{"jsonrpc":"1.0","id":15,"method":"ping"}`}, []string{"error -32600, id 15"}},
 		{"method is a number", []string{`{"jsonrpc":"2.0","id":17,"method":5}`}, []string{"error -32600, id 17"}},
 		// An id without method, result or error is neither a request nor a
-		// response; the SDK would drop it, so internal/stdio answers it.
+		// response; the SDK would drop it, so mcpserver/stdio answers it.
 		{"id without method, result or error", []string{`{"jsonrpc":"2.0","id":16}`}, []string{"error -32600, id 16"}},
 		{"a response to a request the server never sent", []string{`{"jsonrpc":"2.0","id":"x","result":{}}`}, nil},
 		// Unknown methods.
@@ -117,11 +117,11 @@ func abuseCases() []abuseCase {
 		{"arguments null, journey (valid:false, every required field listed)", []string{toolLine("35", "automium_compile_journey", `null`)}, []string{"result, id 35"}},
 		{"arguments null, comparison", []string{toolLine("36", "automium_compare_planners", `null`)}, []string{"isError invalid_argument, id 36"}},
 		{"every journey field null", []string{toolLine("37", "automium_compile_journey", `{"id":null,"appId":null,"steps":null,"assertions":[null],"recovery":null}`)}, []string{"isError invalid_argument, id 37"}},
-		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32600, id 38"}},
-		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32600, id 39"}},
+		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32602, id 38"}},
+		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32602, id 39"}},
 		{"prompt arguments null", []string{`{"jsonrpc":"2.0","id":40,"method":"prompts/get","params":{"name":"draft_journey","arguments":null}}`}, []string{"error -32602, id 40"}},
 		// Size.
-		{"journey with 100,000 steps (1.9 MB)", []string{toolLine("41", "automium_compile_journey", steps)}, []string{"isError limit_exceeded, id 41"}},
+		{"journey with 100,000 steps (1.9 MB)", []string{toolLine("41", "automium_compile_journey", steps)}, []string{"error -32600, id 41"}},
 		{"9 MiB of tool arguments (cap 8 MiB)", []string{toolLine("42", "automium_compile_journey", bigArgs)}, []string{"isError limit_exceeded, id 42"}},
 		{"line of 16 MiB + 1 byte (cap 16 MiB)", []string{huge(`"huge"`, 16<<20+1)}, []string{`error -32600, id "huge"`}},
 		{"line of exactly 16 MiB", []string{huge(`"big"`, 16<<20)}, []string{`isError limit_exceeded, id "big"`}},

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/automium/automium"
-	"github.com/automium/automium/internal/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,7 +32,7 @@ const (
 var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) })
 
 // FuzzServerLines feeds one raw line to the real Automium server (mcpserver.New
-// over internal/stdio, what automium-mcp runs) between an initialize handshake
+// over mcpserver/stdio, what automium-mcp runs) between an initialize handshake
 // and a sentinel tools/call, then ends the input. Whatever the line holds:
 //
 //   - nothing panics, hangs or ends the session early: Run returns nil at end of
@@ -45,7 +45,7 @@ var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) }
 //   - a tool error is a coded automium error, never internal (a recovered panic).
 //
 // Newlines in the input are replaced by spaces, so it is always exactly one line;
-// FuzzTransportLines in internal/stdio covers line splitting. Seeds cover every
+// FuzzTransportLines in mcpserver/stdio covers line splitting. Seeds cover every
 // method with good, bad and hostile params (testdata/fuzz/FuzzServerLines).
 func FuzzServerLines(f *testing.F) {
 	clean := runFuzzSession(f, nil)
@@ -154,7 +154,7 @@ func fuzzRequestID(line []byte) string {
 		// A subscription lasts as long as the session, so it is still open when
 		// the input ends; whether its final answer is written before the SDK
 		// shuts the session down is the SDK's race, not a promise of ours
-		// (internal/stdio documents that it does not wait for listen calls).
+		// (mcpserver/stdio documents that it does not wait for listen calls).
 		return ""
 	}
 	raw := bytes.TrimSpace(m["id"])
@@ -199,6 +199,13 @@ var extraSeeds = map[string]string{
 	"complete-resource": `{"jsonrpc":"2.0","id":11,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"automium://apps"},"argument":{"name":"x","value":""}}}`,
 	"complete-no-ref":   `{"jsonrpc":"2.0","id":12,"method":"completion/complete","params":{"argument":{"name":"appId","value":""}}}`,
 	"unicode-goal":      `{"jsonrpc":"2.0","id":13,"method":"prompts/get","params":{"name":"draft_journey","arguments":{"appId":"storefront","fixtureId":"storefront-guest-catalog","goal":"\ud800 \u0000 \u202e"}}}`,
+	// The transport's bounds and rules (issue 11), one line each.
+	"meta-too-deep":          `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"x":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}}}`,
+	"sessionless-in-session": `{"jsonrpc":"2.0","id":16,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+	"two-meta-members":       `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"_meta":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+	"initialize-bad-params":  `{"jsonrpc":"2.0","id":18,"method":"initialize","params":{"protocolVersion":5}}`,
+	"tools-call-name-number": `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":5}}`,
+	"method-too-long":        `{"jsonrpc":"2.0","id":20,"method":"` + strings.Repeat("m", 200) + `"}`,
 }
 
 // TestFuzzServerLinesSeeds keeps the checked-in seed corpus of FuzzServerLines

@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
-	"github.com/automium/automium/internal/stdio"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -122,7 +122,7 @@ func TestDeterminismAcrossProcesses(t *testing.T) {
 }
 
 // TestOversizedLineBoundedMemory checks that the memory an oversized line costs
-// is bounded by the 16 MiB line cap, not by the line: internal/stdio buffers a
+// is bounded by the 16 MiB line cap, not by the line: mcpserver/stdio buffers a
 // line only up to the cap and discards the rest as it arrives. It sends a line
 // just over the cap, then one of 64 MiB and one of 1 GiB, each answered with
 // -32600 and followed by a request that must still be answered, and requires the
@@ -192,10 +192,9 @@ func TestOversizedLineBoundedMemory(t *testing.T) {
 
 // TestWorstCaseArguments measures what used to be the most expensive tool call
 // under the 8 MiB argument cap: a journey whose steps are 2.8 million empty
-// objects. mcpserver's argument walker counts the steps against the schema's
-// maxItems and skips the rest without decoding them, so the call is refused with
-// limit_exceeded at the cost of reading the line; what remains is the
-// transport's and the SDK's copies of the 8 MiB message. SECURITY.md records
+// objects. The transport's structure bound (stdio.DefaultMaxValues) refuses the
+// line with -32600 in one pass over its bytes, before the SDK or mcpserver's
+// argument walker sees it; what remains is reading the 8 MiB line. SECURITY.md records
 // the figures.
 func TestWorstCaseArguments(t *testing.T) {
 	if testing.Short() {
@@ -208,8 +207,8 @@ func TestWorstCaseArguments(t *testing.T) {
 	n := (argumentCap - len(`{"steps":[]}`) + 1) / len(`{},`)
 	args := `{"steps":[` + strings.TrimSuffix(strings.Repeat(`{},`, n), ",") + `]}`
 	began := time.Now()
-	if r := summarize(t, p.call(toolLine("1", "automium_compile_journey", args))); r != "isError limit_exceeded, id 1" {
-		t.Errorf("%d bytes of empty steps: %s, want isError limit_exceeded", len(args), r)
+	if r := summarize(t, p.call(toolLine("1", "automium_compile_journey", args))); r != "error -32600, id 1" {
+		t.Errorf("%d bytes of empty steps: %s, want error -32600", len(args), r)
 	}
 	elapsed := time.Since(began)
 	if r := summarize(t, p.call(checkLine)); r != `result, id "check"` {

@@ -90,6 +90,9 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	}
 	calls := sessionCalls(t)
 	for _, c := range calls {
+		if c.overHTTP != nil {
+			c.want = *c.overHTTP
+		}
 		data, err := sdkCall(ctx, cs, c)
 		checkSDKOutcome(t, c, data, err)
 	}

@@ -1,0 +1,921 @@
+// Package stdio is an MCP transport over newline-delimited JSON-RPC 2.0 on a
+// byte stream, normally the process's stdin and stdout. cmd/automium-mcp serves
+// on it, and a program that embeds an MCP server can too:
+//
+//	server := mcpserver.New(nil) // or any *mcp.Server
+//	err := server.Run(ctx, &stdio.Transport{})
+//
+// It replaces mcp.StdioTransport from go-sdk v1.8.0, which a coding agent cannot
+// rely on, and bounds what a hostile or buggy client can cost. Delete it once
+// go-sdk's own transport answers malformed lines and keeps in-flight answers at
+// end of input (go-sdk issue 1061), and the bounds below have a home there.
+//
+// # What the stock transport gets wrong
+//
+//   - One bad line ends the session. Invalid JSON, JSON that is not JSON-RPC, a
+//     batch, or a line over the size cap makes the stock transport return an error
+//     from Read, so the process exits without answering, and every request still in
+//     flight is dropped with it.
+//   - Closing stdin loses answers (go-sdk issue 1061). A client that writes a burst
+//     of requests and then closes its end of the pipe is entitled to every response,
+//     but the SDK cancels in-flight requests at end of input and refuses to write
+//     their responses.
+//   - Nothing limits what is read ahead: a client that floods requests and never
+//     reads stdout makes the server queue answers in memory without end.
+//
+// # Flow control
+//
+// At most MaxInFlight calls (default [DefaultMaxInFlight]) whose lines total at
+// most MaxInFlightBytes (default [DefaultMaxInFlightBytes]; one call is always
+// admitted) are with the SDK at once. A call holds its place until its answer
+// has been written, so when the client stops reading stdout, answers stop being
+// written, places stop freeing up, and the transport stops reading stdin: memory
+// stays bounded by those two figures and the line cap, whatever the client does.
+// SEP-2575 subscriptions/listen calls, which last as long as the session, do not
+// take a place; at most [MaxListens] may be open.
+//
+// While a call waits for a place, the notifications and responses behind it
+// still pass, so a handler that awaits the client (an elicitation, its own
+// cancellation) is not stuck behind it; the call after that one is not read until
+// a place frees up. A server whose handlers await the client should make
+// MaxInFlight larger than the number of such calls a client may keep open.
+//
+// At end of input, or once Stop is closed, Read reports EOF to the SDK only when
+// every call it passed on has been answered. There is no clock: the backlog is
+// bounded, so the wait is too, as long as handlers return (DrainTimeout bounds it
+// for handlers that may not).
+//
+// # Line by line
+//
+//   - An empty or all-blank line is skipped.
+//   - A line longer than MaxLineBytes (default [DefaultMaxLineBytes], 16 MiB, the
+//     stock transport's limit) is discarded as it streams in, so memory stays
+//     bounded. It is answered with -32600 (Invalid Request). The error carries the
+//     request's id when the id appears in the line's first 4 KiB, which is where
+//     the Go and Python SDKs put it; otherwise its id is null.
+//   - A line that is not valid JSON, or holds more than one JSON value, is answered
+//     with -32700 (Parse error) and id null.
+//   - A line with more than MaxValues JSON values (default [DefaultMaxValues]) or
+//     nested deeper than MaxDepth (default [DefaultMaxDepth]) is answered with
+//     -32600 and the request's id, wherever it sits on the line. The bound covers
+//     the whole line, _meta included, and is checked in one pass over the bytes
+//     before anything is decoded, so the line costs about as much as reading it.
+//     It is -32600, not -32602 (Invalid params), because it is a property of the
+//     message, like its length, found before its method or params mean anything.
+//   - Valid JSON that is not a JSON-RPC 2.0 message is answered with -32600, echoing
+//     the id when it is a string or a number, so the client can match the error to
+//     its request.
+//   - A request whose id is neither a string nor an integer between -(2^53-1) and
+//     2^53-1 gets -32600 with that id: MCP requires string or integer ids, and the
+//     SDK would otherwise answer 1.5 as 1 and round large integers, so the client
+//     could never match the response.
+//   - A request that reuses the id of one still in flight gets -32600 with that id
+//     (the SDK would send that error without any id).
+//   - A method name longer than [MaxMethodBytes] is no MCP method: -32601 (Method
+//     not found), without reaching the SDK.
+//   - A batch (a JSON array; MCP removed batching in 2025-06-18) is not executed:
+//     each element that carries a string or number id gets its own -32600 line with
+//     that id, and the rest share at most one -32600 line with id null. No error
+//     line is an array, so every MCP client can parse it.
+//
+// Messages span exactly one line, as the MCP stdio transport requires; a JSON value
+// pretty-printed over several lines is several malformed lines.
+//
+// # One protocol per session
+//
+// A stdio session speaks one protocol from its first call to its end, so that no
+// answer depends on what another request did. go-sdk v1.8.0 serves, on the same
+// connection, both the initialize handshake (2025-06-18, 2025-11-25) and the
+// sessionless protocol (2026-07-28, SEP-2575), in which each call carries
+// io.modelcontextprotocol/protocolVersion in params._meta; left alone, one
+// sessionless call in a handshake session changes the shape of later results,
+// and one before initialize makes initialize fail. The rule:
+//
+//   - The first initialize, or the first call carrying a sessionless protocol
+//     version in its _meta (detected as go-sdk detects it), fixes the session's
+//     protocol.
+//   - In a session begun by initialize, a call carrying a sessionless version is
+//     refused with -32600; it is never served in another shape.
+//   - In a sessionless session, initialize, a call without the _meta, and a call
+//     with another sessionless version are refused with -32600. A plain ping is
+//     answered in either kind of session: its answer is the same in both.
+//   - A params object with two "_meta" members, or a _meta with two protocol
+//     versions, is refused with -32600: which one counts would be up to a decoder.
+//   - Before the first initialize or sessionless call, a call the SDK would refuse
+//     as premature (anything but ping, logging/setLevel, resources/subscribe and
+//     resources/unsubscribe) is refused here with -32600, so that the SDK does
+//     not log its method name, uncut, on stderr.
+//   - A sessionless version the SDK does not support decides nothing: the SDK
+//     answers it with the versions it supports, and go-sdk clients retry with one.
+//
+// The go-sdk client speaks the sessionless protocol by default and the handshake
+// when pinned to an older version; both work unchanged.
+//
+// # What clients see
+//
+//   - A notifications/cancelled that names no call in flight is dropped, as MCP
+//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
+//     one that arrives just before its call, or just after the call's answer,
+//     would otherwise cancel a later call that uses the same id.
+//   - A call cancelled while in flight gets no answer at all, as MCP asks of a
+//     receiver of a cancellation, whether its handler then returns a result, an
+//     error or the SDK's own "context canceled": one outcome, not one per timing.
+//     If its answer was already written, the cancellation names no call in flight.
+//   - An error the SDK would send with code 0, which is not a JSON-RPC code (it
+//     does so for plain Go errors), is sent as -32603 (Internal error).
+//   - The SDK's params decoding errors name Go types and quote the whole params
+//     (`unmarshaling "…" into a *mcp.CallToolParamsRaw: …`). They are rewritten,
+//     by code and by the SDK's known message prefix, to a plain -32602 (Invalid
+//     params) naming the method, and so is initialize's missing or malformed
+//     params, which the SDK sends as a plain error. Rewriting the SDK's answer
+//     was chosen over checking each method's params before the SDK sees them,
+//     because a check of our own could refuse a request the SDK accepts, while a
+//     rewrite only ever changes an error's text; a test pins the prefixes.
+//   - Every client value an error repeats (a method name, an unsupported
+//     protocol version) is cut by echo.Quote, and no error message is longer
+//     than [MaxErrorMessageBytes].
+//
+// A client that closes its end of the output pipe has gone away: the failed write
+// ends the session as cleanly as end of input does.
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/automium/automium/internal/echo"
+)
+
+// DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
+// accepts when MaxLineBytes is zero. It matches the stock stdio transport's
+// mcp.DefaultMaxLineLength, so switching transports changes no client's limit.
+const DefaultMaxLineBytes = 16 << 20
+
+// DefaultMaxInFlight is how many calls may be with the SDK at once when
+// MaxInFlight is zero. Handlers are CPU-bound and answer in milliseconds, so a
+// few per core keep every core busy; more would only hold more memory.
+const DefaultMaxInFlight = 16
+
+// DefaultMaxInFlightBytes bounds the summed line lengths of the calls with the
+// SDK when MaxInFlightBytes is zero: two lines at the line cap.
+const DefaultMaxInFlightBytes = 2 * DefaultMaxLineBytes
+
+// MaxListens is how many SEP-2575 subscriptions/listen calls may be open at
+// once. They last as long as the session, so they take no in-flight place, and
+// this keeps their number bounded instead.
+const MaxListens = 4
+
+// MaxMethodBytes is the longest method name passed to the SDK. Every MCP method
+// is a few dozen bytes; the SDK quotes a method it does not know in its error and
+// in its log, so a longer one is answered here.
+const MaxMethodBytes = 128
+
+// MaxErrorMessageBytes is the longest error message the transport writes; a
+// longer one, which only a handler of an embedding program could produce, is cut
+// with its length noted.
+const MaxErrorMessageBytes = 4 << 10
+
+// idSniffBytes is how much of an oversized line is kept to look for its id.
+const idSniffBytes = 4 << 10
+
+// listenMethod is the SEP-2575 subscription call. It stays open until the client
+// cancels it or the input ends, and its response only marks the teardown, so
+// waiting for it at end of input would wait forever.
+const listenMethod = "subscriptions/listen"
+
+// cancelledMethod is the notification by which a client cancels one of its calls.
+const cancelledMethod = "notifications/cancelled"
+
+// Transport is an mcp.Transport over newline-delimited JSON-RPC that survives
+// malformed input, bounds what it reads ahead and answers every request before
+// reporting end of input; see the package documentation for the exact rules.
+//
+// The zero value serves os.Stdin and os.Stdout with the default limits. A Transport
+// is configuration: it is not modified by Connect, and each Connect starts an
+// independent connection. The connection it returns is safe for concurrent use, as
+// mcp.Connection requires.
+type Transport struct {
+	// Reader supplies the client's messages. Nil means os.Stdin. If it is an
+	// io.Closer, closing the connection closes it, which unblocks a pending read.
+	Reader io.Reader
+
+	// Writer receives the server's messages, one per line. Nil means os.Stdout. It
+	// is never closed: it is usually stdout, which outlives the session.
+	Writer io.Writer
+
+	// MaxLineBytes bounds one line, "\n" or "\r\n" excluded. Zero or less means
+	// DefaultMaxLineBytes, because an unbounded line would let one client message
+	// exhaust memory.
+	MaxLineBytes int
+
+	// MaxValues and MaxDepth bound the structure of one message. Zero or less
+	// means DefaultMaxValues and DefaultMaxDepth.
+	MaxValues, MaxDepth int
+
+	// MaxInFlight and MaxInFlightBytes bound the calls with the SDK at once, by
+	// number and by the summed length of their lines. Zero or less means
+	// DefaultMaxInFlight and DefaultMaxInFlightBytes.
+	MaxInFlight, MaxInFlightBytes int
+
+	// DrainTimeout bounds how long Read waits, at end of input, for calls that
+	// are still being handled. Zero or less waits for all of them, which is
+	// right when every handler returns on its own, as Automium's do. A handler
+	// blocked on a request to the client (such as elicitation) can never be
+	// answered once input has ended; a timeout ends that wait, and the session
+	// then ends with an error that counts the unanswered calls.
+	DrainTimeout time.Duration
+
+	// Stop, when closed, makes the session end as if input had ended: nothing more
+	// is read, calls already read are answered, and then the SDK sees end of input
+	// and the session ends without error. Closing it on SIGINT and SIGTERM gives a
+	// signal the same graceful ending as closing stdin; cancelling the context
+	// passed to Server.Run instead drops in-flight answers. Nil never stops.
+	Stop <-chan struct{}
+}
+
+// Connect starts reading Reader in the background and returns the connection.
+func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
+	c := &conn{
+		in:        t.Reader,
+		out:       t.Writer,
+		maxLine:   orDefault(t.MaxLineBytes, DefaultMaxLineBytes),
+		maxValues: orDefault(t.MaxValues, DefaultMaxValues),
+		maxDepth:  orDefault(t.MaxDepth, DefaultMaxDepth),
+		maxCalls:  orDefault(t.MaxInFlight, DefaultMaxInFlight),
+		maxBytes:  orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes),
+		drain:     t.DrainTimeout,
+		stop:      t.Stop,
+		calls:     make(chan inbound),
+		others:    make(chan inbound),
+		inputDone: make(chan struct{}),
+		closed:    make(chan struct{}),
+		pending:   map[jsonrpc.ID]*call{},
+		changed:   make(chan struct{}),
+	}
+	if c.in == nil {
+		c.in = os.Stdin
+	}
+	if c.out == nil {
+		c.out = os.Stdout
+	}
+	go c.readLoop()
+	return c, nil
+}
+
+func orDefault(n, def int) int {
+	if n <= 0 {
+		return def
+	}
+	return n
+}
+
+// inbound is one decoded message on its way from the reader to Read.
+type inbound struct {
+	msg  jsonrpc.Message
+	size int // length of its line
+}
+
+// call is a request passed to the SDK and not yet answered.
+type call struct {
+	method    string
+	size      int  // length of its line, counted while it holds a place
+	place     bool // holds one of the MaxInFlight places; false for listen calls
+	cancelled bool // cancelled by the client while in flight: its answer is not sent
+}
+
+// conn is the mcp.Connection returned by Transport.Connect.
+type conn struct {
+	in                  io.Reader
+	out                 io.Writer
+	maxLine             int
+	maxValues, maxDepth int
+	maxCalls, maxBytes  int
+	drain               time.Duration
+	stop                <-chan struct{}
+
+	// calls carries requests that expect an answer, others everything else. Both
+	// are unbuffered, so that, once inputDone is closed, no message can still be
+	// waiting to be read: end of input is only ever seen after the last message.
+	// It also means the reader holds one line ahead of Read and no more, which is
+	// what makes a full set of places stop the reading.
+	calls, others chan inbound
+	inputDone     chan struct{}
+	inputErr      error // io.EOF or the read error; written before inputDone is closed
+
+	closed    chan struct{}
+	closeOnce sync.Once
+
+	wmu sync.Mutex // keeps each line whole on out
+
+	// protocol is the session's protocol, fixed by its first deciding call (see
+	// the package documentation), and held the call waiting for a place. Only
+	// Read touches them, one message at a time.
+	protocol sessionProtocol
+	held     *heldCall
+
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]*call // calls passed to the SDK and not yet answered
+	places    int                  // calls holding a place: with the SDK or being answered
+	placeSize int                  // summed sizes of those calls
+	listens   int                  // pending listen calls
+	writeErr  error                // the first failed write: nothing more can be delivered
+	changed   chan struct{}        // closed and replaced whenever the fields above change
+}
+
+// SessionID implements mcp.Connection; stdio carries a single unnamed session.
+func (c *conn) SessionID() string { return "" }
+
+// Read returns the next message from the client. A call waits for a free place
+// before it is returned, which is what stops the reading while answers cannot
+// be written; meanwhile notifications and responses from the client (such as
+// the answer to an elicitation a busy handler awaits) still pass. At end of
+// input, or once Stop is closed, Read first waits until every call it returned
+// has been answered, so that the SDK, which stops writing responses as soon as
+// Read fails, still delivers them.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		if c.held != nil {
+			ok, changed := c.takePlace(c.held.in)
+			if ok {
+				msg := c.held.in.msg
+				c.protocol, c.held = c.held.decided, nil
+				return msg, nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-c.closed:
+				return nil, io.EOF
+			case <-changed:
+			case in := <-c.others:
+				if c.admitOther(in) {
+					return in.msg, nil
+				}
+			}
+			continue
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-c.closed:
+			return nil, io.EOF
+		case <-c.stop:
+			return nil, c.waitAnswered(ctx)
+		case in := <-c.calls:
+			if c.admitCall(in) {
+				return in.msg, nil
+			}
+		case in := <-c.others:
+			if c.admitOther(in) {
+				return in.msg, nil
+			}
+		case <-c.inputDone:
+			return nil, c.waitAnswered(ctx)
+		}
+	}
+}
+
+// heldCall is a call that passed every check and waits for a place.
+type heldCall struct {
+	in      inbound
+	decided sessionProtocol // the session's protocol once it is served
+}
+
+// admitOther reports whether the SDK may see a message that is not a call: a
+// response to a request of the server's, or a notification. A cancellation
+// passes only when it names a call in flight.
+func (c *conn) admitOther(in inbound) bool {
+	req, ok := in.msg.(*jsonrpc.Request)
+	return !ok || req.Method != cancelledMethod || c.cancelInFlight(req)
+}
+
+// admitCall answers here a call the SDK must not see and reports false; a call
+// that may be served is returned at once (true) if it gets a place, and held
+// until one frees up (false) otherwise.
+func (c *conn) admitCall(in inbound) bool {
+	req := in.msg.(*jsonrpc.Request)
+	id := rawID(req.ID)
+	if len(req.Method) > MaxMethodBytes {
+		c.reject(rejection{id, jsonrpc.CodeMethodNotFound, "Method not found: " + echo.Quote(req.Method)})
+		return false
+	}
+	c.mu.Lock()
+	_, duplicate := c.pending[req.ID]
+	listens := c.listens
+	c.mu.Unlock()
+	if duplicate {
+		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"})
+		return false
+	}
+	decided, problem := c.protocol.admit(req)
+	if problem != "" {
+		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + problem})
+		return false
+	}
+	if req.Method == listenMethod {
+		if listens >= MaxListens {
+			c.reject(rejection{id, jsonrpc.CodeInvalidRequest,
+				"Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
+			return false
+		}
+		c.mu.Lock()
+		c.pending[req.ID] = &call{method: req.Method}
+		c.listens++
+		c.mu.Unlock()
+		c.protocol = decided
+		return true
+	}
+	if ok, _ := c.takePlace(in); ok {
+		c.protocol = decided
+		return true
+	}
+	c.held = &heldCall{in: in, decided: decided}
+	return false
+}
+
+// takePlace gives a call a place if one is free within the byte budget (a call
+// alone is always admitted). Otherwise it returns the channel that is closed at
+// the next change, read under the same lock, so that no freed place is missed.
+func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
+	req := in.msg.(*jsonrpc.Request)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
+		c.pending[req.ID] = &call{method: req.Method, size: in.size, place: true}
+		c.places++
+		c.placeSize += in.size
+		return true, nil
+	}
+	return false, c.changed
+}
+
+// cancelInFlight marks the call a cancellation names so that its answer is not
+// sent, and reports whether the SDK should see the cancellation: only when it
+// names a call in flight, or names it in a way the SDK will reject anyway.
+func (c *conn) cancelInFlight(req *jsonrpc.Request) bool {
+	var params struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(req.Params, &params) != nil {
+		return true
+	}
+	id, err := jsonrpc.MakeID(params.RequestID)
+	if err != nil || !id.IsValid() {
+		return true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cl, inFlight := c.pending[id]
+	if inFlight {
+		cl.cancelled = true
+	}
+	return inFlight
+}
+
+// release frees the place (or the listen slot) of a call whose answer has
+// been written or dropped.
+func (c *conn) release(cl *call) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cl.place {
+		c.places--
+		c.placeSize -= cl.size
+	} else {
+		c.listens--
+	}
+	c.notifyLocked()
+}
+
+// waitAnswered blocks until nothing is owed to the client, writing has failed, the
+// drain timeout passes or the connection is closed, then reports how input ended.
+func (c *conn) waitAnswered(ctx context.Context) error {
+	var timeout <-chan time.Time
+	if c.drain > 0 {
+		timer := time.NewTimer(c.drain)
+		defer timer.Stop()
+		timeout = timer.C
+	}
+	for {
+		c.mu.Lock()
+		owed, werr, changed := c.places, c.writeErr, c.changed
+		c.mu.Unlock()
+		if owed == 0 || werr != nil {
+			return c.endOfInput()
+		}
+		select {
+		case <-changed:
+		case <-c.closed:
+			return io.EOF
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-timeout:
+			return fmt.Errorf("stdio: input ended with %d request(s) still unanswered after %v", owed, c.drain)
+		}
+	}
+}
+
+// endOfInput is what Read reports once input has ended and been drained: io.EOF
+// for a normal close, which the SDK treats as a clean end of session. A read that
+// failed because Close closed the Reader is a normal close too.
+func (c *conn) endOfInput() error {
+	select {
+	case <-c.inputDone:
+	default:
+		return io.EOF // stopped before the input ended
+	}
+	select {
+	case <-c.closed:
+		return io.EOF
+	default:
+	}
+	if c.inputErr == nil || errors.Is(c.inputErr, io.EOF) {
+		return io.EOF
+	}
+	return fmt.Errorf("stdio: reading input: %w", c.inputErr)
+}
+
+// Write sends one message as one line. A response settles the call it answers,
+// and frees its place once its bytes are out, which may let a waiting Read go
+// on; the answer to a cancelled call is not sent.
+func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	resp, isResponse := msg.(*jsonrpc.Response)
+	var cl *call
+	if isResponse {
+		// Forget the id before its bytes go out: the client may reuse it as soon
+		// as it reads the response, and that must not look like a duplicate. The
+		// place is freed only once the bytes are out, so that a client that does
+		// not read makes the places run out instead of answers pile up.
+		c.mu.Lock()
+		cl = c.pending[resp.ID]
+		delete(c.pending, resp.ID)
+		c.mu.Unlock()
+		if cl != nil {
+			defer c.release(cl)
+		}
+	}
+	select {
+	case <-c.closed:
+		return mcp.ErrConnectionClosed
+	default:
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if !isResponse {
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			return fmt.Errorf("stdio: encoding message: %w", err)
+		}
+		return c.writeLine(data)
+	}
+	if cl != nil && cl.cancelled {
+		return nil
+	}
+	method := ""
+	if cl != nil {
+		method = cl.method
+	}
+	data, err := encodeResponse(resp, method)
+	if err == nil {
+		err = c.writeLine(data)
+	}
+	if err != nil {
+		c.mu.Lock()
+		if c.writeErr == nil {
+			c.writeErr = err
+			c.notifyLocked()
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// notifyLocked wakes every goroutine waiting for a change; c.mu must be held.
+func (c *conn) notifyLocked() {
+	close(c.changed)
+	c.changed = make(chan struct{})
+}
+
+// writeLine writes data and a newline in one call, so concurrent writers never
+// interleave inside a line.
+//
+// A broken pipe means the client closed its end and went away, which ends the
+// session as normally as end of input does, so the error also matches io.EOF:
+// the SDK then ends the session without reporting an error.
+func (c *conn) writeLine(data []byte) error {
+	line := make([]byte, 0, len(data)+1)
+	line = append(append(line, data...), '\n')
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.out.Write(line)
+	if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
+		return fmt.Errorf("stdio: the client stopped reading: %w: %w", err, io.EOF)
+	}
+	return err
+}
+
+// reject writes the transport's own error responses. A failed write is recorded
+// like a failed response, because it means the client can no longer be answered.
+func (c *conn) reject(rs ...rejection) {
+	for _, r := range rs {
+		if err := c.writeLine(errorLine(r.id, r.code, r.message)); err != nil {
+			c.mu.Lock()
+			if c.writeErr == nil {
+				c.writeErr = err
+				c.notifyLocked()
+			}
+			c.mu.Unlock()
+			return
+		}
+	}
+}
+
+// Close stops the connection and unblocks Read. It is idempotent and safe to call
+// concurrently. It closes Reader when Reader is an io.Closer, which lets the
+// background read return; Writer is left open.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		if closer, ok := c.in.(io.Closer); ok {
+			_ = closer.Close() // best effort: the read goroutine also exits on c.closed
+		}
+	})
+	return nil
+}
+
+// readLoop splits the input into lines, answers the bad ones itself and hands the
+// rest to Read, until input ends or the connection is closed.
+func (c *conn) readLoop() {
+	defer close(c.inputDone)
+	br := bufio.NewReaderSize(c.in, 64<<10)
+	var (
+		line      []byte
+		oversized bool
+	)
+	for {
+		chunk, err := br.ReadSlice('\n')
+		content := len(line) + len(bytes.TrimSuffix(bytes.TrimSuffix(chunk, []byte("\n")), []byte("\r")))
+		switch {
+		case oversized:
+			// Still discarding the rest of an oversized line.
+		case content > c.maxLine:
+			oversized = true
+			if keep := idSniffBytes - len(line); keep > 0 {
+				line = append(line, chunk[:min(keep, len(chunk))]...)
+			}
+			line = line[:min(len(line), idSniffBytes)]
+		default:
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // the same line goes on
+		}
+		if oversized {
+			c.reject(rejection{sniffID(line), jsonrpc.CodeInvalidRequest,
+				fmt.Sprintf("Invalid Request: line exceeds the limit of %d bytes", c.maxLine)})
+		} else if !c.handleLine(line) {
+			return
+		}
+		line, oversized = nil, false
+		if err != nil {
+			c.inputErr = err
+			return
+		}
+	}
+}
+
+// handleLine answers or forwards one complete line. It reports false once the
+// connection is closed and nothing more should be read.
+func (c *conn) handleLine(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 {
+		return true
+	}
+	msg, rejections := decodeLine(line, c.maxValues, c.maxDepth)
+	c.reject(rejections...)
+	if msg == nil {
+		return true
+	}
+	to := c.others
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		to = c.calls
+	}
+	select {
+	case to <- inbound{msg, len(line)}:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// rejection is an error response the transport writes on its own.
+type rejection struct {
+	id      json.RawMessage // nil writes "id": null
+	code    int64
+	message string
+}
+
+// decodeLine turns one trimmed, non-empty line into either a message for the SDK
+// or the error responses it deserves. Its messages are fixed text: a decoder's
+// error would name Go types.
+func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []rejection) {
+	if !json.Valid(line) {
+		var syntax any
+		detail := "invalid JSON"
+		var serr *json.SyntaxError
+		if err := json.Unmarshal(line, &syntax); errors.As(err, &serr) {
+			detail = serr.Error() // names one character and what was expected
+		}
+		return nil, []rejection{{code: jsonrpc.CodeParseError, message: "Parse error: " + detail}}
+	}
+	if problem, id := structureProblem(line, maxValues, maxDepth); problem != "" {
+		if line[0] != '{' {
+			id = nil
+		}
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: problem}}
+	}
+	switch line[0] {
+	case '[':
+		return nil, rejectBatch(line)
+	case '{':
+	default:
+		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
+	}
+	rawIDValue, hasID := members["id"]
+	id := echoableID(rawIDValue)
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + wireProblem(members)}}
+	}
+	req, isRequest := msg.(*jsonrpc.Request)
+	if !isRequest {
+		_, hasResult := members["result"]
+		_, hasError := members["error"]
+		if !hasResult && !hasError {
+			// Neither a request (no method) nor a response: JSON-RPC calls
+			// this an invalid request, and the SDK would drop it unanswered.
+			return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest,
+				message: "Invalid Request: a message needs a method (a request or notification), or a result or error (a response)"}}
+		}
+	}
+	if !isRequest || !hasID {
+		return msg, nil // a response to a server request, or a notification
+	}
+	if !exactID(rawIDValue) {
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest,
+			message: "Invalid Request: id must be a string or an integer between -9007199254740991 and 9007199254740991"}}
+	}
+	return req, nil
+}
+
+// wireProblem names, in JSON-RPC terms, why the SDK could not decode a message
+// that is a JSON object.
+func wireProblem(members map[string]json.RawMessage) string {
+	var version string
+	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != "2.0" {
+		return `"jsonrpc" must be "2.0"`
+	}
+	if m, ok := members["method"]; ok {
+		var method string
+		if json.Unmarshal(m, &method) != nil {
+			return `"method" must be a string`
+		}
+	}
+	return "the message is not a JSON-RPC 2.0 request, notification or response"
+}
+
+// rejectBatch answers a batch without executing it: one error per element that
+// has a string or number id, and one null-id error for all the others together
+// (none if they are all notifications, which are never answered).
+func rejectBatch(line []byte) []rejection {
+	const message = "Invalid Request: JSON-RPC batches are not supported; send one message per line"
+	var elems []json.RawMessage
+	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
+		return []rejection{{code: jsonrpc.CodeInvalidRequest, message: message}}
+	}
+	var out []rejection
+	anonymous := false
+	for _, e := range elems {
+		var members map[string]json.RawMessage
+		if json.Unmarshal(e, &members) != nil {
+			anonymous = true
+			continue
+		}
+		if id := echoableID(members["id"]); id != nil {
+			out = append(out, rejection{id: id, code: jsonrpc.CodeInvalidRequest, message: message})
+			continue
+		}
+		if _, hasMethod := members["method"]; hasMethod && members["id"] == nil {
+			continue // a notification: JSON-RPC never answers those
+		}
+		anonymous = true
+	}
+	if anonymous {
+		out = append(out, rejection{code: jsonrpc.CodeInvalidRequest, message: message})
+	}
+	return out
+}
+
+// echoableID returns raw when it is a JSON string or number, the only ids a
+// client can match an error to, and nil otherwise.
+func echoableID(raw json.RawMessage) json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil
+	}
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return raw
+	}
+	return nil
+}
+
+// maxExactID is the largest integer a float64 holds exactly. The SDK decodes
+// numeric ids through float64, so beyond it the response would carry another id.
+const maxExactID = 1<<53 - 1
+
+// exactID reports whether the SDK will answer with the very id the client sent: a
+// string, or an integer written without fraction or exponent within ±maxExactID.
+func exactID(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		return true
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n >= -maxExactID && n <= maxExactID
+}
+
+// rawID is the wire form of an id the SDK accepted, encoded as the SDK encodes
+// it: without HTML escaping.
+func rawID(id jsonrpc.ID) json.RawMessage {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(id.Raw()); err != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// sniffID looks for a string or number "id" member among the leading members of
+// the start of an oversized line, so its error can still be matched to the
+// request. It gives up (returning nil, for id null) at the first thing it cannot
+// read, which includes reaching the cut.
+func sniffID(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil
+		}
+		if key == "id" {
+			if dec.InputOffset() == int64(len(prefix)) {
+				return nil // a number cut at the end may have had more digits
+			}
+			return echoableID(value)
+		}
+	}
+	return nil
+}
+
+// errorLine encodes an error response by hand, because jsonrpc.EncodeMessage omits
+// an id it considers invalid, and JSON-RPC requires "id": null when the request's
+// id is unknown.
+func errorLine(id json.RawMessage, code int64, message string) []byte {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
+	if err != nil { // only if id is not valid JSON, which callers rule out
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+	}
+	return data
+}
