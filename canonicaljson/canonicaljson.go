@@ -532,3 +532,11 @@ func firstInvalidUTF8(data []byte) int {
 	}
 	return len(data)
 }
+
+// CompareUTF16 compares a and b as sequences of UTF-16 code units, the order
+// RFC 8785 sorts object members in. It differs from Go's string order (code
+// points) only for characters above U+FFFF against U+E000 to U+FFFF. Use it to
+// sort anything else that must agree with JCS across languages.
+func CompareUTF16(a, b string) int {
+	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
