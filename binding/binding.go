@@ -61,6 +61,9 @@ const (
 	// CodeServerUnknown: the call names a server the dispatcher is not connected
 	// to; a model cannot add a server.
 	CodeServerUnknown automium.Code = "server_unknown"
+	// CodeServerAmbiguous: two connected servers report the same identity, so a
+	// call could not be routed to exactly one of them.
+	CodeServerAmbiguous automium.Code = "server_ambiguous"
 	// CodeContractDrift: the live server's catalog digest is not the pinned one.
 	CodeContractDrift automium.Code = "contract_drift"
 	// CodeCallAltered: the call names another tool than the granted one.

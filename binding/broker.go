@@ -149,7 +149,7 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	}
 	if c.CatalogDigest != g.CatalogDigest {
 		return nil, refuse(CodeContractDrift, "catalogDigest", "the live server's catalog digest %s is not the pinned %s; its tools, resources, prompts or protocol version changed",
-			echo.Quote(c.CatalogDigest), g.CatalogDigest)
+			quoteDigest(c.CatalogDigest), g.CatalogDigest)
 	}
 	if c.Tool != g.Tool {
 		return nil, refuse(CodeCallAltered, "tool", "the call is to tool %s, but the grant is for tool %s", echo.Quote(c.Tool), echo.Quote(g.Tool))
@@ -181,4 +181,12 @@ func canonicaljsonOf(args json.RawMessage) ([]byte, error) {
 		return nil, refuse(CodeArgumentsOutsideSchema, "arguments", "the arguments are not I-JSON: %v", err)
 	}
 	return c, nil
+}
+
+// quoteDigest shows a digest whole, and anything else cut.
+func quoteDigest(s string) string {
+	if IsDigest(s) {
+		return s
+	}
+	return echo.Quote(s)
 }

@@ -40,9 +40,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
-	"sync"
 
 	"github.com/automium/automium"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -59,36 +57,6 @@ type Options struct {
 
 // Name is the server name reported to clients during initialization.
 const Name = "automium"
-
-// modulePath is the module whose version the server reports.
-const modulePath = "github.com/automium/automium"
-
-// fallbackVersion is reported when the build carries no module version, as in
-// `go run` or `go test` builds without VCS information.
-const fallbackVersion = "v0.0.0-devel"
-
-// Version returns the version of the automium module in this binary, as stamped by
-// the Go toolchain (for example by `go install ...@v1.2.3`), or a development
-// placeholder when the build has none.
-func Version() string { return version() }
-
-var version = sync.OnceValue(func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return fallbackVersion
-	}
-	usable := func(v string) bool { return v != "" && v != "(devel)" }
-	if bi.Main.Path == modulePath && usable(bi.Main.Version) {
-		return bi.Main.Version
-	}
-	for _, d := range bi.Deps {
-		// A dependency replaced by a directory has no real version.
-		if d.Path == modulePath && usable(d.Version) && (d.Replace == nil || d.Replace.Version != "") {
-			return d.Version
-		}
-	}
-	return fallbackVersion
-})
 
 // instructions walk an agent through the Developer Experience flow of the spec.
 const instructions = `Automium is the contract layer of a QA platform for agentic browser testing: an owned benchmark corpus of web apps and fixtures, the frozen planner intent vocabulary planner-intent-v1, journey compilation, and modeled run submissions, replay summaries, artifact manifests and planner comparisons.
@@ -150,8 +118,9 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 		s.AddTool(t.def, t.handler(log))
 		toolNames = append(toolNames, t.def.Name)
 	}
+	catalog := catalogFor(toolTable, promptTable)
 	var uris []string
-	for _, r := range resources() {
+	for _, r := range catalog.withResource(resources()) {
 		s.AddResource(r.def, r.read)
 		uris = append(uris, r.def.URI)
 	}
@@ -164,7 +133,7 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 	slices.Sort(uris)
 	slices.Sort(promptNames)
 	// recoverPanics is outermost, so it also covers the name guard.
-	s.AddReceivingMiddleware(recoverPanics(log), guardNames(toolNames, promptNames, uris))
+	s.AddReceivingMiddleware(recoverPanics(log), guardNames(toolNames, promptNames, uris), catalog.advertise)
 	return s
 }
 

@@ -160,6 +160,7 @@ var fixedURIs = []string{
 	"automium://contracts/planner-adapter-v1",
 	"automium://contracts/replay-event-v1",
 	"automium://contracts/semantic-snapshot-v1",
+	"automium://contracts/tool-catalog-v1",
 	"automium://fixtures",
 }
 
@@ -179,6 +180,7 @@ func TestResources(t *testing.T) {
 		}
 		want["automium://contracts/"+name] = doc
 	}
+	want[CatalogURI] = json.RawMessage(defaultCatalog().resource.body) // checked against live sessions in catalog_test.go
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
 		list, err := cs.ListResources(ctx, nil)
 		if err != nil {
