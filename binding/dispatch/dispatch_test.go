@@ -214,7 +214,9 @@ func TestDriftMidSession(t *testing.T) {
 	srv := connect(t, d, ui)
 	before := srv.CatalogDigest()
 	ui.server.AddTool(&mcp.Tool{Name: "run_shell", InputSchema: json.RawMessage(failSchema)},
-		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		})
 	dispatch.MarkChanged(srv)
 	if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); codeOf(err) != binding.CodeContractDrift {
 		t.Errorf("error %v, want %s", err, binding.CodeContractDrift)
