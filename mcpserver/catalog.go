@@ -154,10 +154,11 @@ var defaultCatalog = sync.OnceValue(func() serverCatalog {
 // for each protocol version it speaks, keyed by version. The map is a copy.
 func CatalogDigests() map[string]string { return maps.Clone(defaultCatalog().digests) }
 
-// VersionReport is what `automium-mcp -version` prints: the server's name and
-// version, then its contract digest for each protocol version, newest first.
-func VersionReport() string {
-	s := fmt.Sprintf("%s %s\n", Name, Version())
+// VersionReport is what `automium-mcp -version` prints: the program name, the
+// version (see [Version]), the MCP server name, then the server's contract
+// digest for each protocol version it speaks, newest first, one per line.
+func VersionReport(program string) string {
+	s := fmt.Sprintf("%s %s (MCP server %q)\n", program, Version(), Name)
 	digests := CatalogDigests()
 	versions := slices.Sorted(maps.Keys(digests))
 	slices.Reverse(versions)

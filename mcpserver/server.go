@@ -11,8 +11,10 @@
 // Seven tools, one per root-package capability (automium_list_apps,
 // automium_list_fixtures, automium_compile_journey, automium_create_run_submission,
 // automium_get_replay_summary, automium_get_artifact_manifest,
-// automium_compare_planners); five fixed read-only resources (automium://apps,
-// automium://fixtures and the three automium://contracts/... documents); three
+// automium_compare_planners); six fixed read-only resources (automium://apps,
+// automium://fixtures, the three automium://contracts/... documents, and
+// automium://contracts/tool-catalog-v1, the rule and digests of the tool
+// contract, see [CatalogURI]); three
 // prompts (draft_journey, debug_failed_run, compare_planner_backends); and
 // completions for their app, fixture and verdict arguments.
 //

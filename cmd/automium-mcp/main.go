@@ -36,7 +36,7 @@ func main() {
 func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("automium-mcp", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	showVersion := flags.Bool("version", false, "print the version and exit")
+	showVersion := flags.Bool("version", false, "print the version and the tool contract digests, and exit")
 	showHelp := flags.Bool("help", false, "print this help and exit")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-mcp [-version | -help]\n\n"+
@@ -63,7 +63,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "automium-mcp %s\n", mcpserver.Version())
+		fmt.Fprint(stdout, mcpserver.VersionReport("automium-mcp"))
 		return 0
 	}
 

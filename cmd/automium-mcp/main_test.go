@@ -435,7 +435,7 @@ func TestFlags(t *testing.T) {
 		wantStdout string // prefix
 		wantStderr string // substring
 	}{
-		{[]string{"-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-version"}, 0, "automium-mcp ", ""},
 		{[]string{"-help"}, 0, "", "speaks MCP"},
 		{[]string{"-h"}, 0, "", "Usage: automium-mcp"},
 		{[]string{"-bogus"}, 2, "", "flag provided but not defined: -bogus"},
