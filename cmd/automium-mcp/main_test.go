@@ -152,8 +152,8 @@ func TestSDKClient(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(resources.Resources) != 5 {
-				t.Errorf("got %d resources, want the spec's 5", len(resources.Resources))
+			if len(resources.Resources) != 6 {
+				t.Errorf("got %d resources, want the spec's 5 and the tool-catalog-v1 contract", len(resources.Resources))
 			}
 			for _, r := range resources.Resources {
 				got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
