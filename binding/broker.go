@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // BrokerOptions scopes a [Broker] to one run under one policy on one target.
@@ -51,7 +52,15 @@ type Broker struct {
 	next     int             // the step the next grant must have
 	last     string          // the ID of the last consumed grant, its Previous
 	consumed map[string]bool // IDs of consumed grants
+	// schemas caches resolved input schemas by their JSON text, since a
+	// plan calls the same few tools many times and resolving a schema costs
+	// far more than validating against it. At most maxCachedSchemas entries.
+	schemas map[string]*jsonschema.Resolved
 }
+
+// maxCachedSchemas bounds the broker's schema cache; past it the cache starts
+// over, so a server with many tools costs time, never memory.
+const maxCachedSchemas = 64
 
 // NewBroker returns a broker for the given scope. It refuses a malformed scope,
 // a short key or a missing clock.
@@ -76,7 +85,7 @@ func NewBroker(opts BrokerOptions) (*Broker, error) {
 		}
 	}
 	opts.Keys = append([]SealKey(nil), opts.Keys...)
-	return &Broker{opts: opts, consumed: map[string]bool{}}, nil
+	return &Broker{opts: opts, consumed: map[string]bool{}, schemas: map[string]*jsonschema.Resolved{}}, nil
 }
 
 // LiveCall is a call about to be dispatched, with what the dispatcher observed
@@ -161,7 +170,7 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	if got, err := canonicaljsonOf(c.Arguments); err != nil || !bytes.Equal(got, granted) {
 		return nil, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not the granted ones; a granted call cannot be changed")
 	}
-	schema, err := compileClosedSchema(c.InputSchema, "inputSchema")
+	schema, err := b.schema(c.InputSchema)
 	if err != nil {
 		return nil, refuse(CodeArgumentsOutsideSchema, "inputSchema", "the live tool's input schema cannot check the arguments: %s", asError(err).Message)
 	}
@@ -172,6 +181,26 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	b.next++
 	b.last = g.ID
 	return granted, nil
+}
+
+// schema returns the resolved closed schema, from the cache when it is there.
+// b.mu is held.
+func (b *Broker) schema(raw json.RawMessage) (*jsonschema.Resolved, error) {
+	// Keyed by the bytes as the dispatcher listed them: the same listing gives
+	// the same bytes, and different bytes at worst resolve once more.
+	key := string(raw)
+	if s, ok := b.schemas[key]; ok {
+		return s, nil
+	}
+	s, err := compileClosedSchema(raw, "inputSchema")
+	if err != nil {
+		return nil, err
+	}
+	if len(b.schemas) >= maxCachedSchemas {
+		clear(b.schemas)
+	}
+	b.schemas[key] = s
+	return s, nil
 }
 
 // canonicaljsonOf returns the canonical form of granted or called arguments.
