@@ -172,7 +172,7 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	}
 	schema, err := b.schema(c.InputSchema)
 	if err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, "inputSchema", "the live tool's input schema cannot check the arguments: %s", asError(err).Message)
+		return nil, refuse(CodeArgumentsOutsideSchema, "inputSchema", "the live tool's input schema cannot check the arguments: %v", err)
 	}
 	if _, err := canonicalArguments(schema, granted, "arguments"); err != nil {
 		return nil, err

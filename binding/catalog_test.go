@@ -135,6 +135,7 @@ func TestIssuePlanRefuses(t *testing.T) {
 			p.Catalog.Tools = append(p.Catalog.Tools, tool("fetchy", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}},"additionalProperties":false}`))
 			p.Calls[0] = binding.Call{Tool: "fetchy", Arguments: json.RawMessage(`{"a":1}`)}
 		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+		{"call for another server", func(p *binding.Plan) { p.Calls[1].Server = otherUI }, binding.CodeServerSubstituted, "calls[1].server"},
 		{"no calls", func(p *binding.Plan) { p.Calls = nil }, binding.CodeInvalidGrant, "calls"},
 		{"VM not a UUID", func(p *binding.Plan) { p.VMUUID = "vm-7" }, binding.CodeInvalidGrant, "vmUuid"},
 		{"policy not a digest", func(p *binding.Plan) { p.PolicyDigest = "permissive" }, binding.CodeInvalidGrant, "policyDigest"},

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
 	"github.com/automium/automium/internal/echo"
 )
@@ -128,8 +127,8 @@ type Plan struct {
 	VMUUID       string
 	IssuedAt     time.Time
 	ExpiresAt    time.Time
-	// Calls are the calls in the order they must run: their Server fields are
-	// ignored (a plan is for one server; the plan's Server is used).
+	// Calls are the calls in the order they must run. A plan is for one
+	// server: a call's Server is either empty or the plan's Server.
 	Calls []Call
 }
 
@@ -162,6 +161,10 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	previous := ""
 	for i, c := range p.Calls {
 		field := fmt.Sprintf("calls[%d]", i)
+		if c.Server != (ServerIdentity{}) && c.Server != p.Server {
+			return nil, refuse(CodeServerSubstituted, field+".server", "the call names server %s, but the plan is for %s; a plan binds one server",
+				echo.Quote(c.Server.String()), echo.Quote(p.Server.String()))
+		}
 		schema, ok := p.Catalog.InputSchema(c.Tool)
 		if !ok {
 			return nil, refuse(CodeCallAltered, field+".tool", "the pinned catalog has no tool %s with an input schema", echo.Quote(c.Tool))
@@ -289,10 +292,4 @@ func (g Grant) Verify(keys ...SealKey) error {
 		}
 	}
 	return refuse(CodeGrantUnsealed, "seal.keyId", "the grant is sealed with key %s, which this broker does not hold", echo.Quote(g.Seal.KeyID))
-}
-
-// asError returns err as an *automium.Error when it is one.
-func asError(err error) *automium.Error {
-	e, _ := err.(*automium.Error)
-	return e
 }
