@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/automium/automium/canonicaljson"
 	"github.com/automium/automium/internal/echo"
@@ -70,31 +71,115 @@ func (c Catalog) Digest() (string, error) {
 	return digestOf(canonical), nil
 }
 
+// Digests returns the digest the catalog's lists would have under each of the
+// given protocol versions, keyed by version. It reads the lists once, so it is
+// the way for a server to compute its digest for every version it speaks.
+func (c Catalog) Digests(protocolVersions ...string) (map[string]string, error) {
+	lists, err := c.canonicalLists()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(protocolVersions))
+	for _, v := range protocolVersions {
+		doc, err := lists.document(v)
+		if err != nil {
+			return nil, err
+		}
+		out[v] = digestOf(doc)
+	}
+	return out, nil
+}
+
 // Canonical returns the canonical tool-catalog-v1 document whose SHA-256 is the
 // digest; it is what to compare when two digests differ.
 func (c Catalog) Canonical() ([]byte, error) {
-	if c.ProtocolVersion == "" {
-		return nil, refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
-	}
-	tools, err := project(c.Tools, "tools", "name", projectTool)
+	lists, err := c.canonicalLists()
 	if err != nil {
 		return nil, err
+	}
+	return lists.document(c.ProtocolVersion)
+}
+
+// catalogLists are the canonical JSON arrays of a catalog's three lists.
+type catalogLists struct{ tools, resources, prompts []byte }
+
+func (c Catalog) canonicalLists() (catalogLists, error) {
+	var l catalogLists
+	tools, err := project(c.Tools, "tools", "name", projectTool)
+	if err != nil {
+		return l, err
 	}
 	resources, err := project(c.Resources, "resources", "uri", projectResource)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
 	prompts, err := project(c.Prompts, "prompts", "name", projectPrompt)
 	if err != nil {
-		return nil, err
+		return l, err
 	}
-	return canonicaljson.Marshal(map[string]any{
-		"catalog":         CatalogRule,
-		"protocolVersion": c.ProtocolVersion,
-		"tools":           tools,
-		"resources":       resources,
-		"prompts":         prompts,
-	})
+	l.tools = appendCanonical(nil, tools)
+	l.resources = appendCanonical(nil, resources)
+	l.prompts = appendCanonical(nil, prompts)
+	return l, nil
+}
+
+// appendCanonical writes a projection in RFC 8785 form. Its JSON values are
+// already canonical (they are parts of an item readItem canonicalized), so
+// nothing is parsed again; TestCatalogCanonical holds the result to
+// canonicaljson's own output.
+func appendCanonical(dst []byte, v any) []byte {
+	switch v := v.(type) {
+	case string:
+		return canonicaljson.AppendString(dst, v)
+	case bool:
+		return strconv.AppendBool(dst, v)
+	case json.RawMessage:
+		return append(dst, v...)
+	case []map[string]any:
+		dst = append(dst, '[')
+		for i, m := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonical(dst, m)
+		}
+		return append(dst, ']')
+	case map[string]any:
+		dst = append(dst, '{')
+		for i, k := range sortedKeys(v) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = canonicaljson.AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, v[k])
+		}
+		return append(dst, '}')
+	default:
+		panic(fmt.Sprintf("binding: appendCanonical(%T)", v))
+	}
+}
+
+// document assembles the canonical document from canonical parts. The members
+// are written in RFC 8785 order (catalog < prompts < protocolVersion <
+// resources < tools), so the result is canonical without parsing the lists
+// again; TestCatalogCanonical holds it to canonicaljson's own output.
+func (l catalogLists) document(protocolVersion string) ([]byte, error) {
+	if protocolVersion == "" {
+		return nil, refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
+	}
+	doc := make([]byte, 0, len(l.tools)+len(l.resources)+len(l.prompts)+100)
+	doc = append(doc, `{"catalog":`...)
+	doc = canonicaljson.AppendString(doc, CatalogRule)
+	doc = append(doc, `,"prompts":`...)
+	doc = append(doc, l.prompts...)
+	doc = append(doc, `,"protocolVersion":`...)
+	doc = canonicaljson.AppendString(doc, protocolVersion)
+	doc = append(doc, `,"resources":`...)
+	doc = append(doc, l.resources...)
+	doc = append(doc, `,"tools":`...)
+	doc = append(doc, l.tools...)
+	return append(doc, '}'), nil
 }
 
 // Tool returns the raw JSON of the named tool, as the server listed it.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
+	"github.com/automium/automium/canonicaljson"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -36,6 +37,16 @@ func TestCatalogCanonical(t *testing.T) {
 		`"inputSchema":{"additionalProperties":false,"type":"object"},"name":"zoom"}]}`
 	if diff := cmp.Diff(want, string(got)); diff != "" {
 		t.Errorf("Canonical (-want +got):\n%s", diff)
+	}
+	if again, err := canonicaljson.Canonicalize(got); err != nil || string(again) != string(got) {
+		t.Errorf("the assembled document is not canonical: %s, %v", again, err)
+	}
+	digests, err := c.Digests("2025-11-25", "2025-06-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := c.Digest(); digests["2025-11-25"] != d || digests["2025-06-18"] == d {
+		t.Errorf("Digests = %v, Digest = %s; want the 2025-11-25 entry equal and the other different", digests, d)
 	}
 }
 

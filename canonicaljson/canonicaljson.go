@@ -31,6 +31,7 @@ package canonicaljson
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -100,9 +101,8 @@ type value struct {
 }
 
 type member struct {
-	key   string
-	utf16 []uint16
-	val   value
+	key string
+	val value
 }
 
 func (v value) appendTo(out []byte) []byte {
@@ -341,7 +341,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.members = append(v.members, member{key: key, utf16: utf16.Encode([]rune(key)), val: val})
+		v.members = append(v.members, member{key: key, val: val})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return value{}, p.errorf("unexpected end of input in an object")
@@ -357,7 +357,7 @@ func (p *parser) object(depth int) (value, error) {
 		}
 		break
 	}
-	slices.SortStableFunc(v.members, func(a, b member) int { return slices.Compare(a.utf16, b.utf16) })
+	slices.SortFunc(v.members, func(a, b member) int { return CompareUTF16(a.key, b.key) })
 	for i := 1; i < len(v.members); i++ {
 		if v.members[i].key == v.members[i-1].key {
 			return value{}, p.errorf("duplicate member name %s", echo.Quote(v.members[i].key))
@@ -536,7 +536,31 @@ func firstInvalidUTF8(data []byte) int {
 // CompareUTF16 compares a and b as sequences of UTF-16 code units, the order
 // RFC 8785 sorts object members in. It differs from Go's string order (code
 // points) only for characters above U+FFFF against U+E000 to U+FFFF. Use it to
-// sort anything else that must agree with JCS across languages.
+// sort anything else that must agree with JCS across languages. It allocates
+// nothing.
 func CompareUTF16(a, b string) int {
-	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+	for a != "" && b != "" {
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			ha, la := utf16Units(ra)
+			hb, lb := utf16Units(rb)
+			if ha != hb {
+				return cmp.Compare(ha, hb)
+			}
+			return cmp.Compare(la, lb)
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// utf16Units returns the one or two UTF-16 code units of r; the second is 0
+// when there is one.
+func utf16Units(r rune) (uint16, uint16) {
+	if r < 0x10000 {
+		return uint16(r), 0
+	}
+	r -= 0x10000
+	return uint16(0xD800 + r>>10), uint16(0xDC00 + r&0x3FF)
 }

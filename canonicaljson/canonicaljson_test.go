@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/automium/automium/canonicaljson"
 	"github.com/google/go-cmp/cmp"
@@ -228,6 +231,33 @@ func FuzzCanonicalize(f *testing.F) {
 		}
 		if diff := cmp.Diff(before, after); diff != "" {
 			t.Fatalf("canonical form changed the value (-in +out):\n%s", diff)
+		}
+	})
+}
+
+// TestCompareUTF16 holds the allocation-free comparison to the definition:
+// comparing the UTF-16 encodings.
+func TestCompareUTF16(t *testing.T) {
+	words := []string{"", "a", "ab", "b", "\r", "1", "\u0080", "ö", "€", "😀", "\ufb33", "\uffff", "\U0010ffff", "a😀", "a\ufb33", "aa"}
+	for _, a := range words {
+		for _, b := range words {
+			want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+			if got := canonicaljson.CompareUTF16(a, b); got != want {
+				t.Errorf("CompareUTF16(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCompareUTF16(f *testing.F) {
+	f.Add("😀", "\ufb33")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return
+		}
+		want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+		if got := canonicaljson.CompareUTF16(a, b); got != want {
+			t.Fatalf("CompareUTF16(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
 }

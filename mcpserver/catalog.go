@@ -65,13 +65,8 @@ func newServerCatalog(toolTable []tool, resourceTable []resource, promptTable []
 	for _, p := range promptTable {
 		c.Prompts = append(c.Prompts, mustJSON(p.def))
 	}
-	digests := map[string]string{}
-	for _, v := range mcp.SupportedProtocolVersions() {
-		c.ProtocolVersion = v
-		d, err := c.Digest()
-		must("the tool catalog digest", err)
-		digests[v] = d
-	}
+	digests, err := c.Digests(mcp.SupportedProtocolVersions()...)
+	must("the tool catalog digest", err)
 	doc := catalogContract{
 		Name:    binding.CatalogRule,
 		Version: "1",
