@@ -125,13 +125,13 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.consumed[g.ID] {
-		return nil, refuse(CodeGrantConsumed, "id", "grant %s (step %d) was already used; a grant is one-shot, whether its call succeeded or failed", echo.Quote(g.ID), g.Step)
+		return nil, refuse(CodeGrantConsumed, "id", "grant %s (step %d) was already used; a grant is one-shot, whether its call succeeded or failed", quoteDigest(g.ID), g.Step)
 	}
 	if g.RunID != b.opts.RunID {
 		return nil, refuse(CodeCrossRun, "runId", "the grant is for run %s, not this run %s", echo.Quote(g.RunID), echo.Quote(b.opts.RunID))
 	}
 	if g.PolicyDigest != b.opts.PolicyDigest {
-		return nil, refuse(CodeCrossRun, "policyDigest", "the grant is under policy %s, not this run's policy %s", echo.Quote(g.PolicyDigest), b.opts.PolicyDigest)
+		return nil, refuse(CodeCrossRun, "policyDigest", "the grant is under policy %s, not this run's policy %s", quoteDigest(g.PolicyDigest), b.opts.PolicyDigest)
 	}
 	if g.Host != b.opts.Host {
 		return nil, refuse(CodeWrongTarget, "host", "the grant is for host %s, not %s", echo.Quote(g.Host), echo.Quote(b.opts.Host))
@@ -150,7 +150,7 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
 	}
 	if g.Step != b.next || g.Previous != b.last {
 		return nil, refuse(CodeOutOfOrder, "step", "the grant is step %d of its plan, but the next call allowed is step %d after grant %s; calls run in plan order, none skipped",
-			g.Step, b.next, echo.Quote(b.last))
+			g.Step, b.next, quoteDigest(b.last))
 	}
 	if c.Server != g.Server {
 		return nil, refuse(CodeServerSubstituted, "server", "the call is for server %s, but the grant is for server %s",

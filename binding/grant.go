@@ -275,7 +275,7 @@ func (g Grant) Verify(keys ...SealKey) error {
 		return err
 	}
 	if !hmac.Equal([]byte(id), []byte(g.ID)) {
-		return refuse(CodeGrantAltered, "id", "the grant's fields do not hash to its ID %s; a field was changed after issue", echo.Quote(g.ID))
+		return refuse(CodeGrantAltered, "id", "the grant's fields do not hash to its ID %s; a field was changed after issue", quoteDigest(g.ID))
 	}
 	if len(keys) == 0 {
 		return nil
