@@ -40,7 +40,8 @@ type Call struct {
 
 // Grant authorizes exactly one tool call, once. Every field but ID and Seal is
 // bound; ID is the digest of them and Seal an HMAC of ID, so changing any field
-// shows. A Grant is plain data: it can be stored, sent and logged as JSON.
+// shows. A Grant is plain data: it can be stored, sent and logged as JSON, and
+// its methods, which do not change it, may be called concurrently.
 //
 // The ID is "sha256:" and the hex SHA-256 of the RFC 8785 canonical JSON of
 // {"grant": "action-grant-v1", and every field below but "id" and "seal"}, the

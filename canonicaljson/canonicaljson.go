@@ -276,7 +276,7 @@ func (p *parser) value(depth int) (value, error) {
 }
 
 func (p *parser) literal(word string) (value, error) {
-	if !bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+	if end := p.pos + len(word); end > len(p.data) || string(p.data[p.pos:end]) != word {
 		return value{}, p.errorf("invalid literal; want %s", word)
 	}
 	p.pos += len(word)
@@ -509,7 +509,13 @@ func (p *parser) number() (value, error) {
 			return value{}, p.errorf("want a digit in the exponent")
 		}
 	}
-	text := string(p.data[start:p.pos])
+	raw := p.data[start:p.pos]
+	if isShortInteger(raw) {
+		// A plain integer of at most 15 digits is exact in a double and
+		// ECMAScript writes it as it is.
+		return value{kind: 'l', text: string(raw)}, nil
+	}
+	text := string(raw)
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) {
 		// ParseFloat fails only on range here; the grammar was checked above.
@@ -520,6 +526,27 @@ func (p *parser) number() (value, error) {
 		return value{}, &Error{Offset: start, Reason: err.Error()}
 	}
 	return value{kind: 'l', text: string(out)}, nil
+}
+
+// isShortInteger reports whether raw, a number the grammar accepted, is an
+// integer of 1 to 15 digits other than -0: its canonical form is itself.
+func isShortInteger(raw []byte) bool {
+	digits := raw
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+		if len(digits) == 1 && digits[0] == '0' {
+			return false
+		}
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func firstInvalidUTF8(data []byte) int {
@@ -539,20 +566,26 @@ func firstInvalidUTF8(data []byte) int {
 // sort anything else that must agree with JCS across languages. It allocates
 // nothing.
 func CompareUTF16(a, b string) int {
-	for a != "" && b != "" {
-		ra, na := utf8.DecodeRuneInString(a)
-		rb, nb := utf8.DecodeRuneInString(b)
-		if ra != rb {
-			ha, la := utf16Units(ra)
-			hb, lb := utf16Units(rb)
-			if ha != hb {
-				return cmp.Compare(ha, hb)
-			}
-			return cmp.Compare(la, lb)
-		}
-		a, b = a[na:], b[nb:]
+	// Skip the common prefix; the order is decided by the characters where the
+	// strings first differ, which start at the same offset in both.
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	return cmp.Compare(len(a), len(b))
+	if i == len(a) || i == len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	ha, la := utf16Units(ra)
+	hb, lb := utf16Units(rb)
+	if ha != hb {
+		return cmp.Compare(ha, hb)
+	}
+	return cmp.Compare(la, lb)
 }
 
 // utf16Units returns the one or two UTF-16 code units of r; the second is 0

@@ -261,3 +261,23 @@ func FuzzCompareUTF16(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCanonicalize measures a tool-schema-sized document.
+func BenchmarkCanonicalize(b *testing.B) {
+	var doc strings.Builder
+	doc.WriteString(`{"type":"object","additionalProperties":false,"properties":{`)
+	for i := range 100 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		doc.WriteString(`"field` + strconv.Itoa(i) + `":{"type":"string","description":"a field \u00e9 with some text","maxLength":200,"enum":["a","b","c"]}`)
+	}
+	doc.WriteString(`}}`)
+	in := []byte(doc.String())
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := canonicaljson.Canonicalize(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -228,3 +228,19 @@ func TestDriftMidSession(t *testing.T) {
 		t.Errorf("server received %q, want nothing", got)
 	}
 }
+
+// TestCatalogBounds: a server that lists more than the dispatcher reads is
+// refused at connect, not read without end.
+func TestCatalogBounds(t *testing.T) {
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := newFixture(uiIdentity, clickSchema).server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogItems: 1})
+	if _, err := d.Connect(ctx, ct, nil); err == nil {
+		t.Error("Connect to a server with 2 tools and MaxCatalogItems 1: nil error")
+	}
+}
