@@ -55,6 +55,9 @@ const CatalogRule = "tool-catalog-v1"
 // depends on the protocol it is served under: a session that negotiates another
 // version has another digest, and a pinned digest holds only for the version it
 // was computed with.
+//
+// A Catalog is a plain value; its methods do not change it and may be called
+// concurrently.
 type Catalog struct {
 	ProtocolVersion string
 	Tools           []json.RawMessage
