@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -242,5 +245,23 @@ func TestCatalogBounds(t *testing.T) {
 	d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogItems: 1})
 	if _, err := d.Connect(ctx, ct, nil); err == nil {
 		t.Error("Connect to a server with 2 tools and MaxCatalogItems 1: nil error")
+	}
+}
+
+// TestDefaultLimitsDocumented keeps docs/limits.md's dispatcher rows equal to
+// the defaults.
+func TestDefaultLimitsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/limits.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, pages := dispatch.DefaultLimits()
+	for _, row := range []string{
+		fmt.Sprintf("| `dispatch.Options.MaxCatalogItems` default: tools, resources or prompts read from one server | %d |", items),
+		fmt.Sprintf("| `dispatch.Options.MaxCatalogPages` default: pages of one list | %d |", pages),
+	} {
+		if !strings.Contains(string(doc), row) {
+			t.Errorf("docs/limits.md lacks the row %q", row)
+		}
 	}
 }

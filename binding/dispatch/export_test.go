@@ -7,3 +7,9 @@ func MarkChanged(s *Server) {
 	s.changed = true
 	s.mu.Unlock()
 }
+
+// DefaultLimits returns the catalog limits a nil Options gives.
+func DefaultLimits() (items, pages int) {
+	d := New(nil, nil)
+	return d.opts.MaxCatalogItems, d.opts.MaxCatalogPages
+}
