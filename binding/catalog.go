@@ -1,8 +1,12 @@
 package binding
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 
@@ -84,11 +88,11 @@ func (c Catalog) Digests(protocolVersions ...string) (map[string]string, error) 
 	}
 	out := make(map[string]string, len(protocolVersions))
 	for _, v := range protocolVersions {
-		doc, err := lists.document(v)
+		d, err := lists.digest(v)
 		if err != nil {
 			return nil, err
 		}
-		out[v] = digestOf(doc)
+		out[v] = d
 	}
 	return out, nil
 }
@@ -168,21 +172,36 @@ func appendCanonical(dst []byte, v any) []byte {
 // resources < tools), so the result is canonical without parsing the lists
 // again; TestCatalogCanonical holds it to canonicaljson's own output.
 func (l catalogLists) document(protocolVersion string) ([]byte, error) {
-	if protocolVersion == "" {
-		return nil, refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
+	var doc bytes.Buffer
+	doc.Grow(len(l.tools) + len(l.resources) + len(l.prompts) + 100)
+	if err := l.writeDocument(&doc, protocolVersion); err != nil {
+		return nil, err
 	}
-	doc := make([]byte, 0, len(l.tools)+len(l.resources)+len(l.prompts)+100)
-	doc = append(doc, `{"catalog":`...)
-	doc = canonicaljson.AppendString(doc, CatalogRule)
-	doc = append(doc, `,"prompts":`...)
-	doc = append(doc, l.prompts...)
-	doc = append(doc, `,"protocolVersion":`...)
-	doc = canonicaljson.AppendString(doc, protocolVersion)
-	doc = append(doc, `,"resources":`...)
-	doc = append(doc, l.resources...)
-	doc = append(doc, `,"tools":`...)
-	doc = append(doc, l.tools...)
-	return append(doc, '}'), nil
+	return doc.Bytes(), nil
+}
+
+// digest hashes the document without building it: a server computes one per
+// protocol version at start.
+func (l catalogLists) digest(protocolVersion string) (string, error) {
+	h := sha256.New()
+	if err := l.writeDocument(h, protocolVersion); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (l catalogLists) writeDocument(w io.Writer, protocolVersion string) error {
+	if protocolVersion == "" {
+		return refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
+	}
+	for _, part := range [][]byte{
+		canonicaljson.AppendString([]byte(`{"catalog":`), CatalogRule), []byte(`,"prompts":`), l.prompts,
+		canonicaljson.AppendString([]byte(`,"protocolVersion":`), protocolVersion),
+		[]byte(`,"resources":`), l.resources, []byte(`,"tools":`), l.tools, []byte(`}`),
+	} {
+		w.Write(part) // bytes.Buffer and hash.Hash never fail
+	}
+	return nil
 }
 
 // Tool returns the raw JSON of the named tool, as the server listed it.
@@ -219,13 +238,13 @@ func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
 type fields map[string]json.RawMessage
 
 func readItem(raw json.RawMessage, field string) (fields, error) {
-	canonical, err := canonicaljson.Canonicalize(raw)
+	members, err := canonicaljson.Members(raw)
 	if err != nil {
-		return nil, refuse(CodeInvalidCatalog, field, "not I-JSON: %v", err)
+		return nil, refuse(CodeInvalidCatalog, field, "want an I-JSON object: %v", err)
 	}
-	var f fields
-	if err := json.Unmarshal(canonical, &f); err != nil {
-		return nil, refuse(CodeInvalidCatalog, field, "want a JSON object")
+	f := make(fields, len(members))
+	for _, m := range members {
+		f[m.Name] = m.Value
 	}
 	return f, nil
 }
@@ -312,8 +331,9 @@ func projectTool(f fields, field string) (map[string]any, error) {
 	}
 	ann := fields{}
 	if raw, ok := f["annotations"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &ann); err != nil {
-			return nil, refuse(CodeInvalidCatalog, field+".annotations", "want a JSON object")
+		var err error
+		if ann, err = readItem(raw, field+".annotations"); err != nil {
+			return nil, err
 		}
 	}
 	a := map[string]any{}

@@ -91,6 +91,41 @@ func Marshal(v any) ([]byte, error) {
 	return Canonicalize(data)
 }
 
+// Member is one member of a JSON object: its name and its value in canonical
+// form.
+type Member struct {
+	Name  string
+	Value []byte
+}
+
+// Members parses data, which must hold one JSON object, under the same rules as
+// [Canonicalize], and returns its members in canonical order, each value in
+// canonical form. It lets a caller pick fields out of an object it must also
+// canonicalize, without parsing it twice.
+func Members(data []byte) ([]Member, error) {
+	if !utf8.Valid(data) {
+		return nil, &Error{Offset: firstInvalidUTF8(data), Reason: "invalid UTF-8"}
+	}
+	p := parser{data: data}
+	p.skipSpace()
+	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
+		return nil, p.errorf("want a JSON object")
+	}
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.pos != len(p.data) {
+		return nil, p.errorf("unexpected %q after the JSON value", p.data[p.pos])
+	}
+	out := make([]Member, len(v.members))
+	for i, m := range v.members {
+		out[i] = Member{Name: m.key, Value: m.val.appendTo(nil)}
+	}
+	return out, nil
+}
+
 // value is a parsed JSON value. Scalars keep their canonical text; objects keep
 // their members in sorted order.
 type value struct {

@@ -281,3 +281,19 @@ func BenchmarkCanonicalize(b *testing.B) {
 		}
 	}
 }
+
+func TestMembers(t *testing.T) {
+	got, err := canonicaljson.Members([]byte(` {"b": [1.0, {"z":1,"a":2}], "a": "x"} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []canonicaljson.Member{{Name: "a", Value: []byte(`"x"`)}, {Name: "b", Value: []byte(`[1,{"a":2,"z":1}]`)}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Members (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`[]`, `"a"`, `{"a":1,"a":2}`, `{"a":1} x`, ``} {
+		if _, err := canonicaljson.Members([]byte(bad)); err == nil {
+			t.Errorf("Members(%q) = nil error, want one", bad)
+		}
+	}
+}
