@@ -264,6 +264,11 @@ func AppendNumber(out []byte, f float64) ([]byte, error) {
 type parser struct {
 	data []byte
 	pos  int
+	// items and members are scratch stacks: the elements of the arrays and
+	// objects being parsed, innermost last. Each array or object is copied out
+	// at its exact size when it ends, so parsing allocates no growing slices.
+	items   []value
+	members []member
 }
 
 func (p *parser) errorf(format string, args ...any) *Error {
@@ -326,13 +331,15 @@ func (p *parser) array(depth int) (value, error) {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
 	for {
 		p.skipSpace()
 		it, err := p.value(depth)
 		if err != nil {
 			return value{}, err
 		}
-		v.items = append(v.items, it)
+		p.items = append(p.items, it)
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return value{}, p.errorf("unexpected end of input in an array")
@@ -342,6 +349,7 @@ func (p *parser) array(depth int) (value, error) {
 			p.pos++
 		case ']':
 			p.pos++
+			v.items = slices.Clone(p.items[base:])
 			return v, nil
 		default:
 			return value{}, p.errorf("unexpected %q in an array; want ',' or ']'", p.data[p.pos])
@@ -357,6 +365,8 @@ func (p *parser) object(depth int) (value, error) {
 		p.pos++
 		return v, nil
 	}
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
 	for {
 		p.skipSpace()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -376,7 +386,7 @@ func (p *parser) object(depth int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.members = append(v.members, member{key: key, val: val})
+		p.members = append(p.members, member{key: key, val: val})
 		p.skipSpace()
 		if p.pos >= len(p.data) {
 			return value{}, p.errorf("unexpected end of input in an object")
@@ -392,6 +402,7 @@ func (p *parser) object(depth int) (value, error) {
 		}
 		break
 	}
+	v.members = slices.Clone(p.members[base:])
 	slices.SortFunc(v.members, func(a, b member) int { return CompareUTF16(a.key, b.key) })
 	for i := 1; i < len(v.members); i++ {
 		if v.members[i].key == v.members[i-1].key {
