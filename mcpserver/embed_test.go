@@ -140,7 +140,7 @@ func TestRegisteredHandlersRecover(t *testing.T) {
 		func(context.Context, map[string]string) (string, error) { panic("boom") })}
 	var logs bytes.Buffer
 	s := mcp.NewServer(&mcp.Implementation{Name: "embedder", Version: "v1.0.0"}, nil)
-	register(s, slog.New(slog.NewTextHandler(&logs, nil)), toolTable, promptTable)
+	register(s, slog.New(slog.NewTextHandler(&logs, nil)), toolTable, promptTable, resources())
 	cs := connect(t, s, "2025-11-25")
 	ctx := context.Background()
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_panic", Arguments: map[string]any{}})

@@ -25,12 +25,13 @@ import (
 // requests for the caller's features pass through untouched. A name Automium
 // uses that the server already has is replaced, as mcp.Server.AddTool does.
 func Register(server *mcp.Server, opts *Options) {
-	register(server, opts.logger(), tools(), prompts())
+	register(server, opts.logger(), tools(), prompts(), resources())
 }
 
-// register adds the rows of the tool and prompt tables and every resource to s,
-// each handler wrapped so that it recovers its own panics.
-func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []prompt) {
+// register adds the rows of the tool, prompt and resource tables to s, and the
+// reference journey template, each handler wrapped so that it recovers its own
+// panics.
+func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []prompt, resourceTable []resource) {
 	// The prompts' closed sets are checked against the root package now, so a
 	// build whose prompts miss a lane or verdict fails at start-up, not on a
 	// client's first call.
@@ -38,7 +39,7 @@ func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []p
 	for _, t := range toolTable {
 		s.AddTool(t.def, recoverTool(log, t.def.Name, t.handler(log)))
 	}
-	for _, r := range resources() {
+	for _, r := range resourceTable {
 		s.AddResource(r.def, recoverResource(log, r.read))
 	}
 	s.AddResourceTemplate(journeysTemplate, recoverResource(log, readJourney))

@@ -20,14 +20,16 @@
 // Seven tools, one per root-package capability (automium_list_apps,
 // automium_list_fixtures, automium_compile_journey, automium_create_run_submission,
 // automium_get_replay_summary, automium_get_artifact_manifest,
-// automium_compare_planners); six fixed read-only resources (automium://apps,
-// automium://fixtures, the journey rules at automium://vocabulary/planner-intent-v1
-// and the three automium://contracts/... documents); one resource template,
-// automium://journeys/{id}, for the reference journeys; three prompts
-// (draft_journey, debug_failed_run, compare_planner_backends); and completions
-// for their app, fixture and verdict arguments and for journey IDs. Everything a
-// prompt tells an agent about writing a journey is also in the resources, because
-// most hosts show prompts only as commands a person triggers.
+// automium_compare_planners); seven fixed read-only resources (automium://apps,
+// automium://fixtures, the journey rules at automium://vocabulary/planner-intent-v1,
+// the three automium://contracts/... documents, and
+// automium://contracts/tool-catalog-v1, the rule and digests of the tool
+// contract, see [CatalogURI]); one resource template, automium://journeys/{id},
+// for the reference journeys; three prompts (draft_journey, debug_failed_run,
+// compare_planner_backends); and completions for their app, fixture and verdict
+// arguments and for journey IDs. Everything a prompt tells an agent about writing
+// a journey is also in the resources, because most hosts show prompts only as
+// commands a person triggers.
 //
 // Every tool is read-only, idempotent and closed-world, and every output is
 // modeled: nothing here launches a browser, calls a planner provider, opens a
@@ -57,9 +59,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"slices"
-	"sync"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
@@ -78,36 +78,6 @@ type Options struct {
 
 // Name is the server name reported to clients during initialization.
 const Name = "automium"
-
-// modulePath is the module whose version the server reports.
-const modulePath = "github.com/automium/automium"
-
-// fallbackVersion is reported when the build carries no module version, as in
-// `go run` or `go test` builds without VCS information.
-const fallbackVersion = "v0.0.0-devel"
-
-// Version returns the version of the automium module in this binary, as stamped by
-// the Go toolchain (for example by `go install ...@v1.2.3`), or a development
-// placeholder when the build has none.
-func Version() string { return version() }
-
-var version = sync.OnceValue(func() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return fallbackVersion
-	}
-	usable := func(v string) bool { return v != "" && v != "(devel)" }
-	if bi.Main.Path == modulePath && usable(bi.Main.Version) {
-		return bi.Main.Version
-	}
-	for _, d := range bi.Deps {
-		// A dependency replaced by a directory has no real version.
-		if d.Path == modulePath && usable(d.Version) && (d.Replace == nil || d.Replace.Version != "") {
-			return d.Version
-		}
-	}
-	return fallbackVersion
-})
 
 // Instructions are what New's server tells a client at initialization: they walk
 // an agent through the Developer Experience flow of the spec. A program that
@@ -164,10 +134,14 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 			Prompts:   &mcp.PromptCapabilities{},
 		},
 	})
-	register(s, log, toolTable, promptTable)
+	// The tool-catalog-v1 digest covers the whole server, so only a server
+	// New builds advertises one and serves its contract; Register leaves it
+	// out, since the caller's own features are part of that server too.
+	catalog := catalogFor(toolTable, promptTable)
+	register(s, log, toolTable, promptTable, catalog.withResource(resources()))
 	// recoverPanics is outermost, so it also covers the name guard and the
 	// completion handler.
-	s.AddReceivingMiddleware(recoverPanics(log), guardNames)
+	s.AddReceivingMiddleware(recoverPanics(log), guardNames, catalog.advertise)
 	return s
 }
 

@@ -154,12 +154,13 @@ func TestPanicRecovery(t *testing.T) {
 	}
 }
 
-// fixedURIs are the spec's v1 resources and the journey rules, exactly.
+// fixedURIs are the spec's v1 resources, the journey rules and the tool-catalog-v1 contract, exactly.
 var fixedURIs = []string{
 	"automium://apps",
 	"automium://contracts/planner-adapter-v1",
 	"automium://contracts/replay-event-v1",
 	"automium://contracts/semantic-snapshot-v1",
+	"automium://contracts/tool-catalog-v1",
 	"automium://fixtures",
 	"automium://vocabulary/planner-intent-v1",
 }
@@ -181,6 +182,7 @@ func TestResources(t *testing.T) {
 		want["automium://contracts/"+name] = doc
 	}
 	want[vocabularyURI] = vocabulary()
+	want[CatalogURI] = json.RawMessage(defaultCatalog().resource.body) // checked against live sessions in catalog_test.go
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
 		list, err := cs.ListResources(ctx, nil)
 		if err != nil {

@@ -41,7 +41,7 @@ func main() {
 func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("automium-mcp", flag.ContinueOnError)
 	flags.SetOutput(stderr)
-	showVersion := flags.Bool("version", false, "print the version and exit")
+	showVersion := flags.Bool("version", false, "print the version and the tool contract digests, and exit")
 	showHelp := flags.Bool("help", false, "print this help and exit")
 	logLevel := flags.String("log-level", "warn", "write diagnostics at `LEVEL` and above to stderr: debug, info, warn or error")
 	var h httpFlags
@@ -86,7 +86,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if *showVersion {
-		fmt.Fprintf(stdout, "automium-mcp %s\n", mcpserver.Version())
+		fmt.Fprint(stdout, mcpserver.VersionReport("automium-mcp"))
 		return 0
 	}
 	if err := h.check(); err != nil {

@@ -168,8 +168,8 @@ func checkSDKSession(t *testing.T, ctx context.Context, cs *mcp.ClientSession, f
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(resources.Resources) != 6 {
-		t.Errorf("got %d resources, want the spec's 5 and the vocabulary", len(resources.Resources))
+	if len(resources.Resources) != 7 {
+		t.Errorf("got %d resources, want the spec's 5, the vocabulary and the tool catalog", len(resources.Resources))
 	}
 	for _, r := range resources.Resources {
 		got, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
@@ -442,15 +442,15 @@ func TestFlags(t *testing.T) {
 		wantStdout string // prefix
 		wantStderr string // substring
 	}{
-		{[]string{"-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-version"}, 0, "automium-mcp ", ""},
 		// Help asked for is output: stdout, status 0, nothing on stderr.
 		{[]string{"-help"}, 0, "Usage: automium-mcp", ""},
 		{[]string{"-h"}, 0, "Usage: automium-mcp", ""},
 		{[]string{"--help"}, 0, "Usage: automium-mcp", ""},
 		{[]string{"-bogus"}, 2, "", "flag provided but not defined: -bogus"},
 		{[]string{"serve"}, 2, "", `unexpected argument "serve"`},
-		{[]string{"-log-level", "debug", "-version"}, 0, "automium-mcp v", ""},
-		{[]string{"-log-level", "ERROR", "-version"}, 0, "automium-mcp v", ""},
+		{[]string{"-log-level", "debug", "-version"}, 0, "automium-mcp ", ""},
+		{[]string{"-log-level", "ERROR", "-version"}, 0, "automium-mcp ", ""},
 		{[]string{"-log-level", "loud"}, 2, "", `-log-level "loud": want debug, info, warn or error`},
 		{[]string{"-token-fd", "0"}, 2, "", "need -http"},
 		{[]string{"-http", "127.0.0.1:0", "-token-fd", "2"}, 2, "", "-token-fd 2 is stdout or stderr"},

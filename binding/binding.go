@@ -1,0 +1,146 @@
+// Package binding binds an action to the one MCP server, tool and arguments
+// authorized for it, and checks that binding at dispatch time, before anything
+// reaches the server. It implements SYS-REQ-032: a synthetic UI action is
+// dispatched only through the exact MCP server, tool and arguments authorized for
+// the current run and VM.
+//
+// Binding only a tool name and its arguments is not enough: when an agent is
+// connected to several MCP servers, an identically named tool on another server,
+// or the same server after its tools changed, would receive the action. So an
+// action is bound to four things at once:
+//
+//   - the server: its identity (name and version, as it reports them in
+//     initialize) and the [Catalog] digest of everything it advertises
+//     (tool-catalog-v1);
+//   - the call: the tool's name and arguments that validate against the tool's
+//     closed input schema, in RFC 8785 canonical form;
+//   - the plan: the call's step in an ordered plan, chained to the previous grant;
+//   - the scope: the run ID and policy digest, the host and VM UUID, and an expiry.
+//
+// A [Grant] carries these fields and an ID that is the digest of them, so it is
+// deterministic; [IssuePlan] makes the grants of a plan and can seal each with an
+// HMAC key the caller passes in as bytes. A [Broker] authorizes one call against
+// one grant with an injected clock and refuses, each with its own [Code], server
+// substitution, contract drift, altered or out-of-schema arguments, reordered,
+// skipped or repeated calls, a wrong host or VM, an expired grant, and a grant of
+// another run or policy. The package binding/dispatch connects to MCP servers
+// with the go-sdk client and calls tools only through a Broker.
+//
+// Everything here is pure: it depends on the standard library and the automium
+// package only, reads no clock, key, file or environment variable, and opens no
+// connection. Keys and time are always passed in.
+//
+// # Canonical forms
+//
+// Catalog digests, grant IDs and argument comparison all use one encoding, the
+// JSON Canonicalization Scheme of RFC 8785 (package canonicaljson), and one
+// digest form, "sha256:" followed by 64 lowercase hex digits. Two
+// implementations in two languages that follow the rules documented on
+// [Catalog] and [Grant] compute the same digests.
+package binding
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/canonicaljson"
+)
+
+// Codes of the errors this package returns. They are [automium.Code] values, so
+// a caller handles a refused call like any other Automium error: by its code.
+// Each way of bending a grant has its own code, so an audit log says which check
+// stopped a call.
+const (
+	// CodeServerSubstituted: the call went to a server whose identity is not the
+	// granted one, such as another server exposing a tool of the same name.
+	CodeServerSubstituted automium.Code = "server_substituted"
+	// CodeServerUnknown: the call names a server the dispatcher is not connected
+	// to; a model cannot add a server.
+	CodeServerUnknown automium.Code = "server_unknown"
+	// CodeServerAmbiguous: two connected servers report the same identity, so a
+	// call could not be routed to exactly one of them.
+	CodeServerAmbiguous automium.Code = "server_ambiguous"
+	// CodeContractDrift: the live server's catalog digest is not the pinned one.
+	CodeContractDrift automium.Code = "contract_drift"
+	// CodeCallAltered: the call names another tool than the granted one.
+	CodeCallAltered automium.Code = "call_altered"
+	// CodeArgumentsAltered: the call's arguments, in canonical form, are not the
+	// granted arguments.
+	CodeArgumentsAltered automium.Code = "arguments_altered"
+	// CodeArgumentsOutsideSchema: the arguments are not JSON, or do not validate
+	// against the tool's closed input schema.
+	CodeArgumentsOutsideSchema automium.Code = "arguments_outside_schema"
+	// CodeSchemaNotClosed: the tool's input schema accepts properties it does not
+	// name, so no argument set can be bound to it.
+	CodeSchemaNotClosed automium.Code = "schema_not_closed"
+	// CodeOutOfOrder: the grant is not the next step of the plan; a call was
+	// reordered or one was skipped.
+	CodeOutOfOrder automium.Code = "call_out_of_order"
+	// CodeGrantConsumed: the grant was already used. A grant is one-shot: it is
+	// consumed when the broker authorizes it, whether the call then succeeds or
+	// fails, and is never retried.
+	CodeGrantConsumed automium.Code = "grant_consumed"
+	// CodeWrongTarget: the grant is for another host or VM.
+	CodeWrongTarget automium.Code = "wrong_target"
+	// CodeGrantStale: the broker's clock is at or past the grant's expiry.
+	CodeGrantStale automium.Code = "grant_stale"
+	// CodeGrantNotYetValid: the grant was issued later than the broker's clock
+	// plus its allowed skew.
+	CodeGrantNotYetValid automium.Code = "grant_not_yet_valid"
+	// CodeCrossRun: the grant belongs to another run or another policy.
+	CodeCrossRun automium.Code = "cross_run"
+	// CodeGrantAltered: a grant field was changed after issue; its ID is not the
+	// digest of its fields.
+	CodeGrantAltered automium.Code = "grant_altered"
+	// CodeGrantUnsealed: the broker requires seals and the grant has none, or
+	// one made with a key the broker does not hold, or one that does not verify.
+	CodeGrantUnsealed automium.Code = "grant_unsealed"
+	// CodeInvalidCatalog: a list answer cannot be read under tool-catalog-v1.
+	CodeInvalidCatalog automium.Code = "invalid_catalog"
+	// CodeInvalidGrant: a plan, grant or broker setting is malformed.
+	CodeInvalidGrant automium.Code = "invalid_grant"
+)
+
+// refuse builds the error for a refused or malformed input.
+func refuse(code automium.Code, field, format string, args ...any) *automium.Error {
+	return &automium.Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// Digest returns "sha256:" and the lowercase hex SHA-256 of v's RFC 8785
+// canonical JSON. It is the digest form of every digest in this package, and the
+// recommended way to compute a policy digest: the digest of the policy document
+// the run executes under (see [Grant.PolicyDigest]).
+func Digest(v any) (string, error) {
+	canonical, err := canonicaljson.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return digestOf(canonical), nil
+}
+
+func digestOf(canonical []byte) string {
+	sum := sha256.Sum256(canonical)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// digestPattern is the one digest form: algorithm, colon, 64 lowercase hex.
+var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+
+// IsDigest reports whether s has the digest form "sha256:<64 lowercase hex>".
+func IsDigest(s string) bool { return digestPattern.MatchString(s) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, canonicaljson.CompareUTF16)
+	return keys
+}
+
+// canonicalize is canonicaljson.Canonicalize, named once for the package.
+var canonicalize = canonicaljson.Canonicalize

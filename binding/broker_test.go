@@ -1,0 +1,352 @@
+package binding_test
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
+	"github.com/google/go-cmp/cmp"
+)
+
+// refusal is one way of bending a granted call, set up so that everything else
+// about the call is right and only this one check can refuse it.
+type refusal struct {
+	name string
+	code automium.Code
+	// run prepares the broker and the call and returns Authorize's error.
+	run func(t *testing.T) error
+}
+
+// refusals has one row per failure mode SYS-REQ-032 names, and the integrity
+// checks beneath them.
+func refusals() []refusal {
+	key := binding.SealKey{ID: "k1", Secret: testSecret}
+	// at authorizes step 0 and returns the broker, ready for step 1.
+	afterFirst := func(t *testing.T, grants []binding.Grant) *binding.Broker {
+		b := brokerAt(t, issuedAt.Add(time.Minute))
+		if _, err := b.Authorize(grants[0], live(t, grants[0])); err != nil {
+			t.Fatalf("step 0: %v", err)
+		}
+		return b
+	}
+	return []refusal{
+		{"server substitution: same tool name on another server", binding.CodeServerSubstituted, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.Server = otherUI
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"server substitution: same name, another version", binding.CodeServerSubstituted, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.Server.Version = "v1.4.1"
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"contract drift: the server's tools changed", binding.CodeContractDrift, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			changed := uiCatalog(true)
+			call.CatalogDigest = mustDigest(t, changed)
+			call.InputSchema, _ = changed.InputSchema("click")
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"contract drift: another protocol version", binding.CodeContractDrift, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			c := uiCatalog(false)
+			c.ProtocolVersion = "2025-06-18"
+			call.CatalogDigest = mustDigest(t, c)
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"altered call: another tool", binding.CodeCallAltered, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.Tool = "type_text"
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"altered arguments", binding.CodeArgumentsAltered, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"altered arguments: an extra property", binding.CodeArgumentsAltered, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.Arguments = json.RawMessage(`{"target":"button:Sign in","button":"right"}`)
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			return err
+		}},
+		{"arguments outside the closed schema", binding.CodeArgumentsOutsideSchema, func(t *testing.T) error {
+			// A grant no issuer would make (IssuePlan refuses these arguments),
+			// with a correct ID, reaching an unkeyed broker.
+			g := issue(t, plan(t), nil)[0]
+			g.Arguments = json.RawMessage(`{"target":"button:Sign in","x":1}`)
+			var err error
+			if g.ID, err = g.ComputeID(); err != nil {
+				t.Fatal(err)
+			}
+			_, err = brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"reordered: step 1 before step 0", binding.CodeOutOfOrder, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[1]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"skipped: step 2 right after step 0", binding.CodeOutOfOrder, func(t *testing.T) error {
+			grants := issue(t, plan(t), nil)
+			_, err := afterFirst(t, grants).Authorize(grants[2], live(t, grants[2]))
+			return err
+		}},
+		{"spliced: step 1 of another plan of the same run", binding.CodeOutOfOrder, func(t *testing.T) error {
+			grants := issue(t, plan(t), nil)
+			other := plan(t)
+			other.Calls[0].Arguments = json.RawMessage(`{"target":"link:Help"}`)
+			_, err := afterFirst(t, grants).Authorize(issue(t, other, nil)[1], live(t, issue(t, other, nil)[1]))
+			return err
+		}},
+		{"duplicate: step 0 twice", binding.CodeGrantConsumed, func(t *testing.T) error {
+			grants := issue(t, plan(t), nil)
+			_, err := afterFirst(t, grants).Authorize(grants[0], live(t, grants[0]))
+			return err
+		}},
+		{"wrong target: another host", binding.CodeWrongTarget, func(t *testing.T) error {
+			p := plan(t)
+			p.Host = "vm-host-8.lab.internal"
+			g := issue(t, p, nil)[0]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"wrong target: another VM", binding.CodeWrongTarget, func(t *testing.T) error {
+			p := plan(t)
+			p.VMUUID = "0d4a1f6e-2b7c-4e8a-9f3d-6c5b4a392817"
+			g := issue(t, p, nil)[0]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"stale: at the expiry", binding.CodeGrantStale, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			_, err := brokerAt(t, expiresAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"not yet valid: issued in the broker's future", binding.CodeGrantNotYetValid, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			_, err := brokerAt(t, issuedAt.Add(-time.Second)).Authorize(g, live(t, g))
+			return err
+		}},
+		{"cross-run: a grant of another run", binding.CodeCrossRun, func(t *testing.T) error {
+			p := plan(t)
+			p.RunID = "run_other"
+			g := issue(t, p, nil)[0]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"cross-run: a grant under another policy", binding.CodeCrossRun, func(t *testing.T) error {
+			p := plan(t)
+			p.PolicyDigest = policyDigest(t, "permissive")
+			g := issue(t, p, nil)[0]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"altered grant: arguments changed after issue", binding.CodeGrantAltered, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			g.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"altered grant: expiry extended after issue", binding.CodeGrantAltered, func(t *testing.T) error {
+			g := issue(t, plan(t), &key)[0]
+			g.ExpiresAt = g.ExpiresAt.Add(time.Hour)
+			_, err := brokerAt(t, expiresAt, key).Authorize(g, live(t, g))
+			return err
+		}},
+		{"unsealed grant at a keyed broker", binding.CodeGrantUnsealed, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			_, err := brokerAt(t, issuedAt, key).Authorize(g, live(t, g))
+			return err
+		}},
+		{"forged: fields changed, ID recomputed, seal kept", binding.CodeGrantUnsealed, func(t *testing.T) error {
+			g := issue(t, plan(t), &key)[0]
+			g.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+			var err error
+			if g.ID, err = g.ComputeID(); err != nil {
+				t.Fatal(err)
+			}
+			_, err = brokerAt(t, issuedAt, key).Authorize(g, live(t, g))
+			return err
+		}},
+		{"forged: sealed with a key the broker does not hold", binding.CodeGrantUnsealed, func(t *testing.T) error {
+			other := binding.SealKey{ID: "k1", Secret: []byte("a different 32-byte secret......")}
+			g := issue(t, plan(t), &other)[0]
+			_, err := brokerAt(t, issuedAt, key).Authorize(g, live(t, g))
+			return err
+		}},
+	}
+}
+
+// TestBrokerRefusals runs every failure mode; each is refused with its own code
+// before anything is dispatched.
+func TestBrokerRefusals(t *testing.T) {
+	for _, r := range refusals() {
+		t.Run(r.name, func(t *testing.T) {
+			err := r.run(t)
+			var aerr *automium.Error
+			if !errors.As(err, &aerr) {
+				t.Fatalf("Authorize error = %v, want an *automium.Error with code %s", err, r.code)
+			}
+			if aerr.Code != r.code {
+				t.Errorf("code = %s, want %s (%s)", aerr.Code, r.code, aerr.Message)
+			}
+			if aerr.Message == "" || aerr.Field == "" {
+				t.Errorf("refusal %+v lacks a message or field", aerr)
+			}
+		})
+	}
+}
+
+// TestEveryCheckCanFail shows that no check of Authorize is dead: every refusal
+// code it documents is produced by some row of the table, each row on a call
+// that is otherwise exactly the granted one.
+func TestEveryCheckCanFail(t *testing.T) {
+	want := []automium.Code{
+		binding.CodeGrantAltered, binding.CodeGrantUnsealed, binding.CodeGrantConsumed, binding.CodeCrossRun,
+		binding.CodeWrongTarget, binding.CodeGrantNotYetValid, binding.CodeGrantStale, binding.CodeOutOfOrder,
+		binding.CodeServerSubstituted, binding.CodeContractDrift, binding.CodeCallAltered, binding.CodeArgumentsAltered,
+		binding.CodeArgumentsOutsideSchema,
+	}
+	var got []automium.Code
+	for _, r := range refusals() {
+		if !slices.Contains(got, r.code) {
+			got = append(got, r.code)
+		}
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("codes covered by the refusal table (-want +got):\n%s", diff)
+	}
+}
+
+// TestBrokerPlanRunsInOrder authorizes a whole plan, sealed, and checks that the
+// broker sends the granted canonical arguments, not the caller's spelling.
+func TestBrokerPlanRunsInOrder(t *testing.T) {
+	key := binding.SealKey{ID: "k1", Secret: testSecret}
+	grants := issue(t, plan(t), &key)
+	b := brokerAt(t, issuedAt.Add(9*time.Minute), binding.SealKey{ID: "k0", Secret: []byte("an older 32-byte key in rotation")}, key)
+	var sent []string
+	for _, g := range grants {
+		call := live(t, g)
+		call.Arguments = json.RawMessage(" " + string(g.Arguments) + "\n") // same value, other spelling
+		args, err := b.Authorize(g, call)
+		if err != nil {
+			t.Fatalf("step %d: %v", g.Step, err)
+		}
+		sent = append(sent, string(args))
+	}
+	want := []string{
+		`{"target":"button:Sign in"}`,
+		`{"target":"textbox:User name","text":"ada"}`,
+		`{"button":"left","count":1,"target":"button:Submit"}`,
+	}
+	if diff := cmp.Diff(want, sent); diff != "" {
+		t.Errorf("arguments sent (-want +got):\n%s", diff)
+	}
+}
+
+// TestRefusalChangesNothing shows that a refused call leaves its grant usable:
+// nothing reached the server, so the plan neither advances nor loses the grant.
+func TestRefusalChangesNothing(t *testing.T) {
+	g := issue(t, plan(t), nil)[0]
+	b := brokerAt(t, issuedAt)
+	call := live(t, g)
+	call.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+	if _, err := b.Authorize(g, call); err == nil {
+		t.Fatal("altered call authorized")
+	}
+	if _, err := b.Authorize(g, live(t, g)); err != nil {
+		t.Errorf("the granted call after a refused one: %v", err)
+	}
+}
+
+// TestConcurrentUseOfOneGrant races many authorizations of one grant: exactly
+// one wins.
+func TestConcurrentUseOfOneGrant(t *testing.T) {
+	g := issue(t, plan(t), nil)[0]
+	b := brokerAt(t, issuedAt)
+	var wg sync.WaitGroup
+	results := make([]error, 16)
+	for i := range results {
+		wg.Go(func() { _, results[i] = b.Authorize(g, live(t, g)) })
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range results {
+		var aerr *automium.Error
+		switch {
+		case err == nil:
+			ok++
+		case errors.As(err, &aerr) && aerr.Code == binding.CodeGrantConsumed:
+		default:
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d authorizations of one grant succeeded, want 1", ok)
+	}
+}
+
+func TestNewBrokerRefusesBadOptions(t *testing.T) {
+	good := binding.BrokerOptions{RunID: runID, PolicyDigest: policyDigest(t, "default"), Host: host, VMUUID: vmUUID, Now: time.Now}
+	tests := []struct {
+		name   string
+		change func(*binding.BrokerOptions)
+	}{
+		{"no clock", func(o *binding.BrokerOptions) { o.Now = nil }},
+		{"no run", func(o *binding.BrokerOptions) { o.RunID = "" }},
+		{"policy not a digest", func(o *binding.BrokerOptions) { o.PolicyDigest = "default" }},
+		{"VM not a UUID", func(o *binding.BrokerOptions) { o.VMUUID = "vm-1" }},
+		{"short key", func(o *binding.BrokerOptions) { o.Keys = []binding.SealKey{{ID: "k", Secret: []byte("short")}} }},
+		{"key without ID", func(o *binding.BrokerOptions) { o.Keys = []binding.SealKey{{Secret: testSecret}} }},
+		{"skew too large", func(o *binding.BrokerOptions) { o.Skew = time.Hour }},
+	}
+	for _, tt := range tests {
+		o := good
+		tt.change(&o)
+		if _, err := binding.NewBroker(o); err == nil {
+			t.Errorf("%s: NewBroker = nil error, want one", tt.name)
+		}
+	}
+	if _, err := binding.NewBroker(good); err != nil {
+		t.Errorf("good options: %v", err)
+	}
+}
+
+// TestSkewToleratesAnEarlyIssuerOnly: skew admits a grant issued slightly in the
+// broker's future, and never extends an expiry.
+func TestSkewToleratesAnEarlyIssuerOnly(t *testing.T) {
+	g := issue(t, plan(t), nil)[0]
+	opts := func(now time.Time) binding.BrokerOptions {
+		return binding.BrokerOptions{RunID: runID, PolicyDigest: policyDigest(t, "default"), Host: host, VMUUID: vmUUID,
+			Skew: 30 * time.Second, Now: func() time.Time { return now }}
+	}
+	early, _ := binding.NewBroker(opts(issuedAt.Add(-20 * time.Second)))
+	if _, err := early.Authorize(g, live(t, g)); err != nil {
+		t.Errorf("20 s early with 30 s skew: %v", err)
+	}
+	late, _ := binding.NewBroker(opts(expiresAt.Add(time.Nanosecond)))
+	if _, err := late.Authorize(g, live(t, g)); err == nil {
+		t.Error("past expiry with skew: authorized")
+	}
+}

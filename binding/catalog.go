@@ -1,0 +1,396 @@
+package binding
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+
+	"github.com/automium/automium/canonicaljson"
+	"github.com/automium/automium/internal/echo"
+)
+
+// CatalogRule names the serialization rule of catalog digests. A client pins a
+// server's contract by pinning its digest under this rule.
+const CatalogRule = "tool-catalog-v1"
+
+// Catalog is what an MCP server advertises, as its list answers carry it: the
+// items of every page of tools/list ("tools"), resources/list ("resources") and
+// prompts/list ("prompts"), each item the raw JSON object the server sent, and the
+// protocol version negotiated for the session. It is pure data: it can be filled
+// from any server's answers, by any client.
+//
+// # The tool-catalog-v1 rule
+//
+// The digest is "sha256:" and the lowercase hex SHA-256 of the RFC 8785
+// canonical JSON of this document:
+//
+//	{"catalog": "tool-catalog-v1",
+//	 "protocolVersion": <the negotiated protocol version>,
+//	 "tools": [{"name", "title"?, "description"?, "inputSchema"?, "outputSchema"?,
+//	            "annotations": {"title"?, "readOnlyHint", "destructiveHint",
+//	                            "idempotentHint", "openWorldHint"}}, ...],
+//	 "resources": [{"uri", "name"?, "title"?, "description"?, "mimeType"?}, ...],
+//	 "prompts": [{"name", "title"?, "description"?,
+//	              "arguments": [{"name", "title"?, "description"?, "required"}, ...]}, ...]}
+//
+// with these normalizations, each chosen so that the digest depends on what the
+// catalog means and not on how an SDK happens to serialize it:
+//
+//   - tools and prompts are sorted by name, resources by URI, prompt arguments
+//     by name, comparing UTF-16 code units as RFC 8785 sorts keys; two items
+//     with the same name (or URI) make the catalog invalid, since a call could
+//     not say which one it means;
+//   - only the fields above are kept; "_meta", icons, sizes and any other field
+//     are left out (a resource's size would change with its body, and _meta is
+//     per-response metadata);
+//   - an optional string that is absent, null or empty is left out;
+//   - the four tool hints are always present with their effective value, the
+//     MCP defaults filling in absent ones (readOnlyHint false, destructiveHint
+//     true, idempotentHint false, openWorldHint true); "required" of a prompt
+//     argument is always present, false when absent;
+//   - schemas are kept whole, as JSON values.
+//
+// The protocol version is part of the digest, because what a catalog means
+// depends on the protocol it is served under: a session that negotiates another
+// version has another digest, and a pinned digest holds only for the version it
+// was computed with.
+//
+// A Catalog is a plain value; its methods do not change it and may be called
+// concurrently.
+type Catalog struct {
+	ProtocolVersion string
+	Tools           []json.RawMessage
+	Resources       []json.RawMessage
+	Prompts         []json.RawMessage
+}
+
+// Digest returns the catalog's tool-catalog-v1 digest.
+func (c Catalog) Digest() (string, error) {
+	canonical, err := c.Canonical()
+	if err != nil {
+		return "", err
+	}
+	return digestOf(canonical), nil
+}
+
+// Digests returns the digest the catalog's lists would have under each of the
+// given protocol versions, keyed by version. It reads the lists once, so it is
+// the way for a server to compute its digest for every version it speaks.
+func (c Catalog) Digests(protocolVersions ...string) (map[string]string, error) {
+	lists, err := c.canonicalLists()
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]string, len(protocolVersions))
+	for _, v := range protocolVersions {
+		d, err := lists.digest(v)
+		if err != nil {
+			return nil, err
+		}
+		out[v] = d
+	}
+	return out, nil
+}
+
+// Canonical returns the canonical tool-catalog-v1 document whose SHA-256 is the
+// digest; it is what to compare when two digests differ.
+func (c Catalog) Canonical() ([]byte, error) {
+	lists, err := c.canonicalLists()
+	if err != nil {
+		return nil, err
+	}
+	return lists.document(c.ProtocolVersion)
+}
+
+// catalogLists are the canonical JSON arrays of a catalog's three lists.
+type catalogLists struct{ tools, resources, prompts []byte }
+
+func (c Catalog) canonicalLists() (catalogLists, error) {
+	var l catalogLists
+	tools, err := project(c.Tools, "tools", "name", projectTool)
+	if err != nil {
+		return l, err
+	}
+	resources, err := project(c.Resources, "resources", "uri", projectResource)
+	if err != nil {
+		return l, err
+	}
+	prompts, err := project(c.Prompts, "prompts", "name", projectPrompt)
+	if err != nil {
+		return l, err
+	}
+	l.tools = appendCanonical(nil, tools)
+	l.resources = appendCanonical(nil, resources)
+	l.prompts = appendCanonical(nil, prompts)
+	return l, nil
+}
+
+// appendCanonical writes a projection in RFC 8785 form. Its JSON values are
+// already canonical (they are parts of an item readItem canonicalized), so
+// nothing is parsed again; TestCatalogCanonical holds the result to
+// canonicaljson's own output.
+func appendCanonical(dst []byte, v any) []byte {
+	switch v := v.(type) {
+	case string:
+		return canonicaljson.AppendString(dst, v)
+	case bool:
+		return strconv.AppendBool(dst, v)
+	case json.RawMessage:
+		return append(dst, v...)
+	case []map[string]any:
+		dst = append(dst, '[')
+		for i, m := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = appendCanonical(dst, m)
+		}
+		return append(dst, ']')
+	case map[string]any:
+		dst = append(dst, '{')
+		for i, k := range sortedKeys(v) {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = canonicaljson.AppendString(dst, k)
+			dst = append(dst, ':')
+			dst = appendCanonical(dst, v[k])
+		}
+		return append(dst, '}')
+	default:
+		panic(fmt.Sprintf("binding: appendCanonical(%T)", v))
+	}
+}
+
+// document assembles the canonical document from canonical parts. The members
+// are written in RFC 8785 order (catalog < prompts < protocolVersion <
+// resources < tools), so the result is canonical without parsing the lists
+// again; TestCatalogCanonical holds it to canonicaljson's own output.
+func (l catalogLists) document(protocolVersion string) ([]byte, error) {
+	var doc bytes.Buffer
+	doc.Grow(len(l.tools) + len(l.resources) + len(l.prompts) + 100)
+	if err := l.writeDocument(&doc, protocolVersion); err != nil {
+		return nil, err
+	}
+	return doc.Bytes(), nil
+}
+
+// digest hashes the document without building it: a server computes one per
+// protocol version at start.
+func (l catalogLists) digest(protocolVersion string) (string, error) {
+	h := sha256.New()
+	if err := l.writeDocument(h, protocolVersion); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func (l catalogLists) writeDocument(w io.Writer, protocolVersion string) error {
+	if protocolVersion == "" {
+		return refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
+	}
+	for _, part := range [][]byte{
+		canonicaljson.AppendString([]byte(`{"catalog":`), CatalogRule), []byte(`,"prompts":`), l.prompts,
+		canonicaljson.AppendString([]byte(`,"protocolVersion":`), protocolVersion),
+		[]byte(`,"resources":`), l.resources, []byte(`,"tools":`), l.tools, []byte(`}`),
+	} {
+		w.Write(part) // bytes.Buffer and hash.Hash never fail
+	}
+	return nil
+}
+
+// Tool returns the raw JSON of the named tool, as the server listed it.
+func (c Catalog) Tool(name string) (json.RawMessage, bool) {
+	for _, raw := range c.Tools {
+		var t struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name == name {
+			return raw, true
+		}
+	}
+	return nil, false
+}
+
+// InputSchema returns the input schema of the named tool, as the server listed
+// it.
+func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
+	raw, ok := c.Tool(name)
+	if !ok {
+		return nil, false
+	}
+	var t struct {
+		InputSchema json.RawMessage `json:"inputSchema"`
+	}
+	if json.Unmarshal(raw, &t) != nil || len(t.InputSchema) == 0 {
+		return nil, false
+	}
+	return t.InputSchema, true
+}
+
+// fields is one list item, read strictly: canonicaljson refuses duplicate keys
+// and lone surrogates before encoding/json could repair them.
+type fields map[string]json.RawMessage
+
+func readItem(raw json.RawMessage, field string) (fields, error) {
+	members, err := canonicaljson.Members(raw)
+	if err != nil {
+		return nil, refuse(CodeInvalidCatalog, field, "want an I-JSON object: %v", err)
+	}
+	f := make(fields, len(members))
+	for _, m := range members {
+		f[m.Name] = m.Value
+	}
+	return f, nil
+}
+
+// str returns an optional string field; absent, null and "" all give "".
+func (f fields) str(key, field string) (string, error) {
+	raw, ok := f[key]
+	if !ok || string(raw) == "null" {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", refuse(CodeInvalidCatalog, field+"."+key, "want a string")
+	}
+	return s, nil
+}
+
+// boolean returns a boolean field, or def when it is absent or null.
+func (f fields) boolean(key, field string, def bool) (bool, error) {
+	raw, ok := f[key]
+	if !ok || string(raw) == "null" {
+		return def, nil
+	}
+	var b bool
+	if err := json.Unmarshal(raw, &b); err != nil {
+		return false, refuse(CodeInvalidCatalog, field+"."+key, "want true or false")
+	}
+	return b, nil
+}
+
+// putStr adds a string field to a projection when it is not empty.
+func putStr(out map[string]any, f fields, key, field string) error {
+	s, err := f.str(key, field)
+	if s != "" {
+		out[key] = s
+	}
+	return err
+}
+
+// project reads every item of a list, projects it, and sorts the projections by
+// their key field, refusing duplicates.
+func project(items []json.RawMessage, list, key string, fn func(fields, string) (map[string]any, error)) ([]map[string]any, error) {
+	out := make([]map[string]any, 0, len(items))
+	for i, raw := range items {
+		field := fmt.Sprintf("%s[%d]", list, i)
+		f, err := readItem(raw, field)
+		if err != nil {
+			return nil, err
+		}
+		id, err := f.str(key, field)
+		if err != nil {
+			return nil, err
+		}
+		if id == "" {
+			return nil, refuse(CodeInvalidCatalog, field+"."+key, "every item needs a non-empty %s", key)
+		}
+		p, err := fn(f, field)
+		if err != nil {
+			return nil, err
+		}
+		p[key] = id
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b map[string]any) int { return canonicaljson.CompareUTF16(a[key].(string), b[key].(string)) })
+	for i := 1; i < len(out); i++ {
+		if out[i][key] == out[i-1][key] {
+			return nil, refuse(CodeInvalidCatalog, list, "two items have %s %s; a call could not say which one it means", key, echo.Quote(out[i][key].(string)))
+		}
+	}
+	return out, nil
+}
+
+func projectTool(f fields, field string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, k := range []string{"title", "description"} {
+		if err := putStr(out, f, k, field); err != nil {
+			return nil, err
+		}
+	}
+	for _, k := range []string{"inputSchema", "outputSchema"} {
+		if raw, ok := f[k]; ok && string(raw) != "null" {
+			out[k] = raw
+		}
+	}
+	ann := fields{}
+	if raw, ok := f["annotations"]; ok && string(raw) != "null" {
+		var err error
+		if ann, err = readItem(raw, field+".annotations"); err != nil {
+			return nil, err
+		}
+	}
+	a := map[string]any{}
+	if err := putStr(a, ann, "title", field+".annotations"); err != nil {
+		return nil, err
+	}
+	for _, h := range []struct {
+		key string
+		def bool
+	}{{"readOnlyHint", false}, {"destructiveHint", true}, {"idempotentHint", false}, {"openWorldHint", true}} {
+		b, err := ann.boolean(h.key, field+".annotations", h.def)
+		if err != nil {
+			return nil, err
+		}
+		a[h.key] = b
+	}
+	out["annotations"] = a
+	return out, nil
+}
+
+func projectResource(f fields, field string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, k := range []string{"name", "title", "description", "mimeType"} {
+		if err := putStr(out, f, k, field); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func projectPrompt(f fields, field string) (map[string]any, error) {
+	out := map[string]any{}
+	for _, k := range []string{"title", "description"} {
+		if err := putStr(out, f, k, field); err != nil {
+			return nil, err
+		}
+	}
+	var args []json.RawMessage
+	if raw, ok := f["arguments"]; ok && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return nil, refuse(CodeInvalidCatalog, field+".arguments", "want an array")
+		}
+	}
+	projected, err := project(args, field+".arguments", "name", func(a fields, afield string) (map[string]any, error) {
+		p := map[string]any{}
+		for _, k := range []string{"title", "description"} {
+			if err := putStr(p, a, k, afield); err != nil {
+				return nil, err
+			}
+		}
+		req, err := a.boolean("required", afield, false)
+		p["required"] = req
+		return p, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out["arguments"] = projected
+	return out, nil
+}

@@ -1,0 +1,205 @@
+package binding_test
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
+	"github.com/automium/automium/canonicaljson"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestCatalogCanonical pins the tool-catalog-v1 document of a small catalog, so
+// the rule itself cannot change unnoticed.
+func TestCatalogCanonical(t *testing.T) {
+	c := binding.Catalog{
+		ProtocolVersion: "2025-11-25",
+		Tools: []json.RawMessage{
+			json.RawMessage(`{"name":"zoom","inputSchema":{"type":"object","additionalProperties":false},"_meta":{"x":1},"icons":[]}`),
+			json.RawMessage(`{"name":"click","title":"","description":"Click","inputSchema":{"type":"object","properties":{"n":{"type":"integer","maximum":1E2}},"additionalProperties":false},` +
+				`"annotations":{"readOnlyHint":true,"custom":7}}`),
+		},
+		Resources: []json.RawMessage{json.RawMessage(`{"uri":"ui://screen","name":"screen","size":12345,"mimeType":"image/png"}`)},
+		Prompts:   []json.RawMessage{json.RawMessage(`{"name":"plan","arguments":[{"name":"goal","required":true},{"name":"app"}]}`)},
+	}
+	got, err := c.Canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"catalog":"tool-catalog-v1","prompts":[{"arguments":[{"name":"app","required":false},{"name":"goal","required":true}],"name":"plan"}],` +
+		`"protocolVersion":"2025-11-25","resources":[{"mimeType":"image/png","name":"screen","uri":"ui://screen"}],` +
+		`"tools":[{"annotations":{"destructiveHint":true,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":true},"description":"Click",` +
+		`"inputSchema":{"additionalProperties":false,"properties":{"n":{"maximum":100,"type":"integer"}},"type":"object"},"name":"click"},` +
+		`{"annotations":{"destructiveHint":true,"idempotentHint":false,"openWorldHint":true,"readOnlyHint":false},` +
+		`"inputSchema":{"additionalProperties":false,"type":"object"},"name":"zoom"}]}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("Canonical (-want +got):\n%s", diff)
+	}
+	if again, err := canonicaljson.Canonicalize(got); err != nil || string(again) != string(got) {
+		t.Errorf("the assembled document is not canonical: %s, %v", again, err)
+	}
+	digests, err := c.Digests("2025-11-25", "2025-06-18")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := c.Digest(); digests["2025-11-25"] != d || digests["2025-06-18"] == d {
+		t.Errorf("Digests = %v, Digest = %s; want the 2025-11-25 entry equal and the other different", digests, d)
+	}
+}
+
+// TestCatalogDigestIgnoresSerialization: the digest depends on what the
+// catalog means, not on item order, key order, whitespace, number spelling,
+// empty optional strings or explicit default hints.
+func TestCatalogDigestIgnoresSerialization(t *testing.T) {
+	a := binding.Catalog{ProtocolVersion: "2025-11-25", Tools: []json.RawMessage{
+		json.RawMessage(`{"name":"a","inputSchema":{"type":"object","maximum":10}}`),
+		json.RawMessage(`{"name":"b","description":"B"}`),
+	}}
+	b := binding.Catalog{ProtocolVersion: "2025-11-25", Tools: []json.RawMessage{
+		json.RawMessage(`{ "description" : "B", "name":"b", "title": "", "annotations": {"destructiveHint": true, "readOnlyHint": false} }`),
+		json.RawMessage(`{"inputSchema":{"maximum":1.0e1,"type":"object"},"name":"a","outputSchema":null}`),
+	}}
+	if da, db := mustDigest(t, a), mustDigest(t, b); da != db {
+		t.Errorf("digests differ for one meaning: %s vs %s", da, db)
+	}
+	for name, change := range map[string]func(*binding.Catalog){
+		"protocol version": func(c *binding.Catalog) { c.ProtocolVersion = "2025-06-18" },
+		"description":      func(c *binding.Catalog) { c.Tools[1] = json.RawMessage(`{"name":"b","description":"B!"}`) },
+		"schema bound": func(c *binding.Catalog) {
+			c.Tools[0] = json.RawMessage(`{"name":"a","inputSchema":{"type":"object","maximum":11}}`)
+		},
+		"hint": func(c *binding.Catalog) {
+			c.Tools[1] = json.RawMessage(`{"name":"b","description":"B","annotations":{"readOnlyHint":true}}`)
+		},
+		"added resource": func(c *binding.Catalog) { c.Resources = []json.RawMessage{json.RawMessage(`{"uri":"x://y"}`)} },
+		"added prompt":   func(c *binding.Catalog) { c.Prompts = []json.RawMessage{json.RawMessage(`{"name":"p"}`)} },
+	} {
+		c := a
+		c.Tools = append([]json.RawMessage(nil), a.Tools...)
+		change(&c)
+		if mustDigest(t, c) == mustDigest(t, a) {
+			t.Errorf("changing the %s kept the digest", name)
+		}
+	}
+}
+
+func TestCatalogRefusesAmbiguity(t *testing.T) {
+	tests := []struct {
+		name    string
+		catalog binding.Catalog
+		field   string
+	}{
+		{"no protocol version", binding.Catalog{}, "protocolVersion"},
+		{"two tools with one name", binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{json.RawMessage(`{"name":"a"}`), json.RawMessage(`{"name":"a","title":"x"}`)}}, "tools"},
+		{"tool without a name", binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{json.RawMessage(`{"title":"x"}`)}}, "tools[0].name"},
+		{"duplicate key in an item", binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{json.RawMessage(`{"name":"a","name":"b"}`)}}, "tools[0]"},
+		{"hint not a boolean", binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{json.RawMessage(`{"name":"a","annotations":{"readOnlyHint":"yes"}}`)}}, "tools[0].annotations.readOnlyHint"},
+		{"resource without a URI", binding.Catalog{ProtocolVersion: "v", Resources: []json.RawMessage{json.RawMessage(`{"name":"r"}`)}}, "resources[0].uri"},
+		{"two prompt arguments with one name", binding.Catalog{ProtocolVersion: "v", Prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"x"},{"name":"x"}]}`)}}, "prompts[0].arguments"},
+	}
+	for _, tt := range tests {
+		_, err := tt.catalog.Digest()
+		var aerr *automium.Error
+		if !errors.As(err, &aerr) || aerr.Code != binding.CodeInvalidCatalog || aerr.Field != tt.field {
+			t.Errorf("%s: Digest error = %v, want %s at %s", tt.name, err, binding.CodeInvalidCatalog, tt.field)
+		}
+	}
+}
+
+// TestIssuePlanRefuses: a grant that could not be honoured is never made.
+func TestIssuePlanRefuses(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*binding.Plan)
+		code   automium.Code
+		field  string
+	}{
+		{"arguments outside the schema: unknown property", func(p *binding.Plan) {
+			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","x":1}`)
+		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+		{"arguments outside the schema: enum", func(p *binding.Plan) {
+			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","button":"middle"}`)
+		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+		{"arguments outside the schema: maximum", func(p *binding.Plan) {
+			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","count":4}`)
+		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+		{"arguments outside the schema: required", func(p *binding.Plan) {
+			p.Calls[1].Arguments = json.RawMessage(`{"target":"textbox:Name"}`)
+		}, binding.CodeArgumentsOutsideSchema, "calls[1].arguments"},
+		{"arguments not an object", func(p *binding.Plan) { p.Calls[0].Arguments = json.RawMessage(`["button:OK"]`) }, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+		{"arguments with a duplicate key", func(p *binding.Plan) {
+			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","target":"button:Delete"}`)
+		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+		{"tool not in the pinned catalog", func(p *binding.Plan) { p.Calls[0].Tool = "run_shell" }, binding.CodeCallAltered, "calls[0].tool"},
+		{"open schema", func(p *binding.Plan) {
+			p.Catalog.Tools = append(p.Catalog.Tools, tool("scroll", `{"type":"object","properties":{"dy":{"type":"integer"}}}`))
+			p.Calls[0] = binding.Call{Tool: "scroll", Arguments: json.RawMessage(`{"dy":3}`)}
+		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+		{"schema open at depth", func(p *binding.Plan) {
+			p.Catalog.Tools = append(p.Catalog.Tools, tool("drag", `{"type":"object","properties":{"to":{"type":"object","properties":{"x":{"type":"number"}}}},"additionalProperties":false}`))
+			p.Calls[0] = binding.Call{Tool: "drag", Arguments: json.RawMessage(`{"to":{"x":1}}`)}
+		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+		{"remote $ref", func(p *binding.Plan) {
+			p.Catalog.Tools = append(p.Catalog.Tools, tool("fetchy", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}},"additionalProperties":false}`))
+			p.Calls[0] = binding.Call{Tool: "fetchy", Arguments: json.RawMessage(`{"a":1}`)}
+		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+		{"call for another server", func(p *binding.Plan) { p.Calls[1].Server = otherUI }, binding.CodeServerSubstituted, "calls[1].server"},
+		{"no calls", func(p *binding.Plan) { p.Calls = nil }, binding.CodeInvalidGrant, "calls"},
+		{"VM not a UUID", func(p *binding.Plan) { p.VMUUID = "vm-7" }, binding.CodeInvalidGrant, "vmUuid"},
+		{"policy not a digest", func(p *binding.Plan) { p.PolicyDigest = "permissive" }, binding.CodeInvalidGrant, "policyDigest"},
+		{"no run", func(p *binding.Plan) { p.RunID = "" }, binding.CodeInvalidGrant, "runId"},
+		{"expiry before issue", func(p *binding.Plan) { p.ExpiresAt = p.IssuedAt }, binding.CodeInvalidGrant, "expiresAt"},
+		{"no server version", func(p *binding.Plan) { p.Server.Version = "" }, binding.CodeInvalidGrant, "server"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := plan(t)
+			p.Calls = append([]binding.Call(nil), p.Calls...)
+			tt.change(&p)
+			_, err := binding.IssuePlan(p, nil)
+			var aerr *automium.Error
+			if !errors.As(err, &aerr) || aerr.Code != tt.code || aerr.Field != tt.field {
+				t.Fatalf("IssuePlan error = %v, want %s at %s", err, tt.code, tt.field)
+			}
+		})
+	}
+	if _, err := binding.IssuePlan(plan(t), &binding.SealKey{ID: "k", Secret: []byte("too short")}); err == nil {
+		t.Error("IssuePlan with a short key: nil error")
+	}
+}
+
+// TestGrantIsDeterministic: the same plan gives the same grants, IDs and seals,
+// and a grant survives a JSON round trip intact.
+func TestGrantIsDeterministic(t *testing.T) {
+	key := binding.SealKey{ID: "k1", Secret: testSecret}
+	a, b := issue(t, plan(t), &key), issue(t, plan(t), &key)
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("two issues of one plan differ (-a +b):\n%s", diff)
+	}
+	data, err := json.Marshal(a[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back binding.Grant
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Verify(key); err != nil {
+		t.Errorf("grant after a JSON round trip: %v", err)
+	}
+	if a[1].Previous != a[0].ID || a[2].Previous != a[1].ID || a[0].Previous != "" {
+		t.Error("grants are not chained in plan order")
+	}
+	if !strings.HasPrefix(a[0].Seal.MAC, "hmac-sha256:") || !binding.IsDigest(a[0].ID) {
+		t.Errorf("grant ID %q or seal %q not in the documented form", a[0].ID, a[0].Seal.MAC)
+	}
+	// The VM UUID has one spelling.
+	p := plan(t)
+	p.VMUUID = strings.ToUpper(vmUUID)
+	if got := issue(t, p, &key)[0].ID; got != a[0].ID {
+		t.Errorf("upper-case VM UUID gave another grant ID")
+	}
+}

@@ -1,0 +1,82 @@
+package dispatch_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/automium/automium/binding"
+	"github.com/automium/automium/binding/dispatch"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// fixtureEnv names the fixture a re-executed test binary serves on stdio.
+const fixtureEnv = "AUTOMIUM_DISPATCH_FIXTURE"
+
+// TestMain lets the test binary double as a stdio MCP fixture server: run with
+// fixtureEnv set, it serves that fixture on stdin and stdout and exits.
+func TestMain(m *testing.M) {
+	switch os.Getenv(fixtureEnv) {
+	case "":
+		os.Exit(m.Run())
+	case "synthetic-ui":
+		serveStdio(newFixture(uiIdentity, clickSchema))
+	case "synthetic-ui-changed":
+		serveStdio(newFixture(uiIdentity, looserClickSchema))
+	default:
+		os.Exit(2)
+	}
+}
+
+func serveStdio(f *fixture) {
+	if err := f.server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// stdioServer starts this test binary as the named stdio fixture.
+func stdioServer(t *testing.T, name string) mcp.Transport {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), fixtureEnv+"="+name)
+	return &mcp.CommandTransport{Command: cmd}
+}
+
+// TestStdioFixtures runs the routing and drift cases against fixture servers in
+// their own processes over stdio, the way a coordinator would start them.
+func TestStdioFixtures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts subprocesses")
+	}
+	ctx := context.Background()
+	g := grants(t, click("button:Sign in"))
+
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv, err := d.Connect(ctx, stdioServer(t, "synthetic-ui"), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer srv.Close()
+	res, err := d.Dispatch(ctx, g[0], click("button:Sign in"))
+	if err != nil {
+		t.Fatalf("granted call over stdio: %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != `synthetic-ui did click {"target":"button:Sign in"}` {
+		t.Errorf("result = %q", got)
+	}
+
+	drifted := dispatch.New(newBroker(t, issuedAt), nil)
+	changed, err := drifted.Connect(ctx, stdioServer(t, "synthetic-ui-changed"), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer changed.Close()
+	if _, err := drifted.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeContractDrift {
+		t.Errorf("changed server over stdio: error %v, want %s", err, binding.CodeContractDrift)
+	}
+}

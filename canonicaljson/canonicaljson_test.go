@@ -1,0 +1,299 @@
+package canonicaljson_test
+
+import (
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/automium/automium/canonicaljson"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestRFC8785Examples runs the worked examples of RFC 8785 itself: section 3.2.2
+// (whitespace, literals, numbers and string escaping) and section 3.2.3 (member
+// sorting by UTF-16 code units).
+func TestRFC8785Examples(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{
+			name: "section 3.2.2",
+			in: `{
+  "numbers": [333333333.33333329, 1E30, 4.50,
+              2e-3, 0.000000000000000000000000001],
+  "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+  "literals": [null, true, false]
+}`,
+			want: `{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+		},
+		{
+			name: "section 3.2.3 sorting",
+			in: `{
+  "\u20ac": "Euro Sign",
+  "\r": "Carriage Return",
+  "\ufb33": "Hebrew Letter Dalet With Dagesh",
+  "1": "One",
+  "\ud83d\ude00": "Emoji: Grinning Face",
+  "\u0080": "Control",
+  "\u00f6": "Latin Small Letter O With Diaeresis"
+}`,
+			want: "{\"\\r\":\"Carriage Return\",\"1\":\"One\",\"\u0080\":\"Control\",\"ö\":\"Latin Small Letter O With Diaeresis\",\"€\":\"Euro Sign\",\"😀\":\"Emoji: Grinning Face\",\"\ufb33\":\"Hebrew Letter Dalet With Dagesh\"}",
+		},
+		{
+			name: "nested objects sort at every level, arrays keep their order",
+			in:   `{"b":[{"z":1,"a":2},3,"x"],"a":{"d":{},"c":[]}}`,
+			want: `{"a":{"c":[],"d":{}},"b":[{"a":2,"z":1},3,"x"]}`,
+		},
+		{
+			name: "control characters, DEL, U+2028 and HTML characters",
+			in:   `"\u0000\u0001\u001f\u007f\u2028<>&\b\t\n\f\r"`,
+			want: "\"\\u0000\\u0001\\u001f\u007f\u2028<>&\\b\\t\\n\\f\\r\"",
+		},
+		{name: "minus zero", in: `-0.0`, want: `0`},
+		{name: "integers written with exponents", in: `[1E2, 100.000, 1e-7, -1e21]`, want: `[100,100,1e-7,-1e+21]`},
+		{name: "underflow to zero", in: `1e-400`, want: `0`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonicaljson.Canonicalize([]byte(tt.in))
+			if err != nil {
+				t.Fatalf("Canonicalize: %v", err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("Canonicalize (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestRFC8785Numbers runs the number samples of RFC 8785 Appendix B: IEEE 754
+// bit patterns and the text ECMAScript writes for them.
+func TestRFC8785Numbers(t *testing.T) {
+	tests := []struct{ bits, want string }{
+		{"0000000000000000", "0"},
+		{"8000000000000000", "0"},
+		{"0000000000000001", "5e-324"},
+		{"8000000000000001", "-5e-324"},
+		{"7fefffffffffffff", "1.7976931348623157e+308"},
+		{"ffefffffffffffff", "-1.7976931348623157e+308"},
+		{"4340000000000000", "9007199254740992"},
+		{"c340000000000000", "-9007199254740992"},
+		{"4430000000000000", "295147905179352830000"},
+		{"44b52d02c7e14af5", "9.999999999999997e+22"},
+		{"44b52d02c7e14af6", "1e+23"},
+		{"44b52d02c7e14af7", "1.0000000000000001e+23"},
+		{"444b1ae4d6e2ef4e", "999999999999999700000"},
+		{"444b1ae4d6e2ef4f", "999999999999999900000"},
+		{"444b1ae4d6e2ef50", "1e+21"},
+		{"3eb0c6f7a0b5ed8c", "9.999999999999997e-7"},
+		{"3eb0c6f7a0b5ed8d", "0.000001"},
+		{"41b3de4355555553", "333333333.3333332"},
+		{"41b3de4355555554", "333333333.33333325"},
+		{"41b3de4355555555", "333333333.3333333"},
+		{"41b3de4355555556", "333333333.3333334"},
+		{"41b3de4355555557", "333333333.33333343"},
+		{"becbf647612f3696", "-0.0000033333333333333333"},
+		{"43143ff3c1cb0959", "1424953923781206.2"},
+	}
+	for _, tt := range tests {
+		bits, err := strconv.ParseUint(tt.bits, 16, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := math.Float64frombits(bits)
+		got, err := canonicaljson.AppendNumber(nil, f)
+		if err != nil {
+			t.Errorf("AppendNumber(%s): %v", tt.bits, err)
+			continue
+		}
+		if string(got) != tt.want {
+			t.Errorf("AppendNumber(%s) = %s, want %s", tt.bits, got, tt.want)
+		}
+		// The same value read from its shortest Go text must come out the same.
+		in := strconv.FormatFloat(f, 'g', -1, 64)
+		if c, err := canonicaljson.Canonicalize([]byte(in)); err != nil || string(c) != tt.want {
+			t.Errorf("Canonicalize(%s) = %s, %v; want %s", in, c, err, tt.want)
+		}
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		if _, err := canonicaljson.AppendNumber(nil, bad); err == nil {
+			t.Errorf("AppendNumber(%v) = nil error, want one", bad)
+		}
+	}
+}
+
+// TestRefusesNonIJSON shows that input outside I-JSON is refused with an
+// *Error, not repaired.
+func TestRefusesNonIJSON(t *testing.T) {
+	tests := []struct {
+		name, in, reason string
+	}{
+		{"duplicate key", `{"a":1,"a":2}`, `duplicate member name "a"`},
+		{"duplicate key spelled two ways", `{"a":1,"\u0061":2}`, `duplicate member name "a"`},
+		{"lone high surrogate", `"\ud800"`, "lone high surrogate"},
+		{"lone low surrogate", `"\udc00x"`, "lone low surrogate"},
+		{"high surrogate then not low", `"\ud800\u0041"`, "not followed by a low surrogate"},
+		{"invalid UTF-8", "\"\xff\"", "invalid UTF-8"},
+		{"number out of range", `1e400`, "outside the range"},
+		{"leading zero", `01`, "after the JSON value"},
+		{"bare decimal point", `1.`, "after the decimal point"},
+		{"NaN", `NaN`, "where a JSON value should start"},
+		{"trailing comma", `[1,]`, "where a JSON value should start"},
+		{"trailing value", `{} {}`, "after the JSON value"},
+		{"raw control character", "\"a\tb\"", "unescaped control character"},
+		{"unterminated", `{"a":"b`, "unterminated string"},
+		{"empty", ``, "unexpected end of input"},
+		{"bad escape", `"\x"`, "invalid escape"},
+		{"too deep", strings.Repeat("[", canonicaljson.MaxDepth+1) + strings.Repeat("]", canonicaljson.MaxDepth+1), "nesting deeper than"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonicaljson.Canonicalize([]byte(tt.in))
+			var cerr *canonicaljson.Error
+			if !errors.As(err, &cerr) {
+				t.Fatalf("Canonicalize(%q) = %q, %v; want an *Error", tt.in, got, err)
+			}
+			if !strings.Contains(cerr.Reason, tt.reason) {
+				t.Errorf("reason = %q, want it to contain %q", cerr.Reason, tt.reason)
+			}
+		})
+	}
+	// Exactly MaxDepth levels are fine.
+	deep := strings.Repeat("[", canonicaljson.MaxDepth) + strings.Repeat("]", canonicaljson.MaxDepth)
+	if _, err := canonicaljson.Canonicalize([]byte(deep)); err != nil {
+		t.Errorf("Canonicalize(%d levels): %v", canonicaljson.MaxDepth, err)
+	}
+}
+
+// TestErrorsStayShort shows that a long offending value is cut in the message.
+func TestErrorsStayShort(t *testing.T) {
+	key := strings.Repeat("k", 10000)
+	_, err := canonicaljson.Canonicalize([]byte(`{"` + key + `":1,"` + key + `":2}`))
+	if err == nil || len(err.Error()) > 200 {
+		t.Errorf("error = %d bytes (%v), want a short error", len(err.Error()), err)
+	}
+}
+
+func TestMarshal(t *testing.T) {
+	got, err := canonicaljson.Marshal(map[string]any{"b": "<&>", "a": []float64{1.5, 100}, "c": struct {
+		Z int `json:"z"`
+		A int `json:"a"`
+	}{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`{"a":[1.5,100],"b":"<&>","c":{"a":2,"z":1}}`, string(got)); diff != "" {
+		t.Errorf("Marshal (-want +got):\n%s", diff)
+	}
+	if _, err := canonicaljson.Marshal(math.Inf(1)); err == nil {
+		t.Error("Marshal(+Inf) = nil error, want one")
+	}
+}
+
+// FuzzCanonicalize checks the properties the digests rely on, for any input:
+// no panic; an accepted input's canonical form is valid JSON, is its own
+// canonical form, and means what the input meant.
+func FuzzCanonicalize(f *testing.F) {
+	for _, s := range []string{
+		`{"b":1,"a":[true,false,null,"x"]}`, `-0.0`, `1E30`, `"\ud83d\ude00"`, `{"\u20ac":1,"\r":2}`,
+		`[333333333.33333329, 4.50, 2e-3]`, `{"a":{"a":{"a":[]}}}`, `"\u0000\/"`, `{"a":1,"a":2}`, "\"\xff\"",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		out, err := canonicaljson.Canonicalize(in)
+		if err != nil {
+			var cerr *canonicaljson.Error
+			if !errors.As(err, &cerr) {
+				t.Fatalf("error %v is not an *Error", err)
+			}
+			return
+		}
+		if !json.Valid(out) {
+			t.Fatalf("canonical form %q is not valid JSON", out)
+		}
+		again, err := canonicaljson.Canonicalize(out)
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("canonical form %q is not a fixed point: %q, %v", out, again, err)
+		}
+		var before, after any
+		if err := json.Unmarshal(in, &before); err != nil {
+			t.Fatalf("accepted %q that encoding/json refuses: %v", in, err)
+		}
+		if err := json.Unmarshal(out, &after); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(before, after); diff != "" {
+			t.Fatalf("canonical form changed the value (-in +out):\n%s", diff)
+		}
+	})
+}
+
+// TestCompareUTF16 holds the allocation-free comparison to the definition:
+// comparing the UTF-16 encodings.
+func TestCompareUTF16(t *testing.T) {
+	words := []string{"", "a", "ab", "b", "\r", "1", "\u0080", "ö", "€", "😀", "\ufb33", "\uffff", "\U0010ffff", "a😀", "a\ufb33", "aa"}
+	for _, a := range words {
+		for _, b := range words {
+			want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+			if got := canonicaljson.CompareUTF16(a, b); got != want {
+				t.Errorf("CompareUTF16(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCompareUTF16(f *testing.F) {
+	f.Add("😀", "\ufb33")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if !utf8.ValidString(a) || !utf8.ValidString(b) {
+			return
+		}
+		want := slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+		if got := canonicaljson.CompareUTF16(a, b); got != want {
+			t.Fatalf("CompareUTF16(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// BenchmarkCanonicalize measures a tool-schema-sized document.
+func BenchmarkCanonicalize(b *testing.B) {
+	var doc strings.Builder
+	doc.WriteString(`{"type":"object","additionalProperties":false,"properties":{`)
+	for i := range 100 {
+		if i > 0 {
+			doc.WriteString(",")
+		}
+		doc.WriteString(`"field` + strconv.Itoa(i) + `":{"type":"string","description":"a field \u00e9 with some text","maxLength":200,"enum":["a","b","c"]}`)
+	}
+	doc.WriteString(`}}`)
+	in := []byte(doc.String())
+	b.SetBytes(int64(len(in)))
+	for b.Loop() {
+		if _, err := canonicaljson.Canonicalize(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func TestMembers(t *testing.T) {
+	got, err := canonicaljson.Members([]byte(` {"b": [1.0, {"z":1,"a":2}], "a": "x"} `))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []canonicaljson.Member{{Name: "a", Value: []byte(`"x"`)}, {Name: "b", Value: []byte(`[1,{"a":2,"z":1}]`)}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Members (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{`[]`, `"a"`, `{"a":1,"a":2}`, `{"a":1} x`, ``} {
+		if _, err := canonicaljson.Members([]byte(bad)); err == nil {
+			t.Errorf("Members(%q) = nil error, want one", bad)
+		}
+	}
+}
