@@ -160,6 +160,9 @@ func summarize(t testing.TB, line []byte) string {
 // the responses they get, are the table in SECURITY.md, which this test keeps
 // current (-update rewrites it).
 func TestProtocolAbuse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	var rows []string
 	run := func(p *process, cases []abuseCase, baseline []byte) {
 		for _, c := range cases {

@@ -55,6 +55,9 @@ func connectPipe(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 // of the mix to keep the run short; TestProtocolAbuse and TestDeterminismAcrossProcesses
 // cover them.
 func TestThousandConcurrentCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	const total = 1000
 	var calls []call
 	for _, c := range toolCalls(t) {

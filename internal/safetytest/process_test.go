@@ -85,6 +85,9 @@ const canary = "canary-c2VjcmV0LXRoYXQtbXVzdC1uZXZlci1sZWFr"
 // matter: GOMAXPROCS=1, another working directory, and credential-like
 // environment variables set to a canary, which must not appear in any response.
 func TestDeterminismAcrossProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	calls := sessionCalls(t)
 	transcript := func(dir string, env ...string) [][]byte {
 		p := start(t, dir, env...)
@@ -130,6 +133,9 @@ func TestDeterminismAcrossProcesses(t *testing.T) {
 // line, so the line cannot have been held. It also
 // records the peak cost of the largest line accepted (exactly 16 MiB).
 func TestOversizedLineBoundedMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	p := start(t, "")
 	p.initialize()
 	if r := summarize(t, p.call(checkLine)); r != `result, id "check"` {

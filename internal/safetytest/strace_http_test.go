@@ -37,6 +37,9 @@ import (
 //
 // It exits 0 after SIGTERM, having drained.
 func TestStraceWholeHTTPSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace is not installed (apt-get install strace); .ci/run installs it")

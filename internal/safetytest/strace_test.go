@@ -38,6 +38,9 @@ import (
 // (-ff), so no call is split across lines. The test is skipped only when strace
 // is not installed; .ci/run installs it.
 func TestStraceWholeSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	strace, err := exec.LookPath("strace")
 	if err != nil {
 		t.Skip("strace is not installed (apt-get install strace); .ci/run installs it")

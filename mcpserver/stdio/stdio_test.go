@@ -341,6 +341,9 @@ func paddedPing(id, size int) string {
 // refused and the session lives on. Serving a line of exactly 16 MiB is checked
 // too, except under the race detector, which makes decoding it take half a minute.
 func TestDefaultLineLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	s := serve(t, &Transport{})
 	s.send(paddedPing(1, DefaultMaxLineBytes+1), `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	got := []summary{summarize(s.next()), summarize(s.next())}
@@ -359,6 +362,9 @@ func TestDefaultLineLimit(t *testing.T) {
 // TestBurstThenEndOfInput is go-sdk issue 1061: every request written before the
 // client closes stdin is answered, none is cancelled, and Run ends cleanly.
 func TestBurstThenEndOfInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	const runs, burst = 20, 50
 	for run := range runs {
 		s := serve(t, &Transport{})
