@@ -17,7 +17,7 @@ import (
 
 var discard = slog.New(slog.DiscardHandler)
 
-var update = flag.Bool("update", false, "rewrite the schema snapshots in testdata and the inventory in README.md")
+var update = flag.Bool("update", false, "rewrite the goldens in testdata and the inventory in README.md")
 
 // protocolVersions are the versions sessions are tested with: the SDK client's
 // default (the stateless 2026-07-28 protocol, which skips initialize) and the

@@ -120,9 +120,9 @@ type tool struct {
 	def *mcp.Tool
 	// goName is the root-package function the tool calls, as go doc names it.
 	goName string
-	// in is the Go input type, kept so tests can hold the schema against the
-	// validator.
-	in reflect.Type
+	// in and out are the Go input and output types, kept so tests can hold the
+	// schemas against the validator and the root package's snapshots.
+	in, out reflect.Type
 	// call reads raw arguments with the input type's walker and runs the
 	// capability.
 	call func(ctx context.Context, args json.RawMessage) (any, error)
@@ -160,6 +160,7 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 		},
 		goName: goFuncName(fn),
 		in:     reflect.TypeFor[In](),
+		out:    reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
 			in, err := decodeArguments[In](args)
 			if err != nil {
