@@ -46,6 +46,9 @@ func abuseCases() []abuseCase {
 		strings.TrimSuffix(strings.Repeat(`{"intent":"click"},`, 100_000), ",") +
 		`],"assertions":[{"kind":"text_visible","value":"ok"}],"recovery":{"strategies":["retry_step"]}}`
 	bigArgs := `{"goal":"` + strings.Repeat("x", 9<<20) + `"}`
+	manifest := func(path string) string {
+		return `{"runId":"run-0123456789abcdef0123","root":"artifacts","entries":[{"kind":"trace","path":"` + path + `"}]}`
+	}
 	bigID := `"` + strings.Repeat("i", 1<<20) + `"`
 	return []abuseCase{
 		// Malformed JSON.
@@ -120,6 +123,12 @@ func abuseCases() []abuseCase {
 		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32602, id 38"}},
 		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32602, id 39"}},
 		{"prompt arguments null", []string{`{"jsonrpc":"2.0","id":40,"method":"prompts/get","params":{"name":"draft_journey","arguments":null}}`}, []string{"error -32602, id 40"}},
+		// Artifact paths safe on Linux but not for every consumer (issue: hostile input, class 8).
+		{"artifact path with percent-encoded dot segments", []string{toolLine("50", "automium_get_artifact_manifest", manifest("%2e%2e/%2e%2e/etc/passwd"))}, []string{"isError invalid_artifact_path, id 50"}},
+		{"artifact path that is a Windows device name", []string{toolLine("51", "automium_get_artifact_manifest", manifest("logs/aux.txt"))}, []string{"isError invalid_artifact_path, id 51"}},
+		{"artifact path with fullwidth dots and slash", []string{toolLine("52", "automium_get_artifact_manifest", manifest("\uff0e\uff0e\uff0fetc"))}, []string{"isError invalid_artifact_path, id 52"}},
+		{"artifact path with a bidi override", []string{toolLine("53", "automium_get_artifact_manifest", manifest("trace\u202egnp.zip"))}, []string{"isError invalid_artifact_path, id 53"}},
+		{"artifact paths differing only by case", []string{toolLine("54", "automium_get_artifact_manifest", `{"runId":"run-0123456789abcdef0123","root":"artifacts","entries":[{"kind":"trace","path":"a/trace.zip"},{"kind":"video","path":"A/TRACE.zip"}]}`)}, []string{"isError invalid_artifact_path, id 54"}},
 		// Size.
 		{"journey with 100,000 steps (1.9 MB)", []string{toolLine("41", "automium_compile_journey", steps)}, []string{"error -32600, id 41"}},
 		{"9 MiB of tool arguments (cap 8 MiB)", []string{toolLine("42", "automium_compile_journey", bigArgs)}, []string{"isError limit_exceeded, id 42"}},
