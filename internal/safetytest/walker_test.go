@@ -69,18 +69,20 @@ func errorField(r toolResult) string {
 // a tool call's arguments can cost under the 8 MiB cap whatever name holds them:
 // millions of empty objects under a bounded name, its escaped spelling, a case
 // variant or an unknown name are each refused after one pass over the bytes, in
-// the same time and memory. Before the argument walker, the escaped name cost
-// seconds and hundreds of MiB (SECURITY.md records both).
+// the same time and memory. Over stdio the transport's structure bound refuses
+// such a line (-32600) before the argument walker sees it; over HTTP the walker
+// does (mcpserver TestHostileArgumentsCostOnePass). Before either, the escaped
+// name cost seconds and hundreds of MiB (SECURITY.md records both).
 func TestHostileArgumentNamesCostOnePass(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 8 MiB of arguments per case; skipped with -short")
 	}
 	const argumentCap = 8 << 20
 	for _, tt := range []struct{ key, want string }{
-		{"steps", "isError limit_exceeded, id 1"},
-		{`st\u0065ps`, "isError limit_exceeded, id 1"},
-		{"Steps", "isError invalid_argument, id 1"},
-		{"junk", "isError invalid_argument, id 1"},
+		{"steps", "error -32600, id 1"},
+		{`st\u0065ps`, "error -32600, id 1"},
+		{"Steps", "error -32600, id 1"},
+		{"junk", "error -32600, id 1"},
 	} {
 		t.Run(tt.key, func(t *testing.T) {
 			p := start(t, "")
