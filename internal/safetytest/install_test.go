@@ -1,0 +1,165 @@
+package safetytest
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The strace proof checks the binary serverBinary builds, with CGO_ENABLED=0. A
+// default build on a machine with a C compiler is a different program: it links
+// the C library dynamically, opens the loader's files and honours LD_PRELOAD,
+// and the allowlist says nothing about it. So every command the README gives a
+// user to build or start the server from source must make the proven build.
+
+// goBuildLine matches a shell line that builds the server from source.
+var goBuildLine = regexp.MustCompile(`\bgo (install|build|run)\b.*automium-mcp`)
+
+// jsonGoCommand matches a client config that starts the server with go itself,
+// in JSON or TOML, and staticEnv the env entry that makes that build static.
+var (
+	jsonGoCommand = regexp.MustCompile(`"command":\s*"go"|command\s*=\s*"go"`)
+	staticEnv     = regexp.MustCompile(`"?CGO_ENABLED"?\s*[:=]\s*"0"`)
+)
+
+// unprovenBuilds returns every build of the server in markdown's code blocks
+// that does not make the static build, and how many builds it found in all.
+// A shell line must set CGO_ENABLED=0 itself, except under the MCP Inspector,
+// which starts its server with only a few of its own environment variables and
+// so must pass it with -e. A client config whose command is go must set
+// CGO_ENABLED to "0" in its env.
+func unprovenBuilds(markdown string) (bad []string, builds int) {
+	var block []string
+	inBlock := false
+	for _, line := range strings.Split(markdown, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			if inBlock {
+				b, n := unprovenInBlock(block)
+				bad = append(bad, b...)
+				builds += n
+				block = block[:0]
+			}
+			inBlock = !inBlock
+			continue
+		}
+		if inBlock {
+			block = append(block, line)
+		}
+	}
+	return bad, builds
+}
+
+// unprovenInBlock applies unprovenBuilds to the lines of one code block.
+func unprovenInBlock(lines []string) (bad []string, builds int) {
+	text := strings.Join(lines, "\n")
+	if jsonGoCommand.MatchString(text) {
+		builds++
+		if !staticEnv.MatchString(text) {
+			bad = append(bad, strings.TrimSpace(jsonGoCommand.FindString(text)))
+		}
+	}
+	for _, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") || !goBuildLine.MatchString(line) {
+			continue
+		}
+		builds++
+		want := "CGO_ENABLED=0"
+		if strings.Contains(line, "inspector") {
+			want = "-e CGO_ENABLED=0"
+		}
+		if !strings.Contains(line, want) {
+			bad = append(bad, strings.TrimSpace(line))
+		}
+	}
+	return bad, builds
+}
+
+// TestREADMEBuildsTheProvenBinary keeps the README's install command, quick
+// start and client configs on the build the strace proof traces.
+func TestREADMEBuildsTheProvenBinary(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad, builds := unprovenBuilds(string(readme))
+	if diff := cmp.Diff([]string(nil), bad); diff != "" {
+		t.Errorf("README.md builds automium-mcp without CGO_ENABLED=0, which is not the static binary SECURITY.md traces (-want +got):\n%s", diff)
+	}
+	// The quick start's run and Inspector lines and the two install commands.
+	if builds < 4 {
+		t.Errorf("README.md has %d commands that build automium-mcp; want at least 4, or this test checks nothing", builds)
+	}
+}
+
+// TestUnprovenBuilds checks the checker on the forms it must tell apart.
+func TestUnprovenBuilds(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		markdown   string
+		wantBad    []string
+		wantBuilds int
+	}{
+		{
+			name:       "static install",
+			markdown:   "```sh\nCGO_ENABLED=0 go install ./cmd/automium-mcp\n```\n",
+			wantBuilds: 1,
+		},
+		{
+			name:       "default install",
+			markdown:   "```sh\ngo install github.com/automium/automium/cmd/automium-mcp@latest\n```\n",
+			wantBad:    []string{"go install github.com/automium/automium/cmd/automium-mcp@latest"},
+			wantBuilds: 1,
+		},
+		{
+			name:       "a command outside a code block is prose",
+			markdown:   "Run go install ./cmd/automium-mcp to install.\n",
+			wantBuilds: 0,
+		},
+		{
+			name:       "a shell comment is not a command",
+			markdown:   "```sh\n# go run ./cmd/automium-mcp waits for a client\n```\n",
+			wantBuilds: 0,
+		},
+		{
+			name:       "Inspector passing the variable to the server",
+			markdown:   "```sh\nnpx -y @modelcontextprotocol/inspector@2.12.0 --cli -e CGO_ENABLED=0 go run ./cmd/automium-mcp --method tools/list\n```\n",
+			wantBuilds: 1,
+		},
+		{
+			name:       "Inspector dropping the variable",
+			markdown:   "```sh\nCGO_ENABLED=0 npx -y @modelcontextprotocol/inspector@2.12.0 --cli go run ./cmd/automium-mcp\n```\n",
+			wantBad:    []string{"CGO_ENABLED=0 npx -y @modelcontextprotocol/inspector@2.12.0 --cli go run ./cmd/automium-mcp"},
+			wantBuilds: 1,
+		},
+		{
+			name:       "client config running go with the variable",
+			markdown:   "```json\n{\"mcpServers\": {\"automium\": {\"command\": \"go\", \"args\": [\"run\", \"./cmd/automium-mcp\"], \"env\": {\"CGO_ENABLED\": \"0\"}}}}\n```\n",
+			wantBuilds: 1,
+		},
+		{
+			name:       "client config running go without it",
+			markdown:   "```toml\n[mcp_servers.automium]\ncommand = \"go\"\nargs = [\"run\", \"./cmd/automium-mcp\"]\n```\n",
+			wantBad:    []string{`command = "go"`},
+			wantBuilds: 1,
+		},
+		{
+			name:       "client config starting the installed binary",
+			markdown:   "```json\n{\"mcpServers\": {\"automium\": {\"command\": \"automium-mcp\"}}}\n```\n",
+			wantBuilds: 0,
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad, builds := unprovenBuilds(tc.markdown)
+			if diff := cmp.Diff(tc.wantBad, bad); diff != "" {
+				t.Errorf("unproven builds (-want +got):\n%s", diff)
+			}
+			if builds != tc.wantBuilds {
+				t.Errorf("builds = %d, want %d", builds, tc.wantBuilds)
+			}
+		})
+	}
+}
