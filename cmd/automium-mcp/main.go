@@ -6,7 +6,7 @@
 // An MCP client starts it; for example:
 //
 //	claude mcp add automium -- automium-mcp
-//	npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list
+//	npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list
 //
 // Stdout carries only the protocol; diagnostics go to stderr, warnings and errors
 // only unless -log-level says otherwise. It exits with status 0 when the client
@@ -54,7 +54,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			"automium-mcp speaks MCP (JSON-RPC, one message per line) on stdin and stdout.\n"+
 			"An MCP client starts it, for example:\n\n"+
 			"  claude mcp add automium -- automium-mcp\n"+
-			"  npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list\n\n"+
+			"  npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list\n\n"+
 			"With -http it serves MCP Streamable HTTP at http://ADDR/mcp instead, on loopback only,\n"+
 			"and prints a bearer token and a client configuration on stderr:\n\n"+
 			"  automium-mcp -http 127.0.0.1:8080\n\n"+
@@ -99,7 +99,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if isTerminal(stdin) {
-		fmt.Fprintln(stderr, "automium-mcp speaks MCP over stdio and waits for a client; connect one, e.g. `claude mcp add automium -- automium-mcp` or `npx @modelcontextprotocol/inspector --cli automium-mcp --method tools/list` (Ctrl-C quits).")
+		fmt.Fprintln(stderr, "automium-mcp speaks MCP over stdio and waits for a client; connect one, e.g. `claude mcp add automium -- automium-mcp` or `npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list` (Ctrl-C quits).")
 	}
 
 	// A client that closes its end of stdout must end the session through a
