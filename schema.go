@@ -209,149 +209,174 @@ func annotate(s *jsonschema.Schema, t reflect.Type, where string) error {
 }
 
 // applyRules adds the keywords for one level of validate rules to s, the schema of
-// a value of Go type t.
+// a value of Go type t. Each rule is translated by its entry in ruleKeywords; the
+// closed-set and pattern tags of this package by their registries; any other
+// rule fails, so an untranslatable rule is caught by tests instead of shipping
+// as a silently looser schema.
 func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	kind := t.Kind()
-	collection := kind == reflect.Slice || kind == reflect.Array || kind == reflect.Map
-	number := func(p string) (float64, error) {
-		f, err := strconv.ParseFloat(p, 64)
-		if err != nil {
-			return 0, fmt.Errorf("bad numeric parameter %q", p)
-		}
-		return f, nil
-	}
-	count := func(p string) (int, error) {
-		n, err := strconv.Atoi(p)
-		if err != nil || n < 0 {
-			return 0, fmt.Errorf("bad length parameter %q", p)
-		}
-		return n, nil
-	}
-	// bound sets a lower (lower=true) or upper bound in the keyword that fits the
-	// kind: length for strings, item count for collections, value for numbers.
-	bound := func(p string, lower bool) error {
-		switch {
-		case kind == reflect.String || collection:
-			n, err := count(p)
-			if err != nil {
-				return err
-			}
-			switch {
-			case kind == reflect.String && lower:
-				s.MinLength = &n
-			case kind == reflect.String:
-				s.MaxLength = &n
-			case kind == reflect.Map && lower:
-				s.MinProperties = &n
-			case kind == reflect.Map:
-				s.MaxProperties = &n
-			case lower:
-				s.MinItems = &n
-			default:
-				s.MaxItems = &n
-			}
-		case isNumber(kind):
-			f, err := number(p)
-			if err != nil {
-				return err
-			}
-			if lower {
-				s.Minimum = &f
-			} else {
-				s.Maximum = &f
-			}
-		default:
-			return fmt.Errorf("min/max on a %s", kind)
-		}
-		return nil
-	}
-	setPattern := func(p string) error {
-		if s.Pattern != "" && s.Pattern != p {
-			return fmt.Errorf("two patterns on one value (%q and %q)", s.Pattern, p)
-		}
-		s.Pattern = p
-		return nil
-	}
+	at := schemaTarget{s: s, kind: t.Kind()}
 	for _, r := range rules {
 		var err error
-		switch r.tag {
-		case "omitempty", "omitzero", "omitnil":
-			// Optionality comes from the json tag.
-		case "required":
-			// The property is listed as required by annotate, and annotate has
-			// already ruled out null. A required string may not be empty either.
-			if kind == reflect.String && s.MinLength == nil {
-				one := 1
-				s.MinLength = &one
+		if translate, ok := ruleKeywords[r.tag]; ok {
+			err = translate(at, r.param)
+		} else if values, ok := tagValues(r.tag); ok {
+			s.Enum = make([]any, len(values))
+			for i, v := range values {
+				s.Enum[i] = v
 			}
-		case "notblank":
-			if kind != reflect.String {
-				return fmt.Errorf("notblank on a %s has no JSON Schema translation", kind)
-			}
-			err = setPattern(`\S`)
-		case "min", "gte":
-			err = bound(r.param, true)
-		case "max", "lte":
-			err = bound(r.param, false)
-		case "len":
-			if err = bound(r.param, true); err == nil {
-				err = bound(r.param, false)
-			}
-		case "gt", "lt":
-			if !isNumber(kind) {
-				return fmt.Errorf("%s on a %s has no JSON Schema translation", r.tag, kind)
-			}
-			var f float64
-			if f, err = number(r.param); err == nil {
-				if r.tag == "gt" {
-					s.ExclusiveMinimum = &f
-				} else {
-					s.ExclusiveMaximum = &f
-				}
-			}
-		case "oneof":
-			s.Enum = nil
-			for _, v := range strings.Fields(r.param) {
-				if isNumber(kind) {
-					f, err := number(v)
-					if err != nil {
-						return err
-					}
-					s.Enum = append(s.Enum, f)
-				} else {
-					s.Enum = append(s.Enum, v)
-				}
-			}
-		case "unique":
-			if kind != reflect.Slice && kind != reflect.Array {
-				return fmt.Errorf("unique on a %s has no JSON Schema translation", kind)
-			}
-			s.UniqueItems = true
-		case "hexadecimal":
-			err = setPattern(`^(0[xX])?[0-9a-fA-F]+$`)
-		default:
-			if values, ok := tagValues(r.tag); ok {
-				s.Enum = make([]any, len(values))
-				for i, v := range values {
-					s.Enum[i] = v
-				}
-				continue
-			}
-			if p, ok := tagPattern(r.tag); ok {
-				if err := setPattern(p); err != nil {
-					return err
-				}
-				continue
-			}
-			return fmt.Errorf("validate rule %q has no JSON Schema translation; teach contract.go about it", r.tag)
+		} else if p, ok := tagPattern(r.tag); ok {
+			err = at.setPattern(p)
+		} else {
+			err = fmt.Errorf("validate rule %q has no JSON Schema translation; teach schema.go about it", r.tag)
 		}
 		if err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// schemaTarget is the schema a rule writes to and the Go kind of its value,
+// which decides the keyword: a max is maxLength on a string, maxItems on a
+// list, maximum on a number.
+type schemaTarget struct {
+	s    *jsonschema.Schema
+	kind reflect.Kind
+}
+
+func (at schemaTarget) collection() bool {
+	return at.kind == reflect.Slice || at.kind == reflect.Array || at.kind == reflect.Map
+}
+
+// ruleKeywords translates each validate rule with a JSON Schema equivalent.
+var ruleKeywords = map[string]func(at schemaTarget, param string) error{
+	// Optionality comes from the json tag.
+	"omitempty": noKeyword, "omitzero": noKeyword, "omitnil": noKeyword,
+	// annotate lists the property as required and has ruled out null; a
+	// required string may not be empty either.
+	"required": func(at schemaTarget, _ string) error {
+		if at.kind == reflect.String && at.s.MinLength == nil {
+			at.s.MinLength = new(1)
+		}
+		return nil
+	},
+	"notblank": func(at schemaTarget, _ string) error {
+		if at.kind != reflect.String {
+			return fmt.Errorf("notblank on a %s has no JSON Schema translation", at.kind)
+		}
+		return at.setPattern(`\S`)
+	},
+	"min": lowerBound, "gte": lowerBound,
+	"max": upperBound, "lte": upperBound,
+	"len": func(at schemaTarget, p string) error {
+		if err := lowerBound(at, p); err != nil {
+			return err
+		}
+		return upperBound(at, p)
+	},
+	"gt": func(at schemaTarget, p string) error {
+		f, err := at.number(p)
+		at.s.ExclusiveMinimum = &f
+		return err
+	},
+	"lt": func(at schemaTarget, p string) error {
+		f, err := at.number(p)
+		at.s.ExclusiveMaximum = &f
+		return err
+	},
+	"oneof": func(at schemaTarget, p string) error {
+		at.s.Enum = nil
+		for _, v := range strings.Fields(p) {
+			if !isNumber(at.kind) {
+				at.s.Enum = append(at.s.Enum, v)
+				continue
+			}
+			f, err := parseNumber(v)
+			if err != nil {
+				return err
+			}
+			at.s.Enum = append(at.s.Enum, f)
+		}
+		return nil
+	},
+	"unique": func(at schemaTarget, _ string) error {
+		if at.kind != reflect.Slice && at.kind != reflect.Array {
+			return fmt.Errorf("unique on a %s has no JSON Schema translation", at.kind)
+		}
+		at.s.UniqueItems = true
+		return nil
+	},
+	"hexadecimal": func(at schemaTarget, _ string) error { return at.setPattern(`^(0[xX])?[0-9a-fA-F]+$`) },
+}
+
+func noKeyword(schemaTarget, string) error { return nil }
+
+// lowerBound and upperBound set the bound in the keyword that fits the kind:
+// length for strings, item or property count for collections, value for numbers.
+func lowerBound(at schemaTarget, p string) error { return at.bound(p, true) }
+func upperBound(at schemaTarget, p string) error { return at.bound(p, false) }
+
+func (at schemaTarget) bound(p string, lower bool) error {
+	s := at.s
+	switch {
+	case at.kind == reflect.String || at.collection():
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 {
+			return fmt.Errorf("bad length parameter %q", p)
+		}
+		switch {
+		case at.kind == reflect.String && lower:
+			s.MinLength = &n
+		case at.kind == reflect.String:
+			s.MaxLength = &n
+		case at.kind == reflect.Map && lower:
+			s.MinProperties = &n
+		case at.kind == reflect.Map:
+			s.MaxProperties = &n
+		case lower:
+			s.MinItems = &n
+		default:
+			s.MaxItems = &n
+		}
+		return nil
+	case isNumber(at.kind):
+		f, err := parseNumber(p)
+		if lower {
+			s.Minimum = &f
+		} else {
+			s.Maximum = &f
+		}
+		return err
+	}
+	return fmt.Errorf("min/max on a %s", at.kind)
+}
+
+// number parses the parameter of a rule that only numbers take.
+func (at schemaTarget) number(p string) (float64, error) {
+	if !isNumber(at.kind) {
+		return 0, fmt.Errorf("a numeric bound on a %s has no JSON Schema translation", at.kind)
+	}
+	return parseNumber(p)
+}
+
+func parseNumber(p string) (float64, error) {
+	f, err := strconv.ParseFloat(p, 64)
+	if err != nil {
+		return 0, fmt.Errorf("bad numeric parameter %q", p)
+	}
+	return f, nil
+}
+
+// setPattern sets the one pattern a value may have; two different ones would
+// need allOf, which the schemas do without.
+func (at schemaTarget) setPattern(p string) error {
+	if at.s.Pattern != "" && at.s.Pattern != p {
+		return fmt.Errorf("two patterns on one value (%q and %q)", at.s.Pattern, p)
+	}
+	at.s.Pattern = p
 	return nil
 }
 
