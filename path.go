@@ -137,12 +137,21 @@ func wireFields(t reflect.Type) []wireField {
 	return fields
 }
 
+// topFieldsCache holds each input type's top-level wire names, for the same
+// reason as wireFieldsCache: rejecting an oversized input must cost a few
+// allocations, whatever the type.
+var topFieldsCache sync.Map // reflect.Type -> []string
+
 // topFields lists the wire names of a struct type's fields, in field order.
 func topFields(t reflect.Type) []string {
+	if names, ok := topFieldsCache.Load(t); ok {
+		return names.([]string)
+	}
 	var names []string
 	for _, f := range wireFields(t) {
 		names = append(names, f.name)
 	}
+	topFieldsCache.Store(t, names)
 	return names
 }
 
@@ -292,8 +301,11 @@ func (ps *problems) list() []Problem {
 // err returns nil when nothing was found, and otherwise one *Error leading with
 // the first problem and listing them all.
 func (ps *problems) err() error {
-	if len(ps.found) == 0 {
+	switch len(ps.found) {
+	case 0:
 		return nil
+	case 1:
+		return ps.found[0].err
 	}
 	return Join(ps.sorted()...)
 }
