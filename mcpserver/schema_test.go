@@ -99,16 +99,17 @@ func TestToolInventory(t *testing.T) {
 // as sent to clients, to the one snapshot of its type: the root package's
 // schemas/<Type>.json, which TestPrecomputedSchemas keeps equal to what the
 // struct tags give. The adapter adds nothing of its own but tool words (see
-// toToolWords). A schema change is a contract change that shows in review as a
+// toToolWords) and each input's example call. A schema change is a contract change that shows in review as a
 // diff of schemas/ and of the tool-catalog-v1 digests; regenerate with
 //
 //	go test . ./mcpserver -update
 func TestToolSchemasAreTheRootSnapshots(t *testing.T) {
 	for _, tl := range tools() {
 		for _, side := range []struct {
-			typ  reflect.Type
-			sent any
-		}{{tl.in, tl.def.InputSchema}, {tl.out, tl.def.OutputSchema}} {
+			typ     reflect.Type
+			sent    any
+			example json.RawMessage
+		}{{tl.in, tl.def.InputSchema, tl.example}, {tl.out, tl.def.OutputSchema, nil}} {
 			file := filepath.Join("..", "schemas", side.typ.Name()+".json")
 			snapshot, err := os.ReadFile(file)
 			if err != nil {
@@ -116,6 +117,9 @@ func TestToolSchemasAreTheRootSnapshots(t *testing.T) {
 				continue
 			}
 			want := toToolWords(strings.TrimSuffix(string(snapshot), "\n"))
+			if side.example != nil {
+				want = string(withExample(json.RawMessage(want), side.example))
+			}
 			if got := string(side.sent.(json.RawMessage)); got != want {
 				t.Errorf("%s: the schema sent for %s is not %s in tool words:\n%s", tl.def.Name, side.typ, file, cmp.Diff(want, got))
 			}

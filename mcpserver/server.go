@@ -17,10 +17,9 @@
 //
 // # What it serves
 //
-// Seven tools, one per root-package capability (automium_list_apps,
-// automium_list_fixtures, automium_compile_journey, automium_create_run_submission,
-// automium_get_replay_summary, automium_get_artifact_manifest,
-// automium_compare_planners); seven fixed read-only resources (automium://apps,
+// One tool per root-package capability, from the one tool table in tools.go,
+// each advertising an example call (the README's generated inventory lists
+// them); seven fixed read-only resources (automium://apps,
 // automium://fixtures, the journey rules at automium://vocabulary/planner-intent-v1,
 // the three automium://contracts/... documents, and
 // automium://contracts/tool-catalog-v1, the rule and digests of the tool

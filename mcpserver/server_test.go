@@ -121,7 +121,7 @@ func TestWireErrors(t *testing.T) {
 // leaves the session working.
 func TestPanicRecovery(t *testing.T) {
 	boom := func(context.Context, struct{}) (struct{}, error) { panic("boom") }
-	toolTable := append(slices.Clone(tools()), capability("test_panic", "Panic", "Panics, for tests.", boom))
+	toolTable := append(slices.Clone(tools()), capability("test_panic", "Panic", "Panics, for tests.", boom, struct{}{}))
 	promptTable := append(slices.Clone(prompts()), newPrompt("test_panic", "Panic", "Panics, for tests.", nil,
 		func(context.Context, map[string]string) (string, error) { panic("boom") }))
 	var logs bytes.Buffer

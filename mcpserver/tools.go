@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -20,16 +21,59 @@ import (
 // It is built once per process, on first use, because deriving the schemas walks
 // every input and output type.
 var tools = sync.OnceValue(func() []tool {
+	ex := toolExamples()
 	return inToolWords([]tool{
-		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps),
-		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures),
-		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney),
-		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission),
-		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
-		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
-		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
+		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps, ex.listApps),
+		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures, ex.listFixtures),
+		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney, ex.compileJourney),
+		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission, ex.createRunSubmission),
+		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, ex.getReplaySummary),
+		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, ex.getArtifactManifest),
+		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, ex.comparePlanners),
 	})
 })
+
+// examples holds one valid call of each tool, the steps of the spec's
+// Developer Experience flow on one reference journey. Each is advertised in its
+// tool's input schema under "examples", so an agent sees a call that works, and
+// the tests use them as the arguments every tool accepts.
+type examples struct {
+	listApps            automium.ListAppsInput
+	listFixtures        automium.ListFixturesInput
+	compileJourney      automium.CompileJourneyInput
+	createRunSubmission automium.CreateRunSubmissionInput
+	getReplaySummary    automium.GetReplaySummaryInput
+	getArtifactManifest automium.GetArtifactManifestInput
+	comparePlanners     automium.ComparePlannersInput
+}
+
+// exampleJourneyID names the reference journey the examples follow.
+const exampleJourneyID = "storefront-search-add-to-cart"
+
+func toolExamples() examples {
+	journey, ok := automium.ReferenceJourney(exampleJourneyID)
+	if !ok {
+		panic("mcpserver: the examples' reference journey " + exampleJourneyID + " is gone; pick another")
+	}
+	fixture, err := automium.FixtureOfApp(journey.AppID, journey.FixtureID)
+	must("the examples' fixture", err)
+	planner := automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}
+	submission := automium.CreateRunSubmissionInput{JourneyID: journey.ID, AppID: journey.AppID, FixtureID: journey.FixtureID,
+		Planner: planner, EnvironmentProfileID: fixture.EnvironmentProfileIDs[0]}
+	run, err := automium.CreateRunSubmission(context.Background(), submission)
+	must("the examples' run", err)
+	return examples{
+		listFixtures:        automium.ListFixturesInput{AppID: journey.AppID},
+		compileJourney:      journey,
+		createRunSubmission: submission,
+		getReplaySummary: automium.GetReplaySummaryInput{RunID: run.RunID, Verdict: automium.VerdictFailed, RetryCount: 1,
+			ArtifactManifestRef: run.ArtifactManifestRef},
+		getArtifactManifest: automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot, Entries: []automium.ArtifactEntry{
+			{Kind: "trace", Path: "attempt-1/trace.zip"}, {Kind: "screenshot", Path: "attempt-1/failure.png"}}},
+		comparePlanners: automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID},
+			Planners: []automium.PlannerRef{planner}, Repetitions: 2},
+	}
+}
 
 // The root package names its capabilities in Go terms (a run ID "from
 // CreateRunSubmission"), so go doc readers meet Go names; an agent calls tools,
@@ -120,6 +164,8 @@ type tool struct {
 	def *mcp.Tool
 	// goName is the root-package function the tool calls, as go doc names it.
 	goName string
+	// example is the tool's example call, as advertised in its input schema.
+	example json.RawMessage
 	// in and out are the Go input and output types, kept so tests can hold the
 	// schemas against the validator and the root package's snapshots.
 	in, out reflect.Type
@@ -133,11 +179,16 @@ type tool struct {
 // (the same derivation the contract resources use); a type whose schema cannot be
 // derived is a programming error, so it panics at start-up instead of failing a
 // client's first call.
-func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error)) tool {
+func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error), example In) tool {
 	in, err := automium.JSONSchema(reflect.TypeFor[In]())
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
 	}
+	exampleJSON, err := json.Marshal(example)
+	if err != nil {
+		panic(fmt.Sprintf("mcpserver: tool %s: example: %v", name, err))
+	}
+	in = withExample(in, exampleJSON)
 	walkerOf(reflect.TypeFor[In]()) // the argument walker, built now rather than on the first call
 	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
 	if err != nil {
@@ -158,9 +209,10 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 				OpenWorldHint:   new(false),
 			},
 		},
-		goName: goFuncName(fn),
-		in:     reflect.TypeFor[In](),
-		out:    reflect.TypeFor[Out](),
+		goName:  goFuncName(fn),
+		example: exampleJSON,
+		in:      reflect.TypeFor[In](),
+		out:     reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
 			in, err := decodeArguments[In](args)
 			if err != nil {
@@ -169,6 +221,17 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 			return fn(ctx, in)
 		},
 	}
+}
+
+// withExample adds a JSON Schema "examples" keyword holding example to the
+// object schema s, keeping the rest of it byte for byte.
+func withExample(s, example json.RawMessage) json.RawMessage {
+	if len(s) < 2 || s[len(s)-1] != '}' {
+		panic("mcpserver: an input schema that is not a JSON object: " + string(s))
+	}
+	out := append(slices.Clone(s[:len(s)-1]), `,"examples":[`...)
+	out = append(out, example...)
+	return append(out, "]}"...)
 }
 
 // goFuncName is the unqualified name of a package-level function: ListApps.

@@ -32,20 +32,18 @@ func referenceJourneyJSON(t testing.TB) string {
 	return string(b)
 }
 
-// validArgs returns arguments every tool accepts. Other tests derive bad inputs
-// from them one change at a time.
+// exampleRunID is the run ID the tool table's examples share.
+func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
+
+// validArgs returns arguments every tool accepts: each tool's example call from
+// the tool table. Other tests derive bad inputs from them.
 func validArgs(t testing.TB) map[string]string {
-	return map[string]string{
-		"automium_list_apps":       `{}`,
-		"automium_list_fixtures":   `{"appId":"storefront"}`,
-		"automium_compile_journey": referenceJourneyJSON(t),
-		"automium_create_run_submission": `{"journeyId":"storefront-search-add-to-cart","appId":"storefront","fixtureId":"storefront-guest-catalog",
-			"planner":` + testPlanner + `,"environmentProfileId":"desktop-1440-en-us"}`,
-		"automium_get_replay_summary": `{"runId":"` + testRunID + `","verdict":"failed","retryCount":1,"artifactManifestRef":"artifact-manifest://` + testRunID + `"}`,
-		"automium_get_artifact_manifest": `{"runId":"` + testRunID + `","root":"artifacts/storefront/guest-catalog",
-			"entries":[{"kind":"trace","path":"attempt-1/trace.zip"},{"kind":"screenshot","path":"attempt-1/failure.png"}]}`,
-		"automium_compare_planners": `{"corpusVersion":"` + automium.CorpusVersion + `","appIds":["storefront"],"planners":[` + testPlanner + `],"repetitions":2}`,
+	t.Helper()
+	args := map[string]string{}
+	for _, tl := range tools() {
+		args[tl.def.Name] = string(tl.example)
 	}
+	return args
 }
 
 // modeledTools are the tools whose output a reader could mistake for execution;
@@ -175,10 +173,10 @@ func callCases(t testing.TB) []callCase {
 			args:     strings.Replace(strings.Replace(v["automium_get_replay_summary"], `"failed"`, `"flaky"`, 1), `"retryCount":1`, `"retryCount":0`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "retryCount"},
 		{name: "summarize a malformed run ID", tool: "automium_get_replay_summary",
-			args:     strings.Replace(v["automium_get_replay_summary"], `"runId":"`+testRunID, `"runId":"../../etc/passwd`, 1),
+			args:     strings.Replace(v["automium_get_replay_summary"], `"runId":"`+exampleRunID(), `"runId":"../../etc/passwd`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "runId"},
 		{name: "summarize with another run's manifest", tool: "automium_get_replay_summary",
-			args:     strings.Replace(v["automium_get_replay_summary"], `artifact-manifest://`+testRunID, `artifact-manifest://run-ffffffffffffffffffff`, 1),
+			args:     strings.Replace(v["automium_get_replay_summary"], `artifact-manifest://`+exampleRunID(), `artifact-manifest://run-ffffffffffffffffffff`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "artifactManifestRef"},
 
 		// automium_get_artifact_manifest
