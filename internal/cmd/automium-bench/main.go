@@ -107,6 +107,10 @@ type config struct {
 	rounds   int
 	rssCalls int
 	timeout  time.Duration
+	// sdkPeer and floorPeer are the peers of the comparison in peers.go; when
+	// both are set, it runs after the tables above, or alone with peersOnly.
+	sdkPeer, floorPeer string
+	peersOnly          bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -118,6 +122,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.calls, "calls", 1000, "sequential calls per tool workload, and for the no-op tool")
 	flags.IntVar(&c.rounds, "rounds", 5, "rounds the calls are split into, interleaving the no-op and automium servers")
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
+	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./internal/cmd/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
+	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./internal/cmd/automium-bench/floorpeer)")
+	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
@@ -129,6 +136,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if (c.sdkPeer == "") != (c.floorPeer == "") || (c.peersOnly && c.sdkPeer == "") {
+		fmt.Fprintln(stderr, "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only needs them")
 		return 2
 	}
 	if flags.NArg() > 0 || c.starts < 1 || c.calls < 1 || c.rounds < 1 || c.rssCalls < 10 {
@@ -206,6 +217,12 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	loads, err := workloads(ctx)
 	if err != nil {
 		return err
+	}
+	peers := []server{servers[0], {label: "go-sdk", path: c.sdkPeer}, {label: "floor", path: c.floorPeer}}
+	if c.peersOnly {
+		fmt.Fprintf(out, "# automium-bench\n\nserver %s, protocol %s over stdio, go-sdk client; %s %s/%s, %d CPUs\n",
+			c.server, protocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		return benchPeers(ctx, c, peers, loads, out)
 	}
 
 	// Spawn → initialized.
@@ -289,6 +306,9 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	}
 
 	printReport(out, c, serverVersion, servers, spawn, loads, noopLoad, stats, replayStats, noopStats, rss)
+	if c.sdkPeer != "" {
+		return benchPeers(ctx, c, peers, loads, out)
+	}
 	return nil
 }
 
