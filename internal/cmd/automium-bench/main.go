@@ -222,7 +222,10 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	if c.peersOnly {
 		fmt.Fprintf(out, "# automium-bench\n\nserver %s, protocol %s over stdio, go-sdk client; %s %s/%s, %d CPUs\n",
 			c.server, protocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
-		return benchPeers(ctx, c, peers, loads, out)
+		if err := benchPeers(ctx, c, peers, loads, out); err != nil {
+			return err
+		}
+		return worstCall(ctx, peers, max(1, c.calls/100), out)
 	}
 
 	// Spawn → initialized.
@@ -306,10 +309,13 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	}
 
 	printReport(out, c, serverVersion, servers, spawn, loads, noopLoad, stats, replayStats, noopStats, rss)
-	if c.sdkPeer != "" {
-		return benchPeers(ctx, c, peers, loads, out)
+	if c.sdkPeer == "" {
+		return worstCall(ctx, servers[:1], max(1, c.calls/100), out)
 	}
-	return nil
+	if err := benchPeers(ctx, c, peers, loads, out); err != nil {
+		return err
+	}
+	return worstCall(ctx, peers, max(1, c.calls/100), out)
 }
 
 func btoi(b bool) int {
@@ -427,6 +433,43 @@ func workloads(ctx context.Context) ([]workload, error) {
 		loads[i] = workload{name: r.name, tool: r.tool, args: args, exempt: r.exempt}
 	}
 	return loads, nil
+}
+
+// worstJourneyName names the heaviest valid call: SECURITY.md's figure.
+var worstJourneyName = fmt.Sprintf("automium_compile_journey (maximal: %d steps, %d assertions, %d-character values)", automium.MaxSteps, automium.MaxAssertions, maxValueRunes)
+
+// maxValueRunes is the longest step or assertion value the validator accepts.
+const maxValueRunes = 2000
+
+// worstJourney is the heaviest valid compile_journey: journey's app and fixture,
+// the most steps and assertions, each step filling a textbox and each assertion
+// checking a text with the longest value, made of quotes, backslashes, '<' (which
+// JSON escapes as six bytes), CJK and emoji, and a retry on every step.
+func worstJourney() (workload, error) {
+	fixtures, err := automium.ListFixtures(context.Background(), automium.ListFixturesInput{})
+	if err != nil {
+		return workload{}, err
+	}
+	journey, ok := automium.ReferenceJourney(fixtures.Fixtures[0].ReferenceJourneyIDs[0])
+	if !ok {
+		return workload{}, errors.New("the first fixture's reference journey is missing")
+	}
+	unit := []rune(`"\<日本語テキスト😀🚀`)
+	value := make([]rune, maxValueRunes)
+	for i := range value {
+		value[i] = unit[i%len(unit)]
+	}
+	text := string(value)
+	worst := automium.CompileJourneyInput{ID: journey.ID + "-maximal", AppID: journey.AppID, FixtureID: journey.FixtureID,
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
+	for i := range automium.MaxSteps {
+		worst.Steps = append(worst.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprintf("Field %d", i)}, Value: text})
+	}
+	for range automium.MaxAssertions {
+		worst.Assertions = append(worst.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
+	}
+	args, err := json.Marshal(worst)
+	return workload{name: worstJourneyName, tool: "automium_compile_journey", args: args}, err
 }
 
 // call makes one tool call and insists it succeeded, so a benchmark of bad

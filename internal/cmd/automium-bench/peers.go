@@ -325,3 +325,58 @@ func peerRSS(ctx context.Context, servers []server, loads []workload, calls int)
 	}
 	return figs, nil
 }
+
+// worstCall times the heaviest valid call n times on automium-mcp and on the
+// peers, each given the same answer, and reports the argument and result sizes:
+// SECURITY.md's figure for the worst valid call. The peers' times are what
+// carrying that answer costs the go-sdk client and the transport alone.
+func worstCall(ctx context.Context, servers []server, n int, out io.Writer) error {
+	w, err := worstJourney()
+	if err != nil {
+		return err
+	}
+	sessions := make([]session, len(servers))
+	for i, s := range servers {
+		cs, _, err := connect(ctx, s)
+		if err != nil {
+			return err
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	res, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: w.tool, Arguments: w.args})
+	if err != nil {
+		return fmt.Errorf("%s: %w", w.name, err)
+	}
+	if res.IsError || res.StructuredContent == nil {
+		return fmt.Errorf("%s: not a valid compile: %v", w.name, res.Content)
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	answer := res.Content[0].(*mcp.TextContent).Text
+	for _, cs := range sessions[1:] {
+		if err := loadPeer(ctx, cs, w, answer); err != nil {
+			return err
+		}
+	}
+	latencies := make([][]time.Duration, len(servers))
+	for i := range n {
+		for k := range servers {
+			j := (i + k) % len(servers)
+			t := time.Now()
+			if err := call(ctx, sessions[j], w); err != nil {
+				return err
+			}
+			latencies[j] = append(latencies[j], time.Since(t))
+		}
+	}
+	fmt.Fprintf(out, "\n## Worst valid call, %d calls each, interleaved\n\n", n)
+	fmt.Fprintf(out, "%s: arguments %s, result %s.\n\n", w.name, kib(len(w.args)), kib(len(result)))
+	fmt.Fprintf(out, "| server | p50 | min | max |\n|---|--:|--:|--:|\n")
+	for j, s := range servers {
+		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", s.label, ms(quantile(latencies[j], 0.5)), ms(slices.Min(latencies[j])), ms(slices.Max(latencies[j])))
+	}
+	return nil
+}
