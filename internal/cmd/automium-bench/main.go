@@ -24,7 +24,15 @@
 //     answer, so it isolates Automium's own work (decoding, validating,
 //     computing, encoding);
 //   - the resident set size (VmRSS) of a fresh server after 1,000, 5,000 and
-//     10,000 calls (scaled by -rss-calls), to show it is small and not growing.
+//     10,000 calls (scaled by -rss-calls), to show it is small and not growing;
+//   - with -sdk-peer and -floor-peer (peers.go), automium-mcp against two servers
+//     that return the very same bytes: a minimal go-sdk server (sdkpeer) and a
+//     plain-Go floor that decodes a line and writes a response (floorpeer), as
+//     ratios per round, interleaved: list_apps, the 200-step compile and the
+//     maximal comparison in sequential calls/s, a pipelined burst of 1,000
+//     list_apps, spawn → initialized of paired starts, and VmRSS after -rss-calls
+//     calls; -peers-only runs only this;
+//   - the worst valid call (a maximal compile_journey), timed on every server.
 //
 // The no-op server is this program's own child: automium-bench starts itself again
 // with the hidden first argument -serve-noop, which serves mcpserver.New plus the
