@@ -2,9 +2,8 @@ package automium
 
 import (
 	"math"
+	"math/bits"
 	"slices"
-
-	"golang.org/x/exp/stats"
 )
 
 // wilsonZ is the two-sided 95% standard normal quantile, Φ⁻¹(0.975).
@@ -94,8 +93,7 @@ func (t *trialTally) report(ref PlannerRef) PlannerReport {
 	for k, sum := range t.passAtK {
 		passAtK[k] = PassAtK{K: k + 1, Value: roundReport(sum / float64(journeys))}
 	}
-	slices.Sort(t.latencies)
-	q := stats.Quantiles(t.latencies, 0.5, 0.9)
+	q := quantilesR7(t.latencies, 0.5, 0.9)
 	total := t.inputTokens + t.outputTokens
 	return PlannerReport{
 		Planner:  ref,
@@ -189,4 +187,69 @@ func wilson95(x, n int) (Interval, bool) {
 
 func roundReport(x float64) float64 {
 	return math.Round(x*reportDecimals) / reportDecimals
+}
+
+// quantilesR7 returns the quantiles qs (ascending) of x by Hyndman and Fan's
+// "R-7" (linear) method, bit for bit what golang.org/x/exp/stats.Quantiles
+// returns, for x without NaN. It reorders x. Instead of sorting x, which was half
+// the time of the largest comparison, it selects the order statistics the formula
+// reads, in linear time on average, each in what is left above the previous one
+// (TestQuantilesR7 holds it to stats.Quantiles).
+func quantilesR7(x []float64, qs ...float64) []float64 {
+	out := make([]float64, len(qs))
+	from := 0 // x[:from] holds no value above x[from:]
+	for i, q := range qs {
+		h := float64(len(x)-1)*q + 1
+		lo, hi := int(math.Floor(h-1)), int(math.Ceil(h-1))
+		selectNth(x[from:], lo-from)
+		from = lo
+		below := x[lo]
+		above := below
+		if hi > lo {
+			// Everything after x[lo] is at least x[lo]; the next order
+			// statistic is the smallest of them.
+			above = slices.Min(x[lo+1:])
+		}
+		out[i] = below + (h-math.Floor(h))*(above-below)
+	}
+	return out
+}
+
+// selectNth reorders x so that x[k] holds what a sort would put there, with no
+// larger value before it and no smaller one after. It is quickselect with a
+// median-of-three pivot and a three-way partition (latencies repeat a lot); a
+// budget of 2·log₂ n rounds keeps hostile orders of observed trials from making
+// it quadratic, by sorting what is left when it runs out.
+func selectNth(x []float64, k int) {
+	lo, hi := 0, len(x)
+	for budget := 2 * bits.Len(uint(len(x))); hi-lo > 12; budget-- {
+		if budget == 0 {
+			break
+		}
+		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c))
+		lt, i, gt := lo, lo, hi
+		for i < gt {
+			switch v := x[i]; {
+			case v < pivot:
+				x[lt], x[i] = v, x[lt]
+				lt++
+				i++
+			case v > pivot:
+				gt--
+				x[i], x[gt] = x[gt], v
+			default:
+				i++
+			}
+		}
+		switch {
+		case k < lt:
+			hi = lt
+		case k >= gt:
+			lo = gt
+		default:
+			return // x[lt:gt] all equal the pivot, and k is among them
+		}
+	}
+	slices.Sort(x[lo:hi])
 }

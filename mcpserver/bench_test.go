@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"testing"
 
 	"github.com/automium/automium"
@@ -102,6 +103,57 @@ func BenchmarkCallCompileJourney(b *testing.B) {
 		res, err := cs.CallTool(ctx, params)
 		if err != nil || res.IsError {
 			b.Fatal(err, resultText(res))
+		}
+	}
+}
+
+// maximalJourney is the heaviest valid compile_journey (SECURITY.md's worst
+// valid call): the most steps and assertions, each with the longest value, made
+// of quotes, backslashes, '<', CJK and emoji, and a retry on every step.
+func maximalJourney(tb testing.TB) []byte {
+	tb.Helper()
+	unit := []rune(`"\<日本語テキスト😀🚀`)
+	value := make([]rune, 2000)
+	for i := range value {
+		value[i] = unit[i%len(unit)]
+	}
+	text := string(value)
+	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog",
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
+	for range automium.MaxSteps {
+		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: "Field"}, Value: text})
+	}
+	for range automium.MaxAssertions {
+		in.Assertions = append(in.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
+	}
+	raw, err := json.Marshal(in)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return raw
+}
+
+// BenchmarkMaximalCompileJourney measures the server's side of the worst valid
+// call: the tool handler (walker, validation, compile, the answer's encoding) and
+// the SDK's encoding of the result it returns, the bytes the transport writes.
+func BenchmarkMaximalCompileJourney(b *testing.B) {
+	raw := maximalJourney(b)
+	var h mcp.ToolHandler
+	for _, t := range tools() {
+		if t.def.Name == "automium_compile_journey" {
+			h = t.handler(slog.New(slog.DiscardHandler))
+		}
+	}
+	req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "automium_compile_journey", Arguments: raw}}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		res, err := h(context.Background(), req)
+		if err != nil || res.IsError {
+			b.Fatalf("not a valid compile: %v %v", err, res.Content)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

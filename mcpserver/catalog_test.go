@@ -13,14 +13,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// catalogGolden pins Automium's tool-catalog-v1 digests. Any change to a tool's
+// catalogGolden pins Automium's tool-catalog-v1 digests, and is the file the
+// server embeds instead of computing them at start. Any change to a tool's
 // schema, title, description or annotations, to a resource or prompt listing, or
 // to the protocol versions the SDK speaks changes a digest here, so the change is
 // visible in review as a contract change.
-const catalogGolden = "testdata/tool-catalog-v1.golden.json"
+const catalogGolden = "tool-catalog-v1.json"
 
 func TestCatalogDigestGolden(t *testing.T) {
-	got, err := json.MarshalIndent(CatalogDigests(), "", "  ")
+	got, err := json.MarshalIndent(catalogDigests(tools(), resources(), prompts()), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,15 @@ package safetytest
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/automium/automium"
 )
 
 // memoryCalls is the number of calls TestMemoryStaysFlat makes.
@@ -226,5 +229,68 @@ func TestWorstCaseArguments(t *testing.T) {
 	if peak > 160<<20 {
 		t.Errorf("peak RSS %.0f MiB, want at most 160 MiB: are the arguments decoded before their sizes are checked?", float64(peak)/(1<<20))
 	}
+	p.close()
+}
+
+// TestWorstValidCall measures the heaviest call the limits accept (issue 11,
+// class 10): a compile_journey with the most steps and assertions, each value
+// 2,000 characters of quotes, backslashes, '<' (which JSON escapes as six
+// bytes), CJK and emoji, and a retry on every step. It must compile, and its
+// answer must stay within what the input implies: the graph carries each value
+// once (a node per step and assertion, none per edge), so the structured answer
+// is at most 1.25 times the arguments and the whole line, which repeats the
+// answer as escaped text, at most 3 times. The time and peak memory are logged
+// for SECURITY.md, not asserted.
+func TestWorstValidCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 1.6 MB of arguments and reads 3.6 MB; skipped with -short")
+	}
+	unit := []rune(`"\<日本語テキスト😀🚀`)
+	value := make([]rune, 2000)
+	for i := range value {
+		value[i] = unit[i%len(unit)]
+	}
+	text := string(value)
+	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: text,
+		Recovery: automium.Recovery{MaxRetries: automium.MaxRecoveryRetries, Strategies: []string{"retry_step"}}}
+	for i := range automium.MaxSteps {
+		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprint("Field ", i)}, Value: text})
+	}
+	for range automium.MaxAssertions {
+		in.Assertions = append(in.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
+	}
+	args, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := start(t, "")
+	p.initialize()
+	var elapsed []time.Duration
+	var line []byte
+	for i := range 3 {
+		began := time.Now()
+		line = p.call(toolLine(fmt.Sprint(i+1), "automium_compile_journey", string(args)))
+		elapsed = append(elapsed, time.Since(began))
+	}
+	var result toolResult
+	if err := json.Unmarshal(parse(t, line).Result, &result); err != nil || result.IsError {
+		t.Fatalf("the maximal journey did not compile (%v): %.300s", err, line)
+	}
+	var answer struct {
+		Valid bool `json:"valid"`
+	}
+	if err := json.Unmarshal(result.StructuredContent, &answer); err != nil || !answer.Valid {
+		t.Fatalf("the maximal journey is not valid (%v): %.300s", err, result.StructuredContent)
+	}
+	if got, limit := len(result.StructuredContent), len(args)*5/4; got > limit {
+		t.Errorf("structured answer of %d bytes for %d bytes of arguments, want at most %d: is text repeated per node or edge?", got, len(args), limit)
+	}
+	if got, limit := len(line), 3*len(args); got > limit {
+		t.Errorf("response line of %d bytes for %d bytes of arguments, want at most %d: is text escaped more than once?", got, len(args), limit)
+	}
+	_, peak := p.rss()
+	t.Logf("maximal compile_journey: %d bytes of arguments, answer line %d bytes (structured %d); %v, %v, %v; VmHWM %.0f MiB",
+		len(args), len(line), len(result.StructuredContent), elapsed[0].Round(time.Millisecond), elapsed[1].Round(time.Millisecond),
+		elapsed[2].Round(time.Millisecond), float64(peak)/(1<<20))
 	p.close()
 }

@@ -73,3 +73,34 @@ func BenchmarkEncodeResult(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDecodeLargeLine measures the transport's checks and decode of the
+// largest valid Automium call (SECURITY.md's worst valid call is 1.6 MB of
+// arguments): 250 values of 2,000 characters with quotes, backslashes, '<', CJK
+// and emoji, before the SDK sees the message.
+func BenchmarkDecodeLargeLine(b *testing.B) {
+	unit := []rune(`"\<日本語テキスト😀🚀`)
+	value := make([]rune, 2000)
+	for i := range value {
+		value[i] = unit[i%len(unit)]
+	}
+	type step struct {
+		Value string `json:"value"`
+	}
+	steps := make([]step, 250)
+	for i := range steps {
+		steps[i].Value = string(value)
+	}
+	args, err := json.Marshal(map[string]any{"steps": steps})
+	if err != nil {
+		b.Fatal(err)
+	}
+	line := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_compile_journey","arguments":` + string(args) + `}}`)
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, rejections := decodeLine(line, DefaultMaxValues, DefaultMaxDepth); rejections != nil {
+			b.Fatal(rejections)
+		}
+	}
+}

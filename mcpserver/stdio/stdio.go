@@ -754,18 +754,29 @@ func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []reject
 	default:
 		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
 	}
+	// The members are decoded only when a message is wrong or its top-level
+	// names are escaped: for a valid call, topLevelID's lexing replaces a decode
+	// that copied the whole line, a fifth of the cost of a large one.
 	var members map[string]json.RawMessage
-	if err := json.Unmarshal(line, &members); err != nil {
-		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
+	decodeMembers := func() bool {
+		return members != nil || json.Unmarshal(line, &members) == nil
 	}
-	rawIDValue, hasID := members["id"]
+	rawIDValue, hasID, plain := topLevelID(line)
+	if !plain {
+		if !decodeMembers() {
+			return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
+		}
+		rawIDValue, hasID = members["id"]
+	}
 	id := echoableID(rawIDValue)
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
+		decodeMembers()
 		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + wireProblem(members)}}
 	}
 	req, isRequest := msg.(*jsonrpc.Request)
 	if !isRequest {
+		decodeMembers()
 		_, hasResult := members["result"]
 		_, hasError := members["error"]
 		if !hasResult && !hasError {

@@ -79,6 +79,59 @@ func structureProblem(line []byte, maxValues, maxDepth int) (problem string, id 
 	return problem, id
 }
 
+// topLevelID finds the top-level "id" member of a line that json.Valid accepted
+// as a JSON object, without decoding it. raw is the member's value (only its
+// first byte, '{' or '[', for an object or array, which no check accepts), has
+// whether there is one; the last one wins, as in a decoder. plain is false when a
+// top-level member name holds an escape ("i\u0064"), which only a decoder
+// compares as the decoders after it do: the caller then decodes the members.
+func topLevelID(line []byte) (raw json.RawMessage, has, plain bool) {
+	depth := 0
+	idNext := false // the previous token was the top-level member name "id"
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch c {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			i++
+			continue
+		case '}', ']':
+			depth--
+			i++
+			continue
+		}
+		start, level := i, depth
+		switch c {
+		case '{', '[':
+			depth++
+			i++
+		case '"':
+			i = stringEnd(line, i)
+			if j := skipSpace(line, i); j < len(line) && line[j] == ':' {
+				if depth == 1 {
+					if bytes.IndexByte(line[start:i], '\\') >= 0 {
+						return nil, false, false
+					}
+					idNext = string(line[start:i]) == `"id"`
+				}
+				i = j + 1
+				continue // a member name, not a value
+			}
+		default: // a number or a literal
+			for i < len(line) && !isDelimiter(line[i]) {
+				i++
+			}
+		}
+		if idNext && level == 1 {
+			has, raw = true, line[start:i]
+			if c == '{' || c == '[' {
+				raw = line[start : start+1]
+			}
+		}
+		idNext = false
+	}
+	return raw, has, true
+}
+
 // stringEnd returns the index just past the JSON string that starts at line[i].
 func stringEnd(line []byte, i int) int {
 	for j := i + 1; ; {

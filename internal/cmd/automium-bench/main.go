@@ -24,7 +24,15 @@
 //     answer, so it isolates Automium's own work (decoding, validating,
 //     computing, encoding);
 //   - the resident set size (VmRSS) of a fresh server after 1,000, 5,000 and
-//     10,000 calls (scaled by -rss-calls), to show it is small and not growing.
+//     10,000 calls (scaled by -rss-calls), to show it is small and not growing;
+//   - with -sdk-peer and -floor-peer (peers.go), automium-mcp against two servers
+//     that return the very same bytes: a minimal go-sdk server (sdkpeer) and a
+//     plain-Go floor that decodes a line and writes a response (floorpeer), as
+//     ratios per round, interleaved: list_apps, the 200-step compile and the
+//     maximal comparison in sequential calls/s, a pipelined burst of 1,000
+//     list_apps, spawn → initialized of paired starts, and VmRSS after -rss-calls
+//     calls; -peers-only runs only this;
+//   - the worst valid call (a maximal compile_journey), timed on every server.
 //
 // The no-op server is this program's own child: automium-bench starts itself again
 // with the hidden first argument -serve-noop, which serves mcpserver.New plus the
@@ -107,6 +115,10 @@ type config struct {
 	rounds   int
 	rssCalls int
 	timeout  time.Duration
+	// sdkPeer and floorPeer are the peers of the comparison in peers.go; when
+	// both are set, it runs after the tables above, or alone with peersOnly.
+	sdkPeer, floorPeer string
+	peersOnly          bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -118,6 +130,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.calls, "calls", 1000, "sequential calls per tool workload, and for the no-op tool")
 	flags.IntVar(&c.rounds, "rounds", 5, "rounds the calls are split into, interleaving the no-op and automium servers")
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
+	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./internal/cmd/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
+	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./internal/cmd/automium-bench/floorpeer)")
+	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
@@ -129,6 +144,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if (c.sdkPeer == "") != (c.floorPeer == "") || (c.peersOnly && c.sdkPeer == "") {
+		fmt.Fprintln(stderr, "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only needs them")
 		return 2
 	}
 	if flags.NArg() > 0 || c.starts < 1 || c.calls < 1 || c.rounds < 1 || c.rssCalls < 10 {
@@ -206,6 +225,15 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	loads, err := workloads(ctx)
 	if err != nil {
 		return err
+	}
+	peers := []server{servers[0], {label: "go-sdk", path: c.sdkPeer}, {label: "floor", path: c.floorPeer}}
+	if c.peersOnly {
+		fmt.Fprintf(out, "# automium-bench\n\nserver %s, protocol %s over stdio, go-sdk client; %s %s/%s, %d CPUs\n",
+			c.server, protocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+		if err := benchPeers(ctx, c, peers, loads, out); err != nil {
+			return err
+		}
+		return worstCall(ctx, peers, max(1, c.calls/100), out)
 	}
 
 	// Spawn → initialized.
@@ -289,7 +317,13 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	}
 
 	printReport(out, c, serverVersion, servers, spawn, loads, noopLoad, stats, replayStats, noopStats, rss)
-	return nil
+	if c.sdkPeer == "" {
+		return worstCall(ctx, servers[:1], max(1, c.calls/100), out)
+	}
+	if err := benchPeers(ctx, c, peers, loads, out); err != nil {
+		return err
+	}
+	return worstCall(ctx, peers, max(1, c.calls/100), out)
 }
 
 func btoi(b bool) int {
@@ -407,6 +441,43 @@ func workloads(ctx context.Context) ([]workload, error) {
 		loads[i] = workload{name: r.name, tool: r.tool, args: args, exempt: r.exempt}
 	}
 	return loads, nil
+}
+
+// worstJourneyName names the heaviest valid call: SECURITY.md's figure.
+var worstJourneyName = fmt.Sprintf("automium_compile_journey (maximal: %d steps, %d assertions, %d-character values)", automium.MaxSteps, automium.MaxAssertions, maxValueRunes)
+
+// maxValueRunes is the longest step or assertion value the validator accepts.
+const maxValueRunes = 2000
+
+// worstJourney is the heaviest valid compile_journey: journey's app and fixture,
+// the most steps and assertions, each step filling a textbox and each assertion
+// checking a text with the longest value, made of quotes, backslashes, '<' (which
+// JSON escapes as six bytes), CJK and emoji, and a retry on every step.
+func worstJourney() (workload, error) {
+	fixtures, err := automium.ListFixtures(context.Background(), automium.ListFixturesInput{})
+	if err != nil {
+		return workload{}, err
+	}
+	journey, ok := automium.ReferenceJourney(fixtures.Fixtures[0].ReferenceJourneyIDs[0])
+	if !ok {
+		return workload{}, errors.New("the first fixture's reference journey is missing")
+	}
+	unit := []rune(`"\<日本語テキスト😀🚀`)
+	value := make([]rune, maxValueRunes)
+	for i := range value {
+		value[i] = unit[i%len(unit)]
+	}
+	text := string(value)
+	worst := automium.CompileJourneyInput{ID: journey.ID + "-maximal", AppID: journey.AppID, FixtureID: journey.FixtureID,
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
+	for i := range automium.MaxSteps {
+		worst.Steps = append(worst.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprintf("Field %d", i)}, Value: text})
+	}
+	for range automium.MaxAssertions {
+		worst.Assertions = append(worst.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
+	}
+	args, err := json.Marshal(worst)
+	return workload{name: worstJourneyName, tool: "automium_compile_journey", args: args}, err
 }
 
 // call makes one tool call and insists it succeeded, so a benchmark of bad

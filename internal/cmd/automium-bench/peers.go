@@ -1,0 +1,382 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The peer comparison of docs/performance.md: automium-mcp against a minimal
+// go-sdk server (sdkpeer) and a plain-Go floor (floorpeer), both returning the
+// very bytes automium-mcp returns. Every figure is taken round by round with the
+// three servers interleaved (their order rotating each round), and reported as the
+// ratio automium ÷ peer per round, so the spread over rounds shows how much a
+// shared machine moved it.
+
+// Goals of issue 14, as ratios of throughput (higher is better) or of time and
+// memory (lower is better).
+const (
+	goalListAppsSDK   = 1.0
+	goalListAppsFloor = 0.8
+	goalHeavySDK      = 0.9
+	goalBurstSDK      = 1.0
+	goalSpawnSDK      = 1.2
+	goalRSSSDK        = 1.1
+	burstCalls        = 1000
+)
+
+// peerLoad indexes the workloads the peers are compared on.
+type peerLoad struct {
+	label string
+	index int // into workloads()
+}
+
+var peerLoads = []peerLoad{
+	{"list_apps, sequential calls/s", 0},
+	{"200-step compile_journey, sequential calls/s", 3},
+	{"maximal compare_planners, sequential calls/s", 10},
+}
+
+// ratioRow is one goal: per-round ratios automium ÷ peer.
+type ratioRow struct {
+	figure, peer  string
+	ratios        []float64
+	auto, other   []float64 // the raw figures, per round
+	unit          string
+	goal          float64
+	lowerIsBetter bool
+}
+
+func (r ratioRow) median() float64 { return medianOf(r.ratios) }
+
+func medianOf(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func (r ratioRow) met() bool {
+	if r.lowerIsBetter {
+		return r.median() <= r.goal
+	}
+	return r.median() >= r.goal
+}
+
+// benchPeers runs the comparison. servers[0] is automium-mcp, [1] the go-sdk
+// peer, [2] the floor.
+func benchPeers(ctx context.Context, c config, servers []server, loads []workload, out io.Writer) error {
+	// Spawn → initialized, paired starts in rotating order.
+	spawn := make([][]time.Duration, len(servers))
+	for i := range c.starts {
+		for k := range servers {
+			j := (i + k) % len(servers)
+			cs, took, err := connect(ctx, servers[j])
+			if err != nil {
+				return err
+			}
+			spawn[j] = append(spawn[j], took)
+			if err := cs.Close(); err != nil {
+				return fmt.Errorf("closing %s: %w", servers[j].label, err)
+			}
+		}
+	}
+
+	sessions := make([]session, len(servers))
+	for i, s := range servers {
+		cs, _, err := connect(ctx, s)
+		if err != nil {
+			return err
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	listApps := loads[peerLoads[0].index]
+	for _, p := range peerLoads {
+		w := loads[p.index]
+		answer, err := callText(ctx, sessions[0].ClientSession, w)
+		if err != nil {
+			return err
+		}
+		for _, cs := range sessions[1:] {
+			if err := loadPeer(ctx, cs, w, answer); err != nil {
+				return err
+			}
+		}
+	}
+	// The peers hold the answers; check them before measuring anything.
+	for _, p := range peerLoads {
+		w := loads[p.index]
+		want, _ := callText(ctx, sessions[0].ClientSession, w)
+		for i, cs := range sessions[1:] {
+			got, err := callText(ctx, cs.ClientSession, w)
+			if err != nil {
+				return err
+			}
+			if got != want {
+				return fmt.Errorf("%s: %s answers other bytes than automium-mcp", w.name, servers[i+1].label)
+			}
+		}
+		for _, cs := range sessions {
+			if err := warmUp(ctx, cs, w, c.calls); err != nil {
+				return err
+			}
+		}
+	}
+
+	seq := make([][][]float64, len(peerLoads)) // [load][server][round] calls/s
+	burst := make([][]float64, len(servers))
+	for l := range seq {
+		seq[l] = make([][]float64, len(servers))
+	}
+	for r := range c.rounds {
+		for l, p := range peerLoads {
+			w := loads[p.index]
+			n := c.calls / c.rounds
+			if p.index != 0 {
+				n = max(1, n/10) // the heavy calls take 10 to 30 times longer
+			}
+			for k := range servers {
+				j := (r + k) % len(servers)
+				var st callStats
+				if err := st.measure(ctx, sessions[j], w, n); err != nil {
+					return err
+				}
+				seq[l][j] = append(seq[l][j], st.perSecond())
+			}
+		}
+		for k := range servers {
+			j := (r + k) % len(servers)
+			rate, err := burstRate(ctx, sessions[j], listApps, burstCalls)
+			if err != nil {
+				return err
+			}
+			burst[j] = append(burst[j], rate)
+		}
+	}
+
+	rss, err := peerRSS(ctx, servers, loads, c.rssCalls)
+	if err != nil {
+		return err
+	}
+
+	var rows []ratioRow
+	per := func(figure string, j int, auto, other []float64, unit string, goal float64, lower bool) {
+		row := ratioRow{figure: figure, peer: servers[j].label, auto: auto, other: other, unit: unit, goal: goal, lowerIsBetter: lower}
+		for i := range auto {
+			row.ratios = append(row.ratios, auto[i]/other[i])
+		}
+		rows = append(rows, row)
+	}
+	goals := [][2]float64{{goalListAppsSDK, goalListAppsFloor}, {goalHeavySDK, 0}, {goalHeavySDK, 0}}
+	for l, p := range peerLoads {
+		for j := 1; j < len(servers); j++ {
+			per(p.label, j, seq[l][0], seq[l][j], "calls/s", goals[l][j-1], false)
+		}
+	}
+	for j := 1; j < len(servers); j++ {
+		per(fmt.Sprintf("burst of %d pipelined list_apps, calls/s", burstCalls), j, burst[0], burst[j], "calls/s", map[int]float64{1: goalBurstSDK}[j], false)
+	}
+	spawnMs := make([][]float64, len(servers))
+	for j, ds := range spawn {
+		for _, d := range ds {
+			spawnMs[j] = append(spawnMs[j], float64(d)/float64(time.Millisecond))
+		}
+	}
+	for j := 1; j < len(servers); j++ {
+		per("spawn → initialized, ms (paired starts)", j, spawnMs[0], spawnMs[j], "ms", map[int]float64{1: goalSpawnSDK}[j], true)
+	}
+	for j := 1; j < len(servers); j++ {
+		per(fmt.Sprintf("VmRSS after %d calls, MiB", c.rssCalls), j, []float64{rss[0].last}, []float64{rss[j].last}, "MiB", map[int]float64{1: goalRSSSDK}[j], true)
+	}
+
+	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
+	p("\n## automium-mcp against a minimal go-sdk server and a plain-Go floor, same answer bytes\n\n")
+	p("Interleaved in one run, %d rounds; ratio = automium ÷ peer per round (for ms and MiB, lower is better).\n\n", c.rounds)
+	p("| figure | ÷ peer | automium (median) | peer (median) | ratio (median) | spread over rounds | goal | verdict |\n|---|---|--:|--:|--:|---|---|---|\n")
+	for _, r := range rows {
+		goal, verdictText := "—", "—"
+		if r.goal > 0 {
+			op := "≥"
+			if r.lowerIsBetter {
+				op = "≤"
+			}
+			goal = fmt.Sprintf("%s %.1f", op, r.goal)
+			verdictText = verdict(r.met())
+		}
+		p("| %s | %s | %.1f | %.1f | %.2f | %.2f–%.2f | %s | %s |\n", r.figure, r.peer, medianOf(r.auto), medianOf(r.other),
+			r.median(), slices.Min(r.ratios), slices.Max(r.ratios), goal, verdictText)
+	}
+	p("\nVmRSS (MiB) after 1/10, 1/2 and all of the %d calls, per server: ", c.rssCalls)
+	for j, s := range servers {
+		p("%s %s; ", s.label, fmtFloats(rss[j].samples))
+	}
+	p("\n")
+	return nil
+}
+
+func fmtFloats(xs []float64) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += " → "
+		}
+		s += fmt.Sprintf("%.1f", x)
+	}
+	return s
+}
+
+// loadPeer gives a peer the answer it must return for w.
+func loadPeer(ctx context.Context, cs session, w workload, body string) error {
+	args, err := json.Marshal(struct {
+		Tool string          `json:"tool"`
+		Args json.RawMessage `json:"args"`
+		Body string          `json:"body"`
+	}{w.tool, w.args, body})
+	if err != nil {
+		return err
+	}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "bench_load", Arguments: json.RawMessage(args)})
+	return err
+}
+
+// burstRate sends n calls of w at once, without waiting for any answer before
+// the next request is written, and returns n ÷ the time until the last answer.
+func burstRate(ctx context.Context, cs session, w workload, n int) (float64, error) {
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range n {
+		wg.Go(func() { errs <- call(ctx, cs, w) })
+	}
+	wg.Wait()
+	took := time.Since(start)
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return 0, err
+		}
+	}
+	return float64(n) / took.Seconds(), nil
+}
+
+type rssFigures struct {
+	samples []float64
+	last    float64
+}
+
+// peerRSS starts each server fresh and makes calls calls to each, interleaved:
+// mostly list_apps, with a 200-step compile and a maximal comparison every 20th
+// call, and samples VmRSS after a tenth, half and all of them.
+func peerRSS(ctx context.Context, servers []server, loads []workload, calls int) ([]rssFigures, error) {
+	sessions := make([]session, len(servers))
+	for i, s := range servers {
+		cs, _, err := connect(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		defer cs.Close()
+		sessions[i] = cs
+		for _, p := range peerLoads {
+			w := loads[p.index]
+			if i == 0 {
+				continue
+			}
+			answer, err := callText(ctx, sessions[0].ClientSession, w)
+			if err != nil {
+				return nil, err
+			}
+			if err := loadPeer(ctx, cs, w, answer); err != nil {
+				return nil, err
+			}
+		}
+	}
+	figs := make([]rssFigures, len(servers))
+	marks := []int{calls / 10, calls / 2, calls}
+	for n := 1; n <= calls; n++ {
+		w := loads[peerLoads[0].index]
+		switch n % 20 {
+		case 10:
+			w = loads[peerLoads[1].index]
+		case 0:
+			w = loads[peerLoads[2].index]
+		}
+		for i, cs := range sessions {
+			if err := call(ctx, cs, w); err != nil {
+				return nil, err
+			}
+			if slices.Contains(marks, n) {
+				rss, _, err := memoryOf(cs.cmd.Process.Pid)
+				if err != nil {
+					return nil, err
+				}
+				figs[i].samples = append(figs[i].samples, float64(rss)/(1<<20))
+				figs[i].last = float64(rss) / (1 << 20)
+			}
+		}
+	}
+	return figs, nil
+}
+
+// worstCall times the heaviest valid call n times on automium-mcp and on the
+// peers, each given the same answer, and reports the argument and result sizes:
+// SECURITY.md's figure for the worst valid call. The peers' times are what
+// carrying that answer costs the go-sdk client and the transport alone.
+func worstCall(ctx context.Context, servers []server, n int, out io.Writer) error {
+	w, err := worstJourney()
+	if err != nil {
+		return err
+	}
+	sessions := make([]session, len(servers))
+	for i, s := range servers {
+		cs, _, err := connect(ctx, s)
+		if err != nil {
+			return err
+		}
+		defer cs.Close()
+		sessions[i] = cs
+	}
+	res, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: w.tool, Arguments: w.args})
+	if err != nil {
+		return fmt.Errorf("%s: %w", w.name, err)
+	}
+	if res.IsError || res.StructuredContent == nil {
+		return fmt.Errorf("%s: not a valid compile: %v", w.name, res.Content)
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	answer := res.Content[0].(*mcp.TextContent).Text
+	for _, cs := range sessions[1:] {
+		if err := loadPeer(ctx, cs, w, answer); err != nil {
+			return err
+		}
+	}
+	latencies := make([][]time.Duration, len(servers))
+	for i := range n {
+		for k := range servers {
+			j := (i + k) % len(servers)
+			t := time.Now()
+			if err := call(ctx, sessions[j], w); err != nil {
+				return err
+			}
+			latencies[j] = append(latencies[j], time.Since(t))
+		}
+	}
+	fmt.Fprintf(out, "\n## Worst valid call, %d calls each, interleaved\n\n", n)
+	fmt.Fprintf(out, "%s: arguments %s, result %s.\n\n", w.name, kib(len(w.args)), kib(len(result)))
+	fmt.Fprintf(out, "| server | p50 | min | max |\n|---|--:|--:|--:|\n")
+	for j, s := range servers {
+		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", s.label, ms(quantile(latencies[j], 0.5)), ms(slices.Min(latencies[j])), ms(slices.Max(latencies[j])))
+	}
+	return nil
+}
