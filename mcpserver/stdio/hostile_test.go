@@ -51,9 +51,9 @@ func TestStructureProblem(t *testing.T) {
 			if !json.Valid([]byte(tt.line)) {
 				t.Fatalf("test line is not valid JSON: %s", tt.line)
 			}
-			problem, id := structureProblem([]byte(tt.line), tt.values, tt.depth)
-			if (problem != "") != tt.wantProblem || string(id) != tt.wantID {
-				t.Errorf("structureProblem(%s) = %q, id %s; want problem %v, id %q", tt.line, problem, id, tt.wantProblem, tt.wantID)
+			scan := scanLine([]byte(tt.line), tt.values, tt.depth)
+			if id := echoableID(scan.id); (scan.problem != "") != tt.wantProblem || string(id) != tt.wantID {
+				t.Errorf("scanLine(%s) = %q, id %s; want problem %v, id %q", tt.line, scan.problem, id, tt.wantProblem, tt.wantID)
 			}
 		})
 	}

@@ -741,11 +741,13 @@ func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []reject
 		}
 		return nil, []rejection{{code: jsonrpc.CodeParseError, message: "Parse error: " + detail}}
 	}
-	if problem, id := structureProblem(line, maxValues, maxDepth); problem != "" {
-		if line[0] != '{' {
-			id = nil
+	scan := scanLine(line, maxValues, maxDepth)
+	if scan.problem != "" {
+		var id json.RawMessage
+		if line[0] == '{' {
+			id = echoableID(scan.id)
 		}
-		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: problem}}
+		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: scan.problem}}
 	}
 	switch line[0] {
 	case '[':
@@ -755,14 +757,14 @@ func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []reject
 		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
 	}
 	// The members are decoded only when a message is wrong or its top-level
-	// names are escaped: for a valid call, topLevelID's lexing replaces a decode
+	// names are escaped: for a valid call, scanLine's lexing replaces a decode
 	// that copied the whole line, a fifth of the cost of a large one.
 	var members map[string]json.RawMessage
 	decodeMembers := func() bool {
 		return members != nil || json.Unmarshal(line, &members) == nil
 	}
-	rawIDValue, hasID, plain := topLevelID(line)
-	if !plain {
+	rawIDValue, hasID := scan.id, scan.hasID
+	if !scan.plain {
 		if !decodeMembers() {
 			return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
 		}

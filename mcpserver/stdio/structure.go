@@ -19,74 +19,29 @@ const DefaultMaxValues = 100_000
 // decoding everything up to that point.
 const DefaultMaxDepth = 64
 
-// structureProblem measures a line that is valid JSON in one pass over its
-// bytes, without decoding or allocating anything, and describes the first bound
-// it breaks ("" for none). It stops counting at the first broken bound but goes
-// on lexing, so that id is the top-level "id" member's value when that is a
-// string or a number: the error can then be matched to its request wherever the
-// id sits on the line. The lexer relies on json.Valid having accepted the line.
-func structureProblem(line []byte, maxValues, maxDepth int) (problem string, id json.RawMessage) {
-	values, depth := 0, 0
-	idNext := false // the previous token was the top-level member name "id"
-	for i := 0; i < len(line); {
-		c := line[i]
-		switch c {
-		case ' ', '\t', '\n', '\r', ',', ':':
-			i++
-			continue
-		case '}', ']':
-			depth--
-			i++
-			continue
-		}
-		start, level := i, depth
-		switch c {
-		case '{', '[':
-			depth++
-			i++
-		case '"':
-			i = stringEnd(line, i)
-			if j := skipSpace(line, i); j < len(line) && line[j] == ':' {
-				idNext = depth == 1 && string(line[start:i]) == `"id"`
-				i = j + 1
-				continue // a member name, not a value
-			}
-		default: // a number or a literal
-			for i < len(line) && !isDelimiter(line[i]) {
-				i++
-			}
-		}
-		if idNext && level == 1 {
-			// The last "id" wins, as in the SDK's decoder; an object or array
-			// id cannot be echoed, so it clears an earlier one.
-			id = nil
-			if c != '{' && c != '[' {
-				id = echoableID(line[start:i])
-			}
-		}
-		idNext = false
-		if problem != "" {
-			continue
-		}
-		values++
-		switch {
-		case values > maxValues:
-			problem = "Invalid Request: the message holds more than " + strconv.Itoa(maxValues) + " JSON values"
-		case depth > maxDepth:
-			problem = "Invalid Request: the message nests objects and arrays more than " + strconv.Itoa(maxDepth) + " levels deep"
-		}
-	}
-	return problem, id
+// lineScan is what one pass over a line's bytes learns, before any decoding.
+type lineScan struct {
+	// problem describes the first structure bound the line breaks, or is "".
+	problem string
+	// id is the value of the top-level "id" member, the last one as in a
+	// decoder; for an object or array, only its first byte, '{' or '[', which no
+	// check accepts. hasID says whether there is one.
+	id    json.RawMessage
+	hasID bool
+	// plain is false when a top-level member name holds an escape ("i\u0064"),
+	// which only a decoder compares as the decoders after it do: the caller then
+	// decodes the members to find the id.
+	plain bool
 }
 
-// topLevelID finds the top-level "id" member of a line that json.Valid accepted
-// as a JSON object, without decoding it. raw is the member's value (only its
-// first byte, '{' or '[', for an object or array, which no check accepts), has
-// whether there is one; the last one wins, as in a decoder. plain is false when a
-// top-level member name holds an escape ("i\u0064"), which only a decoder
-// compares as the decoders after it do: the caller then decodes the members.
-func topLevelID(line []byte) (raw json.RawMessage, has, plain bool) {
-	depth := 0
+// scanLine measures a line that json.Valid accepted, in one pass over its bytes,
+// without decoding or allocating: it counts JSON values and nesting against the
+// bounds, stops counting at the first broken one but goes on lexing, and finds
+// the top-level id, so that an error can be matched to its request wherever the
+// id sits on the line, and a valid call needs no decode of its members.
+func scanLine(line []byte, maxValues, maxDepth int) lineScan {
+	scan := lineScan{plain: true}
+	values, depth := 0, 0
 	idNext := false // the previous token was the top-level member name "id"
 	for i := 0; i < len(line); {
 		c := line[i]
@@ -109,7 +64,7 @@ func topLevelID(line []byte) (raw json.RawMessage, has, plain bool) {
 			if j := skipSpace(line, i); j < len(line) && line[j] == ':' {
 				if depth == 1 {
 					if bytes.IndexByte(line[start:i], '\\') >= 0 {
-						return nil, false, false
+						scan.plain = false
 					}
 					idNext = string(line[start:i]) == `"id"`
 				}
@@ -122,14 +77,24 @@ func topLevelID(line []byte) (raw json.RawMessage, has, plain bool) {
 			}
 		}
 		if idNext && level == 1 {
-			has, raw = true, line[start:i]
+			scan.hasID, scan.id = true, line[start:i]
 			if c == '{' || c == '[' {
-				raw = line[start : start+1]
+				scan.id = line[start : start+1]
 			}
 		}
 		idNext = false
+		if scan.problem != "" {
+			continue
+		}
+		values++
+		switch {
+		case values > maxValues:
+			scan.problem = "Invalid Request: the message holds more than " + strconv.Itoa(maxValues) + " JSON values"
+		case depth > maxDepth:
+			scan.problem = "Invalid Request: the message nests objects and arrays more than " + strconv.Itoa(maxDepth) + " levels deep"
+		}
 	}
-	return raw, has, true
+	return scan
 }
 
 // stringEnd returns the index just past the JSON string that starts at line[i].

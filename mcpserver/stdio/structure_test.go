@@ -28,9 +28,13 @@ func TestTopLevelID(t *testing.T) {
 		{`{"method":"x","params":{"i\u0064":1}}`, ``, false, true},
 	}
 	for _, tt := range tests {
-		raw, has, plain := topLevelID([]byte(tt.line))
-		if diff := cmp.Diff([]any{tt.raw, tt.has, tt.plain}, []any{string(raw), has, plain}); diff != "" {
-			t.Errorf("topLevelID(%s) (-want +got):\n%s", tt.line, diff)
+		scan := scanLine([]byte(tt.line), DefaultMaxValues, DefaultMaxDepth)
+		raw := string(scan.id)
+		if !scan.plain {
+			raw = "" // the caller decodes the members instead
+		}
+		if diff := cmp.Diff([]any{tt.raw, tt.has, tt.plain}, []any{raw, scan.hasID && scan.plain, scan.plain}); diff != "" {
+			t.Errorf("scanLine(%s) id (-want +got):\n%s", tt.line, diff)
 		}
 	}
 }
