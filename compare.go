@@ -336,7 +336,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	plannerListProblems(ps, in.Planners)
 	for i := range in.Trials {
 		tr, at := &in.Trials[i], field("trials").at(i).dot("fixtureId")
-		if p := ps.first(at); p != nil && p.Code == CodeInvalidFixtureID && owned.appByID[tr.AppID] != nil {
+		if p := ps.first(at); p != nil && p.Code == CodeInvalidFixtureID && owned().appByID[tr.AppID] != nil {
 			// Narrowed to the app's fixtures: the list a caller can pick from.
 			ps.replace(at, unknownFixtureOfApp("", tr.AppID, tr.FixtureID))
 		}
@@ -371,7 +371,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Quote(tr.PlannerID))
 			continue
 		}
-		app, fixture := owned.appByID[tr.AppID], owned.fixtureByID[tr.FixtureID]
+		app, fixture := owned().appByID[tr.AppID], owned().fixtureByID[tr.FixtureID]
 		if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
 			ps.addError(at.dot("fixtureId"), mismatch)
 			continue
@@ -380,7 +380,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 			ps.add(at.dot("recovered"), CodeInvalidArgument, nil,
 				"a run can only recover when recovery was triggered; set recoveryTriggered to true or recovered to false")
 		}
-		if ref, ok := owned.journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
+		if ref, ok := owned().journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
 			ps.add(at.dot("journeyId"), CodeFixtureAppMismatch, nil,
 				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; record it with its own app and fixture",
 				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(tr.AppID), echo.Quote(tr.FixtureID))

@@ -22,12 +22,12 @@ func BenchmarkComparePlanners(b *testing.B) {
 	for _, size := range compareBenchSizes {
 		in := ComparePlannersInput{
 			CorpusVersion: CorpusVersion,
-			AppIDs:        owned.appIDs,
+			AppIDs:        owned().appIDs,
 			Planners:      cmpPlanners(size.planners),
 			Repetitions:   size.reps,
 		}
-		trials := size.planners * len(owned.ReferenceJourneys) * size.reps
-		name := fmt.Sprintf("planners=%d/apps=%d/reps=%d/trials=%d", size.planners, len(owned.appIDs), size.reps, trials)
+		trials := size.planners * len(owned().ReferenceJourneys) * size.reps
+		name := fmt.Sprintf("planners=%d/apps=%d/reps=%d/trials=%d", size.planners, len(owned().appIDs), size.reps, trials)
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -44,7 +44,7 @@ func BenchmarkComparePlanners(b *testing.B) {
 // comparison through the observed path, where validating every trial dominates.
 func BenchmarkCompareObservedTrials(b *testing.B) {
 	for _, size := range compareBenchSizes[1:3] {
-		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned.appIDs, Planners: cmpPlanners(size.planners), Repetitions: size.reps}
+		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(size.planners), Repetitions: size.reps}
 		trials, err := drawModeledTrials(in)
 		if err != nil {
 			b.Fatal(err)

@@ -66,7 +66,7 @@ type modeledJourney struct {
 // The corpus is constant, so the models are too; they are keyed by app ID.
 var referenceJourneyModels = sync.OnceValues(func() (map[string][]*modeledJourney, error) {
 	models := map[string][]*modeledJourney{}
-	for _, ref := range owned.ReferenceJourneys {
+	for _, ref := range owned().ReferenceJourneys {
 		res, err := CompileJourney(context.Background(), ref.clone())
 		if err != nil || !res.Valid {
 			return nil, internalError("compiling reference journey " + ref.ID)

@@ -359,12 +359,12 @@ func TestModeledAndObservedShareAggregation(t *testing.T) {
 
 func TestComparePlannersProperties(t *testing.T) {
 	for _, reps := range []int{1, 2, 7, 30} {
-		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned.appIDs, Planners: cmpPlanners(6), Repetitions: reps, Seed: uint64(reps)}
+		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(6), Repetitions: reps, Seed: uint64(reps)}
 		got, err := ComparePlanners(context.Background(), in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		journeys := len(owned.ReferenceJourneys)
+		journeys := len(owned().ReferenceJourneys)
 		for _, p := range got.Planners {
 			name := fmt.Sprintf("reps=%d %s", reps, p.Planner.ID)
 			pk := p.Repeatability.PassAtK
@@ -490,11 +490,11 @@ func TestComparePlannersValidation(t *testing.T) {
 	}{
 		{"corpus version missing", func(in *ComparePlannersInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, SupportedCorpusVersions()},
 		{"corpus version unsupported", func(in *ComparePlannersInput) { in.CorpusVersion = "owned-corpus-1999.01" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
-		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, owned.appIDs},
+		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, owned().appIDs},
 		{"app IDs empty", func(in *ComparePlannersInput) { in.AppIDs = []string{} }, errShape{CodeInvalidArgument, "appIds"}, nil},
 		{"too many app IDs", func(in *ComparePlannersInput) { in.AppIDs = tooMany(MaxAppIDs + 1) }, errShape{CodeLimitExceeded, "appIds"}, nil},
-		{"unauthorized app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, "example.com"} }, errShape{CodeInvalidAppID, "appIds[1]"}, owned.appIDs},
-		{"empty app ID", func(in *ComparePlannersInput) { in.AppIDs = []string{""} }, errShape{CodeInvalidAppID, "appIds[0]"}, owned.appIDs},
+		{"unauthorized app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, "example.com"} }, errShape{CodeInvalidAppID, "appIds[1]"}, owned().appIDs},
+		{"empty app ID", func(in *ComparePlannersInput) { in.AppIDs = []string{""} }, errShape{CodeInvalidAppID, "appIds[0]"}, owned().appIDs},
 		{"duplicate app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, cmpOtherApp, cmpApp} }, errShape{CodeInvalidArgument, "appIds[2]"}, nil},
 		{"planners missing", func(in *ComparePlannersInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
 		{"planners empty", func(in *ComparePlannersInput) { in.Planners = []PlannerRef{} }, errShape{CodeInvalidArgument, "planners"}, nil},
@@ -519,7 +519,7 @@ func TestComparePlannersValidation(t *testing.T) {
 	}
 	t.Run("at the limits", func(t *testing.T) {
 		in := validCompareInput()
-		in.AppIDs = owned.appIDs
+		in.AppIDs = owned().appIDs
 		in.Planners = cmpPlanners(MaxPlanners)
 		in.Repetitions = MaxRepetitions
 		in.Seed = MaxSeed
@@ -551,8 +551,8 @@ func TestCompareObservedTrialsValidation(t *testing.T) {
 		{"too many trials", func(in *CompareObservedTrialsInput) { in.Trials = make([]Trial, MaxObservedTrials+1) }, errShape{CodeLimitExceeded, "trials"}, nil},
 		{"planner ID missing", trial(1, func(tr *Trial) { tr.PlannerID = "" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, nil},
 		{"unknown planner", trial(1, func(tr *Trial) { tr.PlannerID = "c" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, []string{"a", "b"}},
-		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, owned.appIDs},
-		{"unauthorized app", trial(0, func(tr *Trial) { tr.AppID = "prod-site" }), errShape{CodeInvalidAppID, "trials[0].appId"}, owned.appIDs},
+		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, owned().appIDs},
+		{"unauthorized app", trial(0, func(tr *Trial) { tr.AppID = "prod-site" }), errShape{CodeInvalidAppID, "trials[0].appId"}, owned().appIDs},
 		{"unknown fixture", trial(0, func(tr *Trial) { tr.FixtureID = "nope" }), errShape{CodeInvalidFixtureID, "trials[0].fixtureId"}, appFixtureIDs(cmpApp)},
 		{"fixture of another app", trial(1, func(tr *Trial) { tr.AppID = cmpOtherApp }), errShape{CodeFixtureAppMismatch, "trials[1].fixtureId"}, appFixtureIDs(cmpOtherApp)},
 		{"journey ID missing", trial(0, func(tr *Trial) { tr.JourneyID = "" }), errShape{CodeInvalidArgument, "trials[0].journeyId"}, nil},

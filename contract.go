@@ -289,6 +289,18 @@ func ContractNames() []string {
 	return names
 }
 
+// ContractSummary returns the summary of the named contract, the one its
+// document gives, without building the document and its schemas: a listing of
+// contracts needs only this, and stays cheap.
+func ContractSummary(name string) (string, bool) {
+	for _, c := range contractSpecs {
+		if c.name == name {
+			return c.summary, true
+		}
+	}
+	return "", false
+}
+
 // contractDocuments builds every document once: the types are fixed at compile
 // time, so the schemas are too.
 var contractDocuments = sync.OnceValues(func() (map[string]ContractDocument, error) {

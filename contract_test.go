@@ -36,6 +36,9 @@ func TestContract(t *testing.T) {
 		if doc.Name != name || doc.Version != "1" || doc.Summary == "" || len(doc.Rules) == 0 {
 			t.Errorf("%s: incomplete document: name %q, version %q, summary %q, %d rules", name, doc.Name, doc.Version, doc.Summary, len(doc.Rules))
 		}
+		if summary, ok := ContractSummary(name); !ok || summary != doc.Summary {
+			t.Errorf("ContractSummary(%q) = %q, %v; want the document's %q", name, summary, ok, doc.Summary)
+		}
 		var types []string
 		for _, ct := range doc.Types {
 			types = append(types, ct.Name)
@@ -54,6 +57,12 @@ func TestContract(t *testing.T) {
 		if diff := cmp.Diff(wantTypes[name], types); diff != "" {
 			t.Errorf("%s: types (-want +got):\n%s", name, diff)
 		}
+	}
+}
+
+func TestContractSummaryUnknown(t *testing.T) {
+	if summary, ok := ContractSummary("planner-adapter-v0"); ok || summary != "" {
+		t.Errorf("ContractSummary of an unknown contract = %q, %v; want \"\", false", summary, ok)
 	}
 }
 

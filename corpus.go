@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -120,9 +121,12 @@ type corpus struct {
 //go:embed corpus/corpus.json
 var corpusJSON []byte
 
-// owned is the corpus, decoded once at start-up. A corpus that does not decode is a
-// build defect, so it panics at init rather than on a client's first call.
-var owned = mustLoadCorpus(corpusJSON)
+// owned is the corpus, decoded on first use: a server's start-up needs none of
+// it (its tool schemas, examples and resource sizes are precomputed), so the
+// decode moves from every process start to the first call that reads the corpus.
+// A corpus that does not decode is a build defect, so it panics; every corpus
+// test reads it, so that happens in CI, never at a client.
+var owned = sync.OnceValue(func() *corpus { return mustLoadCorpus(corpusJSON) })
 
 func mustLoadCorpus(data []byte) *corpus {
 	c := new(corpus)
@@ -166,9 +170,9 @@ func mustLoadCorpus(data []byte) *corpus {
 }
 
 var (
-	_ = registerTag("automium_app", CodeInvalidAppID, "an authorized benchmark app ID", func() []string { return owned.appIDs })
-	_ = registerTag("automium_fixture", CodeInvalidFixtureID, "a fixture ID from the owned corpus", func() []string { return owned.fixtureIDs })
-	_ = registerTag("automium_profile", CodeInvalidEnvironmentProfile, "an environment profile ID from the owned corpus", func() []string { return owned.profileIDs })
+	_ = registerTag("automium_app", CodeInvalidAppID, "an authorized benchmark app ID", func() []string { return owned().appIDs })
+	_ = registerTag("automium_fixture", CodeInvalidFixtureID, "a fixture ID from the owned corpus", func() []string { return owned().fixtureIDs })
+	_ = registerTag("automium_profile", CodeInvalidEnvironmentProfile, "an environment profile ID from the owned corpus", func() []string { return owned().profileIDs })
 	_ = registerTag("automium_hosting_type", CodeInvalidArgument, "a hosting type", func() []string { return hostingTypeNames })
 	_ = registerTag("automium_capability", CodeInvalidArgument, "an app capability", func() []string { return capabilityNames })
 	_ = registerTag("automium_corpus_version", CodeUnsupportedCorpusVersion, "a supported corpus version", SupportedCorpusVersions)
@@ -192,9 +196,9 @@ func ListApps(ctx context.Context, in ListAppsInput) (ListAppsResult, error) {
 	if err := checkContext(ctx); err != nil {
 		return ListAppsResult{}, err
 	}
-	apps := make([]App, 0, len(owned.appIDs))
-	for _, id := range owned.appIDs {
-		a := *owned.appByID[id]
+	apps := make([]App, 0, len(owned().appIDs))
+	for _, id := range owned().appIDs {
+		a := *owned().appByID[id]
 		a.Capabilities = slices.Clone(a.Capabilities)
 		apps = append(apps, a)
 	}
@@ -229,8 +233,8 @@ func ListFixtures(ctx context.Context, in ListFixturesInput) (ListFixturesResult
 	}
 	fixtures := []Fixture{}
 	profiles := map[string]bool{}
-	for _, id := range owned.fixtureIDs {
-		f := owned.fixtureByID[id]
+	for _, id := range owned().fixtureIDs {
+		f := owned().fixtureByID[id]
 		if in.AppID != "" && f.AppID != in.AppID {
 			continue
 		}
@@ -240,9 +244,9 @@ func ListFixtures(ctx context.Context, in ListFixturesInput) (ListFixturesResult
 		}
 	}
 	envs := []EnvironmentProfile{}
-	for _, id := range owned.profileIDs {
+	for _, id := range owned().profileIDs {
 		if profiles[id] {
-			envs = append(envs, *owned.profileByID[id])
+			envs = append(envs, *owned().profileByID[id])
 		}
 	}
 	return ListFixturesResult{CorpusVersion: CorpusVersion, Fixtures: fixtures, EnvironmentProfiles: envs}, nil
@@ -262,7 +266,7 @@ func cloneFixture(f *Fixture) Fixture {
 // ID. Reference journeys are the workload of planner comparisons and good starting
 // points when drafting a new journey.
 func ReferenceJourney(id string) (CompileJourneyInput, bool) {
-	j, ok := owned.journeyByID[id]
+	j, ok := owned().journeyByID[id]
 	if !ok {
 		return CompileJourneyInput{}, false
 	}
@@ -271,7 +275,7 @@ func ReferenceJourney(id string) (CompileJourneyInput, bool) {
 
 // ReferenceJourneyIDs returns the IDs of the checked-in reference journeys, sorted.
 func ReferenceJourneyIDs() []string {
-	return slices.Sorted(maps.Keys(owned.journeyByID))
+	return slices.Sorted(maps.Keys(owned().journeyByID))
 }
 
 // FixtureOfApp returns a copy of the fixture fixtureID of the app appID, or the
@@ -280,11 +284,11 @@ func ReferenceJourneyIDs() []string {
 // fixture_app_mismatch for a fixture of another app. Adapters use it to check a
 // pair the way the capabilities do, without rebuilding the corpus's indexes.
 func FixtureOfApp(appID, fixtureID string) (Fixture, error) {
-	app := owned.appByID[appID]
+	app := owned().appByID[appID]
 	if app == nil {
-		return Fixture{}, newError(CodeInvalidAppID, "appId", owned.appIDs, "%s is not an authorized benchmark app ID; use one of the allowed values", echo.Quote(appID))
+		return Fixture{}, newError(CodeInvalidAppID, "appId", owned().appIDs, "%s is not an authorized benchmark app ID; use one of the allowed values", echo.Quote(appID))
 	}
-	fixture := owned.fixtureByID[fixtureID]
+	fixture := owned().fixtureByID[fixtureID]
 	if fixture == nil {
 		return Fixture{}, unknownFixtureOfApp("fixtureId", appID, fixtureID)
 	}
@@ -297,8 +301,8 @@ func FixtureOfApp(appID, fixtureID string) (Fixture, error) {
 // appFixtureIDs lists the fixture IDs of one app, for fix-it messages.
 func appFixtureIDs(appID string) []string {
 	var ids []string
-	for _, id := range owned.fixtureIDs {
-		if owned.fixtureByID[id].AppID == appID {
+	for _, id := range owned().fixtureIDs {
+		if owned().fixtureByID[id].AppID == appID {
 			ids = append(ids, id)
 		}
 	}

@@ -48,25 +48,25 @@ func refApp(ref, scheme string) string {
 
 func TestCorpusMinimums(t *testing.T) {
 	fixturesPerApp := map[string]int{}
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		fixturesPerApp[f.AppID]++
 	}
 	journeysPerFixture := map[string]int{}
-	for _, j := range owned.ReferenceJourneys {
+	for _, j := range owned().ReferenceJourneys {
 		journeysPerFixture[j.FixtureID]++
 	}
-	if got := len(owned.Apps); got < minApps {
+	if got := len(owned().Apps); got < minApps {
 		t.Errorf("corpus has %d apps, want at least %d", got, minApps)
 	}
-	if got := len(owned.Profiles); got < minProfiles {
+	if got := len(owned().Profiles); got < minProfiles {
 		t.Errorf("corpus has %d environment profiles, want at least %d", got, minProfiles)
 	}
-	for _, a := range owned.Apps {
+	for _, a := range owned().Apps {
 		if got := fixturesPerApp[a.ID]; got < minFixturesPerApp {
 			t.Errorf("app %q has %d fixtures, want at least %d", a.ID, got, minFixturesPerApp)
 		}
 	}
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		if got := journeysPerFixture[f.ID]; got < minJourneysPerFixture {
 			t.Errorf("fixture %q has %d reference journeys, want at least %d", f.ID, got, minJourneysPerFixture)
 		}
@@ -79,7 +79,7 @@ func TestCorpusMinimums(t *testing.T) {
 func TestCorpusCoverage(t *testing.T) {
 	capabilities := map[string]bool{}
 	hosting := map[string]bool{}
-	for _, a := range owned.Apps {
+	for _, a := range owned().Apps {
 		hosting[a.HostingType] = true
 		for _, c := range a.Capabilities {
 			capabilities[c] = true
@@ -87,7 +87,7 @@ func TestCorpusCoverage(t *testing.T) {
 	}
 	intents := map[string]bool{}
 	assertions := map[string]bool{}
-	for _, j := range owned.ReferenceJourneys {
+	for _, j := range owned().ReferenceJourneys {
 		for _, s := range j.Steps {
 			intents[s.Intent] = true
 		}
@@ -127,11 +127,11 @@ func TestCorpusIDsUnique(t *testing.T) {
 		slug bool
 		ids  []string
 	}{
-		{"app", true, ids(len(owned.Apps), func(i int) string { return owned.Apps[i].ID })},
-		{"fixture", true, ids(len(owned.Fixtures), func(i int) string { return owned.Fixtures[i].ID })},
-		{"environment profile", true, ids(len(owned.Profiles), func(i int) string { return owned.Profiles[i].ID })},
-		{"reference journey", true, ids(len(owned.ReferenceJourneys), func(i int) string { return owned.ReferenceJourneys[i].ID })},
-		{"fixture artifact root", false, ids(len(owned.Fixtures), func(i int) string { return owned.Fixtures[i].ArtifactRoot })},
+		{"app", true, ids(len(owned().Apps), func(i int) string { return owned().Apps[i].ID })},
+		{"fixture", true, ids(len(owned().Fixtures), func(i int) string { return owned().Fixtures[i].ID })},
+		{"environment profile", true, ids(len(owned().Profiles), func(i int) string { return owned().Profiles[i].ID })},
+		{"reference journey", true, ids(len(owned().ReferenceJourneys), func(i int) string { return owned().ReferenceJourneys[i].ID })},
+		{"fixture artifact root", false, ids(len(owned().Fixtures), func(i int) string { return owned().Fixtures[i].ArtifactRoot })},
 	}
 	for _, tt := range tests {
 		t.Run(tt.kind, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestCorpusIDsUnique(t *testing.T) {
 }
 
 func TestCorpusAppsValid(t *testing.T) {
-	for _, a := range owned.Apps {
+	for _, a := range owned().Apps {
 		t.Run(a.ID, func(t *testing.T) {
 			if problems := validateStruct(a); len(problems) > 0 {
 				for _, p := range problems {
@@ -168,9 +168,9 @@ func TestCorpusAppsValid(t *testing.T) {
 }
 
 func TestCorpusFixturesResolve(t *testing.T) {
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		t.Run(f.ID, func(t *testing.T) {
-			app, ok := owned.appByID[f.AppID]
+			app, ok := owned().appByID[f.AppID]
 			if !ok {
 				t.Fatalf("appId %q is not an app of the corpus", f.AppID)
 			}
@@ -184,7 +184,7 @@ func TestCorpusFixturesResolve(t *testing.T) {
 				t.Error("environmentProfileIds is empty; certify the fixture for at least one profile")
 			}
 			for _, p := range f.EnvironmentProfileIDs {
-				if _, ok := owned.profileByID[p]; !ok {
+				if _, ok := owned().profileByID[p]; !ok {
 					t.Errorf("environment profile %q does not exist", p)
 				}
 			}
@@ -234,8 +234,8 @@ func TestCorpusFixturesResolve(t *testing.T) {
 func TestCorpusJourneysResolve(t *testing.T) {
 	uploads := map[string]map[string]bool{}
 	want := map[string][]string{}
-	for _, j := range owned.ReferenceJourneys {
-		f, ok := owned.fixtureByID[j.FixtureID]
+	for _, j := range owned().ReferenceJourneys {
+		f, ok := owned().fixtureByID[j.FixtureID]
 		if !ok {
 			t.Errorf("journey %q: fixtureId %q does not exist", j.ID, j.FixtureID)
 			continue
@@ -256,7 +256,7 @@ func TestCorpusJourneysResolve(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		if diff := cmp.Diff(want[f.ID], f.ReferenceJourneyIDs, cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("fixture %q referenceJourneyIds mismatch (-want +got):\n%s", f.ID, diff)
 		}
@@ -267,12 +267,12 @@ func TestCorpusJourneysResolve(t *testing.T) {
 		}
 	}
 	used := map[string]bool{}
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		for _, p := range f.EnvironmentProfileIDs {
 			used[p] = true
 		}
 	}
-	for _, p := range owned.Profiles {
+	for _, p := range owned().Profiles {
 		if !used[p.ID] {
 			t.Errorf("environment profile %q is not used by any fixture", p.ID)
 		}
@@ -281,7 +281,7 @@ func TestCorpusJourneysResolve(t *testing.T) {
 
 func TestCorpusProfiles(t *testing.T) {
 	schemes := map[string]bool{}
-	for _, p := range owned.Profiles {
+	for _, p := range owned().Profiles {
 		schemes[p.ColorScheme] = true
 		t.Run(p.ID, func(t *testing.T) {
 			if p.DisplayName == "" {
@@ -310,7 +310,7 @@ func TestCorpusProfiles(t *testing.T) {
 // every reference journey compiles, and to the same digest every time.
 func TestReferenceJourneysCompile(t *testing.T) {
 	ctx := context.Background()
-	for _, j := range owned.ReferenceJourneys {
+	for _, j := range owned().ReferenceJourneys {
 		t.Run(j.ID, func(t *testing.T) {
 			t.Parallel()
 			first, err := CompileJourney(ctx, j.clone())
@@ -343,7 +343,7 @@ func TestReferenceJourneysCompile(t *testing.T) {
 func TestReferenceJourneysShape(t *testing.T) {
 	stepCounts := map[int]bool{}
 	retryBudgets := map[int]bool{}
-	for _, j := range owned.ReferenceJourneys {
+	for _, j := range owned().ReferenceJourneys {
 		stepCounts[len(j.Steps)] = true
 		retryBudgets[j.Recovery.MaxRetries] = true
 		if n := len(j.Steps); n < minReferenceSteps || n > maxReferenceSteps {
@@ -476,8 +476,8 @@ func TestCorpusHasNoCredentials(t *testing.T) {
 }
 
 func TestListApps(t *testing.T) {
-	want := make([]App, len(owned.Apps))
-	for i, a := range owned.Apps {
+	want := make([]App, len(owned().Apps))
+	for i, a := range owned().Apps {
 		a.Capabilities = slices.Clone(a.Capabilities)
 		want[i] = a
 	}
@@ -514,7 +514,7 @@ func TestListApps(t *testing.T) {
 }
 
 func TestListFixtures(t *testing.T) {
-	allApps := slices.Clone(owned.appIDs)
+	allApps := slices.Clone(owned().appIDs)
 	invalidApp := &Error{Code: CodeInvalidAppID, Field: "appId", Allowed: allApps}
 	type listFixturesCase struct {
 		name         string
@@ -541,7 +541,7 @@ func TestListFixtures(t *testing.T) {
 		{name: "wrong case", appID: "Storefront", wantErr: invalidApp},
 		{name: "fixture ID instead of app ID", appID: "storefront-guest-catalog", wantErr: invalidApp},
 	}
-	for _, a := range owned.appIDs {
+	for _, a := range owned().appIDs {
 		tests = append(tests, listFixturesCase{name: "every app/" + a, appID: a})
 	}
 
@@ -571,8 +571,8 @@ func TestListFixtures(t *testing.T) {
 
 			wantFixtures := tt.wantFixtures
 			if wantFixtures == nil {
-				for _, id := range owned.fixtureIDs {
-					if tt.appID == "" || owned.fixtureByID[id].AppID == tt.appID {
+				for _, id := range owned().fixtureIDs {
+					if tt.appID == "" || owned().fixtureByID[id].AppID == tt.appID {
 						wantFixtures = append(wantFixtures, id)
 					}
 				}
@@ -581,7 +581,7 @@ func TestListFixtures(t *testing.T) {
 			referenced := map[string]bool{}
 			for _, f := range got.Fixtures {
 				gotFixtures = append(gotFixtures, f.ID)
-				if diff := cmp.Diff(*owned.fixtureByID[f.ID], f); diff != "" {
+				if diff := cmp.Diff(*owned().fixtureByID[f.ID], f); diff != "" {
 					t.Errorf("fixture %q differs from the corpus (-corpus +listed):\n%s", f.ID, diff)
 				}
 				for _, p := range f.EnvironmentProfileIDs {
@@ -602,7 +602,7 @@ func TestListFixtures(t *testing.T) {
 			var gotProfiles []string
 			for _, p := range got.EnvironmentProfiles {
 				gotProfiles = append(gotProfiles, p.ID)
-				if diff := cmp.Diff(*owned.profileByID[p.ID], p); diff != "" {
+				if diff := cmp.Diff(*owned().profileByID[p.ID], p); diff != "" {
 					t.Errorf("profile %q differs from the corpus (-corpus +listed):\n%s", p.ID, diff)
 				}
 			}
@@ -621,7 +621,7 @@ func TestListFixtures(t *testing.T) {
 				t.Fatalf("second ListFixtures(%q): %v", tt.appID, err)
 			}
 			for _, f := range again.Fixtures {
-				if diff := cmp.Diff(*owned.fixtureByID[f.ID], f); diff != "" || slices.Contains(f.SeedRefs, "mutated") {
+				if diff := cmp.Diff(*owned().fixtureByID[f.ID], f); diff != "" || slices.Contains(f.SeedRefs, "mutated") {
 					t.Errorf("mutating a ListFixtures result leaked into fixture %q (-corpus +listed):\n%s", f.ID, diff)
 				}
 			}
@@ -636,7 +636,7 @@ func TestListFixtures(t *testing.T) {
 }
 
 func TestReferenceJourney(t *testing.T) {
-	j := owned.ReferenceJourneys[0]
+	j := owned().ReferenceJourneys[0]
 	got, ok := ReferenceJourney(j.ID)
 	if !ok {
 		t.Fatalf("ReferenceJourney(%q) not found", j.ID)

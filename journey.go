@@ -244,7 +244,7 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 	if want, isRef := referenceDigests()[in.ID]; isRef && g.Digest != want {
 		// A run binds a reference journey by its ID alone, so that ID must not
 		// name another body, app or fixture.
-		ref := owned.journeyByID[in.ID]
+		ref := owned().journeyByID[in.ID]
 		return CompileJourneyResult{Valid: false, Errors: []Problem{newError(CodeInvalidArgument, "id", nil,
 			"%s is the ID of a reference journey of app %s and fixture %s, and this journey differs from it; give your journey its own ID",
 			echo.Quote(in.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID)).problem()}}, nil
@@ -273,11 +273,11 @@ func journeySizeProblems(in CompileJourneyInput) error {
 func journeyProblems(in CompileJourneyInput) *problems {
 	ps := newProblems(in)
 	ps.validate(in)
-	app := owned.appByID[in.AppID]
+	app := owned().appByID[in.AppID]
 	if p := ps.first(field("fixtureId")); app != nil && p != nil && p.Code == CodeInvalidFixtureID {
 		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
 	}
-	fixture := owned.fixtureByID[in.FixtureID]
+	fixture := owned().fixtureByID[in.FixtureID]
 	if p := fixtureAppMismatch(app, fixture); p != nil {
 		ps.addError(field("fixtureId"), p)
 		fixture = nil
@@ -406,8 +406,8 @@ func compile(in CompileJourneyInput) CompiledJourney {
 // referenceDigests holds the compiled digest of every reference journey, by ID:
 // the corpus is constant, so they are computed once, on first use.
 var referenceDigests = sync.OnceValue(func() map[string]string {
-	digests := make(map[string]string, len(owned.journeyByID))
-	for id, j := range owned.journeyByID {
+	digests := make(map[string]string, len(owned().journeyByID))
+	for id, j := range owned().journeyByID {
 		digests[id] = compile(*j).Digest
 	}
 	return digests

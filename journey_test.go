@@ -36,8 +36,8 @@ func validJourney() CompileJourneyInput {
 // fixtureOfOtherApp finds a fixture that does not belong to app, for mismatch cases.
 func fixtureOfOtherApp(t *testing.T, app string) string {
 	t.Helper()
-	for _, id := range owned.fixtureIDs {
-		if owned.fixtureByID[id].AppID != app {
+	for _, id := range owned().fixtureIDs {
+		if owned().fixtureByID[id].AppID != app {
 			return id
 		}
 	}
@@ -48,9 +48,9 @@ func fixtureOfOtherApp(t *testing.T, app string) string {
 // fileUploadFixture finds a fixture whose app can upload files and which has files.
 func fileUploadFixture(t *testing.T) *Fixture {
 	t.Helper()
-	for _, id := range owned.fixtureIDs {
-		f := owned.fixtureByID[id]
-		if len(f.FileRefs) > 0 && slices.Contains(owned.appByID[f.AppID].Capabilities, "file-upload") {
+	for _, id := range owned().fixtureIDs {
+		f := owned().fixtureByID[id]
+		if len(f.FileRefs) > 0 && slices.Contains(owned().appByID[f.AppID].Capabilities, "file-upload") {
 			return f
 		}
 	}

@@ -145,7 +145,7 @@ func TestRunReplayArtifactRoundTrip(t *testing.T) {
 	for _, k := range summary.RequiredReplayArtifactKinds {
 		entries = append(entries, ArtifactEntry{Kind: k, Path: k + ".out"})
 	}
-	manifest, err := GetArtifactManifest(ctx, GetArtifactManifestInput{RunID: run.RunID, Root: owned.fixtureByID[run.FixtureID].ArtifactRoot, Entries: entries})
+	manifest, err := GetArtifactManifest(ctx, GetArtifactManifestInput{RunID: run.RunID, Root: owned().fixtureByID[run.FixtureID].ArtifactRoot, Entries: entries})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestRunReplayArtifactRoundTrip(t *testing.T) {
 
 // Every fixture's artifact root is a valid manifest root.
 func TestFixtureArtifactRootsAreManifestRoots(t *testing.T) {
-	for _, f := range owned.Fixtures {
+	for _, f := range owned().Fixtures {
 		if msg := artifactPathProblem(f.ArtifactRoot); msg != "" {
 			t.Errorf("fixture %s: artifactRoot %s", f.ID, msg)
 		}

@@ -177,7 +177,7 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 	if err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
-	_, reference := owned.journeyByID[in.JourneyID]
+	_, reference := owned().journeyByID[in.JourneyID]
 	runID := "run-" + strings.TrimPrefix(digestOf(struct {
 		Version              string     `json:"version"`
 		JourneyDigest        string     `json:"journeyDigest"`
@@ -214,8 +214,8 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
 	ps := newProblems(in)
 	ps.validate(in)
-	app := owned.appByID[in.AppID]
-	fixture := owned.fixtureByID[in.FixtureID]
+	app := owned().appByID[in.AppID]
+	fixture := owned().fixtureByID[in.FixtureID]
 	if p := ps.first(field("fixtureId")); p != nil && p.Code == CodeInvalidFixtureID && app != nil {
 		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
 	}
@@ -236,7 +236,7 @@ func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
 	digest := in.JourneyDigest
 	if !ps.has(field("journeyId")) && !ps.has(field("journeyDigest")) {
 		journey, digestAt := field("journeyId"), field("journeyDigest")
-		ref, isRef := owned.journeyByID[in.JourneyID]
+		ref, isRef := owned().journeyByID[in.JourneyID]
 		switch {
 		case isRef && app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID):
 			ps.add(journey, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,

@@ -261,7 +261,7 @@ func TestCreateRunSubmissionAllowedValues(t *testing.T) {
 	if !errors.As(err, &e) {
 		t.Fatalf("got %v, want *Error", err)
 	}
-	want := owned.fixtureByID[in.FixtureID].EnvironmentProfileIDs
+	want := owned().fixtureByID[in.FixtureID].EnvironmentProfileIDs
 	if diff := cmp.Diff(want, e.Allowed); diff != "" {
 		t.Errorf("allowed profiles (-want +got):\n%s", diff)
 	}
