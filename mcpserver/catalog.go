@@ -99,7 +99,7 @@ func newServerCatalog(digests map[string]string) serverCatalog {
 	def := catalogResourceDef()
 	body := mustJSON(doc)
 	def.Size = int64(len(body))
-	return serverCatalog{digests: digests, resource: resource{def: def, body: string(body)}}
+	return serverCatalog{digests: digests, resource: resource{def: def, body: func() string { return string(body) }}}
 }
 
 // catalogContract is the body of the contract resource.

@@ -135,7 +135,7 @@ func checkEmbedded(t *testing.T, cs *mcp.ClientSession, guarded bool) {
 // server may not, so a bug cannot end the embedding process.
 func TestRegisteredHandlersRecover(t *testing.T) {
 	boom := func(context.Context, struct{}) (struct{}, error) { panic("boom") }
-	toolTable := []tool{capability("test_panic", "Panic", "Panics, for tests.", boom, struct{}{})}
+	toolTable := []tool{testCapability(t, "test_panic", "Panic", "Panics, for tests.", boom, struct{}{})}
 	promptTable := []prompt{newPrompt("test_panic", "Panic", "Panics, for tests.", nil,
 		func(context.Context, map[string]string) (string, error) { panic("boom") })}
 	var logs bytes.Buffer

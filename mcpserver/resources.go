@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -15,43 +16,45 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// resource is one of the fixed resources, with its body rendered once: the
-// content comes from immutable corpus and contract data, so reading it is a copy.
+// resource is one of the fixed resources. Its body is rendered on its first
+// read and kept: the content comes from immutable corpus and contract data, so
+// every later read is a copy. Rendering all of them took 2 to 3 ms of every
+// start (the corpus decode, and encoding/json learning each type), and most
+// sessions read one or two of them, or none.
 type resource struct {
 	def  *mcp.Resource
-	body string
+	body func() string
 }
 
 func (r resource) read(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.def.URI, MIMEType: r.def.MIMEType, Text: r.body}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.def.URI, MIMEType: r.def.MIMEType, Text: r.body()}}}, nil
 }
 
 // resources is the fixed resource list: the spec's five v1 resources and the
 // vocabulary. With the one template below, a URI either names one of these or a
 // reference journey, or is not found, so no request can reach the filesystem.
 var resources = sync.OnceValue(func() []resource {
-	ctx := context.Background()
-	apps, err := automium.ListApps(ctx, automium.ListAppsInput{})
-	must("automium://apps", err)
-	fixtures, err := automium.ListFixtures(ctx, automium.ListFixturesInput{})
-	must("automium://fixtures", err)
 	list := []resource{
 		fixedResource("automium://apps", "apps", "Benchmark apps",
 			"The authorized benchmark apps of the owned corpus with their hosting type, rationale and UI capabilities, and the corpus version. Same content as automium_list_apps.",
-			apps),
+			func() (any, error) { return automium.ListApps(context.Background(), automium.ListAppsInput{}) }),
 		fixedResource("automium://fixtures", "fixtures", "Benchmark fixtures and environment profiles",
 			"Every fixture of the owned corpus (environment profile IDs, seed refs, account refs, file refs, artifact root, reference journey IDs) and the environment profiles they use. Same content as automium_list_fixtures without a filter. Read a reference journey at "+journeysURITemplate+".",
-			fixtures),
+			func() (any, error) { return automium.ListFixtures(context.Background(), automium.ListFixturesInput{}) }),
 		fixedResource(vocabularyURI, automium.IntentVocabularyVersion, "Planner intent vocabulary and journey rules",
 			"The rules of a journey for automium_compile_journey: every intent of the frozen "+automium.IntentVocabularyVersion+" vocabulary with the target, destination and value it needs and the app capability it requires, the target roles, the assertion kinds and what each needs, bounded recovery and the limits, each with an example from a reference journey. Read it before drafting a journey.",
-			vocabulary()),
+			func() (any, error) { return vocabulary(), nil }),
 	}
 	for _, name := range automium.ContractNames() {
-		doc, err := automium.Contract(ctx, automium.ContractInput{Name: name})
-		must("contract "+name, err)
+		summary, ok := automium.ContractSummary(name)
+		if !ok {
+			panic("mcpserver: contract " + name + " is listed but has no summary")
+		}
 		list = append(list, fixedResource("automium://contracts/"+name, name, contractTitles[name],
-			doc.Summary+" The document gives the contract's name, version, summary, cross-field rules and the JSON Schema of each message type."+contractSeeAlso[name],
-			doc))
+			summary+" The document gives the contract's name, version, summary, cross-field rules and the JSON Schema of each message type."+contractSeeAlso[name],
+			func() (any, error) {
+				return automium.Contract(context.Background(), automium.ContractInput{Name: name})
+			}))
 	}
 	return list
 })
@@ -70,14 +73,43 @@ var contractSeeAlso = map[string]string{
 	"planner-adapter-v1": " What each intent requires is at " + vocabularyURI + ".",
 }
 
-// fixedResource renders v as compact JSON under a fixed URI.
-func fixedResource(uri, name, title, description string, v any) resource {
-	body, err := json.Marshal(v)
-	must(uri, err)
+// fixedResource is the resource at a fixed URI whose body is render's value as
+// compact JSON. Its listing gives the body's size from resourceSizes, so
+// listing does not render it.
+func fixedResource(uri, name, title, description string, render func() (any, error)) resource {
 	return resource{
-		def:  &mcp.Resource{URI: uri, Name: name, Title: title, Description: description, MIMEType: "application/json", Size: int64(len(body))},
-		body: string(body),
+		def: &mcp.Resource{URI: uri, Name: name, Title: title, Description: description, MIMEType: "application/json", Size: resourceSize(uri)},
+		body: sync.OnceValue(func() string {
+			v, err := render()
+			must(uri, err)
+			return string(mustJSON(v))
+		}),
 	}
+}
+
+// precomputedSizes holds the byte size of every fixed resource's body, which
+// resources/list gives as each resource's size. TestResourceSizes renders every
+// body and fails, naming the command that rewrites this file, when one no
+// longer has its listed size.
+//
+//go:embed resource-sizes.json
+var precomputedSizes []byte
+
+var resourceSizes = sync.OnceValue(func() map[string]int64 {
+	var sizes map[string]int64
+	must("the precomputed resource sizes", json.Unmarshal(precomputedSizes, &sizes))
+	return sizes
+})
+
+// resourceSize returns the size of the body at uri. A resource without one is
+// a new resource whose size was never written: a build defect, which panics at
+// start-up (and in every test) rather than listing a wrong size.
+func resourceSize(uri string) int64 {
+	size, ok := resourceSizes()[uri]
+	if !ok {
+		panic("mcpserver: no precomputed size for resource " + uri + "; run go test ./mcpserver -run TestResourceSizes -update")
+	}
+	return size
 }
 
 // journeysTemplate serves the checked-in reference journeys, one per URI. Its

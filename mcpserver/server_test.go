@@ -121,7 +121,7 @@ func TestWireErrors(t *testing.T) {
 // leaves the session working.
 func TestPanicRecovery(t *testing.T) {
 	boom := func(context.Context, struct{}) (struct{}, error) { panic("boom") }
-	toolTable := append(slices.Clone(tools()), capability("test_panic", "Panic", "Panics, for tests.", boom, struct{}{}))
+	toolTable := append(slices.Clone(tools()), testCapability(t, "test_panic", "Panic", "Panics, for tests.", boom, struct{}{}))
 	promptTable := append(slices.Clone(prompts()), newPrompt("test_panic", "Panic", "Panics, for tests.", nil,
 		func(context.Context, map[string]string) (string, error) { panic("boom") }))
 	var logs bytes.Buffer
@@ -182,7 +182,7 @@ func TestResources(t *testing.T) {
 		want["automium://contracts/"+name] = doc
 	}
 	want[vocabularyURI] = vocabulary()
-	want[CatalogURI] = json.RawMessage(defaultCatalog().resource.body) // checked against live sessions in catalog_test.go
+	want[CatalogURI] = json.RawMessage(defaultCatalog().resource.body()) // checked against live sessions in catalog_test.go
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
 		list, err := cs.ListResources(ctx, nil)
 		if err != nil {

@@ -1,7 +1,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -17,26 +19,51 @@ import (
 )
 
 // tools is the one table of tools. Each row binds a root-package capability to the
-// name and wording an agent sees; adding a capability as a tool is one line here.
-// It is built once per process, on first use, because deriving the schemas walks
-// every input and output type.
+// name and wording an agent sees; adding a capability as a tool is one line here
+// (and go test ./mcpserver -update to write its advertised schemas). It is built
+// once per process, on first use, from the schemas in toolschemas/.
 var tools = sync.OnceValue(func() []tool {
-	ex := toolExamples()
-	return inToolWords([]tool{
-		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps, ex.listApps),
-		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures, ex.listFixtures),
-		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney, ex.compileJourney),
-		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission, ex.createRunSubmission),
-		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, ex.getReplaySummary),
-		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, ex.getArtifactManifest),
-		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, ex.comparePlanners),
-	})
+	return []tool{
+		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps),
+		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures),
+		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney),
+		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission),
+		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
+		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
+		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
+	}
 })
+
+// advertisedSchemas holds the input and output schema of every tool exactly as
+// tools/list sends them: the root package's schema of each type (schemas/), in
+// tool words (see toToolWords), the input's with its example call. Deriving them
+// took 4 to 5 ms of every start, more than a bare go-sdk server takes to start
+// at all: the example run goes through the validator, and the rewording through
+// a regular expression over 40 KB. TestAdvertisedSchemas derives them again from
+// the table and fails, naming the command that rewrites these files, when a
+// schema, an example or a tool name changes.
+//
+//go:embed toolschemas
+var advertisedSchemas embed.FS
+
+// advertisedSchema returns the schema the named tool advertises for its input
+// or output ("input", "output").
+func advertisedSchema(toolName, side string) json.RawMessage {
+	b, err := advertisedSchemas.ReadFile(advertisedSchemaFile(toolName, side))
+	must("the advertised "+side+" schema of "+toolName, err)
+	return bytes.TrimSuffix(b, []byte("\n"))
+}
+
+// advertisedSchemaFile is where the schema of one side of a tool is kept.
+func advertisedSchemaFile(toolName, side string) string {
+	return "toolschemas/" + toolName + "." + side + ".json"
+}
 
 // examples holds one valid call of each tool, the steps of the spec's
 // Developer Experience flow on one reference journey. Each is advertised in its
-// tool's input schema under "examples", so an agent sees a call that works, and
-// the tests use them as the arguments every tool accepts.
+// tool's input schema under "examples" (written into toolschemas/ by
+// TestAdvertisedSchemas), so an agent sees a call that works, and the tests use
+// them as the arguments every tool accepts.
 type examples struct {
 	listApps            automium.ListAppsInput
 	listFixtures        automium.ListFixturesInput
@@ -75,38 +102,46 @@ func toolExamples() examples {
 	}
 }
 
+// calls returns each example as its tool's JSON arguments, by tool name.
+func (e examples) calls() map[string]json.RawMessage {
+	return map[string]json.RawMessage{
+		"automium_list_apps":             mustJSON(e.listApps),
+		"automium_list_fixtures":         mustJSON(e.listFixtures),
+		"automium_compile_journey":       mustJSON(e.compileJourney),
+		"automium_create_run_submission": mustJSON(e.createRunSubmission),
+		"automium_get_replay_summary":    mustJSON(e.getReplaySummary),
+		"automium_get_artifact_manifest": mustJSON(e.getArtifactManifest),
+		"automium_compare_planners":      mustJSON(e.comparePlanners),
+	}
+}
+
 // The root package names its capabilities in Go terms (a run ID "from
 // CreateRunSubmission"), so go doc readers meet Go names; an agent calls tools,
 // so the adapter says the same in tool names: in the schemas' descriptions and in
 // error messages, each capability's Go name becomes its tool's name.
-var (
+type toolWording struct {
 	goNames   *regexp.Regexp    // \b(ListApps|ListFixtures|...)\b
 	toolNames map[string]string // ListApps -> automium_list_apps
-)
+}
 
-// inToolWords rewrites the schemas of every row into tool words, and sets up
-// toToolWords for messages.
-func inToolWords(rows []tool) []tool {
-	toolNames = make(map[string]string, len(rows))
-	var alts []string
+// wording is built on first use: the schemas ship in tool words already, so only
+// a message that names a capability needs it.
+var wording = sync.OnceValue(func() toolWording {
+	rows := tools()
+	w := toolWording{toolNames: make(map[string]string, len(rows))}
+	alts := make([]string, 0, len(rows))
 	for _, r := range rows {
-		toolNames[r.goName] = r.def.Name
+		w.toolNames[r.goName] = r.def.Name
 		alts = append(alts, regexp.QuoteMeta(r.goName))
 	}
-	goNames = regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
-	for _, r := range rows {
-		r.def.InputSchema = json.RawMessage(toToolWords(string(r.def.InputSchema.(json.RawMessage))))
-		r.def.OutputSchema = json.RawMessage(toToolWords(string(r.def.OutputSchema.(json.RawMessage))))
-	}
-	return rows
-}
+	w.goNames = regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
+	return w
+})
 
 // toToolWords replaces the Go name of every capability in s with its tool's name.
 func toToolWords(s string) string {
-	if goNames == nil {
-		return s
-	}
-	return goNames.ReplaceAllStringFunc(s, func(name string) string { return toolNames[name] })
+	w := wording()
+	return w.goNames.ReplaceAllStringFunc(s, func(name string) string { return w.toolNames[name] })
 }
 
 // Tool descriptions are written for a model choosing and calling a tool: what it
@@ -164,8 +199,6 @@ type tool struct {
 	def *mcp.Tool
 	// goName is the root-package function the tool calls, as go doc names it.
 	goName string
-	// example is the tool's example call, as advertised in its input schema.
-	example json.RawMessage
 	// in and out are the Go input and output types, kept so tests can hold the
 	// schemas against the validator and the root package's snapshots.
 	in, out reflect.Type
@@ -174,26 +207,16 @@ type tool struct {
 	call func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
-// capability builds a table row from a root-package function. Its schemas are
-// derived here, once, by automium.JSONSchema from the input and output types' tags
-// (the same derivation the contract resources use); a type whose schema cannot be
-// derived is a programming error, so it panics at start-up instead of failing a
-// client's first call.
-func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error), example In) tool {
-	in, err := automium.JSONSchema(reflect.TypeFor[In]())
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: tool %s: input schema: %v", name, err))
-	}
-	exampleJSON, err := json.Marshal(example)
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: tool %s: example: %v", name, err))
-	}
-	in = withExample(in, exampleJSON)
-	walkerOf(reflect.TypeFor[In]()) // the argument walker, built now rather than on the first call
-	out, err := automium.JSONSchema(reflect.TypeFor[Out]())
-	if err != nil {
-		panic(fmt.Sprintf("mcpserver: tool %s: output schema: %v", name, err))
-	}
+// capability builds a table row from a root-package function, with the schemas
+// its tool advertises (see advertisedSchemas). The argument walker of In is built
+// on the tool's first call; TestToolCallsAreDeterministic calls every tool, so a type the
+// walker cannot read fails in CI.
+func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error)) tool {
+	return newTool(name, title, description, fn, advertisedSchema(name, "input"), advertisedSchema(name, "output"))
+}
+
+// newTool builds a row with the given schemas; tests build their own rows with it.
+func newTool[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error), in, out json.RawMessage) tool {
 	return tool{
 		def: &mcp.Tool{
 			Name:         name,
@@ -209,10 +232,9 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 				OpenWorldHint:   new(false),
 			},
 		},
-		goName:  goFuncName(fn),
-		example: exampleJSON,
-		in:      reflect.TypeFor[In](),
-		out:     reflect.TypeFor[Out](),
+		goName: goFuncName(fn),
+		in:     reflect.TypeFor[In](),
+		out:    reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
 			in, err := decodeArguments[In](args)
 			if err != nil {
@@ -221,6 +243,19 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 			return fn(ctx, in)
 		},
 	}
+}
+
+// deriveSchemas computes the schemas a row advertises from the root package's
+// schema of its types and its example call (see advertisedSchemas).
+func deriveSchemas(row tool, example json.RawMessage) (in, out json.RawMessage, err error) {
+	if in, err = automium.JSONSchema(row.in); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: input schema: %w", row.def.Name, err)
+	}
+	if out, err = automium.JSONSchema(row.out); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: output schema: %w", row.def.Name, err)
+	}
+	in = withExample(json.RawMessage(toToolWords(string(in))), example)
+	return in, json.RawMessage(toToolWords(string(out))), nil
 }
 
 // withExample adds a JSON Schema "examples" keyword holding example to the

@@ -32,6 +32,19 @@ func referenceJourneyJSON(t testing.TB) string {
 	return string(b)
 }
 
+// testCapability builds a tool row for a test's own capability, its schemas
+// derived as TestAdvertisedSchemas derives the real tools'.
+func testCapability[In, Out any](t testing.TB, name, title, description string, fn func(context.Context, In) (Out, error), example In) tool {
+	t.Helper()
+	row := newTool(name, title, description, fn, nil, nil)
+	in, out, err := deriveSchemas(row, mustJSON(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	row.def.InputSchema, row.def.OutputSchema = in, out
+	return row
+}
+
 // exampleRunID is the run ID the tool table's examples share.
 func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
 
@@ -40,8 +53,8 @@ func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
 func validArgs(t testing.TB) map[string]string {
 	t.Helper()
 	args := map[string]string{}
-	for _, tl := range tools() {
-		args[tl.def.Name] = string(tl.example)
+	for name, call := range toolExamples().calls() {
+		args[name] = string(call)
 	}
 	return args
 }

@@ -109,9 +109,10 @@ type wfield struct {
 // fixed, so it stays small.
 var walkers sync.Map // reflect.Type -> *wnode
 
-// walkerOf returns the walker of t, building it on first use. Tools build theirs
-// when they are registered, so a type the walker cannot read panics at start-up,
-// not on a client's first call.
+// walkerOf returns the walker of t, building it on first use: a tool's first
+// call, not the server's start, pays for it (0.5 to 1 ms for all seven). A type
+// the walker cannot read panics there, and the tool's recovery answers an
+// internal error; the tests call every tool, so such a type never ships.
 func walkerOf(t reflect.Type) *wnode {
 	if n, ok := walkers.Load(t); ok {
 		return n.(*wnode)
