@@ -109,9 +109,11 @@ A failed tool call returns isError with the text "code: field: message (allowed:
 // Automium's own, and error messages for unknown names list them too; add them
 // before serving, because the server does not announce list changes.
 //
-// Schemas, resource bodies and prompt material are computed once per process, the
-// first time New runs. A contract that cannot be translated panics here, at
-// start-up, rather than on a client's first call.
+// New does as little as it can, because every start pays for it: the tool
+// schemas and resource sizes ship precomputed, and the rest (a resource's
+// body, a tool's argument walker, the corpus, the validator) is built once per
+// process, on the first request that needs it. The tests build all of it, so a
+// contract that cannot be translated fails there, never at a client.
 func New(opts *Options) *mcp.Server {
 	return newServer(opts, tools(), prompts())
 }
