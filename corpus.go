@@ -1,10 +1,8 @@
 package automium
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
-	"encoding/json"
 	"maps"
 	"slices"
 	"sync"
@@ -113,39 +111,38 @@ type corpus struct {
 	fixtureByID map[string]*Fixture
 	profileByID map[string]*EnvironmentProfile
 	journeyByID map[string]*CompileJourneyInput
-	appIDs      []string
-	fixtureIDs  []string
-	profileIDs  []string
+	// journeyDigests compiles a reference journey for its digest on first use.
+	journeyDigests map[string]func() string
+	appIDs         []string
+	fixtureIDs     []string
+	profileIDs     []string
 }
 
-//go:embed corpus/corpus.json
-var corpusJSON []byte
+// owned is the corpus with its indexes, built on first use from corpusData
+// (corpus_data.go, generated from corpus/corpus.json by TestCorpusData, which
+// also decodes the JSON strictly). A server's start needs none of it, and as Go
+// values nothing is decoded: decoding the JSON cost 2 to 3 ms of the first call
+// that read the corpus, and before that of every start.
+var owned = sync.OnceValue(func() *corpus { return indexCorpus(corpusData) })
 
-// owned is the corpus, decoded on first use: a server's start-up needs none of
-// it (its tool schemas, examples and resource sizes are precomputed), so the
-// decode moves from every process start to the first call that reads the corpus.
-// A corpus that does not decode is a build defect, so it panics; every corpus
-// test reads it, so that happens in CI, never at a client.
-var owned = sync.OnceValue(func() *corpus { return mustLoadCorpus(corpusJSON) })
-
-func mustLoadCorpus(data []byte) *corpus {
-	c := new(corpus)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(c); err != nil {
-		panic("automium: embedded corpus does not decode: " + err.Error())
-	}
+// indexCorpus returns c with its indexes and each fixture's reference journey
+// IDs; it copies what it changes, so corpusData stays as generated.
+func indexCorpus(c corpus) *corpus {
 	if c.Version != CorpusVersion {
-		panic("automium: embedded corpus is " + c.Version + ", want " + CorpusVersion)
+		panic("automium: the corpus is " + c.Version + ", want " + CorpusVersion)
 	}
+	c.Fixtures = slices.Clone(c.Fixtures)
 	c.appByID = make(map[string]*App, len(c.Apps))
 	for i := range c.Apps {
 		c.appByID[c.Apps[i].ID] = &c.Apps[i]
 		c.appIDs = append(c.appIDs, c.Apps[i].ID)
 	}
 	c.journeyByID = make(map[string]*CompileJourneyInput, len(c.ReferenceJourneys))
+	c.journeyDigests = make(map[string]func() string, len(c.ReferenceJourneys))
 	for i := range c.ReferenceJourneys {
-		c.journeyByID[c.ReferenceJourneys[i].ID] = &c.ReferenceJourneys[i]
+		j := &c.ReferenceJourneys[i]
+		c.journeyByID[j.ID] = j
+		c.journeyDigests[j.ID] = sync.OnceValue(func() string { return compile(*j).Digest })
 	}
 	c.fixtureByID = make(map[string]*Fixture, len(c.Fixtures))
 	for i := range c.Fixtures {
@@ -166,7 +163,7 @@ func mustLoadCorpus(data []byte) *corpus {
 	slices.Sort(c.appIDs)
 	slices.Sort(c.fixtureIDs)
 	slices.Sort(c.profileIDs)
-	return c
+	return &c
 }
 
 var (

@@ -237,16 +237,17 @@ func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
 	if !ps.has(field("journeyId")) && !ps.has(field("journeyDigest")) {
 		journey, digestAt := field("journeyId"), field("journeyDigest")
 		ref, isRef := owned().journeyByID[in.JourneyID]
+		refDigest, _ := referenceDigest(in.JourneyID)
 		switch {
 		case isRef && app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID):
 			ps.add(journey, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,
 				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; submit it with its own app and fixture, or use a journey of fixture %s",
 				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(app.ID), echo.Quote(fixture.ID), echo.Quote(fixture.ID))
-		case isRef && digest != "" && digest != referenceDigest(ref.ID):
+		case isRef && digest != "" && digest != refDigest:
 			ps.add(digestAt, CodeInvalidArgument, nil,
-				"%s is not the digest of reference journey %s (%s); leave journeyDigest out to run the reference journey, or give your own journey its own ID", echo.Quote(digest), echo.Quote(ref.ID), referenceDigest(ref.ID))
+				"%s is not the digest of reference journey %s (%s); leave journeyDigest out to run the reference journey, or give your own journey its own ID", echo.Quote(digest), echo.Quote(ref.ID), refDigest)
 		case isRef:
-			digest = referenceDigest(ref.ID)
+			digest = refDigest
 		case digest == "":
 			ps.add(journey, CodeInvalidArgument, nil,
 				"%s is not a reference journey; compile it first and send the digest the compiler returned as journeyDigest, or use a reference journey of the fixture", echo.Quote(in.JourneyID))
