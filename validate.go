@@ -69,9 +69,10 @@ func tagValues(tag string) ([]string, bool) {
 }
 
 // patternTag is a validate tag backed by a regular expression, advertised to
-// schemas as a pattern.
+// schemas as a pattern. The expression is compiled with the validator, on first
+// use, not at package initialisation, which every start of a program pays.
 type patternTag struct {
-	re   *regexp.Regexp
+	expr string
 	desc string
 }
 
@@ -82,7 +83,7 @@ func registerPattern(tag, expr, desc string) struct{} {
 	if _, dup := patternTags[tag]; dup {
 		panic("automium: validate tag registered twice: " + tag)
 	}
-	patternTags[tag] = patternTag{re: regexp.MustCompile(expr), desc: desc}
+	patternTags[tag] = patternTag{expr: expr, desc: desc}
 	return struct{}{}
 }
 
@@ -93,7 +94,7 @@ func tagPattern(tag string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return t.re.String(), true
+	return t.expr, true
 }
 
 func newValidator() *validator.Validate {
@@ -127,7 +128,7 @@ func newValidator() *validator.Validate {
 		panic("automium: registering validate tag notblank: " + err.Error())
 	}
 	for tag, t := range patternTags {
-		re := t.re
+		re := regexp.MustCompile(t.expr)
 		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
 			return re.MatchString(fl.Field().String())
 		})
