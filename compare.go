@@ -194,7 +194,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 			return ComparisonReport{}, err
 		}
 		t.reset(len(journeys), len(journeys)*reps)
-		drawer.drawAll(seed, p, journeys, reps, t.add)
+		drawer.drawAll(seed, p, journeys, reps, &t, nil)
 		report.Planners = append(report.Planners, t.report(p))
 	}
 	return report, nil
@@ -239,7 +239,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
 		for i := range in.Trials {
 			if plan.planner[i] == p {
-				t.add(plan.journey[i], &in.Trials[i])
+				t.add(plan.journey[i], in.Trials[i].outcome())
 			}
 		}
 		report.Repetitions = max(report.Repetitions, t.maxRuns())
