@@ -183,18 +183,6 @@ func fillStream(buf []float64, base uint64, n int) []float64 {
 	return buf
 }
 
-// trialDraws hands out a trial's numbers in order.
-type trialDraws struct {
-	u    []float64
-	next int
-}
-
-func (d *trialDraws) float() float64 {
-	x := d.u[d.next]
-	d.next++
-	return x
-}
-
 // stepOdds holds the per-step probabilities of one (planner, journey) pair, so the
 // exponentials are computed once per pair rather than once per trial.
 type stepOdds struct {
@@ -285,57 +273,66 @@ func (m *modeledJourney) segmentFrom(from int, start trialSums, levels int) *seg
 	return sg
 }
 
-// walk draws a trial's way through the steps and returns its sums, whether it
+// walk draws a trial's way through the steps, its first attempt drawing u[0].
+// It returns the trial's sums, the index in u of its next number, whether it
 // triggered recovery and whether it got past the last step.
-func (m *modeledJourney) walk(rng *trialDraws, o *stepOdds) (s trialSums, triggered, reached bool) {
+func (m *modeledJourney) walk(u []float64, o *stepOdds) (s trialSums, j int, triggered, reached bool) {
 	n, retries := len(m.weights), m.maxRetries
+	step, retry := o.step[:n], o.retry[:n]
 	sg := m.root
 	for {
 		i := sg.from
-		for i < n && rng.float() < o.step[i] {
+		for i < n && u[j] < step[i] {
 			i++
+			j++
 		}
 		if i == n {
-			return sg.end, triggered, true
+			return sg.end, j, triggered, true
 		}
+		j++
 		k := 0 // step i failed; k counts the retries that fail too
-		for k < retries && rng.float() >= o.retry[i] {
+		for k < retries && u[j] >= retry[i] {
 			k++
+			j++
 		}
 		at := (i - sg.from) * retries
 		switch {
 		case retries == 0:
-			return sg.at[i-sg.from], true, false
+			return sg.at[i-sg.from], j, true, false
 		case k == retries:
-			return sg.retried[at+k-1], true, false
-		case sg.next == nil:
-			return m.walkOn(rng, o, i+1, sg.retried[at+k])
+			return sg.retried[at+k-1], j, true, false
+		}
+		j++ // the retry that succeeded
+		if sg.next == nil {
+			return m.walkOn(u, j, o, i+1, sg.retried[at+k])
 		}
 		sg, triggered = sg.next[at+k], true
 	}
 }
 
-// walkOn is the walk step by step from step from with sums s, after a recovered
-// failure: below the last level of segments.
-func (m *modeledJourney) walkOn(rng *trialDraws, o *stepOdds, from int, s trialSums) (_ trialSums, triggered, reached bool) {
+// walkOn is the walk from step from, drawing u[j] on, with sums s after a
+// recovered failure: below the last level of segments, adding up step by step.
+func (m *modeledJourney) walkOn(u []float64, j int, o *stepOdds, from int, s trialSums) (_ trialSums, next int, triggered, reached bool) {
 	for i := from; i < len(m.weights); i++ {
 		s = s.plus(m.attempt[i])
-		if rng.float() < o.step[i] {
+		j++
+		if u[j-1] < o.step[i] {
 			continue
 		}
 		ok := false
 		for range m.maxRetries {
 			s = s.plus(m.retry[i])
-			if rng.float() < o.retry[i] {
+			j++
+			if u[j-1] < o.retry[i] {
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			return s, true, false
+			return s, j, true, false
 		}
 	}
-	return s, true, true
+	return s, j, true, true
 }
 
 // trialOutcome is what the tally reads of a trial.
@@ -363,15 +360,15 @@ func (m *modeledJourney) trial(plannerID string, r int, o trialOutcome) Trial {
 // draw is one modeled trial of journey m by a planner with traits p, drawing its
 // numbers from u, which holds at least m.maxDraws.
 func (m *modeledJourney) draw(o *stepOdds, p plannerTraits, u []float64) trialOutcome {
-	rng := trialDraws{u: u[:m.maxDraws]}
-	jitterTime := 0.8 + float64(0.4*rng.float())
-	jitterTokens := 0.9 + float64(0.2*rng.float())
-	s, triggered, reached := m.walk(&rng, o)
+	u = u[:m.maxDraws]
+	jitterTime := 0.8 + float64(0.4*u[0])
+	jitterTokens := 0.9 + float64(0.2*u[1])
+	s, j, triggered, reached := m.walk(u[2:], o)
 	passed := reached
 	if reached {
-		for range m.assertions {
+		for _, x := range u[2+j : 2+j+m.assertions] {
 			s.ms += assertionMs
-			if rng.float() >= o.assertion {
+			if x >= o.assertion {
 				passed = false
 				break
 			}

@@ -151,7 +151,7 @@ func TestDrawMatchesReference(t *testing.T) {
 					if got := m.trial(id, r, m.draw(&o, p, stream[r:])); got != want {
 						t.Fatalf("seed %d, %s, %s, repetition %d (-want +got):\n%s", seed, id, m.id, r, cmp.Diff(want, got))
 					}
-					gotSums, _, _ := m.walk(&trialDraws{u: stream[r+2:]}, &o)
+					gotSums, _, _, _ := m.walk(stream[r+2:], &o)
 					if sumBits(gotSums) != sumBits(wantSums) {
 						t.Fatalf("seed %d, %s, %s, repetition %d: sums after the steps (-want +got):\n%s",
 							seed, id, m.id, r, cmp.Diff(sumBits(wantSums), sumBits(gotSums)))

@@ -42,21 +42,26 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
+// add counts one trial of the journey with index journey. It has no branch on
+// the trial's outcome: those go either way at random, and mispredicting them cost
+// more than the additions.
 func (t *trialTally) add(journey int, o trialOutcome) {
+	passed := b2i(o.passed)
 	t.runs[journey]++
-	if o.passed {
-		t.passes[journey]++
-		t.passed++
-	}
+	t.passes[journey] += passed
+	t.passed += passed
 	t.latencies = append(t.latencies, o.latencyMs)
 	t.inputTokens += o.inputTokens
 	t.outputTokens += o.outputTokens
-	if o.recoveryTriggered {
-		t.triggered++
-		if o.recovered {
-			t.recovered++
-		}
+	t.triggered += b2i(o.recoveryTriggered)
+	t.recovered += b2i(o.recoveryTriggered) & b2i(o.recovered)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }
 
 // maxRuns is the largest number of runs of one journey.
