@@ -21,7 +21,6 @@ type trialTally struct {
 	latencies    []int     // one per trial, in milliseconds
 	passAtK      []float64 // scratch: sum over journeys of pass^k, per k
 	selection    orderStatistics
-	passed       int
 	inputTokens  int
 	outputTokens int
 	triggered    int
@@ -32,7 +31,7 @@ func (t *trialTally) reset(journeys, trials int) {
 	t.runs = resize(t.runs, journeys)
 	t.passes = resize(t.passes, journeys)
 	t.latencies = slices.Grow(t.latencies[:0], trials)
-	t.passed, t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0, 0
+	t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0
 }
 
 // resize returns s with length n, all zero, reusing its array when it can.
@@ -46,10 +45,8 @@ func resize[T any](s []T, n int) []T {
 // the trial's outcome: those go either way at random, and mispredicting them cost
 // more than the additions.
 func (t *trialTally) add(journey int, o trialOutcome) {
-	passed := b2i(o.passed)
 	t.runs[journey]++
-	t.passes[journey] += passed
-	t.passed += passed
+	t.passes[journey] += b2i(o.passed)
 	t.latencies = append(t.latencies, o.latencyMs)
 	t.inputTokens += o.inputTokens
 	t.outputTokens += o.outputTokens
@@ -76,8 +73,9 @@ func (t *trialTally) maxRuns() int {
 // report computes the planner's metrics. It needs at least one trial.
 func (t *trialTally) report(ref PlannerRef) PlannerReport {
 	n := len(t.latencies)
-	journeys, minRuns, agree := 0, 0, 0
+	journeys, minRuns, agree, passed := 0, 0, 0, 0
 	for j, r := range t.runs {
+		passed += t.passes[j]
 		if r == 0 {
 			continue
 		}
@@ -105,7 +103,7 @@ func (t *trialTally) report(ref PlannerRef) PlannerReport {
 		Planner:  ref,
 		Trials:   n,
 		Journeys: journeys,
-		PassRate: newRate(t.passed, n),
+		PassRate: newRate(passed, n),
 		Repeatability: Repeatability{
 			PassAtK:               passAtK,
 			AllOutcomesAgreeShare: roundReport(float64(agree) / float64(journeys)),
