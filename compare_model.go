@@ -133,20 +133,18 @@ type trialDrawer struct {
 }
 
 // drawAll draws repetitions 1..reps of every journey by planner p into t. When
-// trials is not nil it also appends each trial to it (tests and benchmarks feed
-// them through the observed path); the comparison itself never builds a Trial.
-func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, t *trialTally, trials *[]Trial) {
+// each is not nil it also sees every trial (tests and benchmarks feed them through
+// the observed path); the comparison itself never builds a Trial.
+func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, t *trialTally, each func(Trial)) {
 	traits := traitsOf(p)
 	for j, m := range journeys {
 		d.odds.set(m, traits)
 		d.stream = fillStream(d.stream, d.keyer.streamBase(seed, p.ID, m.id), reps+m.maxDraws)
-		for r := 1; r <= reps; r++ {
-			o := m.draw(&d.odds, traits, d.stream[r:])
-			t.add(j, o)
-			if trials != nil {
-				*trials = append(*trials, m.trial(p.ID, r, o))
-			}
+		var seen func(int, trialOutcome)
+		if each != nil {
+			seen = func(r int, o trialOutcome) { each(m.trial(p.ID, r, o)) }
 		}
+		m.drawReps(&d.odds, traits, d.stream, reps, j, t, seen)
 	}
 }
 
@@ -357,29 +355,38 @@ func (m *modeledJourney) trial(plannerID string, r int, o trialOutcome) Trial {
 	}
 }
 
-// draw is one modeled trial of journey m by a planner with traits p, drawing its
-// numbers from u, which holds at least m.maxDraws.
-func (m *modeledJourney) draw(o *stepOdds, p plannerTraits, u []float64) trialOutcome {
-	u = u[:m.maxDraws]
-	jitterTime := 0.8 + float64(0.4*u[0])
-	jitterTokens := 0.9 + float64(0.2*u[1])
-	s, j, triggered, reached := m.walk(u[2:], o)
-	passed := reached
-	if reached {
-		for _, x := range u[2+j : 2+j+m.assertions] {
-			s.ms += assertionMs
-			if x >= o.assertion {
-				passed = false
-				break
+// drawReps draws repetitions 1..reps of journey m, the journey with index j of
+// t, by a planner with traits p and odds o, from its stream u (repetition r draws
+// u[r], u[r+1], …), and adds them to t. When seen is not nil it also sees every
+// outcome. The trial is drawn in this loop rather than in a function of its own:
+// calling one and copying its result back cost a tenth of the comparison.
+func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, reps, j int, t *trialTally, seen func(r int, o trialOutcome)) {
+	for r := 1; r <= reps; r++ {
+		u := u[r : r+m.maxDraws]
+		jitterTime := 0.8 + float64(0.4*u[0])
+		jitterTokens := 0.9 + float64(0.2*u[1])
+		s, next, triggered, reached := m.walk(u[2:], o)
+		passed := reached
+		if reached {
+			for _, x := range u[2+next : 2+next+m.assertions] {
+				s.ms += assertionMs
+				if x >= o.assertion {
+					passed = false
+					break
+				}
 			}
 		}
-	}
-	return trialOutcome{
-		latencyMs:         int(math.Round(p.speed * jitterTime * s.ms)),
-		inputTokens:       int(math.Round(p.verbosity * jitterTokens * s.in)),
-		outputTokens:      int(math.Round(p.verbosity * jitterTokens * s.out)),
-		passed:            passed,
-		recoveryTriggered: triggered,
-		recovered:         triggered && reached,
+		out := trialOutcome{
+			latencyMs:         int(math.Round(p.speed * jitterTime * s.ms)),
+			inputTokens:       int(math.Round(p.verbosity * jitterTokens * s.in)),
+			outputTokens:      int(math.Round(p.verbosity * jitterTokens * s.out)),
+			passed:            passed,
+			recoveryTriggered: triggered,
+			recovered:         triggered && reached,
+		}
+		t.add(j, out)
+		if seen != nil {
+			seen(r, out)
+		}
 	}
 }

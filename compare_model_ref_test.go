@@ -134,9 +134,11 @@ func TestDrawMatchesReference(t *testing.T) {
 		o      stepOdds
 		ref    referenceOdds
 		keyer  trialKeyer
+		tally  trialTally
 		stream []float64
 		count  int
 	)
+	const reps = 60
 	stopped := map[string]int{} // how the trials ended, to show the cases occurred
 	for _, seed := range []uint64{1, DefaultComparisonSeed, 1<<53 - 1} {
 		for pi, p := range traits {
@@ -145,11 +147,14 @@ func TestDrawMatchesReference(t *testing.T) {
 				o.set(m, p)
 				ref.set(m, p)
 				base := keyer.streamBase(seed, id, m.id)
-				stream = fillStream(stream, base, 60+m.maxDraws)
-				for r := 1; r <= 60; r++ {
+				stream = fillStream(stream, base, reps+m.maxDraws)
+				var got []Trial
+				tally.reset(1, reps)
+				m.drawReps(&o, p, stream, reps, 0, &tally, func(r int, o trialOutcome) { got = append(got, m.trial(id, r, o)) })
+				for r := 1; r <= reps; r++ {
 					want, wantSums := referenceDraw(m, &ref, id, p, base, r)
-					if got := m.trial(id, r, m.draw(&o, p, stream[r:])); got != want {
-						t.Fatalf("seed %d, %s, %s, repetition %d (-want +got):\n%s", seed, id, m.id, r, cmp.Diff(want, got))
+					if got[r-1] != want {
+						t.Fatalf("seed %d, %s, %s, repetition %d (-want +got):\n%s", seed, id, m.id, r, cmp.Diff(want, got[r-1]))
 					}
 					gotSums, _, _, _ := m.walk(stream[r+2:], &o)
 					if sumBits(gotSums) != sumBits(wantSums) {

@@ -321,7 +321,7 @@ func drawModeledTrials(in ComparePlannersInput) ([]Trial, error) {
 	reps := max(in.Repetitions, 1)
 	for _, p := range in.Planners {
 		t.reset(len(journeys), len(journeys)*reps)
-		d.drawAll(seed, p, journeys, reps, &t, &trials)
+		d.drawAll(seed, p, journeys, reps, &t, func(tr Trial) { trials = append(trials, tr) })
 	}
 	return trials, nil
 }
@@ -627,8 +627,9 @@ func TestModelResponds(t *testing.T) {
 		var out outcome
 		triggered := 0
 		stream := fillStream(nil, k.streamBase(1, planner.ID, m.id), n+m.maxDraws)
-		for r := 1; r <= n; r++ {
-			tr := m.draw(&o, traits, stream[r:])
+		var tally trialTally
+		tally.reset(1, n)
+		m.drawReps(&o, traits, stream, n, 0, &tally, func(_ int, tr trialOutcome) {
 			if tr.passed {
 				out.pass++
 			}
@@ -640,7 +641,7 @@ func TestModelResponds(t *testing.T) {
 			}
 			out.ms += float64(tr.latencyMs)
 			out.tokens += float64(tr.inputTokens + tr.outputTokens)
-		}
+		})
 		out.pass /= n
 		out.recovered /= float64(max(triggered, 1))
 		out.ms /= n
