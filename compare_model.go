@@ -358,9 +358,15 @@ func (m *modeledJourney) trial(plannerID string, r int, o trialOutcome) Trial {
 // drawReps draws repetitions 1..reps of journey m, the journey with index j of
 // t, by a planner with traits p and odds o, from its stream u (repetition r draws
 // u[r], u[r+1], …), and adds them to t. When seen is not nil it also sees every
-// outcome. The trial is drawn in this loop rather than in a function of its own:
-// calling one and copying its result back cost a tenth of the comparison.
+// outcome. The trial is drawn in this loop rather than in a function of its own,
+// and counted in local variables rather than through t: calling a function per
+// trial, copying its result back and updating t in memory cost a fifth of the
+// comparison.
 func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, reps, j int, t *trialTally, seen func(r int, o trialOutcome)) {
+	first := len(t.latencies)
+	t.latencies = slices.Grow(t.latencies, reps)[:first+reps]
+	latencies := t.latencies[first:]
+	var passes, inputTokens, outputTokens, triggeredRuns, recoveredRuns int
 	for r := 1; r <= reps; r++ {
 		u := u[r : r+m.maxDraws]
 		jitterTime := 0.8 + float64(0.4*u[0])
@@ -384,9 +390,21 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 			recoveryTriggered: triggered,
 			recovered:         triggered && reached,
 		}
-		t.add(j, out)
+		// As trialTally.add counts, without branching on the outcome.
+		latencies[r-1] = out.latencyMs
+		passes += b2i(out.passed)
+		inputTokens += out.inputTokens
+		outputTokens += out.outputTokens
+		triggeredRuns += b2i(out.recoveryTriggered)
+		recoveredRuns += b2i(out.recoveryTriggered) & b2i(out.recovered)
 		if seen != nil {
 			seen(r, out)
 		}
 	}
+	t.runs[j] += reps
+	t.passes[j] += passes
+	t.inputTokens += inputTokens
+	t.outputTokens += outputTokens
+	t.triggered += triggeredRuns
+	t.recovered += recoveredRuns
 }
