@@ -193,7 +193,7 @@ func roundReport(x float64) float64 {
 	return math.Round(x*reportDecimals) / reportDecimals
 }
 
-// histogramBuckets is how many buckets orderStatistics counts values into.
+// histogramBuckets is the most buckets orderStatistics counts values into.
 const histogramBuckets = 1024
 
 // orderStatistics finds order statistics by counting: its buffers are reused
@@ -211,18 +211,22 @@ type orderStatistics struct {
 //
 // Sorting x to read two order statistics was half the time of the largest
 // comparison, and quickselect after it still a fifth, most of it mispredicted
-// branches. Instead the values are counted into at most 1,024 buckets of equal
-// width spanning min..max, the bucket holding each wanted rank is found from the
-// counts, and only that bucket's values are gathered and sorted: three passes
-// over x with branches that go the same way almost always. Values that crowd
-// into one bucket cost at most a sort of them, so no input is quadratic.
+// branches. Instead the values are counted into buckets of equal width spanning
+// min..max (a power of two of them, up to twice as many as values and at most
+// 1,024), the bucket holding each wanted rank is found from the counts, and only
+// that bucket's values are gathered and sorted: three passes over x with
+// branches that go the same way almost always. Values that crowd into one
+// bucket cost at most a sort of them, so no input is quadratic.
 func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
 	lo, hi := x[0], x[0]
 	for _, v := range x[1:] {
 		lo, hi = min(lo, v), max(hi, v)
 	}
+	// About one bucket per value, up to histogramBuckets: counting into more
+	// buckets than values only costs the scan of the counts.
+	buckets := min(histogramBuckets, 1<<bits.Len(uint(len(x))))
 	span := uint64(hi) - uint64(lo)
-	shift := uint(max(0, bits.Len64(span)-bits.Len64(histogramBuckets-1)))
+	shift := uint(max(0, bits.Len64(span)-bits.Len64(uint64(buckets-1))))
 	s.start = resize(s.start, int(span>>shift)+1)
 	for _, v := range x {
 		s.start[(uint64(v)-uint64(lo))>>shift]++
