@@ -185,3 +185,37 @@ func TestDrawMatchesReference(t *testing.T) {
 func sumBits(s trialSums) [3]uint64 {
 	return [3]uint64{math.Float64bits(s.ms), math.Float64bits(s.in), math.Float64bits(s.out)}
 }
+
+// TestRoundToInt holds roundToInt to int(math.Round(x)) where the shortcut is
+// most likely to slip: on both sides of every half integer and power of two up
+// to 2⁵² and beyond, below 1, and on random values of the model's ranges.
+func TestRoundToInt(t *testing.T) {
+	var xs []float64
+	around := func(x float64) {
+		for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+			xs = append(xs, y, math.Nextafter(y, 0), math.Nextafter(y, math.Inf(1)))
+		}
+	}
+	for e := range 56 {
+		p := math.Ldexp(1, e)
+		around(p)
+		around(p - 0.5)
+		around(p + 0.5)
+		around(p + 1.5)
+	}
+	for _, x := range []float64{0, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 1e6 + 0.5, 1e15 + 0.5} {
+		around(x)
+	}
+	rng := splitMix64{state: 14}
+	for range 200_000 {
+		xs = append(xs, rng.float()*1e6, rng.float()*5e3, math.Floor(rng.float()*1e7)+0.5)
+	}
+	for _, x := range xs {
+		if x < 0 {
+			continue
+		}
+		if got, want := roundToInt(x), int(math.Round(x)); got != want {
+			t.Fatalf("roundToInt(%v) = %d; math.Round gives %d", x, got, want)
+		}
+	}
+}
