@@ -200,8 +200,9 @@ const histogramBuckets = 1024
 // from one planner to the next.
 type orderStatistics struct {
 	start  []int32 // start[b]: how many values fall in buckets before b
-	bucket int     // the bucket whose values picked holds, sorted; -1 if none
-	picked []int
+	wanted []bool  // the buckets a wanted rank falls in
+	picked []int   // their values, sorted
+	ranks  []int
 }
 
 // quantilesR7 returns the quantiles qs (ascending) of x by Hyndman and Fan's
@@ -214,8 +215,8 @@ type orderStatistics struct {
 // branches. Instead the values are counted into buckets of equal width spanning
 // min..max (a power of two of them, up to twice as many as values and at most
 // 1,024), the bucket holding each wanted rank is found from the counts, and only
-// that bucket's values are gathered and sorted: three passes over x with
-// branches that go the same way almost always. Values that crowd into one
+// those buckets' values are gathered, in one pass, and sorted: three passes over
+// x with branches that go the same way almost always. Values that crowd into one
 // bucket cost at most a sort of them, so no input is quadratic.
 func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
 	lo, hi := x[0], x[0]
@@ -236,29 +237,44 @@ func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
 		s.start[b] = before
 		before += c
 	}
-	s.bucket = -1
-	nth := func(k int) float64 {
+	bucket := func(k int) int { // the bucket holding rank k
 		b, _ := slices.BinarySearch(s.start, int32(k+1))
-		b--
+		return b - 1
+	}
+	ranks := s.ranks[:0]
+	for _, q := range qs {
+		h := float64(len(x)-1)*q + 1
+		ranks = append(ranks, int(math.Floor(h-1)), int(math.Ceil(h-1)))
+	}
+	s.ranks = ranks
+	if shift > 0 {
+		// One pass gathers the values of every bucket a rank falls in; sorted,
+		// they are those buckets one after the other.
+		s.wanted = resize(s.wanted, len(s.start))
+		for _, k := range ranks {
+			s.wanted[bucket(k)] = true
+		}
+		s.picked = s.picked[:0]
+		for _, v := range x {
+			if s.wanted[(uint64(v)-uint64(lo))>>shift] {
+				s.picked = append(s.picked, v)
+			}
+		}
+		slices.Sort(s.picked)
+	}
+	nth := func(k int) float64 {
+		b := bucket(k)
 		if shift == 0 {
 			return float64(lo + b) // a bucket per value
 		}
-		if b != s.bucket {
-			s.bucket, s.picked = b, s.picked[:0]
-			for _, v := range x {
-				if int((uint64(v)-uint64(lo))>>shift) == b {
-					s.picked = append(s.picked, v)
-				}
-			}
-			slices.Sort(s.picked)
-		}
-		return float64(s.picked[k-int(s.start[b])])
+		first, _ := slices.BinarySearch(s.picked, lo+b<<shift) // the bucket's first value
+		return float64(s.picked[first+k-int(s.start[b])])
 	}
 	out := make([]float64, len(qs))
 	for i, q := range qs {
 		h := float64(len(x)-1)*q + 1
-		below := nth(int(math.Floor(h - 1)))
-		above := nth(int(math.Ceil(h - 1)))
+		below := nth(ranks[2*i])
+		above := nth(ranks[2*i+1])
 		out[i] = below + (h-math.Floor(h))*(above-below)
 	}
 	return out
