@@ -168,7 +168,8 @@ type CompareObservedTrialsInput struct {
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
 // planners or [MaxRepetitions] repetitions is limit_exceeded.
 //
-// ComparePlanners is safe for concurrent use.
+// ComparePlanners is safe for concurrent use. It spreads the planners over up to
+// GOMAXPROCS goroutines; the report does not depend on how they were spread.
 func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err

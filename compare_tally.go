@@ -41,9 +41,8 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-// add counts one trial of the journey with index journey. It has no branch on
-// the trial's outcome: those go either way at random, and mispredicting them cost
-// more than the additions.
+// add counts one trial of the journey with index journey, without branching on
+// its outcome, which goes either way at random.
 func (t *trialTally) add(journey int, o trialOutcome) {
 	t.runs[journey]++
 	t.passes[journey] += b2i(o.passed)
@@ -211,8 +210,7 @@ type orderStatistics struct {
 // in magnitude. x is not changed.
 //
 // Sorting x to read two order statistics was half the time of the largest
-// comparison, and quickselect after it still a fifth, most of it mispredicted
-// branches. Instead the values are counted into buckets of equal width spanning
+// comparison, and quickselect after it still a fifth. Instead the values are counted into buckets of equal width spanning
 // min..max (a power of two of them, up to twice as many as values and at most
 // 1,024), the bucket holding each wanted rank is found from the counts, and only
 // those buckets' values are gathered, in one pass, and sorted: three passes over
