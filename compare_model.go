@@ -49,12 +49,12 @@ const (
 	stepOutputPerWeight   = 60.0
 	recoveryInputPerStrat = 300.0
 	recoveryOutputTokens  = 80.0
-	// splitMixGamma is SplitMix64's increment. A repetition's stream starts one
-	// increment after the previous one's, so all repetitions of a (seed, planner,
-	// journey) read the same sequence, each from its own place: drawAll computes it
-	// once for all of them.
-	splitMixGamma     = 0x9E3779B97F4A7C15
-	trialStreamStride = splitMixGamma
+	// splitMixGamma is SplitMix64's increment, and also the stride between the
+	// states at which repetitions start (see ComparePlanners). So a repetition's
+	// stream starts one increment after the previous one's: all repetitions of a
+	// (seed, planner, journey) read the same sequence, each from its own place,
+	// and drawAll computes it once for all of them.
+	splitMixGamma = 0x9E3779B97F4A7C15
 )
 
 // modeledJourney is what the model needs of a compiled reference journey.

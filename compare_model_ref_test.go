@@ -41,7 +41,7 @@ func (o *referenceOdds) set(m *modeledJourney, p plannerTraits) {
 }
 
 func referenceDraw(m *modeledJourney, o *referenceOdds, id string, p plannerTraits, base uint64, r int) (Trial, trialSums) {
-	rng := splitMix64{state: base + uint64(r)*trialStreamStride}
+	rng := splitMix64{state: base + uint64(r)*0x9E3779B97F4A7C15}
 	jitterTime := 0.8 + 0.4*rng.float()
 	jitterTokens := 0.9 + 0.2*rng.float()
 	strategies := float64(m.strategies)
