@@ -12,8 +12,8 @@ import (
 
 // The model as it was drawn trial by trial before the draw was sped up, kept
 // verbatim as the reference the fast draw must match bit for bit
-// (TestDrawMatchesReference). Only the names differ, and it also returns its
-// sums after the steps, before any assertion.
+// (TestDrawMatchesReference). Only the names differ (and the stride is spelled
+// out), and it also returns its sums after the steps, before any assertion.
 
 type splitMix64 struct{ state uint64 }
 
