@@ -1,8 +1,12 @@
 package automium
 
 import (
+	"cmp"
 	"context"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -164,7 +168,8 @@ type CompareObservedTrialsInput struct {
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
 // planners or [MaxRepetitions] repetitions is limit_exceeded.
 //
-// ComparePlanners is safe for concurrent use.
+// ComparePlanners is safe for concurrent use. It spreads the planners over up to
+// GOMAXPROCS goroutines; the report does not depend on how they were spread.
 func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
@@ -185,19 +190,62 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	}
 	report := newComparisonReport(BasisModeled, appIDs, reps, len(in.Planners))
 	report.Seed = seed
-	var (
-		t      trialTally
-		drawer trialDrawer
-	)
-	for _, p := range in.Planners {
-		if err := checkContext(ctx); err != nil {
-			return ComparisonReport{}, err
-		}
-		t.reset(len(journeys), len(journeys)*reps)
-		drawer.drawAll(seed, p, journeys, reps, t.add)
-		report.Planners = append(report.Planners, t.report(p))
+	report.Planners = report.Planners[:len(in.Planners)]
+	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
+	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners); err != nil {
+		return ComparisonReport{}, err
 	}
 	return report, nil
+}
+
+// plannerWorker is the scratch space of one goroutine of modelPlanners: about
+// 40 KB at the largest size, kept in a pool so that a call does not allocate it
+// again. Nothing in a report points into it.
+type plannerWorker struct {
+	tally  trialTally
+	drawer trialDrawer
+}
+
+var plannerWorkers = sync.Pool{New: func() any { return new(plannerWorker) }}
+
+// modelPlanners draws and tallies the trials of every planner into reports, in
+// the planners' order. A planner's draws depend only on the seed, the planner
+// and the journeys, so planners are independent: they are spread over workers
+// goroutines (ComparePlanners uses GOMAXPROCS; the calling goroutine is one),
+// one planner at a time each, and every report lands in its planner's place, so
+// the bytes cannot depend on scheduling. Each goroutine checks ctx before each
+// planner (a fraction of a millisecond of work), so a canceled call stops
+// promptly; the first error found is returned.
+func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport) error {
+	var next atomic.Int64
+	work := func() error {
+		w := plannerWorkers.Get().(*plannerWorker)
+		defer plannerWorkers.Put(w)
+		t, drawer := &w.tally, &w.drawer
+		for {
+			i := int(next.Add(1) - 1)
+			if i >= len(planners) {
+				return nil
+			}
+			if err := checkContext(ctx); err != nil {
+				return err
+			}
+			t.reset(len(journeys), len(journeys)*reps)
+			drawer.drawAll(seed, planners[i], journeys, reps, t, nil)
+			reports[i] = t.report(planners[i])
+		}
+	}
+	helpers := make([]error, max(workers, 1)-1)
+	var wg sync.WaitGroup
+	for h := range helpers {
+		wg.Go(func() { helpers[h] = work() })
+	}
+	err := work()
+	wg.Wait()
+	for _, e := range helpers {
+		err = cmp.Or(err, e)
+	}
+	return err
 }
 
 // CompareObservedTrials aggregates trials recorded elsewhere, with the same code
@@ -239,7 +287,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
 		for i := range in.Trials {
 			if plan.planner[i] == p {
-				t.add(plan.journey[i], &in.Trials[i])
+				t.add(plan.journey[i], in.Trials[i].outcome())
 			}
 		}
 		report.Repetitions = max(report.Repetitions, t.maxRuns())

@@ -49,7 +49,12 @@ const (
 	stepOutputPerWeight   = 60.0
 	recoveryInputPerStrat = 300.0
 	recoveryOutputTokens  = 80.0
-	trialStreamStride     = 0x9E3779B97F4A7C15
+	// splitMixGamma is SplitMix64's increment, and also the stride between the
+	// states at which repetitions start (see ComparePlanners). So a repetition's
+	// stream starts one increment after the previous one's: all repetitions of a
+	// (seed, planner, journey) read the same sequence, each from its own place,
+	// and drawAll computes it once for all of them.
+	splitMixGamma = 0x9E3779B97F4A7C15
 )
 
 // modeledJourney is what the model needs of a compiled reference journey.
@@ -60,6 +65,11 @@ type modeledJourney struct {
 	assertions int
 	maxRetries int
 	strategies int
+
+	// Filled by prepare from the fields above.
+	attempt, retry []trialSums // per step: what one attempt and one retry add
+	root           *segment    // the trial's sums along every path through the steps
+	maxDraws       int         // the most numbers one trial can draw
 }
 
 // referenceJourneyModels compiles every reference journey of the corpus once.
@@ -88,6 +98,7 @@ func modelJourney(g *CompiledJourney) *modeledJourney {
 			m.strategies = len(n.Strategies)
 		}
 	}
+	m.prepare()
 	return m
 }
 
@@ -116,22 +127,24 @@ func traitsOf(p PlannerRef) plannerTraits {
 // trialDrawer draws modeled trials. Its scratch space is reused from one planner
 // and journey to the next, so drawing allocates nothing per trial.
 type trialDrawer struct {
-	odds  stepOdds
-	keyer trialKeyer
-	trial Trial // the trial being handed out; a local would escape through add
+	odds   stepOdds
+	keyer  trialKeyer
+	stream []float64 // the numbers of one (seed, planner, journey); see splitMixGamma
 }
 
-// drawAll draws repetitions 1..reps of every journey by planner p, handing each
-// trial and the index of its journey to add.
-func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, add func(journey int, tr *Trial)) {
+// drawAll draws repetitions 1..reps of every journey by planner p into t. When
+// each is not nil it also sees every trial (tests and benchmarks feed them through
+// the observed path); the comparison itself never builds a Trial.
+func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, t *trialTally, each func(Trial)) {
 	traits := traitsOf(p)
 	for j, m := range journeys {
 		d.odds.set(m, traits)
-		base := d.keyer.streamBase(seed, p.ID, m.id)
-		for r := 1; r <= reps; r++ {
-			d.trial = m.draw(&d.odds, p.ID, traits, base, r)
-			add(j, &d.trial)
+		d.stream = fillStream(d.stream, d.keyer.streamBase(seed, p.ID, m.id), reps+m.maxDraws)
+		var seen func(int, trialOutcome)
+		if each != nil {
+			seen = func(r int, o trialOutcome) { each(m.trial(p.ID, r, o)) }
 		}
+		m.drawReps(&d.odds, traits, d.stream, reps, j, t, seen)
 	}
 }
 
@@ -153,17 +166,19 @@ func (k *trialKeyer) streamBase(seed uint64, plannerID, journeyID string) uint64
 // unitFloat maps 64 random bits to [0,1) using the top 53.
 func unitFloat(x uint64) float64 { return float64(x>>11) / (1 << 53) }
 
-// splitMix64 is Steele, Lea and Flood's SplitMix64: tiny, fast and good enough to
-// turn a hashed key into a stream of independent-looking draws. Each trial owns one,
-// so no state is shared between trials or goroutines.
-type splitMix64 struct{ state uint64 }
-
-func (s *splitMix64) float() float64 {
-	s.state += 0x9E3779B97F4A7C15
-	z := s.state
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return unitFloat(z ^ (z >> 31))
+// fillStream returns buf filled with the first n numbers of the SplitMix64 stream
+// (Steele, Lea and Flood) whose state starts at base: tiny, fast and good enough
+// to turn a hashed key into independent-looking draws. Number i is the state
+// moved on by i+1 increments, mixed; repetition r's trial starts at number r.
+func fillStream(buf []float64, base uint64, n int) []float64 {
+	buf = slices.Grow(buf[:0], n)[:n]
+	for i := range buf {
+		z := base + uint64(i+1)*splitMixGamma
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		buf[i] = unitFloat(z ^ (z >> 31))
+	}
+	return buf
 }
 
 // stepOdds holds the per-step probabilities of one (planner, journey) pair, so the
@@ -183,58 +198,226 @@ func (o *stepOdds) set(m *modeledJourney, p plannerTraits) {
 	o.assertion = math.Exp(-p.lambda * assertionWeight)
 }
 
-// draw is one modeled trial: repetition r of journey m by planner id with traits p.
-func (m *modeledJourney) draw(o *stepOdds, id string, p plannerTraits, base uint64, r int) Trial {
-	rng := splitMix64{state: base + uint64(r)*trialStreamStride}
-	jitterTime := 0.8 + 0.4*rng.float()
-	jitterTokens := 0.9 + 0.2*rng.float()
+// trialSums are a trial's running totals: milliseconds, input and output tokens.
+type trialSums struct{ ms, in, out float64 }
+
+// plus adds c to s, total by total.
+func (s trialSums) plus(c trialSums) trialSums {
+	return trialSums{ms: s.ms + c.ms, in: s.in + c.in, out: s.out + c.out}
+}
+
+// segment is a stretch of a trial's walk: it enters step from with some sums and
+// ends at the next failed step or after the last step. Along it the sums are the
+// same for every trial, so they are added up once, in the walk's own order: a
+// trial only draws its numbers and reads the sums where it stops.
+type segment struct {
+	from    int
+	end     trialSums   // after the last step, when no step from `from` on fails
+	at      []trialSums // at[i-from]: after step i's first attempt
+	retried []trialSums // retried[(i-from)·R + k]: after k+1 retries of step i (R = maxRetries)
+	next    []*segment  // next[(i-from)·R + k]: the segment after step i recovers on retry k+1; nil on the last level
+}
+
+// segmentLevels is how many failed steps deep the segments go: the first
+// segment and one after each way of recovering from the first failed step.
+// Trials that fail a second step (a fifth of the largest comparison) walk the
+// rest step by step; a third level would cost kilobytes per journey for little.
+const segmentLevels = 2
+
+// prepare computes what one attempt and one retry of each step add, and the
+// segments. Each addend is evaluated as the model's formula reads, every product
+// rounded on its own (float64(…) forbids fusing it into a multiply-add), so the
+// sums are bit for bit those of adding step by step on any platform.
+func (m *modeledJourney) prepare() {
 	strategies := float64(m.strategies)
-	var ms, in, out float64
-	triggered, reached := false, true
+	m.attempt = make([]trialSums, len(m.weights))
+	m.retry = make([]trialSums, len(m.weights))
 	for i, w := range m.weights {
-		ms += stepMsPerWeight * w
-		in += stepInputTokens + stepInputPerWeight*w
-		out += stepOutputTokens + stepOutputPerWeight*w
-		if rng.float() < o.step[i] {
+		m.attempt[i] = trialSums{
+			ms:  float64(stepMsPerWeight * w),
+			in:  stepInputTokens + float64(stepInputPerWeight*w),
+			out: stepOutputTokens + float64(stepOutputPerWeight*w),
+		}
+		m.retry[i] = trialSums{
+			ms:  float64(recoveryMsPerStrategy*strategies) + float64(stepMsPerWeight*w),
+			in:  float64(recoveryInputPerStrat*strategies) + stepInputTokens + float64(stepInputPerWeight*w),
+			out: recoveryOutputTokens + stepOutputTokens + float64(stepOutputPerWeight*w),
+		}
+	}
+	m.root = m.segmentFrom(0, trialSums{}, segmentLevels)
+	m.maxDraws = 2 + len(m.weights)*(1+m.maxRetries) + m.assertions
+}
+
+func (m *modeledJourney) segmentFrom(from int, start trialSums, levels int) *segment {
+	n, retries := len(m.weights), m.maxRetries
+	sg := &segment{from: from, at: make([]trialSums, n-from), retried: make([]trialSums, (n-from)*retries)}
+	if levels > 1 {
+		sg.next = make([]*segment, len(sg.retried))
+	}
+	s := start
+	for i := from; i < n; i++ {
+		s = s.plus(m.attempt[i])
+		sg.at[i-from] = s
+		r := s
+		for k := range retries {
+			r = r.plus(m.retry[i])
+			sg.retried[(i-from)*retries+k] = r
+			if sg.next != nil {
+				sg.next[(i-from)*retries+k] = m.segmentFrom(i+1, r, levels-1)
+			}
+		}
+	}
+	sg.end = s
+	return sg
+}
+
+// walk draws a trial's way through the steps, its first attempt drawing u[0].
+// It returns the trial's sums, the index in u of its next number, whether it
+// triggered recovery and whether it got past the last step.
+func (m *modeledJourney) walk(u []float64, o *stepOdds) (s trialSums, j int, triggered, reached bool) {
+	n, retries := len(m.weights), m.maxRetries
+	step, retry := o.step[:n], o.retry[:n]
+	sg := m.root
+	for {
+		i := sg.from
+		for i < n && u[j] < step[i] {
+			i++
+			j++
+		}
+		if i == n {
+			return sg.end, j, triggered, true
+		}
+		j++
+		k := 0 // step i failed; k counts the retries that fail too
+		for k < retries && u[j] >= retry[i] {
+			k++
+			j++
+		}
+		at := (i - sg.from) * retries
+		switch {
+		case retries == 0:
+			return sg.at[i-sg.from], j, true, false
+		case k == retries:
+			return sg.retried[at+k-1], j, true, false
+		}
+		j++ // the retry that succeeded
+		if sg.next == nil {
+			return m.walkOn(u, j, o, i+1, sg.retried[at+k])
+		}
+		sg, triggered = sg.next[at+k], true
+	}
+}
+
+// walkOn is the walk from step from, drawing u[j] on, with sums s after a
+// recovered failure: below the last level of segments, adding up step by step.
+func (m *modeledJourney) walkOn(u []float64, j int, o *stepOdds, from int, s trialSums) (_ trialSums, next int, triggered, reached bool) {
+	for i := from; i < len(m.weights); i++ {
+		s = s.plus(m.attempt[i])
+		j++
+		if u[j-1] < o.step[i] {
 			continue
 		}
-		triggered = true
 		ok := false
 		for range m.maxRetries {
-			ms += recoveryMsPerStrategy*strategies + stepMsPerWeight*w
-			in += recoveryInputPerStrat*strategies + stepInputTokens + stepInputPerWeight*w
-			out += recoveryOutputTokens + stepOutputTokens + stepOutputPerWeight*w
-			if rng.float() < o.retry[i] {
+			s = s.plus(m.retry[i])
+			j++
+			if u[j-1] < o.retry[i] {
 				ok = true
 				break
 			}
 		}
 		if !ok {
-			reached = false
-			break
+			return s, j, true, false
 		}
 	}
-	passed := reached
-	if reached {
-		for range m.assertions {
-			ms += assertionMs
-			if rng.float() >= o.assertion {
-				passed = false
-				break
+	return s, j, true, true
+}
+
+// roundToInt is int(math.Round(x)), half away from zero, for the x ≥ 0 of the
+// model, in two instructions where it can be. For 1 ≤ x < 2⁵¹, x+0.5 is exact
+// unless it reaches the next power of two, and then x's fraction was at least
+// one half anyway, so truncating it gives math.Round's answer
+// (TestRoundToInt). Below 1 (0.5−2⁻⁵⁴ + 0.5 rounds up to 1) and above 2⁵¹,
+// math.Round decides.
+func roundToInt(x float64) int {
+	if x >= 1 && x < 1<<51 {
+		return int(x + 0.5)
+	}
+	return int(math.Round(x))
+}
+
+// trialOutcome is what the tally reads of a trial.
+type trialOutcome struct {
+	latencyMs, inputTokens, outputTokens int
+	passed, recoveryTriggered, recovered bool
+}
+
+func (tr *Trial) outcome() trialOutcome {
+	return trialOutcome{
+		latencyMs: tr.LatencyMs, inputTokens: tr.InputTokens, outputTokens: tr.OutputTokens,
+		passed: tr.Passed, recoveryTriggered: tr.RecoveryTriggered, recovered: tr.Recovered,
+	}
+}
+
+// trial is the Trial of outcome o: repetition r of journey m by planner plannerID.
+func (m *modeledJourney) trial(plannerID string, r int, o trialOutcome) Trial {
+	return Trial{
+		PlannerID: plannerID, AppID: m.appID, FixtureID: m.fixtureID, JourneyID: m.id, Repetition: r,
+		Passed: o.passed, LatencyMs: o.latencyMs, InputTokens: o.inputTokens, OutputTokens: o.outputTokens,
+		RecoveryTriggered: o.recoveryTriggered, Recovered: o.recovered,
+	}
+}
+
+// drawReps draws repetitions 1..reps of journey m, the journey with index j of
+// t, by a planner with traits p and odds o, from its stream u (repetition r draws
+// u[r], u[r+1], …), and adds them to t. When seen is not nil it also sees every
+// outcome. The trial is drawn in this loop rather than in a function of its own,
+// and counted in local variables rather than through t: calling a function per
+// trial, copying its result back and updating t in memory cost a fifth of the
+// comparison.
+func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, reps, j int, t *trialTally, seen func(r int, o trialOutcome)) {
+	first := len(t.latencies)
+	t.latencies = slices.Grow(t.latencies, reps)[:first+reps]
+	latencies := t.latencies[first:]
+	var passes, inputTokens, outputTokens, triggeredRuns, recoveredRuns int
+	for r := 1; r <= reps; r++ {
+		u := u[r : r+m.maxDraws]
+		jitterTime := 0.8 + float64(0.4*u[0])
+		jitterTokens := 0.9 + float64(0.2*u[1])
+		s, next, triggered, reached := m.walk(u[2:], o)
+		passed := reached
+		if reached {
+			for _, x := range u[2+next : 2+next+m.assertions] {
+				s.ms += assertionMs
+				if x >= o.assertion {
+					passed = false
+					break
+				}
 			}
 		}
+		out := trialOutcome{
+			latencyMs:         roundToInt(p.speed * jitterTime * s.ms),
+			inputTokens:       roundToInt(p.verbosity * jitterTokens * s.in),
+			outputTokens:      roundToInt(p.verbosity * jitterTokens * s.out),
+			passed:            passed,
+			recoveryTriggered: triggered,
+			recovered:         triggered && reached,
+		}
+		// As trialTally.add counts, without branching on the outcome.
+		latencies[r-1] = out.latencyMs
+		passes += b2i(out.passed)
+		inputTokens += out.inputTokens
+		outputTokens += out.outputTokens
+		triggeredRuns += b2i(out.recoveryTriggered)
+		recoveredRuns += b2i(out.recoveryTriggered) & b2i(out.recovered)
+		if seen != nil {
+			seen(r, out)
+		}
 	}
-	return Trial{
-		PlannerID:         id,
-		AppID:             m.appID,
-		FixtureID:         m.fixtureID,
-		JourneyID:         m.id,
-		Repetition:        r,
-		Passed:            passed,
-		LatencyMs:         int(math.Round(p.speed * jitterTime * ms)),
-		InputTokens:       int(math.Round(p.verbosity * jitterTokens * in)),
-		OutputTokens:      int(math.Round(p.verbosity * jitterTokens * out)),
-		RecoveryTriggered: triggered,
-		Recovered:         triggered && reached,
-	}
+	t.runs[j] += reps
+	t.passes[j] += passes
+	t.inputTokens += inputTokens
+	t.outputTokens += outputTokens
+	t.triggered += triggeredRuns
+	t.recovered += recoveredRuns
 }

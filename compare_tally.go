@@ -18,9 +18,9 @@ const reportDecimals = 1e6
 // buffers are reused across planners.
 type trialTally struct {
 	runs, passes []int     // per journey index
-	latencies    []float64 // one per trial, in milliseconds
+	latencies    []int     // one per trial, in milliseconds
 	passAtK      []float64 // scratch: sum over journeys of pass^k, per k
-	passed       int
+	selection    orderStatistics
 	inputTokens  int
 	outputTokens int
 	triggered    int
@@ -31,7 +31,7 @@ func (t *trialTally) reset(journeys, trials int) {
 	t.runs = resize(t.runs, journeys)
 	t.passes = resize(t.passes, journeys)
 	t.latencies = slices.Grow(t.latencies[:0], trials)
-	t.passed, t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0, 0
+	t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0
 }
 
 // resize returns s with length n, all zero, reusing its array when it can.
@@ -41,21 +41,23 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-func (t *trialTally) add(journey int, tr *Trial) {
+// add counts one trial of the journey with index journey, without branching on
+// its outcome, which goes either way at random.
+func (t *trialTally) add(journey int, o trialOutcome) {
 	t.runs[journey]++
-	if tr.Passed {
-		t.passes[journey]++
-		t.passed++
+	t.passes[journey] += b2i(o.passed)
+	t.latencies = append(t.latencies, o.latencyMs)
+	t.inputTokens += o.inputTokens
+	t.outputTokens += o.outputTokens
+	t.triggered += b2i(o.recoveryTriggered)
+	t.recovered += b2i(o.recoveryTriggered) & b2i(o.recovered)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
 	}
-	t.latencies = append(t.latencies, float64(tr.LatencyMs))
-	t.inputTokens += tr.InputTokens
-	t.outputTokens += tr.OutputTokens
-	if tr.RecoveryTriggered {
-		t.triggered++
-		if tr.Recovered {
-			t.recovered++
-		}
-	}
+	return 0
 }
 
 // maxRuns is the largest number of runs of one journey.
@@ -70,8 +72,9 @@ func (t *trialTally) maxRuns() int {
 // report computes the planner's metrics. It needs at least one trial.
 func (t *trialTally) report(ref PlannerRef) PlannerReport {
 	n := len(t.latencies)
-	journeys, minRuns, agree := 0, 0, 0
+	journeys, minRuns, agree, passed := 0, 0, 0, 0
 	for j, r := range t.runs {
+		passed += t.passes[j]
 		if r == 0 {
 			continue
 		}
@@ -93,13 +96,13 @@ func (t *trialTally) report(ref PlannerRef) PlannerReport {
 	for k, sum := range t.passAtK {
 		passAtK[k] = PassAtK{K: k + 1, Value: roundReport(sum / float64(journeys))}
 	}
-	q := quantilesR7(t.latencies, 0.5, 0.9)
+	q := t.selection.quantilesR7(t.latencies, 0.5, 0.9)
 	total := t.inputTokens + t.outputTokens
 	return PlannerReport{
 		Planner:  ref,
 		Trials:   n,
 		Journeys: journeys,
-		PassRate: newRate(t.passed, n),
+		PassRate: newRate(passed, n),
 		Repeatability: Repeatability{
 			PassAtK:               passAtK,
 			AllOutcomesAgreeShare: roundReport(float64(agree) / float64(journeys)),
@@ -189,67 +192,88 @@ func roundReport(x float64) float64 {
 	return math.Round(x*reportDecimals) / reportDecimals
 }
 
+// histogramBuckets is the most buckets orderStatistics counts values into.
+const histogramBuckets = 1024
+
+// orderStatistics finds order statistics by counting: its buffers are reused
+// from one planner to the next.
+type orderStatistics struct {
+	start  []int32 // start[b]: how many values fall in buckets before b
+	wanted []bool  // the buckets a wanted rank falls in
+	picked []int   // their values, sorted
+	ranks  []int
+}
+
 // quantilesR7 returns the quantiles qs (ascending) of x by Hyndman and Fan's
-// "R-7" (linear) method, bit for bit what golang.org/x/exp/stats.Quantiles
-// returns, for x without NaN. It reorders x. Instead of sorting x, which was half
-// the time of the largest comparison, it selects the order statistics the formula
-// reads, in linear time on average, each in what is left above the previous one
-// (TestQuantilesR7 holds it to stats.Quantiles).
-func quantilesR7(x []float64, qs ...float64) []float64 {
+// "R-7" (linear) method, bit for bit what golang.org/x/exp/stats.Quantiles returns
+// for the same values as float64 (TestQuantilesR7), as long as they are below 2⁵³
+// in magnitude. x is not changed.
+//
+// Sorting x to read two order statistics was half the time of the largest
+// comparison, and quickselect after it still a fifth. Instead the values are counted into buckets of equal width spanning
+// min..max (a power of two of them, up to twice as many as values and at most
+// 1,024), the bucket holding each wanted rank is found from the counts, and only
+// those buckets' values are gathered, in one pass, and sorted: three passes over
+// x with branches that go the same way almost always. Values that crowd into one
+// bucket cost at most a sort of them, so no input is quadratic.
+func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
+	lo, hi := x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	// About one bucket per value, up to histogramBuckets: counting into more
+	// buckets than values only costs the scan of the counts.
+	buckets := min(histogramBuckets, 1<<bits.Len(uint(len(x))))
+	span := uint64(hi) - uint64(lo)
+	shift := uint(max(0, bits.Len64(span)-bits.Len64(uint64(buckets-1))))
+	s.start = resize(s.start, int(span>>shift)+1)
+	for _, v := range x {
+		s.start[(uint64(v)-uint64(lo))>>shift]++
+	}
+	var before int32
+	for b, c := range s.start {
+		s.start[b] = before
+		before += c
+	}
+	bucket := func(k int) int { // the bucket holding rank k
+		b, _ := slices.BinarySearch(s.start, int32(k+1))
+		return b - 1
+	}
+	ranks := s.ranks[:0]
+	for _, q := range qs {
+		h := float64(len(x)-1)*q + 1
+		ranks = append(ranks, int(math.Floor(h-1)), int(math.Ceil(h-1)))
+	}
+	s.ranks = ranks
+	if shift > 0 {
+		// One pass gathers the values of every bucket a rank falls in; sorted,
+		// they are those buckets one after the other.
+		s.wanted = resize(s.wanted, len(s.start))
+		for _, k := range ranks {
+			s.wanted[bucket(k)] = true
+		}
+		s.picked = s.picked[:0]
+		for _, v := range x {
+			if s.wanted[(uint64(v)-uint64(lo))>>shift] {
+				s.picked = append(s.picked, v)
+			}
+		}
+		slices.Sort(s.picked)
+	}
+	nth := func(k int) float64 {
+		b := bucket(k)
+		if shift == 0 {
+			return float64(lo + b) // a bucket per value
+		}
+		first, _ := slices.BinarySearch(s.picked, lo+b<<shift) // the bucket's first value
+		return float64(s.picked[first+k-int(s.start[b])])
+	}
 	out := make([]float64, len(qs))
-	from := 0 // x[:from] holds no value above x[from:]
 	for i, q := range qs {
 		h := float64(len(x)-1)*q + 1
-		lo, hi := int(math.Floor(h-1)), int(math.Ceil(h-1))
-		selectNth(x[from:], lo-from)
-		from = lo
-		below := x[lo]
-		above := below
-		if hi > lo {
-			// Everything after x[lo] is at least x[lo]; the next order
-			// statistic is the smallest of them.
-			above = slices.Min(x[lo+1:])
-		}
+		below := nth(ranks[2*i])
+		above := nth(ranks[2*i+1])
 		out[i] = below + (h-math.Floor(h))*(above-below)
 	}
 	return out
-}
-
-// selectNth reorders x so that x[k] holds what a sort would put there, with no
-// larger value before it and no smaller one after. It is quickselect with a
-// median-of-three pivot and a three-way partition (latencies repeat a lot); a
-// budget of 2·log₂ n rounds keeps hostile orders of observed trials from making
-// it quadratic, by sorting what is left when it runs out.
-func selectNth(x []float64, k int) {
-	lo, hi := 0, len(x)
-	for budget := 2 * bits.Len(uint(len(x))); hi-lo > 12; budget-- {
-		if budget == 0 {
-			break
-		}
-		a, b, c := x[lo], x[lo+(hi-lo)/2], x[hi-1]
-		pivot := max(min(a, b), min(max(a, b), c))
-		lt, i, gt := lo, lo, hi
-		for i < gt {
-			switch v := x[i]; {
-			case v < pivot:
-				x[lt], x[i] = v, x[lt]
-				lt++
-				i++
-			case v > pivot:
-				gt--
-				x[i], x[gt] = x[gt], v
-			default:
-				i++
-			}
-		}
-		switch {
-		case k < lt:
-			hi = lt
-		case k >= gt:
-			lo = gt
-		default:
-			return // x[lt:gt] all equal the pivot, and k is among them
-		}
-	}
-	slices.Sort(x[lo:hi])
 }

@@ -313,10 +313,15 @@ func drawModeledTrials(in ComparePlannersInput) ([]Trial, error) {
 	if seed == 0 {
 		seed = DefaultComparisonSeed
 	}
-	var trials []Trial
-	var d trialDrawer
+	var (
+		trials []Trial
+		d      trialDrawer
+		t      trialTally
+	)
+	reps := max(in.Repetitions, 1)
 	for _, p := range in.Planners {
-		d.drawAll(seed, p, journeys, max(in.Repetitions, 1), func(_ int, tr *Trial) { trials = append(trials, *tr) })
+		t.reset(len(journeys), len(journeys)*reps)
+		d.drawAll(seed, p, journeys, reps, &t, func(tr Trial) { trials = append(trials, tr) })
 	}
 	return trials, nil
 }
@@ -614,27 +619,29 @@ func TestModelResponds(t *testing.T) {
 		ms, tokens      float64
 	}
 	run := func(m *modeledJourney) outcome {
+		m.prepare()
 		var o stepOdds
 		o.set(m, traits)
 		var k trialKeyer
 		const n = 4000
 		var out outcome
 		triggered := 0
-		base := k.streamBase(1, planner.ID, m.id)
-		for r := 1; r <= n; r++ {
-			tr := m.draw(&o, planner.ID, traits, base, r)
-			if tr.Passed {
+		stream := fillStream(nil, k.streamBase(1, planner.ID, m.id), n+m.maxDraws)
+		var tally trialTally
+		tally.reset(1, n)
+		m.drawReps(&o, traits, stream, n, 0, &tally, func(_ int, tr trialOutcome) {
+			if tr.passed {
 				out.pass++
 			}
-			if tr.RecoveryTriggered {
+			if tr.recoveryTriggered {
 				triggered++
-				if tr.Recovered {
+				if tr.recovered {
 					out.recovered++
 				}
 			}
-			out.ms += float64(tr.LatencyMs)
-			out.tokens += float64(tr.InputTokens + tr.OutputTokens)
-		}
+			out.ms += float64(tr.latencyMs)
+			out.tokens += float64(tr.inputTokens + tr.outputTokens)
+		})
 		out.pass /= n
 		out.recovered /= float64(max(triggered, 1))
 		out.ms /= n

@@ -1,0 +1,221 @@
+package automium
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// The model as it was drawn trial by trial before the draw was sped up, kept
+// verbatim as the reference the fast draw must match bit for bit
+// (TestDrawMatchesReference). Only the names differ (and the stride is spelled
+// out), and it also returns its sums after the steps, before any assertion.
+
+type splitMix64 struct{ state uint64 }
+
+func (s *splitMix64) float() float64 {
+	s.state += 0x9E3779B97F4A7C15
+	z := s.state
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return unitFloat(z ^ (z >> 31))
+}
+
+type referenceOdds struct {
+	step, retry []float64
+	assertion   float64
+}
+
+func (o *referenceOdds) set(m *modeledJourney, p plannerTraits) {
+	o.step = resize(o.step, len(m.weights))
+	o.retry = resize(o.retry, len(m.weights))
+	for i, w := range m.weights {
+		o.step[i] = math.Exp(-p.lambda * w)
+		o.retry[i] = p.rho * o.step[i]
+	}
+	o.assertion = math.Exp(-p.lambda * assertionWeight)
+}
+
+func referenceDraw(m *modeledJourney, o *referenceOdds, id string, p plannerTraits, base uint64, r int) (Trial, trialSums) {
+	rng := splitMix64{state: base + uint64(r)*0x9E3779B97F4A7C15}
+	jitterTime := 0.8 + 0.4*rng.float()
+	jitterTokens := 0.9 + 0.2*rng.float()
+	strategies := float64(m.strategies)
+	var ms, in, out float64
+	triggered, reached := false, true
+	for i, w := range m.weights {
+		ms += stepMsPerWeight * w
+		in += stepInputTokens + stepInputPerWeight*w
+		out += stepOutputTokens + stepOutputPerWeight*w
+		if rng.float() < o.step[i] {
+			continue
+		}
+		triggered = true
+		ok := false
+		for range m.maxRetries {
+			ms += recoveryMsPerStrategy*strategies + stepMsPerWeight*w
+			in += recoveryInputPerStrat*strategies + stepInputTokens + stepInputPerWeight*w
+			out += recoveryOutputTokens + stepOutputTokens + stepOutputPerWeight*w
+			if rng.float() < o.retry[i] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			reached = false
+			break
+		}
+	}
+	afterSteps := trialSums{ms: ms, in: in, out: out}
+	passed := reached
+	if reached {
+		for range m.assertions {
+			ms += assertionMs
+			if rng.float() >= o.assertion {
+				passed = false
+				break
+			}
+		}
+	}
+	return Trial{
+		PlannerID:         id,
+		AppID:             m.appID,
+		FixtureID:         m.fixtureID,
+		JourneyID:         m.id,
+		Repetition:        r,
+		Passed:            passed,
+		LatencyMs:         int(math.Round(p.speed * jitterTime * ms)),
+		InputTokens:       int(math.Round(p.verbosity * jitterTokens * in)),
+		OutputTokens:      int(math.Round(p.verbosity * jitterTokens * out)),
+		RecoveryTriggered: triggered,
+		Recovered:         triggered && reached,
+	}, afterSteps
+}
+
+// TestDrawMatchesReference holds the segmented draw to the step-by-step
+// reference, bit for bit: every trial's outcome and its raw sums after the steps
+// (compared as IEEE bits, not within a tolerance). It covers every reference
+// journey under many seeds and planners, and made-up journeys and traits that
+// fail often and deeply: long journeys, retry budgets from 0 to 5, planners
+// that fail most steps and rarely recover, so that walks below the last level
+// of segments, exhausted retries at every step and journeys that recover on
+// their last step all occur.
+func TestDrawMatchesReference(t *testing.T) {
+	journeys, err := modeledJourneysOf(owned.appIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	intents := slices.Sorted(maps.Keys(intentWeights))
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 100} {
+		for retries := range 6 {
+			m := &modeledJourney{id: fmt.Sprintf("made-up-%d-%d", n, retries), appID: "a", fixtureID: "f",
+				assertions: (n + retries) % 4, maxRetries: retries, strategies: (n * retries) % 5}
+			for i := range n {
+				m.weights = append(m.weights, intentWeights[intents[(7*i+n+retries)%len(intents)]])
+			}
+			m.prepare()
+			journeys = append(journeys, m)
+		}
+	}
+	var traits []plannerTraits
+	for i := range 12 {
+		traits = append(traits, traitsOf(PlannerRef{ID: fmt.Sprintf("p%d", i), Vendor: "v", Model: "m"}))
+	}
+	for _, lambda := range []float64{0, 0.05, 0.3, 0.9, 2.5} {
+		for _, rho := range []float64{0, 0.3, 0.7, 1} {
+			traits = append(traits, plannerTraits{lambda: lambda, rho: rho, speed: 0.7 + lambda/4, verbosity: 1.3 - rho/2})
+		}
+	}
+	var (
+		o      stepOdds
+		ref    referenceOdds
+		keyer  trialKeyer
+		tally  trialTally
+		stream []float64
+		count  int
+	)
+	const reps = 60
+	stopped := map[string]int{} // how the trials ended, to show the cases occurred
+	for _, seed := range []uint64{1, DefaultComparisonSeed, 1<<53 - 1} {
+		for pi, p := range traits {
+			id := fmt.Sprintf("planner-%d", pi)
+			for _, m := range journeys {
+				o.set(m, p)
+				ref.set(m, p)
+				base := keyer.streamBase(seed, id, m.id)
+				stream = fillStream(stream, base, reps+m.maxDraws)
+				var got []Trial
+				tally.reset(1, reps)
+				m.drawReps(&o, p, stream, reps, 0, &tally, func(r int, o trialOutcome) { got = append(got, m.trial(id, r, o)) })
+				for r := 1; r <= reps; r++ {
+					want, wantSums := referenceDraw(m, &ref, id, p, base, r)
+					if got[r-1] != want {
+						t.Fatalf("seed %d, %s, %s, repetition %d (-want +got):\n%s", seed, id, m.id, r, cmp.Diff(want, got[r-1]))
+					}
+					gotSums, _, _, _ := m.walk(stream[r+2:], &o)
+					if sumBits(gotSums) != sumBits(wantSums) {
+						t.Fatalf("seed %d, %s, %s, repetition %d: sums after the steps (-want +got):\n%s",
+							seed, id, m.id, r, cmp.Diff(sumBits(wantSums), sumBits(gotSums)))
+					}
+					count++
+					switch {
+					case !want.RecoveryTriggered:
+						stopped["no failure"]++
+					case want.Recovered:
+						stopped["recovered"]++
+					default:
+						stopped["failed"]++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d trials: %v", count, stopped)
+	for _, c := range []string{"no failure", "recovered", "failed"} {
+		if stopped[c] < 1000 {
+			t.Errorf("only %d trials ended %s", stopped[c], c)
+		}
+	}
+}
+
+func sumBits(s trialSums) [3]uint64 {
+	return [3]uint64{math.Float64bits(s.ms), math.Float64bits(s.in), math.Float64bits(s.out)}
+}
+
+// TestRoundToInt holds roundToInt to int(math.Round(x)) where the shortcut is
+// most likely to slip: on both sides of every half integer and power of two up
+// to 2⁵² and beyond, below 1, and on random values of the model's ranges.
+func TestRoundToInt(t *testing.T) {
+	var xs []float64
+	around := func(x float64) {
+		for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, math.Inf(1))} {
+			xs = append(xs, y, math.Nextafter(y, 0), math.Nextafter(y, math.Inf(1)))
+		}
+	}
+	for e := range 56 {
+		p := math.Ldexp(1, e)
+		around(p)
+		around(p - 0.5)
+		around(p + 0.5)
+		around(p + 1.5)
+	}
+	for _, x := range []float64{0, 0.25, 0.5, 0.75, 1, 1.5, 2.5, 1e6 + 0.5, 1e15 + 0.5} {
+		around(x)
+	}
+	rng := splitMix64{state: 14}
+	for range 200_000 {
+		xs = append(xs, rng.float()*1e6, rng.float()*5e3, math.Floor(rng.float()*1e7)+0.5)
+	}
+	for _, x := range xs {
+		if x < 0 {
+			continue
+		}
+		if got, want := roundToInt(x), int(math.Round(x)); got != want {
+			t.Fatalf("roundToInt(%v) = %d; math.Round gives %d", x, got, want)
+		}
+	}
+}
