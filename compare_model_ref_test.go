@@ -105,7 +105,7 @@ func referenceDraw(m *modeledJourney, o *referenceOdds, id string, p plannerTrai
 // of segments, exhausted retries at every step and journeys that recover on
 // their last step all occur.
 func TestDrawMatchesReference(t *testing.T) {
-	journeys, err := modeledJourneysOf(owned.appIDs)
+	journeys, err := modeledJourneysOf(owned().appIDs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // independent and land in their own places, whatever the scheduling. Run it
 // with -race and -count to shake the scheduling.
 func TestModelPlannersWorkers(t *testing.T) {
-	journeys, err := modeledJourneysOf(owned.appIDs)
+	journeys, err := modeledJourneysOf(owned().appIDs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func (c *cancelAfter) Err() error {
 // draw: every goroutine checks the context before each planner, so the call
 // stops with the canceled error after a few planners instead of finishing.
 func TestModelPlannersCanceledMidway(t *testing.T) {
-	journeys, err := modeledJourneysOf(owned.appIDs)
+	journeys, err := modeledJourneysOf(owned().appIDs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,7 +26,7 @@ func TestModeledBytesPinned(t *testing.T) {
 		h.Write(b)
 		n++
 	}
-	apps := owned.appIDs
+	apps := owned().appIDs
 	inputs := []ComparePlannersInput{}
 	for _, seed := range []uint64{0, 1, 7, 12345, 1<<53 - 1} {
 		for _, reps := range []int{0, 1, 2, 3, 10, 37, 100} {
