@@ -45,6 +45,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
@@ -127,11 +128,13 @@ func digestOf(canonical []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-// digestPattern is the one digest form: algorithm, colon, 64 lowercase hex.
-var digestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+// digestPattern is the one digest form: algorithm, colon, 64 lowercase hex. It
+// is compiled on first use, not at package initialisation, which every start
+// of a program that imports the package pays.
+var digestPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // IsDigest reports whether s has the digest form "sha256:<64 lowercase hex>".
-func IsDigest(s string) bool { return digestPattern.MatchString(s) }
+func IsDigest(s string) bool { return digestPattern().MatchString(s) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

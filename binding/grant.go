@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/automium/automium/canonicaljson"
@@ -222,12 +223,15 @@ func (g Grant) checkFields() error {
 	return nil
 }
 
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+// uuidPattern is compiled on first use, as digestPattern is.
+var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+})
 
 // canonicalUUID returns the lowercase form of an RFC 9562 UUID, so that one VM
 // has one spelling in a grant.
 func canonicalUUID(s string) (string, error) {
-	if !uuidPattern.MatchString(s) {
+	if !uuidPattern().MatchString(s) {
 		return "", refuse(CodeInvalidGrant, "vmUuid", "want the VM's UUID as 8-4-4-4-12 hex digits, got %s", echo.Quote(s))
 	}
 	return strings.ToLower(s), nil
