@@ -503,7 +503,9 @@ func (h *httpHandler) recordOutcomes(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		extra := req.GetExtra()
-		if extra == nil || extra.Header == nil {
+		if extra == nil || extra.Header == nil || strings.HasPrefix(method, "notifications/") {
+			// A notification's request was audited as accepted when the SDK
+			// answered it 202, which may be before its handler ran.
 			return res, err
 		}
 		v, ok := h.refs.Load(extra.Header.Get(auditRefHeader))
@@ -568,9 +570,13 @@ func (h *httpHandler) audit(r *http.Request, aw *auditWriter, rec *auditRecord, 
 	switch {
 	case rec.refusal != "":
 		outcome = "refused"
-	case outcome != "":
 	case status == http.StatusAccepted:
+		// Only notifications and responses, which get no answer: the SDK
+		// answers 202 before it hands a notification to the middleware, so
+		// what the middleware records for one may arrive after this line is
+		// written, or before. The outcome must not depend on which.
 		outcome = "accepted"
+	case outcome != "":
 	case status < 300:
 		outcome = "ok"
 	default:
