@@ -86,10 +86,14 @@ func abuseCases() []abuseCase {
 			[]string{"error -32603, id 22"}},
 		// Duplicate ids: a reused id is fine once answered (every check request
 		// reuses "check"); while the first request is still being handled, the
-		// second gets -32600 and the first its result.
+		// second gets -32600 and the first its result. The first is the
+		// heaviest valid call, a few hundred milliseconds of work, and both
+		// lines go in one write, so the second is read long before the first
+		// can be answered. (mcpserver/stdio's TestDuplicateInFlightID proves
+		// the same with a call that cannot finish until the test lets it.)
 		{"duplicate id while the first is in flight", []string{
-			toolLine(`"dup"`, "automium_compare_planners", slowCompare),
-			`{"jsonrpc":"2.0","id":"dup","method":"ping"}`,
+			toolLine(`"dup"`, "automium_compile_journey", maximalJourneyArgs()) + "\n" +
+				`{"jsonrpc":"2.0","id":"dup","method":"ping"}`,
 		}, []string{`error -32600, id "dup"`, `result, id "dup"`}},
 		// Huge ids.
 		{"1 MiB string id", []string{`{"jsonrpc":"2.0","id":` + bigID + `,"method":"ping"}`}, []string{"result, id <1048578-byte string>"}},
@@ -136,11 +140,6 @@ func abuseCases() []abuseCase {
 		{"line of exactly 16 MiB", []string{huge(`"big"`, 16<<20)}, []string{`isError limit_exceeded, id "big"`}},
 	}
 }
-
-// slowCompare keeps a comparison busy long enough for a second request with the
-// same id to arrive while it is in flight.
-const slowCompare = `{"corpusVersion":"owned-corpus-2026.11","appIds":["admin-console","banking","docs-portal","helpdesk","hr-onboarding","kanban","storefront"],` +
-	`"planners":[{"id":"a","vendor":"v","model":"m"},{"id":"b","vendor":"v","model":"m"},{"id":"c","vendor":"v","model":"m"},{"id":"d","vendor":"v","model":"m"}],"repetitions":100}`
 
 // summarize describes a response line: its outcome and its id.
 func summarize(t testing.TB, line []byte) string {

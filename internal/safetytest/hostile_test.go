@@ -389,6 +389,11 @@ func TestErrorsArePlainAndBounded(t *testing.T) {
 	p.close()
 }
 
+// slowCompare is a comparison of a few milliseconds' work over MCP, so that
+// some cancellations arrive while it runs and some after its answer.
+const slowCompare = `{"corpusVersion":"owned-corpus-2026.11","appIds":["admin-console","banking","docs-portal","helpdesk","hr-onboarding","kanban","storefront"],` +
+	`"planners":[{"id":"a","vendor":"v","model":"m"},{"id":"b","vendor":"v","model":"m"},{"id":"c","vendor":"v","model":"m"},{"id":"d","vendor":"v","model":"m"}],"repetitions":100}`
+
 // TestCancelledCallHasOneOutcome: a call cancelled while in flight is not
 // answered; it never comes back as an isError internal result or a -32603,
 // whatever the timing. A call whose answer was written first keeps it.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -232,19 +233,11 @@ func TestWorstCaseArguments(t *testing.T) {
 	p.close()
 }
 
-// TestWorstValidCall measures the heaviest call the limits accept (issue 11,
-// class 10): a compile_journey with the most steps and assertions, each value
-// 2,000 characters of quotes, backslashes, '<' (which JSON escapes as six
-// bytes), CJK and emoji, and a retry on every step. It must compile, and its
-// answer must stay within what the input implies: the graph carries each value
-// once (a node per step and assertion, none per edge), so the structured answer
-// is at most 1.25 times the arguments and the whole line, which repeats the
-// answer as escaped text, at most 3 times. The time and peak memory are logged
-// for SECURITY.md, not asserted.
-func TestWorstValidCall(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sends 1.6 MB of arguments and reads 3.6 MB; skipped with -short")
-	}
+// maximalJourneyArgs are the arguments of the heaviest valid call: a
+// compile_journey at every limit, 200 steps and 50 assertions whose values (and
+// goal) are 2,000 characters of quotes, backslashes, '<', CJK and emoji, with a
+// retry on every step. The binary takes a few hundred milliseconds to answer it.
+var maximalJourneyArgs = sync.OnceValue(func() string {
 	unit := []rune(`"\<日本語テキスト😀🚀`)
 	value := make([]rune, 2000)
 	for i := range value {
@@ -261,15 +254,32 @@ func TestWorstValidCall(t *testing.T) {
 	}
 	args, err := json.Marshal(in)
 	if err != nil {
-		t.Fatal(err)
+		panic(err)
 	}
+	return string(args)
+})
+
+// TestWorstValidCall measures the heaviest call the limits accept (issue 11,
+// class 10): a compile_journey with the most steps and assertions, each value
+// 2,000 characters of quotes, backslashes, '<' (which JSON escapes as six
+// bytes), CJK and emoji, and a retry on every step. It must compile, and its
+// answer must stay within what the input implies: the graph carries each value
+// once (a node per step and assertion, none per edge), so the structured answer
+// is at most 1.25 times the arguments and the whole line, which repeats the
+// answer as escaped text, at most 3 times. The time and peak memory are logged
+// for SECURITY.md, not asserted.
+func TestWorstValidCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 1.6 MB of arguments and reads 3.6 MB; skipped with -short")
+	}
+	args := maximalJourneyArgs()
 	p := start(t, "")
 	p.initialize()
 	var elapsed []time.Duration
 	var line []byte
 	for i := range 3 {
 		began := time.Now()
-		line = p.call(toolLine(fmt.Sprint(i+1), "automium_compile_journey", string(args)))
+		line = p.call(toolLine(fmt.Sprint(i+1), "automium_compile_journey", args))
 		elapsed = append(elapsed, time.Since(began))
 	}
 	var result toolResult
