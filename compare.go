@@ -190,7 +190,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	}
 	report := newComparisonReport(BasisModeled, appIDs, reps, len(in.Planners))
 	report.Seed = seed
-	report.Planners = report.Planners[:len(in.Planners)]
+	report.Planners = report.Planners[:len(in.Planners)] // newComparisonReport made room for each; modelPlanners fills them in order
 	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
 	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners); err != nil {
 		return ComparisonReport{}, err

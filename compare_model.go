@@ -115,12 +115,15 @@ func traitsOf(p PlannerRef) plannerTraits {
 	key = append(key, p.Model...)
 	sum := sha256.Sum256(key)
 	u := func(i int) float64 { return unitFloat(binary.BigEndian.Uint64(sum[8*i:])) }
-	skill := 0.55 + 0.40*u(0)
+	// Every product is rounded before it is added (float64(…)), as amd64
+	// computes it; a compiler that fused it into a multiply-add, as arm64's
+	// may, would change the last bits (TestNoFusedMultiplyAdd).
+	skill := 0.55 + float64(0.40*u(0))
 	return plannerTraits{
 		lambda:    0.60 * (1 - skill),
-		rho:       0.50 + 0.50*skill,
-		speed:     0.70 + 0.60*u(1),
-		verbosity: 0.70 + 0.60*u(2),
+		rho:       0.50 + float64(0.50*skill),
+		speed:     0.70 + float64(0.60*u(1)),
+		verbosity: 0.70 + float64(0.60*u(2)),
 	}
 }
 
@@ -333,19 +336,6 @@ func (m *modeledJourney) walkOn(u []float64, j int, o *stepOdds, from int, s tri
 	return s, j, true, true
 }
 
-// roundToInt is int(math.Round(x)), half away from zero, for the x ≥ 0 of the
-// model, in two instructions where it can be. For 1 ≤ x < 2⁵¹, x+0.5 is exact
-// unless it reaches the next power of two, and then x's fraction was at least
-// one half anyway, so truncating it gives math.Round's answer
-// (TestRoundToInt). Below 1 (0.5−2⁻⁵⁴ + 0.5 rounds up to 1) and above 2⁵¹,
-// math.Round decides.
-func roundToInt(x float64) int {
-	if x >= 1 && x < 1<<51 {
-		return int(x + 0.5)
-	}
-	return int(math.Round(x))
-}
-
 // trialOutcome is what the tally reads of a trial.
 type trialOutcome struct {
 	latencyMs, inputTokens, outputTokens int
@@ -396,9 +386,9 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 			}
 		}
 		out := trialOutcome{
-			latencyMs:         roundToInt(p.speed * jitterTime * s.ms),
-			inputTokens:       roundToInt(p.verbosity * jitterTokens * s.in),
-			outputTokens:      roundToInt(p.verbosity * jitterTokens * s.out),
+			latencyMs:         int(math.Round(p.speed * jitterTime * s.ms)),
+			inputTokens:       int(math.Round(p.verbosity * jitterTokens * s.in)),
+			outputTokens:      int(math.Round(p.verbosity * jitterTokens * s.out)),
 			passed:            passed,
 			recoveryTriggered: triggered,
 			recovered:         triggered && reached,

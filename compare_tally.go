@@ -134,7 +134,7 @@ func addPassHatK(sums []float64, c, n int) {
 		if c-i <= 0 {
 			return
 		}
-		ratio *= float64(c-i) / float64(n-i)
+		ratio = float64(ratio * (float64(c-i) / float64(n-i))) // rounded, not fused into the sum
 		sums[i] += ratio
 	}
 }
@@ -241,7 +241,7 @@ func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
 	}
 	ranks := s.ranks[:0]
 	for _, q := range qs {
-		h := float64(len(x)-1)*q + 1
+		h := float64(float64(len(x)-1)*q) + 1
 		ranks = append(ranks, int(math.Floor(h-1)), int(math.Ceil(h-1)))
 	}
 	s.ranks = ranks
@@ -270,10 +270,10 @@ func (s *orderStatistics) quantilesR7(x []int, qs ...float64) []float64 {
 	}
 	out := make([]float64, len(qs))
 	for i, q := range qs {
-		h := float64(len(x)-1)*q + 1
+		h := float64(float64(len(x)-1)*q) + 1
 		below := nth(ranks[2*i])
 		above := nth(ranks[2*i+1])
-		out[i] = below + (h-math.Floor(h))*(above-below)
+		out[i] = below + float64((h-math.Floor(h))*(above-below))
 	}
 	return out
 }
