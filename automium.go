@@ -67,8 +67,9 @@
 //
 // # Concurrency
 //
-// Every function in this package is safe for concurrent use: the corpus is
-// immutable after package initialisation and no function keeps state between calls.
+// Every function in this package is safe for concurrent use: the corpus and the
+// caches built on first use (the validator, reference digests, comparison
+// models) are immutable once built, and no function keeps state between calls.
 package automium
 
 import (

@@ -235,15 +235,33 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 			reports[i] = t.report(planners[i])
 		}
 	}
-	helpers := make([]error, max(workers, 1)-1)
+	// A panic on a helper goroutine would end the process, out of reach of
+	// the caller's recovery (the MCP adapter turns a handler's panic into an
+	// internal error); so a helper's panic is carried back and raised again
+	// on the calling goroutine.
+	type helper struct {
+		err      error
+		panicked any
+	}
+	helpers := make([]helper, max(workers, 1)-1)
 	var wg sync.WaitGroup
 	for h := range helpers {
-		wg.Go(func() { helpers[h] = work() })
+		wg.Go(func() {
+			defer func() {
+				if r := recover(); r != nil {
+					helpers[h].panicked = r
+				}
+			}()
+			helpers[h].err = work()
+		})
 	}
 	err := work()
 	wg.Wait()
-	for _, e := range helpers {
-		err = cmp.Or(err, e)
+	for _, h := range helpers {
+		if h.panicked != nil {
+			panic(h.panicked)
+		}
+		err = cmp.Or(err, h.err)
 	}
 	return err
 }

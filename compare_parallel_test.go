@@ -76,3 +76,22 @@ func TestModelPlannersCanceledMidway(t *testing.T) {
 		}
 	}
 }
+
+// TestModelPlannersPanicReachesTheCaller makes every goroutine of a comparison
+// panic (a missing journey model) and checks the panic is raised on the calling
+// goroutine, where a caller's recovery can catch it, instead of ending the
+// process from a helper goroutine.
+func TestModelPlannersPanicReachesTheCaller(t *testing.T) {
+	planners := cmpPlanners(MaxPlanners)
+	for _, workers := range []int{1, 2, 4} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%d workers: no panic reached the caller", workers)
+				}
+			}()
+			reports := make([]PlannerReport, len(planners))
+			_ = modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, []*modeledJourney{nil}, 3, reports)
+		}()
+	}
+}

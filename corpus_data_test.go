@@ -26,7 +26,11 @@ const (
 // what the JSON generates, and the values are equal. After editing the JSON,
 // run
 //
-//	go test -run TestCorpusData -update .
+//	go test . -update && go test . -update && go test ./mcpserver -update
+//
+// The first run writes corpus_data.go; the second derives the schemas, whose
+// enums list the corpus's IDs, from the new values; the last the adapter's
+// schemas and digests. Plain go test fails until every generated file agrees.
 func TestCorpusData(t *testing.T) {
 	data, err := os.ReadFile(corpusJSONFile)
 	if err != nil {

@@ -104,7 +104,10 @@ func TestToolInventory(t *testing.T) {
 // change that shows in review as a diff of schemas/, toolschemas/ and the
 // tool-catalog-v1 digests; regenerate with
 //
-//	go test . ./mcpserver -update
+//	go test . -update && go test ./mcpserver -update
+//
+// in that order: the adapter's test binary embeds the root's schemas/ as they
+// were when it was built.
 func TestAdvertisedSchemas(t *testing.T) {
 	calls := toolExamples().calls()
 	for _, tl := range tools() {
@@ -126,7 +129,7 @@ func TestAdvertisedSchemas(t *testing.T) {
 			}
 			if got := string(side.sent.(json.RawMessage)); got != want {
 				t.Errorf("%s: %s is not the root package's schema of %s in tool words with its example (-derived +shipped); "+
-					"if the change is intended, run go test . ./mcpserver -update:\n%s", tl.def.Name, file, side.name, cmp.Diff(want, got))
+					"if the change is intended, run go test . -update && go test ./mcpserver -update:\n%s", tl.def.Name, file, side.name, cmp.Diff(want, got))
 			}
 		}
 	}
