@@ -500,7 +500,8 @@ func (c *conn) release(cl *call) {
 }
 
 // waitAnswered blocks until nothing is owed to the client, writing has failed, the
-// drain timeout passes or the connection is closed, then reports how input ended.
+// drain timeout passes or the connection is closed, then reports how input ended,
+// or the failed write that ended it.
 func (c *conn) waitAnswered(ctx context.Context) error {
 	var timeout <-chan time.Time
 	if c.drain > 0 {
@@ -512,6 +513,12 @@ func (c *conn) waitAnswered(ctx context.Context) error {
 		c.mu.Lock()
 		owed, werr, changed := c.places, c.writeErr, c.changed
 		c.mu.Unlock()
+		if werr != nil && !errors.Is(werr, io.EOF) {
+			// Reported here as well as to the SDK's write, so that the
+			// session ends with it whichever of the two the SDK sees first;
+			// a client that stopped reading (io.EOF) ends it cleanly.
+			return werr
+		}
 		if owed == 0 || werr != nil {
 			return c.endOfInput()
 		}
