@@ -350,11 +350,16 @@ func parseInteger(lit []byte) (v integer, ok bool) {
 	if exp < 0 {
 		return v, false
 	}
-	lead := 0
+	// The significant digits start at the first nonzero one, which is in frac
+	// when intPart is all zeros: 0.001e21 is 1e18, 19 digits.
+	lead, fracLead := 0, 0
 	for lead < len(intPart) && intPart[lead] == '0' {
 		lead++
 	}
-	if len(intPart)-lead+len(frac)+exp > 20 { // more digits than 2^64 has
+	for lead == len(intPart) && fracLead < len(frac) && frac[fracLead] == '0' {
+		fracLead++
+	}
+	if len(intPart)-lead+len(frac)-fracLead+exp > 20 { // more digits than 2^64 has
 		v.huge = true
 		return v, true
 	}
