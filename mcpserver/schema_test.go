@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -93,55 +90,6 @@ func TestToolInventory(t *testing.T) {
 		if !slices.Contains(names, name) {
 			t.Errorf("the spec's tool %s is not served", name)
 		}
-	}
-}
-
-// TestAdvertisedSchemas holds every tool's input and output schema, as sent to
-// clients from toolschemas/, to the one snapshot of its type: the root
-// package's schemas/<Type>.json (which TestPrecomputedSchemas keeps equal to
-// what the struct tags give), in tool words (see toToolWords), the input's with
-// its example call. The adapter adds nothing else. A schema change is a contract
-// change that shows in review as a diff of schemas/, toolschemas/ and the
-// tool-catalog-v1 digests; regenerate with
-//
-//	go test . -update && go test ./mcpserver -update
-//
-// in that order: the adapter's test binary embeds the root's schemas/ as they
-// were when it was built.
-func TestAdvertisedSchemas(t *testing.T) {
-	calls := toolExamples().calls()
-	for _, tl := range tools() {
-		in, out, err := deriveSchemas(tl, calls[tl.def.Name])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, side := range []struct {
-			name       string
-			sent, want any
-		}{{"input", tl.def.InputSchema, in}, {"output", tl.def.OutputSchema, out}} {
-			file := advertisedSchemaFile(tl.def.Name, side.name)
-			want := string(side.want.(json.RawMessage))
-			if *update {
-				if err := os.WriteFile(filepath.FromSlash(file), []byte(want+"\n"), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if got := string(side.sent.(json.RawMessage)); got != want {
-				t.Errorf("%s: %s is not the root package's schema of %s in tool words with its example (-derived +shipped); "+
-					"if the change is intended, run go test . -update && go test ./mcpserver -update:\n%s", tl.def.Name, file, side.name, cmp.Diff(want, got))
-			}
-		}
-	}
-	if *update {
-		return
-	}
-	shipped, err := fs.Glob(advertisedSchemas, "toolschemas/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(shipped) != 2*len(tools()) {
-		t.Errorf("toolschemas/ holds %d files, want an input and an output schema for each of %d tools: delete the stale ones", len(shipped), len(tools()))
 	}
 }
 

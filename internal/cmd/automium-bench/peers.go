@@ -90,15 +90,11 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 		}
 	}
 
-	sessions := make([]session, len(servers))
-	for i, s := range servers {
-		cs, _, err := connect(ctx, s)
-		if err != nil {
-			return err
-		}
-		defer cs.Close()
-		sessions[i] = cs
+	sessions, err := connectAll(ctx, servers)
+	if err != nil {
+		return err
 	}
+	defer closeAll(sessions)
 	listApps := loads[peerLoads[0].index]
 	for _, p := range peerLoads {
 		w := loads[p.index]
@@ -223,6 +219,27 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 	return nil
 }
 
+// connectAll starts and connects every server, in order; on an error it closes
+// the sessions it made.
+func connectAll(ctx context.Context, servers []server) ([]session, error) {
+	sessions := make([]session, 0, len(servers))
+	for _, s := range servers {
+		cs, _, err := connect(ctx, s)
+		if err != nil {
+			closeAll(sessions)
+			return nil, err
+		}
+		sessions = append(sessions, cs)
+	}
+	return sessions, nil
+}
+
+func closeAll(sessions []session) {
+	for _, cs := range sessions {
+		cs.Close()
+	}
+}
+
 func fmtFloats(xs []float64) string {
 	s := ""
 	for i, x := range xs {
@@ -335,15 +352,11 @@ func worstCall(ctx context.Context, servers []server, n int, out io.Writer) erro
 	if err != nil {
 		return err
 	}
-	sessions := make([]session, len(servers))
-	for i, s := range servers {
-		cs, _, err := connect(ctx, s)
-		if err != nil {
-			return err
-		}
-		defer cs.Close()
-		sessions[i] = cs
+	sessions, err := connectAll(ctx, servers)
+	if err != nil {
+		return err
 	}
+	defer closeAll(sessions)
 	res, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: w.tool, Arguments: w.args})
 	if err != nil {
 		return fmt.Errorf("%s: %w", w.name, err)
