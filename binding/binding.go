@@ -100,6 +100,18 @@ const (
 	// CodeGrantUnsealed: the broker requires seals and the grant has none, or
 	// one made with a key the broker does not hold, or one that does not verify.
 	CodeGrantUnsealed automium.Code = "grant_unsealed"
+	// CodeCatalogStale: the server announced a catalog change (list_changed)
+	// and no re-read has succeeded since; every dispatch to it is refused until
+	// one does. Nothing was sent.
+	CodeCatalogStale automium.Code = "catalog_stale"
+	// CodeNotDispatched: the call was not sent, for a reason of the caller's
+	// (such as a context that had ended before it could be); the grant is
+	// unused.
+	CodeNotDispatched automium.Code = "not_dispatched"
+	// CodeCallFailed: the call was authorized and handed to the session, which
+	// failed; it may have reached the server, so its step is consumed and never
+	// retried. It is the only code of a call that may have been sent.
+	CodeCallFailed automium.Code = "call_failed"
 	// CodeInvalidCatalog: a list answer cannot be read under tool-catalog-v1.
 	CodeInvalidCatalog automium.Code = "invalid_catalog"
 	// CodeInvalidGrant: a plan, grant or broker setting is malformed.

@@ -20,6 +20,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/automium/automium"
@@ -70,41 +71,86 @@ func New(broker *binding.Broker, opts *Options) *Dispatcher {
 
 // Server is one connected MCP server as the dispatcher observed it. Its methods
 // are safe for concurrent use.
+//
+// Its catalog is either current or stale. A list_changed notification makes it
+// stale; only a complete, successful re-read makes it current again, and a
+// notification that arrives during a re-read leaves it stale. While it is
+// stale, every dispatch to the server is refused with [binding.CodeCatalogStale]
+// (after trying one re-read), so a call is never authorized against a digest
+// the server may no longer match: a re-read that fails (a cancelled context, a
+// transport error, too many items) fails closed.
 type Server struct {
 	session  *mcp.ClientSession
 	identity binding.ServerIdentity
 	limits   Options
+	d        *Dispatcher
+
+	refreshing sync.Mutex // one re-read at a time; a dispatch waits for a running one
 
 	mu      sync.Mutex
 	catalog binding.Catalog
 	digest  string
-	changed bool // a list_changed notification arrived since the catalog was read
+	changes uint64        // list_changed notifications received
+	readAt  uint64        // the value of changes when the current catalog was read
+	readErr error         // why the last re-read failed, if it did
+	closed  bool          // the session ended; the server is no longer routable
+	ended   chan struct{} // closed when closed is set
+	noticed chan struct{} // signalled, without blocking, on each list_changed
 }
 
 // Identity returns the identity the server reported in initialize.
 func (s *Server) Identity() binding.ServerIdentity { return s.identity }
 
 // CatalogDigest returns the tool-catalog-v1 digest of the server's catalog as
-// last read.
+// last read successfully; see [Server.Stale] for whether it is still current.
 func (s *Server) CatalogDigest() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.digest
 }
 
-// Close ends the session with the server.
-func (s *Server) Close() error { return s.session.Close() }
+// Stale reports whether the server announced a change that no successful
+// re-read has caught up with yet. Dispatches to a stale server are refused.
+func (s *Server) Stale() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changes != s.readAt
+}
+
+// Close ends the session with the server and removes it from its dispatcher,
+// so that a server with the same identity can be connected again.
+func (s *Server) Close() error {
+	s.markClosed()
+	return s.session.Close()
+}
+
+// markClosed makes the server unroutable and forgets it in the dispatcher.
+func (s *Server) markClosed() {
+	s.d.remove(s)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		close(s.ended)
+	}
+}
 
 // Connect connects to a server over t, reads its identity, lists its catalog and
 // computes the catalog digest. opts may be nil (the SDK's default protocol
 // negotiation). It refuses a server that reports no identity, or the identity
-// of a server already connected: routing must name exactly one server.
+// of a server already connected: routing must name exactly one server. When
+// the session ends, from either side, the server is removed, and the same
+// identity may connect again.
 func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ClientSessionOptions) (*Server, error) {
-	srv := &Server{limits: d.opts}
+	srv := &Server{limits: d.opts, d: d, ended: make(chan struct{}), noticed: make(chan struct{}, 1)}
 	markChanged := func() {
 		srv.mu.Lock()
-		srv.changed = true
+		srv.changes++
 		srv.mu.Unlock()
+		select {
+		case srv.noticed <- struct{}{}:
+		default:
+		}
 	}
 	client := mcp.NewClient(d.opts.Client, &mcp.ClientOptions{
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { markChanged() },
@@ -127,68 +173,113 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 		return nil, err
 	}
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	for _, other := range d.servers {
 		if other.identity == srv.identity {
+			d.mu.Unlock()
 			cs.Close()
 			return nil, &automium.Error{Code: binding.CodeServerAmbiguous, Field: "serverInfo",
 				Message: fmt.Sprintf("already connected to a server that reports %s; calls could not be routed to exactly one", echo.Quote(srv.identity.String()))}
 		}
 	}
 	d.servers = append(d.servers, srv)
+	d.mu.Unlock()
+	// A session the server (or the transport) ends is noticed here, so a dead
+	// session is never routed to and its identity can connect again.
+	go func() { _ = cs.Wait(); srv.markClosed() }()
 	return srv, nil
 }
 
-// refresh reads the catalog again and recomputes its digest.
-func (s *Server) refresh(ctx context.Context) error {
-	s.mu.Lock()
-	s.changed = false
-	s.mu.Unlock()
-	c, err := ListCatalog(ctx, s.session, s.limits.MaxCatalogItems, s.limits.MaxCatalogPages)
-	if err != nil {
-		return err
-	}
-	digest, err := c.Digest()
-	if err != nil {
-		return err
-	}
-	s.mu.Lock()
-	s.catalog, s.digest = c, digest
-	s.mu.Unlock()
-	return nil
+func (d *Dispatcher) remove(s *Server) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.servers = slices.DeleteFunc(d.servers, func(o *Server) bool { return o == s })
 }
 
-// live returns the server's catalog and digest, read again first if the server
-// announced a change since the last read.
-func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
+// refresh reads the catalog again and recomputes its digest. The catalog
+// becomes current only if no change was announced while it was being read.
+func (s *Server) refresh(ctx context.Context) error {
+	s.refreshing.Lock()
+	defer s.refreshing.Unlock()
 	s.mu.Lock()
-	changed := s.changed
+	at := s.changes
+	current := s.digest != "" && s.readAt == at
 	s.mu.Unlock()
-	if changed {
-		if err := s.refresh(ctx); err != nil {
-			return binding.Catalog{}, "", err
-		}
+	if current { // another dispatch's re-read caught up while this one waited
+		return nil
+	}
+	c, err := ListCatalog(ctx, s.session, s.limits.MaxCatalogItems, s.limits.MaxCatalogPages)
+	var digest string
+	if err == nil {
+		digest, err = c.Digest()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err != nil {
+		s.readErr = err
+		return err
+	}
+	s.catalog, s.digest, s.readAt, s.readErr = c, digest, at, nil
+	return nil
+}
+
+// live returns the server's current catalog and digest. A stale catalog is
+// read again first; if it is still stale after that, the dispatch is refused.
+func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
+	if s.Stale() {
+		_ = s.refresh(ctx) // the outcome is read below, with any change that raced it
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return binding.Catalog{}, "", closedError(s)
+	}
+	if s.changes != s.readAt {
+		why := "it changed again while it was being read"
+		if s.readErr != nil {
+			why = "the re-read failed: " + echo.Quote(s.readErr.Error())
+		}
+		return binding.Catalog{}, "", &automium.Error{Code: binding.CodeCatalogStale, Field: "server",
+			Message: fmt.Sprintf("server %s announced a catalog change and %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
+				echo.Quote(s.identity.String()), why)}
+	}
 	return s.catalog, s.digest, nil
+}
+
+// closedError is the refusal for a server whose session ended. s.mu is held.
+func closedError(s *Server) error {
+	return &automium.Error{Code: binding.CodeServerUnknown, Field: "server",
+		Message: fmt.Sprintf("the session with server %s has ended; nothing was dispatched and the grant is unused; connect the server again", echo.Quote(s.identity.String()))}
 }
 
 // Dispatch sends call to the server it names, as authorized by grant, and
 // returns the server's result. Nothing is sent unless the broker authorizes
-// the call against the grant and the live server; a refusal is an
-// *automium.Error with the broker's code. Once authorized, the grant is
-// consumed: a call that then fails (a transport error, or a result with
-// isError) is not retried under the same grant.
+// the call against the grant and the live server, and what is sent is the
+// granted tool and canonical arguments, never the caller's bytes.
+//
+// Every error is an *automium.Error whose code says whether the call was sent:
+//
+//   - [binding.CodeCallFailed]: the call was authorized and handed to the
+//     session, which failed (a transport error, a cancelled context, the
+//     server's protocol error). It may have reached the server, so its step
+//     is consumed and is never retried under the same grant.
+//   - any other code: nothing was sent, and this attempt consumed nothing
+//     ([binding.CodeGrantConsumed] means an earlier attempt did).
+//
+// A result with isError is a call that reached the server and failed; its step
+// is consumed too.
 func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call binding.Call) (*mcp.CallToolResult, error) {
 	srv := d.server(call.Server)
 	if srv == nil {
 		return nil, &automium.Error{Code: binding.CodeServerUnknown, Field: "server",
-			Message: fmt.Sprintf("no connected server reports %s; a call can only go to a server the dispatcher was given", echo.Quote(call.Server.String()))}
+			Message: fmt.Sprintf("no connected server reports %s; a call can only go to a server the dispatcher was given; nothing was dispatched and the grant is unused", echo.Quote(call.Server.String()))}
 	}
 	catalog, digest, err := srv.live(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, &automium.Error{Code: binding.CodeNotDispatched, Field: "ctx",
+			Message: fmt.Sprintf("the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)}
 	}
 	schema, _ := catalog.InputSchema(call.Tool)
 	args, err := d.broker.Authorize(grant, binding.LiveCall{
@@ -197,7 +288,13 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 	if err != nil {
 		return nil, err
 	}
-	return srv.session.CallTool(ctx, &mcp.CallToolParams{Name: grant.Tool, Arguments: json.RawMessage(args)})
+	res, err := srv.session.CallTool(ctx, &mcp.CallToolParams{Name: grant.Tool, Arguments: json.RawMessage(args)})
+	if err != nil {
+		return nil, &automium.Error{Code: binding.CodeCallFailed, Field: "call",
+			Message: fmt.Sprintf("the call to %s on %s was handed to the session and failed, so it may have reached the server: %s; its step is consumed and is not retried under this grant",
+				echo.Quote(grant.Tool), echo.Quote(srv.identity.String()), echo.Quote(err.Error()))}
+	}
+	return res, nil
 }
 
 func (d *Dispatcher) server(id binding.ServerIdentity) *Server {

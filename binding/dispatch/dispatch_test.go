@@ -220,7 +220,7 @@ func TestDriftMidSession(t *testing.T) {
 		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return &mcp.CallToolResult{}, nil
 		})
-	dispatch.MarkChanged(srv)
+	<-dispatch.Noticed(srv) // the server's own list_changed, not a simulated one
 	if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); codeOf(err) != binding.CodeContractDrift {
 		t.Errorf("error %v, want %s", err, binding.CodeContractDrift)
 	}

@@ -4,7 +4,7 @@ package dispatch
 // tests need not wait for the SDK's debounced notification.
 func MarkChanged(s *Server) {
 	s.mu.Lock()
-	s.changed = true
+	s.changes++
 	s.mu.Unlock()
 }
 
@@ -13,3 +13,11 @@ func DefaultLimits() (items, pages int) {
 	d := New(nil, nil)
 	return d.opts.MaxCatalogItems, d.opts.MaxCatalogPages
 }
+
+// Ended returns a channel closed once s is no longer routable, so tests can
+// wait for a session the server ended without a clock.
+func Ended(s *Server) <-chan struct{} { return s.ended }
+
+// Noticed returns a channel that receives after the server's list_changed
+// notifications arrive, so tests can wait for a real one without a clock.
+func Noticed(s *Server) <-chan struct{} { return s.noticed }
