@@ -5,10 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/automium/automium/canonicaljson"
 	"github.com/automium/automium/internal/echo"
@@ -204,37 +208,48 @@ func (l catalogLists) writeDocument(w io.Writer, protocolVersion string) error {
 	return nil
 }
 
-// Tool returns the raw JSON of the named tool, as the server listed it.
+// Tool returns the canonical JSON of the named tool, as the digest reads it.
+// An item the digest would refuse (not I-JSON, duplicate or case-variant
+// member names) is never returned.
 func (c Catalog) Tool(name string) (json.RawMessage, bool) {
-	for _, raw := range c.Tools {
-		var t struct {
-			Name string `json:"name"`
+	for i, raw := range c.Tools {
+		f, err := readItem(raw, "tools["+strconv.Itoa(i)+"]")
+		if err != nil {
+			continue
 		}
-		if json.Unmarshal(raw, &t) == nil && t.Name == name {
-			return raw, true
+		if n, err := f.str("name", ""); err == nil && n == name {
+			canonical, _ := canonicaljson.Canonicalize(raw) // readItem parsed it: it has a canonical form
+			return canonical, true
 		}
 	}
 	return nil, false
 }
 
-// InputSchema returns the input schema of the named tool, as the server listed
-// it.
+// InputSchema returns the input schema of the named tool, exactly as the
+// digest pins it: the "inputSchema" member read by the same strict parse, in
+// canonical form. A null or absent schema is no schema.
 func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
-	raw, ok := c.Tool(name)
-	if !ok {
-		return nil, false
+	for i, raw := range c.Tools {
+		f, err := readItem(raw, "tools["+strconv.Itoa(i)+"]")
+		if err != nil {
+			continue
+		}
+		if n, err := f.str("name", ""); err != nil || n != name {
+			continue
+		}
+		schema, ok := f["inputSchema"]
+		if !ok || string(schema) == "null" {
+			return nil, false
+		}
+		return json.RawMessage(schema), true
 	}
-	var t struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	if json.Unmarshal(raw, &t) != nil || len(t.InputSchema) == 0 {
-		return nil, false
-	}
-	return t.InputSchema, true
+	return nil, false
 }
 
-// fields is one list item, read strictly: canonicaljson refuses duplicate keys
-// and lone surrogates before encoding/json could repair them.
+// fields is one list item, read strictly: canonicaljson refuses duplicate keys,
+// invalid UTF-8 and lone surrogates, and readItem refuses member names that
+// differ only in case, at any depth, before a case-insensitive decoder (Go's
+// encoding/json, which go-sdk uses) could read another member than the digest.
 type fields map[string]json.RawMessage
 
 func readItem(raw json.RawMessage, field string) (fields, error) {
@@ -242,11 +257,61 @@ func readItem(raw json.RawMessage, field string) (fields, error) {
 	if err != nil {
 		return nil, refuse(CodeInvalidCatalog, field, "want an I-JSON object: %v", err)
 	}
+	if a, b, ok := caseVariantNames(raw); ok {
+		return nil, refuse(CodeInvalidCatalog, field, "member names %s and %s differ only in case; a case-insensitive reader could take either", echo.Quote(a), echo.Quote(b))
+	}
 	f := make(fields, len(members))
 	for _, m := range members {
 		f[m.Name] = m.Value
 	}
 	return f, nil
+}
+
+// caseVariantNames returns two member names of one object, anywhere in data,
+// that are equal under Unicode simple case folding (strings.EqualFold), such as
+// "inputSchema" and "INPUTSCHEMA" or "k" and "\u212a" (KELVIN SIGN). data is
+// I-JSON.
+func caseVariantNames(data []byte) (string, string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	var stack []map[string]string // per open object: folded name -> name
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return "", "", false
+		}
+		switch tok.Kind() {
+		case '{':
+			stack = append(stack, map[string]string{})
+		case '}':
+			stack = stack[:len(stack)-1]
+		case '"':
+			// A string directly inside an object, where a name is due, is a name.
+			if kind, n := dec.StackIndex(dec.StackDepth()); kind == '{' && n%2 == 1 && len(stack) > 0 {
+				name := tok.String()
+				key := foldName(name)
+				top := stack[len(stack)-1]
+				if other, dup := top[key]; dup {
+					return other, name, true
+				}
+				top[key] = name
+			}
+		}
+	}
+}
+
+// foldName maps every string to one representative of its case-folding class:
+// each rune to the smallest rune of its unicode.SimpleFold orbit.
+func foldName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
 }
 
 // str returns an optional string field; absent, null and "" all give "".
@@ -256,7 +321,7 @@ func (f fields) str(key, field string) (string, error) {
 		return "", nil
 	}
 	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	if err := jsonv2.Unmarshal(raw, &s); err != nil {
 		return "", refuse(CodeInvalidCatalog, field+"."+key, "want a string")
 	}
 	return s, nil
@@ -269,7 +334,7 @@ func (f fields) boolean(key, field string, def bool) (bool, error) {
 		return def, nil
 	}
 	var b bool
-	if err := json.Unmarshal(raw, &b); err != nil {
+	if err := jsonv2.Unmarshal(raw, &b); err != nil {
 		return false, refuse(CodeInvalidCatalog, field+"."+key, "want true or false")
 	}
 	return b, nil
@@ -373,8 +438,12 @@ func projectPrompt(f fields, field string) (map[string]any, error) {
 	}
 	var args []json.RawMessage
 	if raw, ok := f["arguments"]; ok && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, refuse(CodeInvalidCatalog, field+".arguments", "want an array")
+		var values []jsontext.Value
+		if err := jsonv2.Unmarshal(raw, &values); err != nil {
+			return nil, refuse(CodeInvalidCatalog, field+".arguments", "want an array (an empty one is [], never {})")
+		}
+		for _, v := range values {
+			args = append(args, json.RawMessage(v))
 		}
 	}
 	projected, err := project(args, field+".arguments", "name", func(a fields, afield string) (map[string]any, error) {

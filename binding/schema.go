@@ -1,36 +1,72 @@
 package binding
 
 import (
+	"bytes"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
+	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/automium/automium/canonicaljson"
+	"github.com/automium/automium/internal/echo"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// A closed input schema is an object schema in which every object, at any depth,
-// names its properties and refuses others (additionalProperties or
-// unevaluatedProperties false). Only then do "the arguments validate" and "the
-// arguments are the granted ones" mean the same thing for a server: an open
-// schema would let a call carry extra properties that the server may act on but
-// that no check looked at.
+// A closed input schema is one whose every accepted argument set is named by
+// it: every object lists its properties and refuses any other, every array
+// says what its items are, every value has one type. Only then do "the
+// arguments validate" and "the arguments are the granted ones" mean the same
+// thing for a server: an open schema would let a call carry extra values that
+// the server may act on but that no check looked at.
 //
-// Validation itself is github.com/google/jsonschema-go, the validator the MCP
-// go-sdk applies to tool inputs (draft 2020-12 and draft-07: type, enum, const,
-// required, properties, additionalProperties, minimum/maximum, minLength/maxLength,
-// pattern, items, minItems/maxItems, $ref to local $defs, anyOf/oneOf/allOf). A
-// $ref to anything outside the schema is refused: nothing is ever fetched.
+// Closure is decided by allow-list, never by looking for known ways to be
+// open: a schema binds arguments only if every keyword at every depth is one
+// of the few listed here, with the value form listed. Anything else, including
+// keywords that are harmless in some schemas (minProperties, patternProperties,
+// anyOf, if/then, unevaluatedProperties, a nested {} or true), is
+// [CodeSchemaNotClosed]. A schema node is a JSON object with:
+//
+//   - annotations, anywhere, which change nothing that validates: title,
+//     description, examples, default, $comment, deprecated, readOnly,
+//     writeOnly, format;
+//   - "type", one string: "object", "array", "string", "integer", "number",
+//     "boolean" or "null" (never a list), and only the keywords of that type:
+//     object: "properties" (required; each value a schema node),
+//     "additionalProperties" (required, exactly false) and "required" (names
+//     from properties); array: "items" (required, one schema node),
+//     minItems, maxItems, uniqueItems; string: minLength, maxLength, pattern;
+//     integer and number: minimum, maximum, exclusiveMinimum,
+//     exclusiveMaximum, multipleOf; and, for every type, enum and const;
+//   - or no "type" and then "enum" or "const", which name every accepted value;
+//   - or "$ref" alone (with annotations), a local reference "#/$defs/NAME" or
+//     "#/definitions/NAME" to a node of the root's $defs or definitions, which
+//     is itself checked, so a $ref to {} is refused like {} is.
+//
+// The root is an object node and may also carry "$schema" (draft 2020-12 or
+// draft-07) and "$defs" or "definitions". Validation itself is
+// github.com/google/jsonschema-go, the validator the MCP go-sdk applies to tool
+// inputs; a schema passes the allow-list before it is handed to it, so nothing
+// it would read differently (a case-variant keyword, a duplicate) reaches it.
 
-// schemaKeywordsOne are the keywords whose value is one subschema.
-var schemaKeywordsOne = []string{"additionalProperties", "unevaluatedProperties", "items", "unevaluatedItems",
-	"contains", "propertyNames", "not", "if", "then", "else"}
-
-// schemaKeywordsList are the keywords whose value is a list of subschemas.
-var schemaKeywordsList = []string{"anyOf", "oneOf", "allOf", "prefixItems", "items"}
-
-// schemaKeywordsMap are the keywords whose value maps names to subschemas.
-var schemaKeywordsMap = []string{"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+var (
+	annotationKeywords = []string{"$comment", "default", "deprecated", "description", "examples", "format", "readOnly", "title", "writeOnly"}
+	typeKeywords       = map[string][]string{
+		"object":  {"additionalProperties", "properties", "required"},
+		"array":   {"items", "maxItems", "minItems", "uniqueItems"},
+		"string":  {"maxLength", "minLength", "pattern"},
+		"integer": {"exclusiveMaximum", "exclusiveMinimum", "maximum", "minimum", "multipleOf"},
+		"number":  {"exclusiveMaximum", "exclusiveMinimum", "maximum", "minimum", "multipleOf"},
+		"boolean": {},
+		"null":    {},
+	}
+	valueKeywords  = []string{"const", "enum"}
+	rootKeywords   = []string{"$defs", "$schema", "definitions"}
+	schemaDialects = []string{"https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#", "http://json-schema.org/draft-07/schema"}
+)
 
 // compileClosedSchema checks that raw is a closed object schema and resolves it
 // for validation.
@@ -40,63 +76,155 @@ func compileClosedSchema(raw json.RawMessage, field string) (*jsonschema.Resolve
 		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not I-JSON: %v", err)
 	}
 	var root any
-	if err := json.Unmarshal(canonical, &root); err != nil {
+	if err := jsonv2.Unmarshal(canonical, &root); err != nil {
 		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not JSON")
 	}
 	obj, ok := root.(map[string]any)
 	if !ok || obj["type"] != "object" {
-		return nil, refuse(CodeSchemaNotClosed, field, `the input schema must have "type": "object"`)
+		return nil, refuse(CodeSchemaNotClosed, field, `the input schema must be an object with "type": "object"`)
 	}
-	if where, open := firstOpenObject(root, "#"); open {
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is open at %s: an object schema there does not set additionalProperties (or unevaluatedProperties) to false", where)
+	if err := checkClosed(obj, obj, "", true); err != nil {
+		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not closed at %s: %s", echo.Quote("#"+err.at), err.why)
 	}
 	var s jsonschema.Schema
-	if err := json.Unmarshal(canonical, &s); err != nil {
+	if err := json.Unmarshal(canonical, &s); err != nil { // canonical and allow-listed: no name this reads differently
 		return nil, refuse(CodeSchemaNotClosed, field, "the input schema cannot be read: %s", shorten(err.Error()))
 	}
-	resolved, err := s.Resolve(nil) // nil loader: a remote $ref fails instead of being fetched
+	resolved, err := s.Resolve(nil) // nil loader: nothing is ever fetched
 	if err != nil {
 		return nil, refuse(CodeSchemaNotClosed, field, "the input schema cannot be resolved: %s", shorten(err.Error()))
 	}
 	return resolved, nil
 }
 
-// firstOpenObject returns the JSON pointer of the first object schema in s that
-// accepts unnamed properties.
-func firstOpenObject(s any, at string) (string, bool) {
-	obj, ok := s.(map[string]any)
+// openAt says where and why a schema is not closed.
+type openAt struct{ at, why string }
+
+// checkClosed checks one schema node under the allow-list; at is its JSON
+// pointer from the root.
+func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt {
+	obj, ok := node.(map[string]any)
 	if !ok {
-		return "", false
+		return &openAt{at, "a schema must be a JSON object; true, false and other values are not closed schemas"}
 	}
-	_, hasProps := obj["properties"]
-	if obj["type"] == "object" || hasProps {
-		if obj["additionalProperties"] != false && obj["unevaluatedProperties"] != false {
-			return at, true
+	allowed := slices.Clone(annotationKeywords)
+	if isRoot {
+		allowed = append(allowed, rootKeywords...)
+	}
+	if ref, ok := obj["$ref"]; ok {
+		if !localRef(ref, root) {
+			return &openAt{at + "/$ref", `a $ref must be "#/$defs/NAME" or "#/definitions/NAME" naming a definition of this schema`}
+		}
+		allowed = append(allowed, "$ref")
+	} else {
+		typ, hasType := obj["type"]
+		switch t, isString := typ.(string); {
+		case hasType && !isString:
+			return &openAt{at + "/type", "type must be one string; a list of types is not closed"}
+		case hasType:
+			kw, known := typeKeywords[t]
+			if !known {
+				return &openAt{at + "/type", "type " + echo.Quote(t) + " is not one of object, array, string, integer, number, boolean, null"}
+			}
+			allowed = append(append(append(allowed, "type"), kw...), valueKeywords...)
+		default:
+			_, hasEnum := obj["enum"]
+			_, hasConst := obj["const"]
+			if !hasEnum && !hasConst {
+				return &openAt{at, "a schema needs a type, or an enum or const naming every accepted value"}
+			}
+			allowed = append(allowed, valueKeywords...)
 		}
 	}
-	for _, k := range schemaKeywordsOne {
-		if where, open := firstOpenObject(obj[k], at+"/"+k); open {
-			return where, true
+	for _, k := range sortedKeys(obj) {
+		if !slices.Contains(allowed, k) {
+			return &openAt{at + "/" + pointerToken(k), "keyword " + echo.Quote(k) + " is not in the allow-list of closed schemas here"}
 		}
 	}
-	for _, k := range schemaKeywordsList {
-		list, _ := obj[k].([]any)
-		for i, sub := range list {
-			if where, open := firstOpenObject(sub, at+"/"+k+"/"+strconv.Itoa(i)); open {
-				return where, true
+	if s, ok := obj["$schema"]; ok && !slices.Contains(schemaDialects, asString(s)) {
+		return &openAt{at + "/$schema", "want draft 2020-12 or draft-07"}
+	}
+	if e, ok := obj["enum"]; ok {
+		if list, _ := e.([]any); len(list) == 0 {
+			return &openAt{at + "/enum", "enum must be a non-empty list"}
+		}
+	}
+	for _, defs := range []string{"$defs", "definitions"} {
+		if d, ok := obj[defs]; ok {
+			m, ok := d.(map[string]any)
+			if !ok {
+				return &openAt{at + "/" + defs, defs + " must map names to schemas"}
+			}
+			for _, name := range sortedKeys(m) {
+				if err := checkClosed(m[name], root, at+"/"+defs+"/"+pointerToken(name), false); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	for _, k := range schemaKeywordsMap {
-		m, _ := obj[k].(map[string]any)
-		for _, name := range sortedKeys(m) {
-			if where, open := firstOpenObject(m[name], at+"/"+k+"/"+name); open {
-				return where, true
+	switch obj["type"] {
+	case "object":
+		if obj["additionalProperties"] != false {
+			return &openAt{at + "/additionalProperties", "an object must set additionalProperties to false"}
+		}
+		props, ok := obj["properties"].(map[string]any)
+		if !ok {
+			return &openAt{at + "/properties", "an object must name its properties"}
+		}
+		for _, name := range sortedKeys(props) {
+			if err := checkClosed(props[name], root, at+"/properties/"+pointerToken(name), false); err != nil {
+				return err
 			}
 		}
+		if r, ok := obj["required"]; ok {
+			list, ok := r.([]any)
+			if !ok {
+				return &openAt{at + "/required", "required must be a list of property names"}
+			}
+			for _, n := range list {
+				if name, ok := n.(string); !ok || props[name] == nil {
+					return &openAt{at + "/required", "required must name properties of this object"}
+				}
+			}
+		}
+	case "array":
+		items, ok := obj["items"]
+		if !ok {
+			return &openAt{at + "/items", "an array must say what its items are"}
+		}
+		if err := checkClosed(items, root, at+"/items", false); err != nil {
+			return err
+		}
 	}
-	return "", false
+	return nil
 }
+
+// localRef reports whether a $ref is a local reference to a definition of root.
+func localRef(ref any, root map[string]any) bool {
+	s, _ := ref.(string)
+	for _, prefix := range []string{"#/$defs/", "#/definitions/"} {
+		name, ok := strings.CutPrefix(s, prefix)
+		if !ok || name == "" || strings.ContainsAny(name, "/~%") {
+			continue
+		}
+		defs, _ := root[strings.Trim(prefix, "#/")].(map[string]any)
+		if _, ok := defs[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func asString(v any) string { s, _ := v.(string); return s }
+
+// pointerToken escapes a name for a JSON pointer (RFC 6901).
+func pointerToken(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// maxSafeInteger is 2^53 - 1, the largest integer every double represents
+// exactly together with its neighbours (I-JSON, RFC 7493 section 2.2).
+const maxSafeInteger = 1<<53 - 1
 
 // canonicalArguments returns the canonical form of args, which must be a JSON
 // object that validates against schema.
@@ -105,8 +233,11 @@ func canonicalArguments(schema *jsonschema.Resolved, args json.RawMessage, field
 	if err != nil {
 		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments are not I-JSON: %v", err)
 	}
+	if n, ok := unsafeInteger(args); ok {
+		return nil, refuse(CodeArgumentsOutsideSchema, field, "the integer %s is beyond 2^53 and would be bound as another number; bind it as a string", echo.Quote(n))
+	}
 	var instance any
-	if err := json.Unmarshal(canonical, &instance); err != nil {
+	if err := jsonv2.Unmarshal(canonical, &instance); err != nil {
 		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments are not JSON")
 	}
 	if _, ok := instance.(map[string]any); !ok {
@@ -116,6 +247,29 @@ func canonicalArguments(schema *jsonschema.Resolved, args json.RawMessage, field
 		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments do not validate against the tool's closed input schema: %s", shorten(err.Error()))
 	}
 	return canonical, nil
+}
+
+// unsafeInteger returns the first integer literal in data (which is I-JSON)
+// whose magnitude is beyond 2^53 - 1: RFC 8785 would write it as the nearest
+// double, so the bound value would not be the one the planner wrote.
+func unsafeInteger(data []byte) (string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return "", false // io.EOF, or an error Canonicalize already reported
+		}
+		if tok.Kind() != '0' {
+			continue
+		}
+		lit := tok.String()
+		if strings.ContainsAny(lit, ".eE") {
+			continue
+		}
+		if f, err := strconv.ParseFloat(lit, 64); err == nil && math.Abs(f) > maxSafeInteger {
+			return lit, true
+		}
+	}
 }
 
 // shorten cuts a validator message, which may quote argument values, to a

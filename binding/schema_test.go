@@ -1,0 +1,164 @@
+package binding_test
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
+)
+
+// issueWithSchema issues a one-call plan for a tool "t" with the given input
+// schema and arguments.
+func issueWithSchema(t *testing.T, schema, args string) error {
+	t.Helper()
+	p := plan(t)
+	p.Catalog.Tools = append(append([]json.RawMessage(nil), p.Catalog.Tools...), tool("t", schema))
+	p.Calls = []binding.Call{{Tool: "t", Arguments: json.RawMessage(args)}}
+	_, err := binding.IssuePlan(p, nil)
+	return err
+}
+
+// TestClosedSchemaAllowList: a schema binds arguments only if every keyword at
+// every depth is allow-listed and every object and array is closed. Each row
+// is a schema some validator would accept arguments under that no check
+// looked at; the first rows are the ones granted before the allow-list.
+func TestClosedSchemaAllowList(t *testing.T) {
+	refused := []struct{ name, schema, args string }{
+		{"patternProperties", `{"type":"object","properties":{},"patternProperties":{".*":{"type":"boolean"}},"additionalProperties":false}`, `{"rm -rf /":true}`},
+		{"additionalProperties true, unevaluatedProperties false", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":true,"unevaluatedProperties":false}`, `{"a":"x"}`},
+		{"nested {}", `{"type":"object","properties":{"a":{}},"additionalProperties":false}`, `{"a":{"rm":1}}`},
+		{"nested true", `{"type":"object","properties":{"a":true},"additionalProperties":false}`, `{"a":{"rm":1}}`},
+		{"type list with null", `{"type":"object","properties":{"a":{"type":["object","null"],"properties":{},"additionalProperties":false}},"additionalProperties":false}`, `{"a":null}`},
+		{"array without items", `{"type":"object","properties":{"a":{"type":"array"}},"additionalProperties":false}`, `{"a":[{"x":1}]}`},
+		{"minProperties", `{"type":"object","properties":{"a":{"type":"string"}},"minProperties":1,"additionalProperties":false}`, `{"a":"x"}`},
+		{"$ref to {}", `{"type":"object","properties":{"a":{"$ref":"#/$defs/any"}},"$defs":{"any":{}},"additionalProperties":false}`, `{"a":{"x":1}}`},
+		// Variants the finding does not list.
+		{"root without additionalProperties", `{"type":"object","properties":{"a":{"type":"string"}}}`, `{"a":"x"}`},
+		{"additionalProperties {}", `{"type":"object","properties":{},"additionalProperties":{}}`, `{}`},
+		{"additionalProperties a schema", `{"type":"object","properties":{},"additionalProperties":{"type":"string"}}`, `{}`},
+		{"object without properties", `{"type":"object","additionalProperties":false}`, `{}`},
+		{"case-variant keyword", `{"type":"object","properties":{"a":{"type":"string"}},"AdditionalProperties":false}`, `{"a":"x"}`},
+		{"case-variant type", `{"type":"object","properties":{"a":{"Type":"string"}},"additionalProperties":false}`, `{"a":"x"}`},
+		{"anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"object","properties":{},"additionalProperties":true}]}},"additionalProperties":false}`, `{"a":"x"}`},
+		{"allOf at the root", `{"type":"object","properties":{},"additionalProperties":false,"allOf":[{"type":"object"}]}`, `{}`},
+		{"not", `{"type":"object","properties":{"a":{"not":{"type":"null"}}},"additionalProperties":false}`, `{"a":1}`},
+		{"if/then", `{"type":"object","properties":{},"additionalProperties":false,"if":{"type":"object"},"then":{"type":"object"}}`, `{}`},
+		{"propertyNames", `{"type":"object","properties":{},"additionalProperties":false,"propertyNames":{"type":"string"}}`, `{}`},
+		{"dependentSchemas", `{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false,"dependentSchemas":{"a":{"type":"object"}}}`, `{"a":"x"}`},
+		{"tuple items", `{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}},"additionalProperties":false}`, `{"a":["x"]}`},
+		{"prefixItems", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"prefixItems":[{"type":"object"}]}},"additionalProperties":false}`, `{"a":["x"]}`},
+		{"contains", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"},"contains":{"type":"string"}}},"additionalProperties":false}`, `{"a":["x"]}`},
+		{"array of open objects", `{"type":"object","properties":{"a":{"type":"array","items":{"type":"object","properties":{}}}},"additionalProperties":false}`, `{"a":[{"x":1}]}`},
+		{"keyword of another type", `{"type":"object","properties":{"a":{"type":"integer","maxLength":3}},"additionalProperties":false}`, `{"a":1}`},
+		{"unknown type", `{"type":"object","properties":{"a":{"type":"any"}},"additionalProperties":false}`, `{"a":1}`},
+		{"false schema", `{"type":"object","properties":{"a":false},"additionalProperties":false}`, `{}`},
+		{"remote $ref", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}},"additionalProperties":false}`, `{"a":1}`},
+		{"$ref with a pointer escape", `{"type":"object","properties":{"a":{"$ref":"#/$defs/a~1b"}},"$defs":{"a/b":{"type":"string"}},"additionalProperties":false}`, `{"a":"x"}`},
+		{"$ref to the root", `{"type":"object","properties":{"a":{"$ref":"#"}},"additionalProperties":false}`, `{}`},
+		{"$ref to a missing definition", `{"type":"object","properties":{"a":{"$ref":"#/$defs/b"}},"additionalProperties":false}`, `{}`},
+		{"$ref beside other keywords", `{"type":"object","properties":{"a":{"$ref":"#/$defs/s","minLength":1}},"$defs":{"s":{"type":"string"}},"additionalProperties":false}`, `{"a":"x"}`},
+		{"open definition never referenced", `{"type":"object","properties":{},"$defs":{"o":{"type":"object","properties":{}}},"additionalProperties":false}`, `{}`},
+		{"$defs below the root", `{"type":"object","properties":{"a":{"type":"string","$defs":{}}},"additionalProperties":false}`, `{"a":"x"}`},
+		{"$id", `{"$id":"https://example.com/s","type":"object","properties":{},"additionalProperties":false}`, `{}`},
+		{"$dynamicRef", `{"type":"object","properties":{"a":{"$dynamicRef":"#x"}},"additionalProperties":false}`, `{}`},
+		{"unknown $schema", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{},"additionalProperties":false}`, `{}`},
+		{"required names an unknown property", `{"type":"object","properties":{},"required":["a"],"additionalProperties":false}`, `{}`},
+		{"empty enum", `{"type":"object","properties":{"a":{"enum":[]}},"additionalProperties":false}`, `{}`},
+		{"root not an object type", `{"type":"array","items":{"type":"string"}}`, `{}`},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			err := issueWithSchema(t, tt.schema, tt.args)
+			var aerr *automium.Error
+			if !errors.As(err, &aerr) || aerr.Code != binding.CodeSchemaNotClosed {
+				t.Fatalf("IssuePlan error = %v, want %s", err, binding.CodeSchemaNotClosed)
+			}
+			if len(aerr.Message) > 400 {
+				t.Errorf("message of %d bytes, want a bounded one", len(aerr.Message))
+			}
+		})
+	}
+	accepted := []struct{ name, schema, args string }{
+		{"flat", clickSchema, `{"target":"b"}`},
+		{"nested closed object", `{"type":"object","properties":{"to":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x"],"additionalProperties":false}},"additionalProperties":false}`, `{"to":{"x":1,"y":2}}`},
+		{"array of closed objects", `{"type":"object","properties":{"keys":{"type":"array","items":{"type":"object","properties":{"k":{"type":"string","pattern":"^[a-z]$"}},"additionalProperties":false},"maxItems":4,"uniqueItems":true}},"additionalProperties":false}`, `{"keys":[{"k":"a"}]}`},
+		{"local $ref", `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"p":{"$ref":"#/$defs/point","description":"where"}},"$defs":{"point":{"type":"object","properties":{"x":{"type":"integer"}},"additionalProperties":false}},"additionalProperties":false}`, `{"p":{"x":3}}`},
+		{"enum without type", `{"type":"object","properties":{"b":{"enum":["left","right",null]}},"additionalProperties":false,"title":"t"}`, `{"b":null}`},
+		{"null type", `{"type":"object","properties":{"n":{"type":"null"}},"additionalProperties":false}`, `{"n":null}`},
+	}
+	for _, tt := range accepted {
+		t.Run("accepted: "+tt.name, func(t *testing.T) {
+			if err := issueWithSchema(t, tt.schema, tt.args); err != nil {
+				t.Errorf("IssuePlan: %v", err)
+			}
+		})
+	}
+}
+
+// TestUnsafeIntegersRefused: an integer beyond 2^53 would be bound as the
+// nearest double, another number than the planner wrote; it is refused. The
+// same value written as 1.0 or 1 binds once.
+func TestUnsafeIntegersRefused(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}`
+	for _, args := range []string{`{"n":9007199254740993}`, `{"n":-9007199254740993}`, `{"n":12345678901234567890}`} {
+		var aerr *automium.Error
+		if err := issueWithSchema(t, schema, args); !errors.As(err, &aerr) || aerr.Code != binding.CodeArgumentsOutsideSchema {
+			t.Errorf("%s: IssuePlan error = %v, want %s", args, err, binding.CodeArgumentsOutsideSchema)
+		}
+	}
+	for _, args := range []string{`{"n":9007199254740991}`, `{"n":1.0}`, `{"n":1e2}`} {
+		if err := issueWithSchema(t, schema, args); err != nil {
+			t.Errorf("%s: %v", args, err)
+		}
+	}
+}
+
+// TestCatalogCaseVariantNames: an item whose member names differ only in
+// case, at any depth, is refused by the digest and by IssuePlan alike, so the
+// two never read different members; a case-insensitive reader (go-sdk's
+// encoding/json) would take the last.
+func TestCatalogCaseVariantNames(t *testing.T) {
+	open := `{"type":"object","properties":{},"patternProperties":{".*":{}}}`
+	for name, item := range map[string]string{
+		"inputSchema and INPUTSCHEMA": `{"name":"t","inputSchema":` + clickSchema + `,"INPUTSCHEMA":` + open + `}`,
+		"name and Name":               `{"name":"t","Name":"click","inputSchema":` + clickSchema + `}`,
+		"nested in a schema":          `{"name":"t","inputSchema":{"type":"object","properties":{"a":{"type":"string"},"A":{"type":"integer"}},"additionalProperties":false}}`,
+		"k and KELVIN SIGN":           `{"name":"t","inputSchema":` + clickSchema + `,"annotations":{"k":1,"\u212a":2}}`,
+		"escaped case variant":        `{"name":"t","inputSchema":` + clickSchema + `,"\u0069nputschema":{}}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := binding.Catalog{ProtocolVersion: "2025-11-25", Tools: []json.RawMessage{json.RawMessage(item)}}
+			var aerr *automium.Error
+			if _, err := c.Digest(); !errors.As(err, &aerr) || aerr.Code != binding.CodeInvalidCatalog {
+				t.Errorf("Digest error = %v, want %s", err, binding.CodeInvalidCatalog)
+			}
+			if s, ok := c.InputSchema("t"); ok {
+				t.Errorf("InputSchema = %s, want none from a refused item", s)
+			}
+			p := plan(t)
+			p.Catalog = c
+			p.Calls = []binding.Call{{Tool: "t", Arguments: json.RawMessage(`{"target":"x"}`)}}
+			if _, err := binding.IssuePlan(p, nil); err == nil {
+				t.Error("IssuePlan granted a call under the item")
+			}
+		})
+	}
+}
+
+// TestInputSchemaIsWhatTheDigestPins: InputSchema returns the member the
+// digest hashes, in its canonical form.
+func TestInputSchemaIsWhatTheDigestPins(t *testing.T) {
+	c := binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{
+		json.RawMessage(`{"name":"a","inputSchema":{ "type" : "object", "properties":{}, "additionalProperties":false }}`),
+		json.RawMessage(`{"name":"b","inputSchema":null}`),
+	}}
+	got, ok := c.InputSchema("a")
+	if want := `{"additionalProperties":false,"properties":{},"type":"object"}`; !ok || string(got) != want {
+		t.Errorf("InputSchema(a) = %s, %v; want %s", got, ok, want)
+	}
+	if _, ok := c.InputSchema("b"); ok {
+		t.Error("InputSchema(b) with inputSchema null: found one")
+	}
+}
