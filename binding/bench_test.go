@@ -13,9 +13,9 @@ import (
 // the tool's schema.
 func BenchmarkAuthorize(b *testing.B) {
 	p := plan(b)
-	p.Calls = nil
+	p.Steps = nil
 	for i := range binding.MaxPlanCalls {
-		p.Calls = append(p.Calls, binding.Call{Tool: "click", Arguments: json.RawMessage(fmt.Sprintf(`{"target":"button:%d"}`, i))})
+		p.Steps = append(p.Steps, []binding.Call{{Tool: "click", Arguments: json.RawMessage(fmt.Sprintf(`{"target":"button:%d"}`, i))}})
 	}
 	grants := issue(b, p, nil)
 	calls := make([]binding.LiveCall, len(grants))

@@ -67,23 +67,25 @@ const (
 	CodeServerAmbiguous automium.Code = "server_ambiguous"
 	// CodeContractDrift: the live server's catalog digest is not the pinned one.
 	CodeContractDrift automium.Code = "contract_drift"
-	// CodeCallAltered: the call names another tool than the granted one.
+	// CodeCallAltered: the call names a tool no candidate of the grant names.
 	CodeCallAltered automium.Code = "call_altered"
-	// CodeArgumentsAltered: the call's arguments, in canonical form, are not the
-	// granted arguments.
+	// CodeArgumentsAltered: the call's arguments, in canonical form, are not
+	// the arguments of any candidate of the grant for that server and tool.
 	CodeArgumentsAltered automium.Code = "arguments_altered"
 	// CodeArgumentsOutsideSchema: the arguments are not JSON, or do not validate
 	// against the tool's closed input schema.
 	CodeArgumentsOutsideSchema automium.Code = "arguments_outside_schema"
-	// CodeSchemaNotClosed: the tool's input schema accepts properties it does not
-	// name, so no argument set can be bound to it.
+	// CodeSchemaNotClosed: the tool's input schema is not closed by the
+	// allow-list (see compileClosedSchema's rules, documented on [Plan]'s
+	// package doc), so no argument set can be bound to it.
 	CodeSchemaNotClosed automium.Code = "schema_not_closed"
-	// CodeOutOfOrder: the grant is not the next step of the plan; a call was
+	// CodeOutOfOrder: the grant is not the next step of the plan; a step was
 	// reordered or one was skipped.
 	CodeOutOfOrder automium.Code = "call_out_of_order"
-	// CodeGrantConsumed: the grant was already used. A grant is one-shot: it is
-	// consumed when the broker authorizes it, whether the call then succeeds or
-	// fails, and is never retried.
+	// CodeGrantConsumed: the grant's step was already used. A step is
+	// one-shot: it is consumed when the broker authorizes one of its
+	// candidates, whichever, whether the call then succeeds or fails, and is
+	// never retried.
 	CodeGrantConsumed automium.Code = "grant_consumed"
 	// CodeWrongTarget: the grant is for another host or VM.
 	CodeWrongTarget automium.Code = "wrong_target"
@@ -112,6 +114,16 @@ const (
 	// failed; it may have reached the server, so its step is consumed and never
 	// retried. It is the only code of a call that may have been sent.
 	CodeCallFailed automium.Code = "call_failed"
+	// CodeOtherPlan: the grant is a step of another plan than the one this
+	// run follows (the one pinned in the broker's options, or the plan of the
+	// first step the broker authorized).
+	CodeOtherPlan automium.Code = "other_plan"
+	// CodeLifetimeExceeded: the grant's validity window is longer than the
+	// broker accepts (BrokerOptions.MaxLifetime).
+	CodeLifetimeExceeded automium.Code = "lifetime_exceeded"
+	// CodeStateUnavailable: the broker's step store could not be read or
+	// written; nothing was dispatched.
+	CodeStateUnavailable automium.Code = "state_unavailable"
 	// CodeInvalidCatalog: a list answer cannot be read under tool-catalog-v1.
 	CodeInvalidCatalog automium.Code = "invalid_catalog"
 	// CodeInvalidGrant: a plan, grant or broker setting is malformed.

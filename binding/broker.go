@@ -3,6 +3,8 @@ package binding
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,11 +20,16 @@ type BrokerOptions struct {
 	PolicyDigest string
 	Host         string
 	VMUUID       string
-	// Keys are the seal keys the broker accepts. When any is given, every grant
-	// must carry a seal by one of them; give two during a key rotation (the new
-	// key and the one grants still in flight were sealed with). When none is
-	// given, grants are checked for integrity (ID against fields) only, which
-	// is enough only when grants never pass through a model's hands.
+	// PlanID, when set, is the only plan whose grants the broker accepts.
+	// When empty, the plan of the first step the broker authorizes is the
+	// run's plan from then on, and grants of any other plan are refused.
+	PlanID string
+	// Keys are the seal keys the broker accepts, each with a distinct ID. When
+	// any is given, every grant must carry a seal by one of them; give two
+	// during a key rotation (the new key and the one grants still in flight
+	// were sealed with). When none is given, grants are checked for integrity
+	// (ID against fields) only, which is enough only when grants never pass
+	// through a model's hands.
 	Keys []SealKey
 	// Now is the broker's clock. It is required: the package reads no clock.
 	Now func() time.Time
@@ -31,27 +38,94 @@ type BrokerOptions struct {
 	// an expiry: ExpiresAt is a hard bound on the broker's clock, so an issuer
 	// that expects skew gives grants a longer life instead. At most MaxSkew.
 	Skew time.Duration
+	// MaxLifetime is the longest validity window (ExpiresAt - IssuedAt) of a
+	// grant the broker accepts; a longer-lived grant is refused with
+	// [CodeLifetimeExceeded], however it was issued. Zero means
+	// DefaultMaxLifetime; at most MaxGrantLifetime.
+	MaxLifetime time.Duration
+	// Steps keeps which steps were consumed. Nil means a new in-memory store
+	// ([NewMemoryStepStore]), which lasts as long as the broker: a broker
+	// started again with a new one would accept every unexpired grant of the
+	// run once more. A runtime that restarts gives every broker of a run the
+	// same persistent store.
+	Steps StepStore
 }
+
+// DefaultMaxLifetime is the longest grant a broker accepts unless configured
+// otherwise: 15 minutes. A grant is a capability that passes through a
+// model's hands; its lifetime bounds how long a leaked grant is worth
+// anything, how long an old seal key must be kept after a rotation, and, with
+// the default in-memory StepStore, how long a grant could be replayed to a
+// restarted broker. A plan of UI actions runs in minutes; a planner issues a
+// longer plan as several.
+const DefaultMaxLifetime = 15 * time.Minute
 
 // MaxSkew bounds [BrokerOptions.Skew].
 const MaxSkew = 5 * time.Minute
 
-// Broker authorizes calls against grants for one run, one at a time, in plan
-// order. It keeps which grant comes next and which grants are consumed. A Broker
-// is safe for concurrent use: authorizations are serialized, so two concurrent
-// attempts to use one grant see one success and one [CodeGrantConsumed].
+// Position is where a run is in its plan: the plan it follows ("" before its
+// first step is consumed) and the step that comes next. Steps before Next are
+// consumed.
+type Position struct {
+	PlanID string
+	Next   int
+}
+
+// StepStore holds a broker's one-shot state: for each run, its [Position].
+// It is the only state a broker keeps about grants, so a store that survives
+// a restart makes consumed grants stay consumed. Implementations must be safe
+// for concurrent use, and Advance must be atomic (a compare-and-swap), since
+// brokers in several processes may share one store.
+type StepStore interface {
+	// Position returns where the run is; a run never seen is at step 0 of
+	// no plan.
+	Position(runID string) (Position, error)
+	// Advance moves the run from `from` to step from.Next+1 of planID, only if
+	// the run is still at `from`, and reports whether it did. A step is
+	// consumed exactly when Advance returns true.
+	Advance(runID string, from Position, planID string) (bool, error)
+}
+
+// NewMemoryStepStore returns a StepStore in memory: it lasts as long as the
+// value, and is what a broker uses when BrokerOptions.Steps is nil.
+func NewMemoryStepStore() StepStore { return &memoryStepStore{runs: map[string]Position{}} }
+
+type memoryStepStore struct {
+	mu   sync.Mutex
+	runs map[string]Position
+}
+
+func (m *memoryStepStore) Position(runID string) (Position, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.runs[runID], nil
+}
+
+func (m *memoryStepStore) Advance(runID string, from Position, planID string) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.runs[runID] != from {
+		return false, nil
+	}
+	m.runs[runID] = Position{PlanID: planID, Next: from.Next + 1}
+	return true, nil
+}
+
+// Broker authorizes calls against grants for one run, one step at a time, in
+// plan order. A Broker is safe for concurrent use: authorizations are
+// serialized, and the step store's compare-and-swap settles races between
+// brokers, so two attempts to use one step see one success and one
+// [CodeGrantConsumed].
 //
-// A refused call changes nothing: the grant stays unused and the plan does not
+// A refused call changes nothing: the step stays unused and the plan does not
 // advance, since nothing reached the server. An authorized call consumes its
-// grant before it is dispatched, so the grant is gone whether the call then
-// succeeds or fails, and a failed call is never retried under the same grant.
+// step before it is dispatched, so the step is gone whether the call then
+// succeeds or fails, whichever candidate was chosen, and a failed call is
+// never retried under the same grant.
 type Broker struct {
 	opts BrokerOptions
 
-	mu       sync.Mutex
-	next     int             // the step the next grant must have
-	last     string          // the ID of the last consumed grant, its Previous
-	consumed map[string]bool // IDs of consumed grants
+	mu sync.Mutex
 	// schemas caches resolved input schemas by their JSON text, since a
 	// plan calls the same few tools many times and resolving a schema costs
 	// far more than validating against it. At most maxCachedSchemas entries.
@@ -63,13 +137,17 @@ type Broker struct {
 const maxCachedSchemas = 64
 
 // NewBroker returns a broker for the given scope. It refuses a malformed scope,
-// a short key or a missing clock.
+// a short key, two keys with one ID, a lifetime or skew out of range, or a
+// missing clock.
 func NewBroker(opts BrokerOptions) (*Broker, error) {
 	if opts.Now == nil {
 		return nil, refuse(CodeInvalidGrant, "Now", "a broker needs a clock")
 	}
 	if opts.RunID == "" || !IsDigest(opts.PolicyDigest) || opts.Host == "" {
 		return nil, refuse(CodeInvalidGrant, "BrokerOptions", "a broker needs a run ID, a policy digest (sha256:<64 hex>) and a host")
+	}
+	if opts.PlanID != "" && !IsDigest(opts.PlanID) {
+		return nil, refuse(CodeInvalidGrant, "PlanID", "a plan ID is a digest, sha256:<64 lowercase hex>")
 	}
 	vm, err := canonicalUUID(opts.VMUUID)
 	if err != nil {
@@ -79,13 +157,27 @@ func NewBroker(opts BrokerOptions) (*Broker, error) {
 	if opts.Skew < 0 || opts.Skew > MaxSkew {
 		return nil, refuse(CodeInvalidGrant, "Skew", "the allowed clock skew is 0 to %v", MaxSkew)
 	}
+	if opts.MaxLifetime == 0 {
+		opts.MaxLifetime = DefaultMaxLifetime
+	}
+	if opts.MaxLifetime < 0 || opts.MaxLifetime > MaxGrantLifetime {
+		return nil, refuse(CodeInvalidGrant, "MaxLifetime", "the longest grant lifetime is 0 (the default, %v) up to %v", DefaultMaxLifetime, MaxGrantLifetime)
+	}
+	seen := map[string]bool{}
 	for _, k := range opts.Keys {
 		if err := k.check("Keys"); err != nil {
 			return nil, err
 		}
+		if seen[k.ID] {
+			return nil, refuse(CodeInvalidGrant, "Keys", "two keys have the ID %s; a seal names its key by ID, so only one of them could ever verify", echo.Quote(k.ID))
+		}
+		seen[k.ID] = true
 	}
 	opts.Keys = append([]SealKey(nil), opts.Keys...)
-	return &Broker{opts: opts, consumed: map[string]bool{}, schemas: map[string]*jsonschema.Resolved{}}, nil
+	if opts.Steps == nil {
+		opts.Steps = NewMemoryStepStore()
+	}
+	return &Broker{opts: opts, schemas: map[string]*jsonschema.Resolved{}}, nil
 }
 
 // LiveCall is a call about to be dispatched, with what the dispatcher observed
@@ -99,88 +191,176 @@ type LiveCall struct {
 	Arguments     json.RawMessage
 }
 
+// Authorized is what the broker authorized: the step, the index of the chosen
+// candidate in the grant, and the candidate itself. Send Candidate.Tool with
+// Candidate.Arguments, the granted canonical bytes, to Candidate.Server.
+type Authorized struct {
+	Step      int
+	Index     int
+	Candidate Candidate
+}
+
 // Authorize checks one call against one grant and, when every check passes,
-// consumes the grant and returns the arguments to send: the granted canonical
-// form. The checks run in this order, and the first that fails is the error:
+// consumes the grant's step and returns the chosen candidate. The checks run
+// in this order, and the first that fails is the error:
 //
 //  1. the grant is intact and, when the broker holds keys, sealed
-//     ([CodeGrantAltered], [CodeGrantUnsealed]);
-//  2. it was not used before ([CodeGrantConsumed]);
-//  3. it is for this run and policy ([CodeCrossRun]) and this host and VM
-//     ([CodeWrongTarget]);
-//  4. the broker's clock is within its validity ([CodeGrantNotYetValid],
+//     ([CodeGrantAltered], [CodeGrantUnsealed]), and well formed
+//     ([CodeInvalidGrant]);
+//  2. its step was not used before ([CodeGrantConsumed]);
+//  3. it is for this run and policy ([CodeCrossRun]), this run's plan
+//     ([CodeOtherPlan]) and this host and VM ([CodeWrongTarget]);
+//  4. its lifetime is within the broker's maximum ([CodeLifetimeExceeded])
+//     and the broker's clock is within its validity ([CodeGrantNotYetValid],
 //     [CodeGrantStale]);
 //  5. it is the next step of the plan ([CodeOutOfOrder]);
-//  6. the live server is the granted one ([CodeServerSubstituted]) with the
-//     pinned catalog ([CodeContractDrift]);
-//  7. the call is the granted tool ([CodeCallAltered]) with the granted
-//     arguments ([CodeArgumentsAltered]), which validate against the live
-//     tool's closed input schema ([CodeArgumentsOutsideSchema]).
+//  6. the call is exactly one of the candidates: the live server is a
+//     candidate's server ([CodeServerSubstituted]) with its pinned catalog
+//     ([CodeContractDrift]), the tool is that candidate's
+//     ([CodeCallAltered]) and the arguments are its arguments
+//     ([CodeArgumentsAltered]), which validate against the live tool's
+//     closed input schema ([CodeSchemaNotClosed],
+//     [CodeArgumentsOutsideSchema]);
+//  7. the step store records the step as consumed ([CodeStateUnavailable]
+//     when it cannot; [CodeGrantConsumed] when another broker was first).
 //
-// Every refusal is an *automium.Error with one of these codes.
-func (b *Broker) Authorize(g Grant, c LiveCall) (json.RawMessage, error) {
+// Every refusal is an *automium.Error with one of these codes, and none of
+// them consumes anything.
+func (b *Broker) Authorize(g Grant, c LiveCall) (Authorized, error) {
 	if err := g.Verify(b.opts.Keys...); err != nil {
-		return nil, err
+		return Authorized{}, err
+	}
+	if err := g.checkFields(); err != nil {
+		return Authorized{}, err
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.consumed[g.ID] {
-		return nil, refuse(CodeGrantConsumed, "id", "grant %s (step %d) was already used; a grant is one-shot, whether its call succeeded or failed", quoteDigest(g.ID), g.Step)
+	pos, err := b.opts.Steps.Position(b.opts.RunID)
+	if err != nil {
+		return Authorized{}, refuse(CodeStateUnavailable, "steps", "the broker cannot read which steps were used (%s); nothing was dispatched", echo.Quote(err.Error()))
+	}
+	if pos.PlanID == g.PlanID && g.Step < pos.Next {
+		return Authorized{}, refuse(CodeGrantConsumed, "step", "step %d of plan %s was already used; a step is one-shot, whichever candidate was chosen and whether its call succeeded or failed",
+			g.Step, quoteDigest(g.PlanID))
 	}
 	if g.RunID != b.opts.RunID {
-		return nil, refuse(CodeCrossRun, "runId", "the grant is for run %s, not this run %s", echo.Quote(g.RunID), echo.Quote(b.opts.RunID))
+		return Authorized{}, refuse(CodeCrossRun, "runId", "the grant is for run %s, not this run %s", echo.Quote(g.RunID), echo.Quote(b.opts.RunID))
 	}
 	if g.PolicyDigest != b.opts.PolicyDigest {
-		return nil, refuse(CodeCrossRun, "policyDigest", "the grant is under policy %s, not this run's policy %s", quoteDigest(g.PolicyDigest), b.opts.PolicyDigest)
+		return Authorized{}, refuse(CodeCrossRun, "policyDigest", "the grant is under policy %s, not this run's policy %s", quoteDigest(g.PolicyDigest), b.opts.PolicyDigest)
+	}
+	if plan := b.plan(pos); plan != "" && g.PlanID != plan {
+		return Authorized{}, refuse(CodeOtherPlan, "planId", "the grant is a step of plan %s, but this run follows plan %s; plans are not interchangeable, even where their steps agree",
+			quoteDigest(g.PlanID), plan)
 	}
 	if g.Host != b.opts.Host {
-		return nil, refuse(CodeWrongTarget, "host", "the grant is for host %s, not %s", echo.Quote(g.Host), echo.Quote(b.opts.Host))
+		return Authorized{}, refuse(CodeWrongTarget, "host", "the grant is for host %s, not %s", echo.Quote(g.Host), echo.Quote(b.opts.Host))
 	}
 	if g.VMUUID != b.opts.VMUUID {
-		return nil, refuse(CodeWrongTarget, "vmUuid", "the grant is for VM %s, not %s", echo.Quote(g.VMUUID), b.opts.VMUUID)
+		return Authorized{}, refuse(CodeWrongTarget, "vmUuid", "the grant is for VM %s, not %s", echo.Quote(g.VMUUID), b.opts.VMUUID)
+	}
+	if life := g.ExpiresAt.Sub(g.IssuedAt); life > b.opts.MaxLifetime {
+		return Authorized{}, refuse(CodeLifetimeExceeded, "expiresAt", "the grant is valid for %v, longer than this broker's maximum %v; issue shorter-lived grants", life, b.opts.MaxLifetime)
 	}
 	now := b.opts.Now()
 	if now.Add(b.opts.Skew).Before(g.IssuedAt) {
-		return nil, refuse(CodeGrantNotYetValid, "issuedAt", "the grant was issued at %s, after the broker's time %s plus the allowed skew %v",
-			g.IssuedAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), b.opts.Skew)
+		return Authorized{}, refuse(CodeGrantNotYetValid, "issuedAt", "the grant was issued at %s, after the broker's time %s plus the allowed skew %v",
+			g.IssuedAt.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), b.opts.Skew)
 	}
 	if !now.Before(g.ExpiresAt) {
-		return nil, refuse(CodeGrantStale, "expiresAt", "the grant expired at %s; the broker's time is %s",
-			g.ExpiresAt.Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))
+		return Authorized{}, refuse(CodeGrantStale, "expiresAt", "the grant expired at %s; the broker's time is %s",
+			g.ExpiresAt.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))
 	}
-	if g.Step != b.next || g.Previous != b.last {
-		return nil, refuse(CodeOutOfOrder, "step", "the grant is step %d of its plan, but the next call allowed is step %d after grant %s; calls run in plan order, none skipped",
-			g.Step, b.next, quoteDigest(b.last))
+	if g.Step != pos.Next {
+		return Authorized{}, refuse(CodeOutOfOrder, "step", "the grant is step %d of its plan, but the next step allowed is %d; steps run in plan order, none skipped",
+			g.Step, pos.Next)
 	}
-	if c.Server != g.Server {
-		return nil, refuse(CodeServerSubstituted, "server", "the call is for server %s, but the grant is for server %s",
-			echo.Quote(c.Server.String()), echo.Quote(g.Server.String()))
-	}
-	if c.CatalogDigest != g.CatalogDigest {
-		return nil, refuse(CodeContractDrift, "catalogDigest", "the live server's catalog digest %s is not the pinned %s; its tools, resources, prompts or protocol version changed",
-			quoteDigest(c.CatalogDigest), g.CatalogDigest)
-	}
-	if c.Tool != g.Tool {
-		return nil, refuse(CodeCallAltered, "tool", "the call is to tool %s, but the grant is for tool %s", echo.Quote(c.Tool), echo.Quote(g.Tool))
-	}
-	granted, err := canonicaljsonOf(g.Arguments)
+	index, err := choose(g, c)
 	if err != nil {
-		return nil, err
+		return Authorized{}, err
 	}
-	if got, err := canonicaljsonOf(c.Arguments); err != nil || !bytes.Equal(got, granted) {
-		return nil, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not the granted ones; a granted call cannot be changed")
-	}
+	chosen := g.Candidates[index]
 	schema, err := b.schema(c.InputSchema)
 	if err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, "inputSchema", "the live tool's input schema cannot check the arguments: %v", err)
+		return Authorized{}, err
 	}
-	if _, err := canonicalArguments(schema, granted, "arguments"); err != nil {
-		return nil, err
+	granted, err := canonicalArguments(schema, chosen.Arguments, "arguments")
+	if err != nil {
+		return Authorized{}, err
 	}
-	b.consumed[g.ID] = true
-	b.next++
-	b.last = g.ID
-	return granted, nil
+	ok, err := b.opts.Steps.Advance(b.opts.RunID, pos, g.PlanID)
+	if err != nil {
+		return Authorized{}, refuse(CodeStateUnavailable, "steps", "the broker could not record step %d as used (%s); nothing was dispatched, and the step may or may not be usable again",
+			g.Step, echo.Quote(err.Error()))
+	}
+	if !ok {
+		return Authorized{}, refuse(CodeGrantConsumed, "step", "step %d of plan %s was used by another broker of this run first", g.Step, quoteDigest(g.PlanID))
+	}
+	chosen.Arguments = granted
+	return Authorized{Step: g.Step, Index: index, Candidate: chosen}, nil
+}
+
+// plan is the plan this run follows, if it is fixed yet.
+func (b *Broker) plan(pos Position) string {
+	if b.opts.PlanID != "" {
+		return b.opts.PlanID
+	}
+	return pos.PlanID
+}
+
+// choose returns the index of the candidate the call is, exactly: the same
+// server, with its pinned catalog, the same tool and the same canonical
+// arguments. When none is, the error names the first thing no candidate
+// matched.
+func choose(g Grant, c LiveCall) (int, error) {
+	var sameServer, sameCatalog, sameTool []int
+	for i, cand := range g.Candidates {
+		if cand.Server == c.Server {
+			sameServer = append(sameServer, i)
+			if cand.CatalogDigest == c.CatalogDigest {
+				sameCatalog = append(sameCatalog, i)
+				if cand.Tool == c.Tool {
+					sameTool = append(sameTool, i)
+				}
+			}
+		}
+	}
+	switch {
+	case len(sameServer) == 0:
+		return 0, refuse(CodeServerSubstituted, "server", "the call is for server %s, but no candidate of the grant is; the grant allows %s",
+			echo.Quote(c.Server.String()), serversOf(g))
+	case len(sameCatalog) == 0:
+		return 0, refuse(CodeContractDrift, "catalogDigest", "the live server's catalog digest %s is not the pinned %s; its tools, resources, prompts or protocol version changed",
+			quoteDigest(c.CatalogDigest), g.Candidates[sameServer[0]].CatalogDigest)
+	case len(sameTool) == 0:
+		return 0, refuse(CodeCallAltered, "tool", "the call is to tool %s, which no candidate of the grant on this server names", echo.Quote(c.Tool))
+	}
+	called, err := canonicalize(c.Arguments)
+	if err != nil {
+		return 0, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not I-JSON, so they are not the granted ones")
+	}
+	for _, i := range sameTool {
+		granted, err := canonicalize(g.Candidates[i].Arguments)
+		if err == nil && bytes.Equal(granted, called) {
+			return i, nil
+		}
+	}
+	return 0, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not those of any candidate of the grant; a granted call cannot be changed")
+}
+
+// serversOf lists a grant's candidate servers for a message, bounded.
+func serversOf(g Grant) string {
+	var names []string
+	for _, c := range g.Candidates {
+		q := echo.Quote(c.Server.String())
+		if len(names) == 3 {
+			return strings.Join(names, ", ") + " and others"
+		}
+		if !slices.Contains(names, q) {
+			names = append(names, q)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // schema returns the resolved closed schema, from the cache when it is there.
@@ -201,15 +381,6 @@ func (b *Broker) schema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	}
 	b.schemas[key] = s
 	return s, nil
-}
-
-// canonicaljsonOf returns the canonical form of granted or called arguments.
-func canonicaljsonOf(args json.RawMessage) ([]byte, error) {
-	c, err := canonicalize(args)
-	if err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, "arguments", "the arguments are not I-JSON: %v", err)
-	}
-	return c, nil
 }
 
 // quoteDigest shows a digest whole, and anything else cut.

@@ -92,7 +92,7 @@ func refusals() []refusal {
 			// A grant no issuer would make (IssuePlan refuses these arguments),
 			// with a correct ID, reaching an unkeyed broker.
 			g := issue(t, plan(t), nil)[0]
-			g.Arguments = json.RawMessage(`{"target":"button:Sign in","x":1}`)
+			g.Candidates[0].Arguments = json.RawMessage(`{"target":"button:Sign in","x":1}`)
 			var err error
 			if g.ID, err = g.ComputeID(); err != nil {
 				t.Fatal(err)
@@ -110,11 +110,54 @@ func refusals() []refusal {
 			_, err := afterFirst(t, grants).Authorize(grants[2], live(t, grants[2]))
 			return err
 		}},
-		{"spliced: step 1 of another plan of the same run", binding.CodeOutOfOrder, func(t *testing.T) error {
+		{"spliced: step 1 of another plan of the same run", binding.CodeOtherPlan, func(t *testing.T) error {
 			grants := issue(t, plan(t), nil)
 			other := plan(t)
-			other.Calls[0].Arguments = json.RawMessage(`{"target":"link:Help"}`)
+			other.Steps[0] = []binding.Call{{Tool: "click", Arguments: json.RawMessage(`{"target":"link:Help"}`)}}
 			_, err := afterFirst(t, grants).Authorize(issue(t, other, nil)[1], live(t, issue(t, other, nil)[1]))
+			return err
+		}},
+		{"spliced: step 1 of a plan that shares step 0", binding.CodeOtherPlan, func(t *testing.T) error {
+			grants := issue(t, plan(t), nil)
+			other := plan(t)
+			other.Steps[2] = []binding.Call{{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Delete account"}`)}}
+			g := issue(t, other, nil)[1]
+			_, err := afterFirst(t, grants).Authorize(g, live(t, g))
+			return err
+		}},
+		{"other plan: the broker is pinned to another plan", binding.CodeOtherPlan, func(t *testing.T) error {
+			other := plan(t)
+			other.Steps[2] = []binding.Call{{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Delete account"}`)}}
+			g := issue(t, other, nil)[0]
+			b := brokerWith(t, func(o *binding.BrokerOptions) { o.PlanID = issue(t, plan(t), nil)[0].PlanID })
+			_, err := b.Authorize(g, live(t, g))
+			return err
+		}},
+		{"lifetime beyond the broker's maximum", binding.CodeLifetimeExceeded, func(t *testing.T) error {
+			p := plan(t)
+			p.ExpiresAt = p.IssuedAt.Add(binding.DefaultMaxLifetime + time.Nanosecond)
+			g := issue(t, p, nil)[0]
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
+		{"state unavailable: the step store fails", binding.CodeStateUnavailable, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			b := brokerWith(t, func(o *binding.BrokerOptions) { o.Steps = failingStore{} })
+			_, err := b.Authorize(g, live(t, g))
+			return err
+		}},
+		{"malformed grant with a correct ID: no candidates", binding.CodeInvalidGrant, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			g.Candidates = nil
+			g.ID = mustID(t, g)
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, issue(t, plan(t), nil)[0]))
+			return err
+		}},
+		{"live schema not closed", binding.CodeSchemaNotClosed, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			call := live(t, g)
+			call.InputSchema = json.RawMessage(`{"type":"object","properties":{"target":{"type":"string"}}}`)
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
 			return err
 		}},
 		{"duplicate: step 0 twice", binding.CodeGrantConsumed, func(t *testing.T) error {
@@ -162,7 +205,7 @@ func refusals() []refusal {
 		}},
 		{"altered grant: arguments changed after issue", binding.CodeGrantAltered, func(t *testing.T) error {
 			g := issue(t, plan(t), nil)[0]
-			g.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+			g.Candidates[0].Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
 			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
 			return err
 		}},
@@ -179,7 +222,7 @@ func refusals() []refusal {
 		}},
 		{"forged: fields changed, ID recomputed, seal kept", binding.CodeGrantUnsealed, func(t *testing.T) error {
 			g := issue(t, plan(t), &key)[0]
-			g.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
+			g.Candidates[0].Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
 			var err error
 			if g.ID, err = g.ComputeID(); err != nil {
 				t.Fatal(err)
@@ -224,7 +267,8 @@ func TestEveryCheckCanFail(t *testing.T) {
 		binding.CodeGrantAltered, binding.CodeGrantUnsealed, binding.CodeGrantConsumed, binding.CodeCrossRun,
 		binding.CodeWrongTarget, binding.CodeGrantNotYetValid, binding.CodeGrantStale, binding.CodeOutOfOrder,
 		binding.CodeServerSubstituted, binding.CodeContractDrift, binding.CodeCallAltered, binding.CodeArgumentsAltered,
-		binding.CodeArgumentsOutsideSchema,
+		binding.CodeArgumentsOutsideSchema, binding.CodeOtherPlan, binding.CodeLifetimeExceeded, binding.CodeStateUnavailable,
+		binding.CodeInvalidGrant, binding.CodeSchemaNotClosed,
 	}
 	var got []automium.Code
 	for _, r := range refusals() {
@@ -248,12 +292,12 @@ func TestBrokerPlanRunsInOrder(t *testing.T) {
 	var sent []string
 	for _, g := range grants {
 		call := live(t, g)
-		call.Arguments = json.RawMessage(" " + string(g.Arguments) + "\n") // same value, other spelling
-		args, err := b.Authorize(g, call)
+		call.Arguments = respell(t, g.Candidates[0].Arguments) // same value, other spelling
+		auth, err := b.Authorize(g, call)
 		if err != nil {
 			t.Fatalf("step %d: %v", g.Step, err)
 		}
-		sent = append(sent, string(args))
+		sent = append(sent, string(auth.Candidate.Arguments))
 	}
 	want := []string{
 		`{"target":"button:Sign in"}`,
@@ -319,7 +363,14 @@ func TestNewBrokerRefusesBadOptions(t *testing.T) {
 		{"VM not a UUID", func(o *binding.BrokerOptions) { o.VMUUID = "vm-1" }},
 		{"short key", func(o *binding.BrokerOptions) { o.Keys = []binding.SealKey{{ID: "k", Secret: []byte("short")}} }},
 		{"key without ID", func(o *binding.BrokerOptions) { o.Keys = []binding.SealKey{{Secret: testSecret}} }},
+		{"key ID with a NUL", func(o *binding.BrokerOptions) { o.Keys = []binding.SealKey{{ID: "k\x00", Secret: testSecret}} }},
+		{"two keys with one ID", func(o *binding.BrokerOptions) {
+			o.Keys = []binding.SealKey{{ID: "k1", Secret: testSecret}, {ID: "k1", Secret: []byte("another 32-byte secret, same ID!")}}
+		}},
 		{"skew too large", func(o *binding.BrokerOptions) { o.Skew = time.Hour }},
+		{"lifetime too large", func(o *binding.BrokerOptions) { o.MaxLifetime = binding.MaxGrantLifetime + time.Nanosecond }},
+		{"negative lifetime", func(o *binding.BrokerOptions) { o.MaxLifetime = -time.Second }},
+		{"plan ID not a digest", func(o *binding.BrokerOptions) { o.PlanID = "plan-1" }},
 	}
 	for _, tt := range tests {
 		o := good
@@ -349,4 +400,78 @@ func TestSkewToleratesAnEarlyIssuerOnly(t *testing.T) {
 	if _, err := late.Authorize(g, live(t, g)); err == nil {
 		t.Error("past expiry with skew: authorized")
 	}
+}
+
+// choicePlan is a one-step plan over two servers whose step offers three
+// candidates, followed by a plain step.
+func choicePlan(t testing.TB) binding.Plan {
+	p := plan(t)
+	p.Servers = append(p.Servers, binding.PinnedServer{Identity: otherUI, Catalog: uiCatalog(false)})
+	p.Steps = [][]binding.Call{
+		{
+			{Server: uiServer, Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)},
+			{Server: otherUI, Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)},
+			{Server: uiServer, Tool: "type_text", Arguments: json.RawMessage(`{"target":"textbox:User name","text":"ada"}`)},
+		},
+		{{Server: uiServer, Tool: "click", Arguments: json.RawMessage(`{"target":"button:Submit"}`)}},
+	}
+	return p
+}
+
+// liveOn is the live call for candidate i of g on an unchanged server.
+func liveOn(t testing.TB, g binding.Grant, i int) binding.LiveCall {
+	c := uiCatalog(false)
+	cand := g.Candidates[i]
+	schema, _ := c.InputSchema(cand.Tool)
+	return binding.LiveCall{Server: cand.Server, CatalogDigest: mustDigest(t, c), InputSchema: schema, Tool: cand.Tool, Arguments: cand.Arguments}
+}
+
+// TestExactChoiceAuthorizesTheChosenCandidate: each candidate, chosen,
+// authorizes exactly itself and consumes the step for all of them.
+func TestExactChoiceAuthorizesTheChosenCandidate(t *testing.T) {
+	g := issue(t, choicePlan(t), nil)[0]
+	for i, cand := range g.Candidates {
+		b := brokerAt(t, issuedAt)
+		auth, err := b.Authorize(g, liveOn(t, g, i))
+		if err != nil {
+			t.Fatalf("candidate %d: %v", i, err)
+		}
+		if diff := cmp.Diff(binding.Authorized{Step: 0, Index: i, Candidate: cand}, auth); diff != "" {
+			t.Errorf("candidate %d authorized (-want +got):\n%s", i, diff)
+		}
+		for j := range g.Candidates {
+			if _, err := b.Authorize(g, liveOn(t, g, j)); codeOf(err) != binding.CodeGrantConsumed {
+				t.Errorf("candidate %d after candidate %d: error %v, want %s", j, i, err, binding.CodeGrantConsumed)
+			}
+		}
+	}
+}
+
+// TestReorderedCandidatesAreAltered: the candidates' order is bound; a grant
+// whose candidates were reordered (or one dropped) after issue is refused.
+func TestReorderedCandidatesAreAltered(t *testing.T) {
+	key := binding.SealKey{ID: "k1", Secret: testSecret}
+	for name, change := range map[string]func(*binding.Grant){
+		"swapped": func(g *binding.Grant) { g.Candidates[0], g.Candidates[1] = g.Candidates[1], g.Candidates[0] },
+		"dropped": func(g *binding.Grant) { g.Candidates = g.Candidates[1:] },
+		"added": func(g *binding.Grant) {
+			g.Candidates = append(g.Candidates, binding.Candidate{Server: otherUI, CatalogDigest: g.Candidates[0].CatalogDigest, Tool: "click",
+				Arguments: json.RawMessage(`{"target":"button:Delete account"}`)})
+		},
+	} {
+		g := issue(t, choicePlan(t), &key)[0]
+		g.Candidates = slices.Clone(g.Candidates)
+		change(&g)
+		if _, err := brokerAt(t, issuedAt, key).Authorize(g, liveOn(t, g, 0)); codeOf(err) != binding.CodeGrantAltered {
+			t.Errorf("%s: error %v, want %s", name, err, binding.CodeGrantAltered)
+		}
+	}
+}
+
+func codeOf(err error) automium.Code {
+	var aerr *automium.Error
+	if errors.As(err, &aerr) {
+		return aerr.Code
+	}
+	return ""
 }

@@ -118,46 +118,61 @@ func TestIssuePlanRefuses(t *testing.T) {
 		field  string
 	}{
 		{"arguments outside the schema: unknown property", func(p *binding.Plan) {
-			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","x":1}`)
-		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+			p.Steps[0][0].Arguments = json.RawMessage(`{"target":"button:OK","x":1}`)
+		}, binding.CodeArgumentsOutsideSchema, "steps[0][0].arguments"},
 		{"arguments outside the schema: enum", func(p *binding.Plan) {
-			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","button":"middle"}`)
-		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+			p.Steps[0][0].Arguments = json.RawMessage(`{"target":"button:OK","button":"middle"}`)
+		}, binding.CodeArgumentsOutsideSchema, "steps[0][0].arguments"},
 		{"arguments outside the schema: maximum", func(p *binding.Plan) {
-			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","count":4}`)
-		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+			p.Steps[0][0].Arguments = json.RawMessage(`{"target":"button:OK","count":4}`)
+		}, binding.CodeArgumentsOutsideSchema, "steps[0][0].arguments"},
 		{"arguments outside the schema: required", func(p *binding.Plan) {
-			p.Calls[1].Arguments = json.RawMessage(`{"target":"textbox:Name"}`)
-		}, binding.CodeArgumentsOutsideSchema, "calls[1].arguments"},
-		{"arguments not an object", func(p *binding.Plan) { p.Calls[0].Arguments = json.RawMessage(`["button:OK"]`) }, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
+			p.Steps[1][0].Arguments = json.RawMessage(`{"target":"textbox:Name"}`)
+		}, binding.CodeArgumentsOutsideSchema, "steps[1][0].arguments"},
+		{"arguments not an object", func(p *binding.Plan) { p.Steps[0][0].Arguments = json.RawMessage(`["button:OK"]`) }, binding.CodeArgumentsOutsideSchema, "steps[0][0].arguments"},
 		{"arguments with a duplicate key", func(p *binding.Plan) {
-			p.Calls[0].Arguments = json.RawMessage(`{"target":"button:OK","target":"button:Delete"}`)
-		}, binding.CodeArgumentsOutsideSchema, "calls[0].arguments"},
-		{"tool not in the pinned catalog", func(p *binding.Plan) { p.Calls[0].Tool = "run_shell" }, binding.CodeCallAltered, "calls[0].tool"},
+			p.Steps[0][0].Arguments = json.RawMessage(`{"target":"button:OK","target":"button:Delete"}`)
+		}, binding.CodeArgumentsOutsideSchema, "steps[0][0].arguments"},
+		{"tool not in the pinned catalog", func(p *binding.Plan) { p.Steps[0][0].Tool = "run_shell" }, binding.CodeCallAltered, "steps[0][0].tool"},
+		{"tool name with a NUL", func(p *binding.Plan) { p.Steps[0][0].Tool = "click\x00" }, binding.CodeCallAltered, "steps[0][0].tool"},
 		{"open schema", func(p *binding.Plan) {
-			p.Catalog.Tools = append(p.Catalog.Tools, tool("scroll", `{"type":"object","properties":{"dy":{"type":"integer"}}}`))
-			p.Calls[0] = binding.Call{Tool: "scroll", Arguments: json.RawMessage(`{"dy":3}`)}
-		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+			p.Servers[0].Catalog.Tools = append(p.Servers[0].Catalog.Tools, tool("scroll", `{"type":"object","properties":{"dy":{"type":"integer"}}}`))
+			p.Steps[0][0] = binding.Call{Tool: "scroll", Arguments: json.RawMessage(`{"dy":3}`)}
+		}, binding.CodeSchemaNotClosed, "steps[0][0].tool"},
 		{"schema open at depth", func(p *binding.Plan) {
-			p.Catalog.Tools = append(p.Catalog.Tools, tool("drag", `{"type":"object","properties":{"to":{"type":"object","properties":{"x":{"type":"number"}}}},"additionalProperties":false}`))
-			p.Calls[0] = binding.Call{Tool: "drag", Arguments: json.RawMessage(`{"to":{"x":1}}`)}
-		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
+			p.Servers[0].Catalog.Tools = append(p.Servers[0].Catalog.Tools, tool("drag", `{"type":"object","properties":{"to":{"type":"object","properties":{"x":{"type":"number"}}}},"additionalProperties":false}`))
+			p.Steps[0][0] = binding.Call{Tool: "drag", Arguments: json.RawMessage(`{"to":{"x":1}}`)}
+		}, binding.CodeSchemaNotClosed, "steps[0][0].tool"},
 		{"remote $ref", func(p *binding.Plan) {
-			p.Catalog.Tools = append(p.Catalog.Tools, tool("fetchy", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}},"additionalProperties":false}`))
-			p.Calls[0] = binding.Call{Tool: "fetchy", Arguments: json.RawMessage(`{"a":1}`)}
-		}, binding.CodeSchemaNotClosed, "calls[0].tool"},
-		{"call for another server", func(p *binding.Plan) { p.Calls[1].Server = otherUI }, binding.CodeServerSubstituted, "calls[1].server"},
-		{"no calls", func(p *binding.Plan) { p.Calls = nil }, binding.CodeInvalidGrant, "calls"},
+			p.Servers[0].Catalog.Tools = append(p.Servers[0].Catalog.Tools, tool("fetchy", `{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}},"additionalProperties":false}`))
+			p.Steps[0][0] = binding.Call{Tool: "fetchy", Arguments: json.RawMessage(`{"a":1}`)}
+		}, binding.CodeSchemaNotClosed, "steps[0][0].tool"},
+		{"call for a server the plan does not pin", func(p *binding.Plan) { p.Steps[1][0].Server = otherUI }, binding.CodeServerUnknown, "steps[1][0].server"},
+		{"confusable server name (Cyrillic s)", func(p *binding.Plan) {
+			p.Servers = append(p.Servers, binding.PinnedServer{Identity: binding.ServerIdentity{Name: "\u0455ynthetic-ui", Version: "v1.4.0"}, Catalog: uiCatalog(false)})
+		}, binding.CodeInvalidGrant, "servers[1].identity"},
+		{"server name with a NUL", func(p *binding.Plan) {
+			p.Servers[0].Identity.Name = "synthetic-ui\x00"
+		}, binding.CodeInvalidGrant, "servers[0].identity"},
+		{"server pinned twice", func(p *binding.Plan) { p.Servers = append(p.Servers, p.Servers[0]) }, binding.CodeInvalidGrant, "servers[1]"},
+		{"two servers and a call that names none", func(p *binding.Plan) {
+			p.Servers = append(p.Servers, binding.PinnedServer{Identity: otherUI, Catalog: uiCatalog(false)})
+		}, binding.CodeInvalidGrant, "steps[0][0].server"},
+		{"one candidate twice, spelled differently", func(p *binding.Plan) {
+			p.Steps[0] = append(p.Steps[0], binding.Call{Tool: "click", Arguments: json.RawMessage(` { "target" : "button:Sign in" } `)})
+		}, binding.CodeInvalidGrant, "steps[0][1]"},
+		{"a step without candidates", func(p *binding.Plan) { p.Steps[1] = nil }, binding.CodeInvalidGrant, "steps[1]"},
+		{"lifetime beyond the maximum", func(p *binding.Plan) { p.ExpiresAt = p.IssuedAt.Add(binding.MaxGrantLifetime + 1) }, binding.CodeInvalidGrant, "expiresAt"},
+		{"no steps", func(p *binding.Plan) { p.Steps = nil }, binding.CodeInvalidGrant, "steps"},
 		{"VM not a UUID", func(p *binding.Plan) { p.VMUUID = "vm-7" }, binding.CodeInvalidGrant, "vmUuid"},
 		{"policy not a digest", func(p *binding.Plan) { p.PolicyDigest = "permissive" }, binding.CodeInvalidGrant, "policyDigest"},
 		{"no run", func(p *binding.Plan) { p.RunID = "" }, binding.CodeInvalidGrant, "runId"},
 		{"expiry before issue", func(p *binding.Plan) { p.ExpiresAt = p.IssuedAt }, binding.CodeInvalidGrant, "expiresAt"},
-		{"no server version", func(p *binding.Plan) { p.Server.Version = "" }, binding.CodeInvalidGrant, "server"},
+		{"no server version", func(p *binding.Plan) { p.Servers[0].Identity.Version = "" }, binding.CodeInvalidGrant, "servers[0].identity"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := plan(t)
-			p.Calls = append([]binding.Call(nil), p.Calls...)
 			tt.change(&p)
 			_, err := binding.IssuePlan(p, nil)
 			var aerr *automium.Error
@@ -190,8 +205,10 @@ func TestGrantIsDeterministic(t *testing.T) {
 	if err := back.Verify(key); err != nil {
 		t.Errorf("grant after a JSON round trip: %v", err)
 	}
-	if a[1].Previous != a[0].ID || a[2].Previous != a[1].ID || a[0].Previous != "" {
-		t.Error("grants are not chained in plan order")
+	for i, g := range a {
+		if g.Step != i || g.PlanID != a[0].PlanID || !binding.IsDigest(g.PlanID) {
+			t.Errorf("grant %d: step %d of plan %q; want step %d of one plan", i, g.Step, g.PlanID, i)
+		}
 	}
 	if !strings.HasPrefix(a[0].Seal.MAC, "hmac-sha256:") || !binding.IsDigest(a[0].ID) {
 		t.Errorf("grant ID %q or seal %q not in the documented form", a[0].ID, a[0].Seal.MAC)

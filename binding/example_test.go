@@ -26,12 +26,17 @@ func Example() {
 	key := binding.SealKey{ID: "2026-11", Secret: []byte("example key: 32 bytes or more!!!")}
 	issued := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 
+	server := binding.ServerIdentity{Name: "synthetic-ui", Version: "v1.4.0"}
 	grants, err := binding.IssuePlan(binding.Plan{
-		Server:  binding.ServerIdentity{Name: "synthetic-ui", Version: "v1.4.0"},
-		Catalog: catalog, RunID: "run_4f1c2a", PolicyDigest: policy,
+		Servers: []binding.PinnedServer{{Identity: server, Catalog: catalog}},
+		RunID:   "run_4f1c2a", PolicyDigest: policy,
 		Host: "vm-host-7", VMUUID: "5c0f5b2e-8a43-4c1b-9a55-2f6e1d7c9b10",
 		IssuedAt: issued, ExpiresAt: issued.Add(10 * time.Minute),
-		Calls: []binding.Call{{Tool: "click", Arguments: json.RawMessage(`{ "target": "button:Sign in" }`)}},
+		// One step; the model may choose either candidate.
+		Steps: [][]binding.Call{{
+			{Tool: "click", Arguments: json.RawMessage(`{ "target": "button:Sign in" }`)},
+			{Tool: "click", Arguments: json.RawMessage(`{"target":"link:Forgot password"}`)},
+		}},
 	}, &key)
 	if err != nil {
 		panic(err)
@@ -46,21 +51,23 @@ func Example() {
 	})
 	digest, _ := catalog.Digest()
 	schema, _ := catalog.InputSchema("click")
-	call := binding.LiveCall{Server: grant.Server, CatalogDigest: digest, InputSchema: schema, Tool: "click",
+	call := binding.LiveCall{Server: server, CatalogDigest: digest, InputSchema: schema, Tool: "click",
 		Arguments: json.RawMessage(`{"target":"button:Sign in"}`)}
 
 	altered := call
 	altered.Arguments = json.RawMessage(`{"target":"button:Delete account"}`)
 	_, err = broker.Authorize(grant, altered)
 	fmt.Println("altered:", code(err))
-	args, err := broker.Authorize(grant, call)
-	fmt.Println("granted:", string(args), err)
-	_, err = broker.Authorize(grant, call)
-	fmt.Println("again:", code(err))
+	auth, err := broker.Authorize(grant, call)
+	fmt.Println("granted:", auth.Index, string(auth.Candidate.Arguments), err)
+	other := call
+	other.Arguments = json.RawMessage(`{"target":"link:Forgot password"}`)
+	_, err = broker.Authorize(grant, other)
+	fmt.Println("the other candidate:", code(err))
 	// Output:
 	// altered: arguments_altered
-	// granted: {"target":"button:Sign in"} <nil>
-	// again: grant_consumed
+	// granted: 0 {"target":"button:Sign in"} <nil>
+	// the other candidate: grant_consumed
 }
 
 func code(err error) automium.Code {

@@ -2,6 +2,10 @@ package binding_test
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -68,18 +72,28 @@ func policyDigest(t testing.TB, name string) string {
 	return d
 }
 
-// plan returns a three-call plan for the run on the VM.
+// plan returns a three-step plan for the run on the VM, one candidate a step,
+// all for the synthetic-UI server.
 func plan(t testing.TB) binding.Plan {
 	return binding.Plan{
-		Server: uiServer, Catalog: uiCatalog(false),
-		RunID: runID, PolicyDigest: policyDigest(t, "default"), Host: host, VMUUID: vmUUID,
+		Servers: []binding.PinnedServer{{Identity: uiServer, Catalog: uiCatalog(false)}},
+		RunID:   runID, PolicyDigest: policyDigest(t, "default"), Host: host, VMUUID: vmUUID,
 		IssuedAt: issuedAt, ExpiresAt: expiresAt,
-		Calls: []binding.Call{
-			{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)},
-			{Tool: "type_text", Arguments: json.RawMessage(`{"text":"ada","target":"textbox:User name"}`)},
-			{Tool: "click", Arguments: json.RawMessage(`{ "button": "left", "target": "button:Submit", "count": 1.0 }`)},
-		},
+		Steps: steps(
+			binding.Call{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)},
+			binding.Call{Tool: "type_text", Arguments: json.RawMessage(`{"text":"ada","target":"textbox:User name"}`)},
+			binding.Call{Tool: "click", Arguments: json.RawMessage(`{ "button": "left", "target": "button:Submit", "count": 1.0 }`)},
+		),
 	}
+}
+
+// steps makes a plan's steps of one candidate each.
+func steps(calls ...binding.Call) [][]binding.Call {
+	out := make([][]binding.Call, len(calls))
+	for i, c := range calls {
+		out[i] = []binding.Call{c}
+	}
+	return out
 }
 
 func issue(t testing.TB, p binding.Plan, key *binding.SealKey) []binding.Grant {
@@ -104,10 +118,76 @@ func brokerAt(t testing.TB, now time.Time, keys ...binding.SealKey) *binding.Bro
 	return b
 }
 
-// live returns the call a dispatcher would present for g against the unchanged
-// synthetic-UI server.
+// live returns the call a dispatcher would present for g's first candidate
+// against the unchanged synthetic-UI server.
 func live(t testing.TB, g binding.Grant) binding.LiveCall {
 	c := uiCatalog(false)
-	schema, _ := c.InputSchema(g.Tool)
-	return binding.LiveCall{Server: uiServer, CatalogDigest: mustDigest(t, c), InputSchema: schema, Tool: g.Tool, Arguments: g.Arguments}
+	cand := g.Candidates[0]
+	schema, _ := c.InputSchema(cand.Tool)
+	return binding.LiveCall{Server: uiServer, CatalogDigest: mustDigest(t, c), InputSchema: schema, Tool: cand.Tool, Arguments: cand.Arguments}
+}
+
+// brokerWith returns a broker for the fixture run at issuedAt with options
+// changed by change.
+func brokerWith(t testing.TB, change func(*binding.BrokerOptions)) *binding.Broker {
+	t.Helper()
+	o := binding.BrokerOptions{RunID: runID, PolicyDigest: policyDigest(t, "default"), Host: host, VMUUID: vmUUID,
+		Now: func() time.Time { return issuedAt }}
+	change(&o)
+	b, err := binding.NewBroker(o)
+	if err != nil {
+		t.Fatalf("NewBroker: %v", err)
+	}
+	return b
+}
+
+// failingStore is a step store whose backend is down.
+type failingStore struct{}
+
+func (failingStore) Position(string) (binding.Position, error) {
+	return binding.Position{}, errors.New("store unreachable")
+}
+
+func (failingStore) Advance(string, binding.Position, string) (bool, error) {
+	return false, errors.New("store unreachable")
+}
+
+func mustID(t testing.TB, g binding.Grant) string {
+	t.Helper()
+	id, err := g.ComputeID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// respell writes the same JSON object with its members in reverse order,
+// whole numbers as 1.0E0-style exponents and spaces between tokens: the same
+// value under RFC 8785, other bytes.
+func respell(t testing.TB, canonical json.RawMessage) json.RawMessage {
+	t.Helper()
+	var members map[string]any
+	if err := json.Unmarshal(canonical, &members); err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 0, len(members))
+	for k := range members {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	slices.Reverse(keys)
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteString(" , ")
+		}
+		v, _ := json.Marshal(members[k])
+		if f, ok := members[k].(float64); ok && f == float64(int64(f)) {
+			v = []byte(fmt.Sprintf("%d.0E0", int64(f)))
+		}
+		fmt.Fprintf(&b, "%q : %s", k, v)
+	}
+	b.WriteString(" }")
+	return json.RawMessage(b.String())
 }

@@ -25,14 +25,15 @@ func FuzzCanonicalArguments(f *testing.F) {
 		b := brokerAt(t, issuedAt)
 		call := granted
 		call.Arguments = json.RawMessage(args)
-		sent, err := b.Authorize(g, call)
+		auth, err := b.Authorize(g, call)
+		granted := g.Candidates[0].Arguments
 		canonical, cerr := canonicaljson.Canonicalize(args)
-		same := cerr == nil && bytes.Equal(canonical, g.Arguments)
+		same := cerr == nil && bytes.Equal(canonical, granted)
 		if (err == nil) != same {
-			t.Fatalf("Authorize(%q) error = %v, but canonical form %q equal to granted %q is %v", args, err, canonical, g.Arguments, same)
+			t.Fatalf("Authorize(%q) error = %v, but canonical form %q equal to granted %q is %v", args, err, canonical, granted, same)
 		}
-		if err == nil && !bytes.Equal(sent, g.Arguments) {
-			t.Fatalf("sent %q, want the granted %q", sent, g.Arguments)
+		if err == nil && !bytes.Equal(auth.Candidate.Arguments, granted) {
+			t.Fatalf("sent %q, want the granted %q", auth.Candidate.Arguments, granted)
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"fmt"
 	"regexp"
 	"strings"
@@ -15,15 +17,26 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// GrantRule names the canonical form of grants; it is the first field of the
-// document whose digest is a grant's ID, so a grant ID can never be mistaken for
-// another digest of the same fields.
-const GrantRule = "action-grant-v1"
+// GrantRule names the canonical form of grants; it is the first member of the
+// document whose digest is a grant's ID, so a grant ID can never be mistaken
+// for another digest of the same fields. Version 2 grants a step's set of
+// candidate calls and binds the plan's identity; version 1 granted one call
+// chained to the previous grant.
+const GrantRule = "action-grant-v2"
+
+// PlanRule names the canonical form of plans; a plan's ID is the digest of its
+// document under this rule.
+const PlanRule = "action-plan-v1"
 
 // ServerIdentity is who an MCP server says it is in initialize (or
 // server/discover): its serverInfo name and version. A server can claim any
 // identity, so a grant binds the identity together with the catalog digest, and
 // the dispatcher routes to a server only through a transport its caller chose.
+//
+// An identity that binds is 1 to 128 printable ASCII characters in each part
+// (U+0020 to U+007E): no NUL, no control character, no invisible or
+// look-alike letter from another script, so two identities that differ are
+// seen to differ by whoever reviews a plan.
 type ServerIdentity struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
@@ -39,32 +52,51 @@ type Call struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-// Grant authorizes exactly one tool call, once. Every field but ID and Seal is
-// bound; ID is the digest of them and Seal an HMAC of ID, so changing any field
-// shows. A Grant is plain data: it can be stored, sent and logged as JSON, and
-// its methods, which do not change it, may be called concurrently.
+// Candidate is one call a step allows, bound to its server: the server's
+// identity and pinned tool-catalog-v1 digest, the tool's name as the catalog
+// lists it, and arguments that validate against its closed input schema, in
+// RFC 8785 canonical form.
+type Candidate struct {
+	Server        ServerIdentity  `json:"server"`
+	CatalogDigest string          `json:"catalogDigest"`
+	Tool          string          `json:"tool"`
+	Arguments     json.RawMessage `json:"arguments"`
+}
+
+// Grant authorizes one step of one plan, once: exactly one of its candidate
+// calls, whichever the model chooses, and only as granted. Every field but ID
+// and Seal is bound; ID is the digest of them and Seal an HMAC of ID, so
+// changing any field, or the order of the candidates, shows. A Grant is plain
+// data: it can be stored, sent and logged as JSON, and its methods, which do
+// not change it, may be called concurrently.
 //
-// The ID is "sha256:" and the hex SHA-256 of the RFC 8785 canonical JSON of
-// {"grant": "action-grant-v1", and every field below but "id" and "seal"}, the
-// times written as RFC 3339 UTC with nanoseconds only when not zero (the form of
-// Go's time.RFC3339Nano).
+// # The action-grant-v2 rule
+//
+// The ID is "sha256:" and the lowercase hex SHA-256 of the RFC 8785 canonical
+// JSON of
+//
+//	{"grant": "action-grant-v2", "planId", "step",
+//	 "candidates": [{"server": {"name", "version"}, "catalogDigest", "tool",
+//	                 "arguments": <the arguments as a JSON object>}, ...],
+//	 "runId", "policyDigest", "host", "vmUuid", "issuedAt", "expiresAt"}
+//
+// with the candidates in the grant's order, "step" a JSON number, "arguments"
+// the JSON object itself (not a string), and the two times written as RFC 3339
+// UTC with "Z", with a fraction of a second only when it is not zero and then
+// without trailing zeros (Go's time.RFC3339Nano; 2026-11-30T09:00:00Z,
+// 2026-11-30T09:00:00.5Z). Every string is the field's exact bytes, which must
+// be valid UTF-8: canonicaljson refuses anything else rather than repair it.
 type Grant struct {
 	ID string `json:"id"`
-	// Server and CatalogDigest pin the server: its identity and its
-	// tool-catalog-v1 digest for the negotiated protocol version.
-	Server        ServerIdentity `json:"server"`
-	CatalogDigest string         `json:"catalogDigest"`
-	// Tool and Arguments are the call: the tool's name as the catalog lists it,
-	// and arguments that validate against its closed input schema, in RFC 8785
-	// canonical form.
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	// Step is the call's position in its plan, from 0; Previous is the ID of the
-	// grant of the step before, empty for step 0. The chain makes a plan's order
-	// part of every grant: a grant cannot be moved into another plan or another
-	// position.
-	Step     int    `json:"step"`
-	Previous string `json:"previous"`
+	// PlanID is the ID of the plan the step belongs to (see [Plan]): two plans
+	// that share steps still have different grants, and a broker that has run
+	// a step of one plan never accepts a step of another.
+	PlanID string `json:"planId"`
+	// Step is the step's position in its plan, from 0.
+	Step int `json:"step"`
+	// Candidates are the calls the step allows, 1 to MaxStepCandidates; the
+	// model chooses one, and the step is consumed whichever it was.
+	Candidates []Candidate `json:"candidates"`
 	// RunID and PolicyDigest scope the grant to one run under one policy.
 	RunID        string `json:"runId"`
 	PolicyDigest string `json:"policyDigest"`
@@ -79,8 +111,13 @@ type Grant struct {
 }
 
 // Seal is an HMAC-SHA256 of a grant's ID under a key the issuer and the broker
-// share: "hmac-sha256:" and 64 hex digits, with the ID of the key that made it.
-// A model that sees grants cannot forge or alter one without the key.
+// share, with the ID of the key that made it. A model that sees grants cannot
+// forge or alter one without the key.
+//
+// MAC is "hmac-sha256:" and the 64 lowercase hex digits of
+// HMAC-SHA256(secret, "action-grant-v2 seal" || 0x00 || keyId || 0x00 || grantId),
+// the strings as their UTF-8 (here ASCII) bytes. The key ID is inside the MAC,
+// so a seal cannot be relabelled as made by another key.
 type Seal struct {
 	KeyID string `json:"keyId"`
 	MAC   string `json:"mac"`
@@ -98,9 +135,13 @@ type SealKey struct {
 // HMAC-SHA256 output.
 const MinSealKeyBytes = 32
 
+// keyIDPattern is the form of a key ID: short, ASCII, no separators a log or
+// the seal's input could confuse.
+var keyIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`) })
+
 func (k SealKey) check(field string) error {
-	if k.ID == "" || len(k.ID) > 64 || strings.ContainsAny(k.ID, " \t\r\n") {
-		return refuse(CodeInvalidGrant, field+".ID", "a seal key needs an ID of 1 to 64 characters without spaces")
+	if !keyIDPattern().MatchString(k.ID) {
+		return refuse(CodeInvalidGrant, field+".ID", "a seal key needs an ID of 1 to 64 characters from A-Z a-z 0-9 . _ : -")
 	}
 	if len(k.Secret) < MinSealKeyBytes {
 		return refuse(CodeInvalidGrant, field+".Secret", "a seal key needs at least %d random bytes, got %d", MinSealKeyBytes, len(k.Secret))
@@ -108,114 +149,223 @@ func (k SealKey) check(field string) error {
 	return nil
 }
 
-// mac computes the seal of a grant ID. The key ID is inside the MAC, so a seal
-// cannot be relabelled as made by another key.
+// mac computes the seal of a grant ID.
 func (k SealKey) mac(grantID string) string {
 	h := hmac.New(sha256.New, k.Secret)
-	h.Write([]byte(GrantRule + " seal\x00" + k.ID + "\x00" + grantID))
+	h.Write(sealInput(k.ID, grantID))
 	return "hmac-sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// Plan is what a trusted planner hands [IssuePlan]: one server pinned by its
-// identity and catalog, a scope, a validity window, and the calls in order.
+// sealInput is the message a seal authenticates; see [Seal].
+func sealInput(keyID, grantID string) []byte {
+	return []byte(GrantRule + " seal\x00" + keyID + "\x00" + grantID)
+}
+
+// PinnedServer is a server a plan may call: its identity and the catalog the
+// plan was reviewed against, whose digest every candidate for it binds.
+type PinnedServer struct {
+	Identity ServerIdentity
+	Catalog  Catalog
+}
+
+// Plan is what a trusted planner hands [IssuePlan]: the servers it may call,
+// each pinned by identity and catalog, a scope, a validity window, and its
+// steps in order, each a set of candidate calls.
+//
+// # The action-plan-v1 rule
+//
+// A plan's ID is "sha256:" and the lowercase hex SHA-256 of the RFC 8785
+// canonical JSON of
+//
+//	{"plan": "action-plan-v1", "runId", "policyDigest", "host", "vmUuid",
+//	 "issuedAt", "expiresAt", "steps": [[<candidate>, ...], ...]}
+//
+// where each candidate is written as in [Grant]'s rule, in the plan's order,
+// and the times as there. Every grant of the plan carries this ID.
 type Plan struct {
-	Server ServerIdentity
-	// Catalog is the pinned catalog: its digest is bound into every grant, and
-	// each call's arguments are checked against its tool's input schema there.
-	Catalog      Catalog
+	// Servers are the servers the plan may call, each once.
+	Servers      []PinnedServer
 	RunID        string
 	PolicyDigest string
 	Host         string
 	VMUUID       string
 	IssuedAt     time.Time
 	ExpiresAt    time.Time
-	// Calls are the calls in the order they must run. A plan is for one
-	// server: a call's Server is either empty or the plan's Server.
-	Calls []Call
+	// Steps are the steps in the order they must run; each is the list of
+	// calls the model may choose from at that step, 1 to MaxStepCandidates,
+	// no two the same. A call's Server may be left empty when the plan has
+	// one server.
+	Steps [][]Call
 }
 
-// MaxPlanCalls bounds the number of calls in one plan.
-const MaxPlanCalls = 1000
+// Bounds of a plan.
+const (
+	// MaxPlanCalls bounds the number of steps in one plan.
+	MaxPlanCalls = 1000
+	// MaxStepCandidates bounds the candidate calls of one step.
+	MaxStepCandidates = 32
+	// MaxGrantLifetime is the longest validity window IssuePlan grants and a
+	// broker can be configured to accept; see [BrokerOptions.MaxLifetime].
+	MaxGrantLifetime = 24 * time.Hour
+)
 
-// IssuePlan returns one grant per call of the plan, chained in order. When key
-// is not nil every grant is sealed with it. It refuses a plan whose scope is
-// malformed, a tool the pinned catalog does not list or whose input schema is not
-// closed, and arguments outside that schema: a grant that could not be honoured is
-// never made.
+// IssuePlan returns one grant per step of the plan, in order. When key is not
+// nil every grant is sealed with it. It refuses a plan whose scope is
+// malformed, a server or tool the plan did not pin, an input schema that is
+// not closed, arguments outside that schema, and two equal candidates in one
+// step: a grant that could not be honoured is never made.
 func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	if key != nil {
 		if err := key.check("key"); err != nil {
 			return nil, err
 		}
 	}
-	digest, err := p.Catalog.Digest()
-	if err != nil {
-		return nil, err
+	if len(p.Steps) == 0 || len(p.Steps) > MaxPlanCalls {
+		return nil, refuse(CodeInvalidGrant, "steps", "a plan has 1 to %d steps, got %d", MaxPlanCalls, len(p.Steps))
 	}
-	if len(p.Calls) == 0 || len(p.Calls) > MaxPlanCalls {
-		return nil, refuse(CodeInvalidGrant, "calls", "a plan has 1 to %d calls, got %d", MaxPlanCalls, len(p.Calls))
+	if p.ExpiresAt.Sub(p.IssuedAt) > MaxGrantLifetime {
+		return nil, refuse(CodeInvalidGrant, "expiresAt", "a grant lives at most %v; this plan asks for %v", MaxGrantLifetime, p.ExpiresAt.Sub(p.IssuedAt))
 	}
 	vm, err := canonicalUUID(p.VMUUID)
 	if err != nil {
 		return nil, err
 	}
-	grants := make([]Grant, 0, len(p.Calls))
-	previous := ""
-	for i, c := range p.Calls {
-		field := fmt.Sprintf("calls[%d]", i)
-		if c.Server != (ServerIdentity{}) && c.Server != p.Server {
-			return nil, refuse(CodeServerSubstituted, field+".server", "the call names server %s, but the plan is for %s; a plan binds one server",
-				echo.Quote(c.Server.String()), echo.Quote(p.Server.String()))
+	servers := make(map[ServerIdentity]pinned, len(p.Servers))
+	for i, s := range p.Servers {
+		field := fmt.Sprintf("servers[%d]", i)
+		if err := checkIdentity(s.Identity, field+".identity"); err != nil {
+			return nil, err
 		}
-		schema, ok := p.Catalog.InputSchema(c.Tool)
-		if !ok {
-			return nil, refuse(CodeCallAltered, field+".tool", "the pinned catalog has no tool %s with an input schema", echo.Quote(c.Tool))
+		if _, dup := servers[s.Identity]; dup {
+			return nil, refuse(CodeInvalidGrant, field, "server %s is pinned twice", echo.Quote(s.Identity.String()))
 		}
-		resolved, err := compileClosedSchema(schema, field+".tool")
+		digest, err := s.Catalog.Digest()
 		if err != nil {
 			return nil, err
 		}
-		args, err := canonicalArguments(resolved, c.Arguments, field+".arguments")
-		if err != nil {
-			return nil, err
+		servers[s.Identity] = pinned{digest: digest, catalog: s.Catalog}
+	}
+	steps := make([][]Candidate, len(p.Steps))
+	for i, calls := range p.Steps {
+		if len(calls) == 0 || len(calls) > MaxStepCandidates {
+			return nil, refuse(CodeInvalidGrant, fmt.Sprintf("steps[%d]", i), "a step has 1 to %d candidate calls, got %d", MaxStepCandidates, len(calls))
 		}
-		g := Grant{
-			Server: p.Server, CatalogDigest: digest, Tool: c.Tool, Arguments: args,
-			Step: i, Previous: previous, RunID: p.RunID, PolicyDigest: p.PolicyDigest,
-			Host: p.Host, VMUUID: vm, IssuedAt: p.IssuedAt.UTC(), ExpiresAt: p.ExpiresAt.UTC(),
+		for j, c := range calls {
+			field := fmt.Sprintf("steps[%d][%d]", i, j)
+			cand, err := candidate(c, p.Servers, servers, field)
+			if err != nil {
+				return nil, err
+			}
+			for k, other := range steps[i] {
+				if other.Server == cand.Server && other.Tool == cand.Tool && string(other.Arguments) == string(cand.Arguments) {
+					return nil, refuse(CodeInvalidGrant, field, "the step lists this call twice (as candidate %d too); each candidate must be distinct", k)
+				}
+			}
+			steps[i] = append(steps[i], cand)
 		}
-		if err := g.checkFields(); err != nil {
-			return nil, err
-		}
+	}
+	scope := Grant{RunID: p.RunID, PolicyDigest: p.PolicyDigest, Host: p.Host, VMUUID: vm,
+		IssuedAt: p.IssuedAt.UTC(), ExpiresAt: p.ExpiresAt.UTC(), Step: 0, Candidates: steps[0]}
+	if err := scope.checkFields(); err != nil {
+		return nil, err
+	}
+	planID, err := planID(scope, steps)
+	if err != nil {
+		return nil, err
+	}
+	grants := make([]Grant, len(steps))
+	for i, cands := range steps {
+		g := scope
+		g.PlanID, g.Step, g.Candidates = planID, i, cands
 		if g.ID, err = g.ComputeID(); err != nil {
 			return nil, err
 		}
 		if key != nil {
 			g.Seal = &Seal{KeyID: key.ID, MAC: key.mac(g.ID)}
 		}
-		grants = append(grants, g)
-		previous = g.ID
+		grants[i] = g
 	}
 	return grants, nil
 }
 
+type pinned struct {
+	digest  string
+	catalog Catalog
+}
+
+// candidate binds one call of a plan to its pinned server.
+func candidate(c Call, list []PinnedServer, servers map[ServerIdentity]pinned, field string) (Candidate, error) {
+	id := c.Server
+	if id == (ServerIdentity{}) {
+		if len(list) != 1 {
+			return Candidate{}, refuse(CodeInvalidGrant, field+".server", "the plan pins %d servers, so each call must name its server", len(list))
+		}
+		id = list[0].Identity
+	}
+	pin, ok := servers[id]
+	if !ok {
+		return Candidate{}, refuse(CodeServerUnknown, field+".server", "the call names server %s, which the plan does not pin", echo.Quote(id.String()))
+	}
+	if !toolNamePattern().MatchString(c.Tool) {
+		return Candidate{}, refuse(CodeCallAltered, field+".tool", "a tool name that binds is 1 to 128 characters from A-Z a-z 0-9 _ - . (MCP's tool name rule), got %s", echo.Quote(c.Tool))
+	}
+	schema, ok := pin.catalog.InputSchema(c.Tool)
+	if !ok {
+		return Candidate{}, refuse(CodeCallAltered, field+".tool", "the pinned catalog of %s has no tool %s with an input schema", echo.Quote(id.String()), echo.Quote(c.Tool))
+	}
+	resolved, err := compileClosedSchema(schema, field+".tool")
+	if err != nil {
+		return Candidate{}, err
+	}
+	args, err := canonicalArguments(resolved, c.Arguments, field+".arguments")
+	if err != nil {
+		return Candidate{}, err
+	}
+	return Candidate{Server: id, CatalogDigest: pin.digest, Tool: c.Tool, Arguments: args}, nil
+}
+
+// toolNamePattern is MCP's tool name rule (2025-11-25): what a tool name that
+// can be bound looks like. Anything else (a NUL, a space, a look-alike letter)
+// is refused rather than bound.
+var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
+
+// checkIdentity refuses a server identity that is not printable ASCII.
+func checkIdentity(id ServerIdentity, field string) error {
+	for _, part := range []string{id.Name, id.Version} {
+		if part == "" || len(part) > 128 || strings.IndexFunc(part, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
+			return refuse(CodeInvalidGrant, field, "a server identity that binds has a name and a version of 1 to 128 printable ASCII characters, got %s", echo.Quote(id.String()))
+		}
+	}
+	return nil
+}
+
+// CheckIdentity reports whether id can be bound (see [ServerIdentity]); the
+// dispatcher refuses to connect a server whose identity cannot.
+func CheckIdentity(id ServerIdentity) error { return checkIdentity(id, "serverInfo") }
+
 // checkFields checks the fields a grant must have to be meaningful.
 func (g Grant) checkFields() error {
 	switch {
-	case g.Server.Name == "" || g.Server.Version == "":
-		return refuse(CodeInvalidGrant, "server", "the server identity needs a name and a version")
-	case !IsDigest(g.CatalogDigest):
-		return refuse(CodeInvalidGrant, "catalogDigest", "want a digest of the form sha256:<64 lowercase hex>")
 	case g.RunID == "":
 		return refuse(CodeInvalidGrant, "runId", "a grant needs the run ID it is for")
 	case !IsDigest(g.PolicyDigest):
 		return refuse(CodeInvalidGrant, "policyDigest", "want the policy digest, of the form sha256:<64 lowercase hex>")
 	case g.Host == "" || len(g.Host) > 253 || strings.ContainsAny(g.Host, " \t\r\n/"):
 		return refuse(CodeInvalidGrant, "host", "want a host name of 1 to 253 characters")
-	case g.Step < 0 || (g.Step == 0) != (g.Previous == ""):
-		return refuse(CodeInvalidGrant, "step", "step 0 has no previous grant and every later step has one")
+	case g.Step < 0 || g.Step >= MaxPlanCalls:
+		return refuse(CodeInvalidGrant, "step", "a step is 0 to %d", MaxPlanCalls-1)
+	case len(g.Candidates) == 0 || len(g.Candidates) > MaxStepCandidates:
+		return refuse(CodeInvalidGrant, "candidates", "a step has 1 to %d candidate calls", MaxStepCandidates)
 	case g.IssuedAt.IsZero() || !g.ExpiresAt.After(g.IssuedAt):
 		return refuse(CodeInvalidGrant, "expiresAt", "a grant needs an issue time and an expiry after it")
+	}
+	for i, c := range g.Candidates {
+		if err := checkIdentity(c.Server, fmt.Sprintf("candidates[%d].server", i)); err != nil {
+			return err
+		}
+		if !IsDigest(c.CatalogDigest) {
+			return refuse(CodeInvalidGrant, fmt.Sprintf("candidates[%d].catalogDigest", i), "want a digest of the form sha256:<64 lowercase hex>")
+		}
 	}
 	if _, err := canonicalUUID(g.VMUUID); err != nil {
 		return err
@@ -240,35 +390,87 @@ func canonicalUUID(s string) (string, error) {
 // ComputeID returns the digest of the grant's bound fields: what its ID must be.
 // Issuers set ID to it; [Grant.Verify] compares the two.
 func (g Grant) ComputeID() (string, error) {
-	canonical, err := g.canonical()
+	cands, err := candidatesDoc(g.Candidates)
 	if err != nil {
 		return "", err
+	}
+	canonical, err := marshalCanonical(map[string]any{
+		"grant":        GrantRule,
+		"planId":       g.PlanID,
+		"step":         g.Step,
+		"candidates":   cands,
+		"runId":        g.RunID,
+		"policyDigest": g.PolicyDigest,
+		"host":         g.Host,
+		"vmUuid":       g.VMUUID,
+		"issuedAt":     g.IssuedAt.UTC().Format(time.RFC3339Nano),
+		"expiresAt":    g.ExpiresAt.UTC().Format(time.RFC3339Nano),
+	})
+	if err != nil {
+		return "", refuse(CodeGrantAltered, "id", "the grant has no canonical form: %s", shorten(err.Error()))
 	}
 	return digestOf(canonical), nil
 }
 
-func (g Grant) canonical() ([]byte, error) {
-	if len(g.Arguments) == 0 {
-		return nil, refuse(CodeGrantAltered, "arguments", "a grant carries its arguments, at least {}")
+// planID returns the action-plan-v1 digest of a plan's scope and steps.
+func planID(scope Grant, steps [][]Candidate) (string, error) {
+	docs := make([]any, len(steps))
+	for i, s := range steps {
+		d, err := candidatesDoc(s)
+		if err != nil {
+			return "", err
+		}
+		docs[i] = d
 	}
-	if _, err := canonicaljson.Canonicalize(g.Arguments); err != nil {
-		return nil, refuse(CodeGrantAltered, "arguments", "the granted arguments are not I-JSON: %v", err)
-	}
-	return canonicaljson.Marshal(map[string]any{
-		"grant":         GrantRule,
-		"server":        g.Server,
-		"catalogDigest": g.CatalogDigest,
-		"tool":          g.Tool,
-		"arguments":     g.Arguments,
-		"step":          g.Step,
-		"previous":      g.Previous,
-		"runId":         g.RunID,
-		"policyDigest":  g.PolicyDigest,
-		"host":          g.Host,
-		"vmUuid":        g.VMUUID,
-		"issuedAt":      g.IssuedAt.UTC().Format(time.RFC3339Nano),
-		"expiresAt":     g.ExpiresAt.UTC().Format(time.RFC3339Nano),
+	canonical, err := marshalCanonical(map[string]any{
+		"plan":         PlanRule,
+		"runId":        scope.RunID,
+		"policyDigest": scope.PolicyDigest,
+		"host":         scope.Host,
+		"vmUuid":       scope.VMUUID,
+		"issuedAt":     scope.IssuedAt.UTC().Format(time.RFC3339Nano),
+		"expiresAt":    scope.ExpiresAt.UTC().Format(time.RFC3339Nano),
+		"steps":        docs,
 	})
+	if err != nil {
+		return "", refuse(CodeInvalidGrant, "plan", "the plan has no canonical form: %s", shorten(err.Error()))
+	}
+	return digestOf(canonical), nil
+}
+
+// candidatesDoc is the candidates as the grant and plan documents write them;
+// the arguments must be I-JSON objects.
+func candidatesDoc(cands []Candidate) ([]any, error) {
+	out := make([]any, len(cands))
+	for i, c := range cands {
+		if len(c.Arguments) == 0 {
+			return nil, refuse(CodeGrantAltered, fmt.Sprintf("candidates[%d].arguments", i), "a candidate carries its arguments, at least {}")
+		}
+		args, err := canonicaljson.Canonicalize(c.Arguments)
+		if err != nil || args[0] != '{' {
+			return nil, refuse(CodeGrantAltered, fmt.Sprintf("candidates[%d].arguments", i), "the granted arguments are not an I-JSON object")
+		}
+		out[i] = map[string]any{
+			"server":        map[string]any{"name": c.Server.Name, "version": c.Server.Version},
+			"catalogDigest": c.CatalogDigest,
+			"tool":          c.Tool,
+			"arguments":     jsontext.Value(args),
+		}
+	}
+	return out, nil
+}
+
+// marshalCanonical returns the RFC 8785 form of a document built here from
+// maps, strings, numbers and canonical JSON values. It marshals with
+// encoding/json/v2, which refuses a string that is not valid UTF-8 where
+// encoding/json would write U+FFFD, so two grants that differ only in invalid
+// bytes never share an ID.
+func marshalCanonical(doc map[string]any) ([]byte, error) {
+	data, err := jsonv2.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return canonicaljson.Canonicalize(data)
 }
 
 // Verify checks that g is intact: its ID is the digest of its fields and, when

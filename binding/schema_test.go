@@ -14,8 +14,10 @@ import (
 func issueWithSchema(t *testing.T, schema, args string) error {
 	t.Helper()
 	p := plan(t)
-	p.Catalog.Tools = append(append([]json.RawMessage(nil), p.Catalog.Tools...), tool("t", schema))
-	p.Calls = []binding.Call{{Tool: "t", Arguments: json.RawMessage(args)}}
+	c := uiCatalog(false)
+	c.Tools = append(c.Tools, tool("t", schema))
+	p.Servers[0].Catalog = c
+	p.Steps = [][]binding.Call{{{Tool: "t", Arguments: json.RawMessage(args)}}}
 	_, err := binding.IssuePlan(p, nil)
 	return err
 }
@@ -138,8 +140,8 @@ func TestCatalogCaseVariantNames(t *testing.T) {
 				t.Errorf("InputSchema = %s, want none from a refused item", s)
 			}
 			p := plan(t)
-			p.Catalog = c
-			p.Calls = []binding.Call{{Tool: "t", Arguments: json.RawMessage(`{"target":"x"}`)}}
+			p.Servers[0].Catalog = c
+			p.Steps = [][]binding.Call{{{Tool: "t", Arguments: json.RawMessage(`{"target":"x"}`)}}}
 			if _, err := binding.IssuePlan(p, nil); err == nil {
 				t.Error("IssuePlan granted a call under the item")
 			}

@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/automium/automium"
@@ -138,7 +139,9 @@ func (s *Server) markClosed() {
 // Connect connects to a server over t, reads its identity, lists its catalog and
 // computes the catalog digest. opts may be nil (the SDK's default protocol
 // negotiation). It refuses a server that reports no identity, or the identity
-// of a server already connected: routing must name exactly one server. When
+// of a server already connected (or one differing only in case): routing must
+// name exactly one server. An identity that cannot be bound (see
+// [binding.ServerIdentity]) is refused. When
 // the session ends, from either side, the server is removed, and the same
 // identity may connect again.
 func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ClientSessionOptions) (*Server, error) {
@@ -168,13 +171,19 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 		return nil, &automium.Error{Code: binding.CodeServerUnknown, Field: "serverInfo", Message: "the server reported no name and version; an unidentified server cannot be bound"}
 	}
 	srv.identity = binding.ServerIdentity{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
+	if err := binding.CheckIdentity(srv.identity); err != nil {
+		cs.Close()
+		return nil, err
+	}
 	if err := srv.refresh(ctx); err != nil {
 		cs.Close()
 		return nil, err
 	}
 	d.mu.Lock()
 	for _, other := range d.servers {
-		if other.identity == srv.identity {
+		// Identities that differ only in case are refused too: a plan's
+		// reviewer would not tell them apart.
+		if strings.EqualFold(other.identity.Name, srv.identity.Name) && strings.EqualFold(other.identity.Version, srv.identity.Version) {
 			d.mu.Unlock()
 			cs.Close()
 			return nil, &automium.Error{Code: binding.CodeServerAmbiguous, Field: "serverInfo",
@@ -251,10 +260,12 @@ func closedError(s *Server) error {
 		Message: fmt.Sprintf("the session with server %s has ended; nothing was dispatched and the grant is unused; connect the server again", echo.Quote(s.identity.String()))}
 }
 
-// Dispatch sends call to the server it names, as authorized by grant, and
-// returns the server's result. Nothing is sent unless the broker authorizes
-// the call against the grant and the live server, and what is sent is the
-// granted tool and canonical arguments, never the caller's bytes.
+// Dispatch sends the model's choice, call, to the server it names, as
+// authorized by grant, and returns the server's result. The choice must be
+// exactly one of the grant's candidates (server, tool, and arguments equal in
+// canonical form); nothing is sent unless the broker authorizes it against the
+// grant and the live server, and what is sent is that candidate's tool and
+// granted canonical arguments, never the caller's bytes.
 //
 // Every error is an *automium.Error whose code says whether the call was sent:
 //
@@ -282,17 +293,20 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 			Message: fmt.Sprintf("the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)}
 	}
 	schema, _ := catalog.InputSchema(call.Tool)
-	args, err := d.broker.Authorize(grant, binding.LiveCall{
+	auth, err := d.broker.Authorize(grant, binding.LiveCall{
 		Server: srv.identity, CatalogDigest: digest, InputSchema: schema, Tool: call.Tool, Arguments: call.Arguments,
 	})
 	if err != nil {
 		return nil, err
 	}
-	res, err := srv.session.CallTool(ctx, &mcp.CallToolParams{Name: grant.Tool, Arguments: json.RawMessage(args)})
+	// The chosen candidate's server is srv: the broker matched it to the
+	// identity srv reported. What goes out is the candidate, not the call.
+	chosen := auth.Candidate
+	res, err := srv.session.CallTool(ctx, &mcp.CallToolParams{Name: chosen.Tool, Arguments: json.RawMessage(chosen.Arguments)})
 	if err != nil {
 		return nil, &automium.Error{Code: binding.CodeCallFailed, Field: "call",
 			Message: fmt.Sprintf("the call to %s on %s was handed to the session and failed, so it may have reached the server: %s; its step is consumed and is not retried under this grant",
-				echo.Quote(grant.Tool), echo.Quote(srv.identity.String()), echo.Quote(err.Error()))}
+				echo.Quote(chosen.Tool), echo.Quote(srv.identity.String()), echo.Quote(err.Error()))}
 	}
 	return res, nil
 }

@@ -43,10 +43,10 @@ func ExampleDispatcher() {
 	policy, _ := binding.Digest(map[string]any{"servers": []string{"synthetic-ui"}})
 	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	grants, err := binding.IssuePlan(binding.Plan{
-		Server: binding.ServerIdentity{Name: "synthetic-ui", Version: "v1.4.0"}, Catalog: catalog,
-		RunID: "run_4f1c2a", PolicyDigest: policy, Host: "vm-host-7", VMUUID: "5c0f5b2e-8a43-4c1b-9a55-2f6e1d7c9b10",
+		Servers: []binding.PinnedServer{{Identity: binding.ServerIdentity{Name: "synthetic-ui", Version: "v1.4.0"}, Catalog: catalog}},
+		RunID:   "run_4f1c2a", PolicyDigest: policy, Host: "vm-host-7", VMUUID: "5c0f5b2e-8a43-4c1b-9a55-2f6e1d7c9b10",
 		IssuedAt: now, ExpiresAt: now.Add(10 * time.Minute),
-		Calls: []binding.Call{{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)}},
+		Steps: [][]binding.Call{{{Tool: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)}}},
 	}, &key)
 	if err != nil {
 		panic(err)

@@ -89,9 +89,11 @@ func connect(t *testing.T, d *dispatch.Dispatcher, f *fixture) *dispatch.Server 
 
 // pinned returns the catalog of the unchanged synthetic-UI server, read over a
 // session as a planner would before issuing grants.
-func pinned(t *testing.T) binding.Catalog {
+func pinned(t *testing.T) binding.Catalog { return pinnedOf(t, newFixture(uiIdentity, clickSchema)) }
+
+// pinnedOf reads f's catalog over a session.
+func pinnedOf(t *testing.T, f *fixture) binding.Catalog {
 	t.Helper()
-	f := newFixture(uiIdentity, clickSchema)
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := f.server.Connect(ctx, st, nil)
@@ -120,12 +122,23 @@ func policy(t *testing.T) string {
 	return d
 }
 
-// grants issues a plan for the synthetic-UI server.
+// grants issues a plan for the synthetic-UI server, one candidate a step.
 func grants(t *testing.T, calls ...binding.Call) []binding.Grant {
 	t.Helper()
+	steps := make([][]binding.Call, len(calls))
+	for i, c := range calls {
+		steps[i] = []binding.Call{c}
+	}
+	return choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinned(t)}}, steps...)
+}
+
+// choices issues a plan over the given servers whose steps each offer the
+// given candidates.
+func choices(t *testing.T, servers []binding.PinnedServer, steps ...[]binding.Call) []binding.Grant {
+	t.Helper()
 	g, err := binding.IssuePlan(binding.Plan{
-		Server: uiIdentity, Catalog: pinned(t), RunID: runID, PolicyDigest: policy(t), Host: host, VMUUID: vmUUID,
-		IssuedAt: issuedAt, ExpiresAt: issuedAt.Add(10 * time.Minute), Calls: calls,
+		Servers: servers, RunID: runID, PolicyDigest: policy(t), Host: host, VMUUID: vmUUID,
+		IssuedAt: issuedAt, ExpiresAt: issuedAt.Add(10 * time.Minute), Steps: steps,
 	}, nil)
 	if err != nil {
 		t.Fatalf("IssuePlan: %v", err)
