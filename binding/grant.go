@@ -460,6 +460,26 @@ func candidatesDoc(cands []Candidate) ([]any, error) {
 	return out, nil
 }
 
+// ParseGrant reads a grant from JSON, strictly: the input must be I-JSON (no
+// duplicate names, valid UTF-8), member names match exactly and no two differ
+// only in case, and no member is unknown. A grant that travelled through a
+// model's hands is best read with it: encoding/json would match "RUNID" to
+// RunID and keep the last of two duplicates. ParseGrant does not verify the
+// grant; a [Broker] does.
+func ParseGrant(data []byte) (Grant, error) {
+	if _, err := canonicaljson.Canonicalize(data); err != nil {
+		return Grant{}, refuse(CodeInvalidGrant, "grant", "want an I-JSON object: %v", err)
+	}
+	if a, b, ok := caseVariantNames(data); ok {
+		return Grant{}, refuse(CodeInvalidGrant, "grant", "member names %s and %s differ only in case", echo.Quote(a), echo.Quote(b))
+	}
+	var g Grant
+	if err := jsonv2.Unmarshal(data, &g, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return Grant{}, refuse(CodeInvalidGrant, "grant", "not a grant: %s", shorten(err.Error()))
+	}
+	return g, nil
+}
+
 // marshalCanonical returns the RFC 8785 form of a document built here from
 // maps, strings, numbers and canonical JSON values. It marshals with
 // encoding/json/v2, which refuses a string that is not valid UTF-8 where

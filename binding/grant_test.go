@@ -262,3 +262,33 @@ func TestKeyRotationMidPlan(t *testing.T) {
 		t.Errorf("step 1 re-sealed with the new key: %v", err)
 	}
 }
+
+// TestParseGrant: a grant survives JSON, and what a lax decoder would read
+// differently is refused.
+func TestParseGrant(t *testing.T) {
+	key := binding.SealKey{ID: "k1", Secret: testSecret}
+	g := issue(t, choicePlan(t), &key)[0]
+	data, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := binding.ParseGrant(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.Verify(key); err != nil {
+		t.Errorf("parsed grant: %v", err)
+	}
+	s := string(data)
+	for name, bad := range map[string]string{
+		"case-variant member": s[:len(s)-1] + `,"RUNID":"run_other"}`,
+		"duplicate member":    s[:len(s)-1] + `,"runId":"run_other"}`,
+		"unknown member":      s[:len(s)-1] + `,"previous":""}`,
+		"invalid UTF-8":       s[:len(s)-1] + `,"x":"` + "\xff" + `"}`,
+		"trailing bytes":      s + `x`,
+	} {
+		if _, err := binding.ParseGrant([]byte(bad)); codeOf(err) != binding.CodeInvalidGrant {
+			t.Errorf("%s: error %v, want %s", name, err, binding.CodeInvalidGrant)
+		}
+	}
+}

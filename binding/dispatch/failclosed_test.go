@@ -166,3 +166,70 @@ func TestClosedSessionDeregisters(t *testing.T) {
 		})
 	}
 }
+
+// TestCallFailedConsumes: a call handed to the session that then fails (here
+// its context is cancelled while the server works on it) reached the server;
+// the error says so with call_failed, and its step is consumed.
+func TestCallFailedConsumes(t *testing.T) {
+	ui := newFixture(uiIdentity, clickSchema)
+	hang := binding.Call{Server: uiIdentity, Tool: "hang", Arguments: json.RawMessage(`{"target":"button:Slow"}`)}
+	g := grants(t, hang)
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	connect(t, d, ui)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := d.Dispatch(ctx, g[0], hang); done <- err }()
+	<-ui.hanging
+	cancel()
+	err := <-done
+	if codeOf(err) != binding.CodeCallFailed || !strings.Contains(err.Error(), "may have reached the server") {
+		t.Errorf("error %v, want %s saying the call may have reached the server", err, binding.CodeCallFailed)
+	}
+	if _, err := d.Dispatch(context.Background(), g[0], hang); codeOf(err) != binding.CodeGrantConsumed {
+		t.Errorf("the same grant again: error %v, want %s", err, binding.CodeGrantConsumed)
+	}
+}
+
+// TestCancelledBeforeSendConsumesNothing: a context that ended before the
+// call could be sent sends nothing, says so, and leaves the grant usable.
+func TestCancelledBeforeSendConsumesNothing(t *testing.T) {
+	ui := newFixture(uiIdentity, clickSchema)
+	g := grants(t, click("button:Sign in"))
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	connect(t, d, ui)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := d.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeNotDispatched {
+		t.Errorf("error %v, want %s", err, binding.CodeNotDispatched)
+	}
+	if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); err != nil {
+		t.Errorf("the unused grant: %v", err)
+	}
+}
+
+// TestConnectRefusesUnbindableIdentities: a server whose identity a reviewer
+// could not tell from another's (a look-alike letter, a NUL, a case variant
+// of a connected one) is not connected.
+func TestConnectRefusesUnbindableIdentities(t *testing.T) {
+	for name, id := range map[string]binding.ServerIdentity{
+		"Cyrillic s":             {Name: "\u0455ynthetic-ui", Version: "v1.4.0"},
+		"NUL":                    {Name: "synthetic-ui\x00", Version: "v1.4.0"},
+		"zero-width joiner":      {Name: "synthetic\u200d-ui", Version: "v1.4.0"},
+		"case variant of a peer": {Name: "Synthetic-UI", Version: "V1.4.0"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := dispatch.New(newBroker(t, issuedAt), nil)
+			connect(t, d, newFixture(uiIdentity, clickSchema))
+			st, ct := mcp.NewInMemoryTransports()
+			ss, err := newFixture(id, clickSchema).server.Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ss.Close()
+			if srv, err := d.Connect(context.Background(), ct, nil); err == nil {
+				srv.Close()
+				t.Errorf("connected %q", id.String())
+			}
+		})
+	}
+}

@@ -35,9 +35,10 @@ var (
 
 // fixture is a running fixture server and the calls it received.
 type fixture struct {
-	server *mcp.Server
-	mu     sync.Mutex
-	calls  []string // "tool arguments", in arrival order
+	server  *mcp.Server
+	mu      sync.Mutex
+	calls   []string      // "tool arguments", in arrival order
+	hanging chan struct{} // receives when a hang call has started
 }
 
 func (f *fixture) received() []string {
@@ -47,9 +48,10 @@ func (f *fixture) received() []string {
 }
 
 // newFixture builds a server with the given identity whose click tool has the
-// given schema, and a fail tool that always reports a tool error.
+// given schema, a fail tool that always reports a tool error, and a hang tool
+// that answers only when its call is cancelled.
 func newFixture(id binding.ServerIdentity, click string) *fixture {
-	f := &fixture{server: mcp.NewServer(&mcp.Implementation{Name: id.Name, Version: id.Version}, nil)}
+	f := &fixture{server: mcp.NewServer(&mcp.Implementation{Name: id.Name, Version: id.Version}, nil), hanging: make(chan struct{}, 1)}
 	record := func(ctx context.Context, req *mcp.CallToolRequest) string {
 		f.mu.Lock()
 		defer f.mu.Unlock()
@@ -65,6 +67,13 @@ func newFixture(id binding.ServerIdentity, click string) *fixture {
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			record(ctx, req)
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "element not found"}}}, nil
+		})
+	f.server.AddTool(&mcp.Tool{Name: "hang", Description: "An action that never finishes", InputSchema: json.RawMessage(failSchema)},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			record(ctx, req)
+			f.hanging <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
 		})
 	return f
 }
