@@ -14,17 +14,27 @@
 //     (tool-catalog-v1);
 //   - the call: the tool's name and arguments that validate against the tool's
 //     closed input schema, in RFC 8785 canonical form;
-//   - the plan: the call's step in an ordered plan, chained to the previous grant;
-//   - the scope: the run ID and policy digest, the host and VM UUID, and an expiry.
+//   - the plan: the plan's ID (action-plan-v1, the digest of all its steps)
+//     and the step's position in it;
+//   - the scope: the run ID and policy digest, the host and VM UUID, and an
+//     expiry.
 //
-// A [Grant] carries these fields and an ID that is the digest of them, so it is
-// deterministic; [IssuePlan] makes the grants of a plan and can seal each with an
-// HMAC key the caller passes in as bytes. A [Broker] authorizes one call against
-// one grant with an injected clock and refuses, each with its own [Code], server
-// substitution, contract drift, altered or out-of-schema arguments, reordered,
-// skipped or repeated calls, a wrong host or VM, an expired grant, and a grant of
-// another run or policy. The package binding/dispatch connects to MCP servers
-// with the go-sdk client and calls tools only through a Broker.
+// A step may offer the model a choice: a [Grant] is one step, and carries one
+// or more candidate calls, each bound to its own server. The model chooses
+// one; the broker authorizes exactly that candidate and consumes the step,
+// whichever candidate it was and whether its call then succeeds or fails.
+//
+// A Grant's ID is the digest of its fields, so it is deterministic; [IssuePlan]
+// makes the grants of a plan and can seal each with an HMAC key the caller
+// passes in as bytes. A [Broker] authorizes one call against one grant with an
+// injected clock and refuses, each with its own [Code], server substitution,
+// contract drift, a choice that is not exactly one of the candidates, altered
+// or out-of-schema arguments, reordered, skipped or repeated steps, a step of
+// another plan, a wrong host or VM, an expired or too long-lived grant, and a
+// grant of another run or policy. Its one-shot state is a [StepStore], in
+// memory unless the caller gives a persistent one. The package binding/dispatch
+// connects to MCP servers with the go-sdk client and calls tools only through a
+// Broker, refusing every call to a server whose catalog may have changed.
 //
 // Everything here is pure: it depends on the standard library and the automium
 // package only, reads no clock, key, file or environment variable, and opens no
@@ -32,11 +42,23 @@
 //
 // # Canonical forms
 //
-// Catalog digests, grant IDs and argument comparison all use one encoding, the
-// JSON Canonicalization Scheme of RFC 8785 (package canonicaljson), and one
-// digest form, "sha256:" followed by 64 lowercase hex digits. Two
-// implementations in two languages that follow the rules documented on
-// [Catalog] and [Grant] compute the same digests.
+// Catalog digests, plan IDs, grant IDs and argument comparison all use one
+// encoding, the JSON Canonicalization Scheme of RFC 8785 (package
+// canonicaljson), and one digest form, "sha256:" followed by 64 lowercase hex
+// digits. Two implementations in two languages that follow the rules
+// documented on [Catalog], [Plan], [Grant] and [Seal] compute the same digests;
+// docs/binding.md gathers them. Bytes from outside (list answers, schemas,
+// arguments, grants) are read strictly, with encoding/json/v2 and jsontext
+// after canonicaljson: invalid UTF-8, duplicate names and names that differ
+// only in case are refused, never repaired.
+//
+// # Closed schemas
+//
+// A schema binds arguments only if it is closed by an allow-list: every
+// keyword at every depth is one of a few, every object names its properties
+// and sets additionalProperties to false, every array has items, every value
+// has one type (or an enum or const). The rule, keyword by keyword, is in
+// docs/binding.md; anything outside it is [CodeSchemaNotClosed].
 package binding
 
 import (
@@ -76,8 +98,8 @@ const (
 	// against the tool's closed input schema.
 	CodeArgumentsOutsideSchema automium.Code = "arguments_outside_schema"
 	// CodeSchemaNotClosed: the tool's input schema is not closed by the
-	// allow-list (see compileClosedSchema's rules, documented on [Plan]'s
-	// package doc), so no argument set can be bound to it.
+	// allow-list (see "Closed schemas" above), so no argument set can be
+	// bound to it.
 	CodeSchemaNotClosed automium.Code = "schema_not_closed"
 	// CodeOutOfOrder: the grant is not the next step of the plan; a step was
 	// reordered or one was skipped.

@@ -18,7 +18,10 @@ func TestLimitsDocumented(t *testing.T) {
 	}
 	for _, row := range []string{
 		fmt.Sprintf("| `canonicaljson.MaxDepth`: nesting of arrays and objects | %d |", canonicaljson.MaxDepth),
-		fmt.Sprintf("| `binding.MaxPlanCalls`: calls in one plan | %d |", MaxPlanCalls),
+		fmt.Sprintf("| `binding.MaxPlanCalls`: steps in one plan | %d |", MaxPlanCalls),
+		fmt.Sprintf("| `binding.MaxStepCandidates`: candidate calls in one step | %d |", MaxStepCandidates),
+		fmt.Sprintf("| `binding.MaxGrantLifetime`: longest grant `IssuePlan` makes, and longest `BrokerOptions.MaxLifetime` | %v |", MaxGrantLifetime),
+		fmt.Sprintf("| `binding.DefaultMaxLifetime`: longest grant a broker accepts by default | %v |", DefaultMaxLifetime),
 		fmt.Sprintf("| `binding.MinSealKeyBytes`: shortest seal key | %d bytes |", MinSealKeyBytes),
 		fmt.Sprintf("| `binding.MaxSkew`: largest allowed issuer clock skew | %v |", MaxSkew),
 		fmt.Sprintf("| Resolved input schemas cached by one broker | %d |", maxCachedSchemas),

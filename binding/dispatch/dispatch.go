@@ -11,6 +11,13 @@
 // tool on another server, or on the same server after its contract changed,
 // never receives the call.
 //
+// The dispatcher fails closed. A server that announced a catalog change is
+// refused ([binding.CodeCatalogStale]) until a re-read of its catalog
+// succeeds; a server whose session ended is removed at once, so a call to it
+// sends nothing and its identity can connect again; and every error says
+// whether the call was sent ([binding.CodeCallFailed] is the only code of a
+// call that may have been).
+//
 // Automium's own MCP server (package mcpserver) never dispatches anything; this
 // package is for the programs that will, such as a live run coordinator driving a
 // synthetic-UI server.
