@@ -153,6 +153,13 @@ func refusals() []refusal {
 			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, issue(t, plan(t), nil)[0]))
 			return err
 		}},
+		{"malformed grant with a correct ID: plan ID not a digest", binding.CodeInvalidGrant, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			g.PlanID = ""
+			g.ID = mustID(t, g)
+			_, err := brokerAt(t, issuedAt).Authorize(g, live(t, g))
+			return err
+		}},
 		{"live schema not closed", binding.CodeSchemaNotClosed, func(t *testing.T) error {
 			g := issue(t, plan(t), nil)[0]
 			call := live(t, g)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
@@ -154,6 +155,11 @@ func TestIssuePlanRefuses(t *testing.T) {
 		{"server name with a NUL", func(p *binding.Plan) {
 			p.Servers[0].Identity.Name = "synthetic-ui\x00"
 		}, binding.CodeInvalidGrant, "servers[0].identity"},
+		{"server name with a trailing space", func(p *binding.Plan) { p.Servers[0].Identity.Name = "synthetic-ui " }, binding.CodeInvalidGrant, "servers[0].identity"},
+		{"expiry past the year 9999", func(p *binding.Plan) {
+			p.IssuedAt = time.Date(9999, 12, 31, 23, 30, 0, 0, time.UTC)
+			p.ExpiresAt = p.IssuedAt.Add(time.Hour)
+		}, binding.CodeInvalidGrant, "expiresAt"},
 		{"server pinned twice", func(p *binding.Plan) { p.Servers = append(p.Servers, p.Servers[0]) }, binding.CodeInvalidGrant, "servers[1]"},
 		{"two servers and a call that names none", func(p *binding.Plan) {
 			p.Servers = append(p.Servers, binding.PinnedServer{Identity: otherUI, Catalog: uiCatalog(false)})

@@ -265,10 +265,7 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 		}
 	}
 	scope := Grant{RunID: p.RunID, PolicyDigest: p.PolicyDigest, Host: p.Host, VMUUID: vm,
-		IssuedAt: p.IssuedAt.UTC(), ExpiresAt: p.ExpiresAt.UTC(), Step: 0, Candidates: steps[0]}
-	if err := scope.checkFields(); err != nil {
-		return nil, err
-	}
+		IssuedAt: p.IssuedAt.UTC(), ExpiresAt: p.ExpiresAt.UTC()}
 	planID, err := planID(scope, steps)
 	if err != nil {
 		return nil, err
@@ -277,6 +274,9 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	for i, cands := range steps {
 		g := scope
 		g.PlanID, g.Step, g.Candidates = planID, i, cands
+		if err := g.checkFields(); err != nil {
+			return nil, err
+		}
 		if g.ID, err = g.ComputeID(); err != nil {
 			return nil, err
 		}
@@ -329,11 +329,12 @@ func candidate(c Call, list []PinnedServer, servers map[ServerIdentity]pinned, f
 // is refused rather than bound.
 var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_.-]{1,128}$`) })
 
-// checkIdentity refuses a server identity that is not printable ASCII.
+// checkIdentity refuses a server identity that is not printable ASCII, or
+// that starts or ends with a space a reviewer would not see.
 func checkIdentity(id ServerIdentity, field string) error {
 	for _, part := range []string{id.Name, id.Version} {
-		if part == "" || len(part) > 128 || strings.IndexFunc(part, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
-			return refuse(CodeInvalidGrant, field, "a server identity that binds has a name and a version of 1 to 128 printable ASCII characters, got %s", echo.Quote(id.String()))
+		if part == "" || len(part) > 128 || strings.TrimSpace(part) != part || strings.IndexFunc(part, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
+			return refuse(CodeInvalidGrant, field, "a server identity that binds has a name and a version of 1 to 128 printable ASCII characters, not starting or ending with a space, got %s", echo.Quote(id.String()))
 		}
 	}
 	return nil
@@ -358,6 +359,10 @@ func (g Grant) checkFields() error {
 		return refuse(CodeInvalidGrant, "candidates", "a step has 1 to %d candidate calls", MaxStepCandidates)
 	case g.IssuedAt.IsZero() || !g.ExpiresAt.After(g.IssuedAt):
 		return refuse(CodeInvalidGrant, "expiresAt", "a grant needs an issue time and an expiry after it")
+	case g.IssuedAt.UTC().Year() < 1 || g.ExpiresAt.UTC().Year() > 9999:
+		return refuse(CodeInvalidGrant, "expiresAt", "grant times are within the years 1 to 9999, which RFC 3339 can write")
+	case !IsDigest(g.PlanID):
+		return refuse(CodeInvalidGrant, "planId", "want the plan's ID, of the form sha256:<64 lowercase hex>")
 	}
 	for i, c := range g.Candidates {
 		if err := checkIdentity(c.Server, fmt.Sprintf("candidates[%d].server", i)); err != nil {
