@@ -229,21 +229,29 @@ func (c Catalog) Tool(name string) (json.RawMessage, bool) {
 // digest pins it: the "inputSchema" member read by the same strict parse, in
 // canonical form. A null or absent schema is no schema.
 func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
+	schema, ok := c.inputSchemas()[name]
+	return schema, ok
+}
+
+// inputSchemas maps each tool's name to its input schema, as InputSchema
+// returns it, reading every item once. The first of two tools with one name
+// wins; such a catalog has no digest anyway.
+func (c Catalog) inputSchemas() map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(c.Tools))
 	for i, raw := range c.Tools {
 		f, err := readItem(raw, "tools["+strconv.Itoa(i)+"]")
 		if err != nil {
 			continue
 		}
-		if n, err := f.str("name", ""); err != nil || n != name {
+		name, err := f.str("name", "")
+		if _, seen := out[name]; err != nil || seen {
 			continue
 		}
-		schema, ok := f["inputSchema"]
-		if !ok || string(schema) == "null" {
-			return nil, false
+		if schema, ok := f["inputSchema"]; ok && string(schema) != "null" {
+			out[name] = json.RawMessage(schema)
 		}
-		return json.RawMessage(schema), true
 	}
-	return nil, false
+	return out
 }
 
 // fields is one list item, read strictly: canonicaljson refuses duplicate keys,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/automium/automium/canonicaljson"
 	"github.com/automium/automium/internal/echo"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // GrantRule names the canonical form of grants; it is the first member of the
@@ -243,7 +244,7 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 		if err != nil {
 			return nil, err
 		}
-		servers[s.Identity] = pinned{digest: digest, catalog: s.Catalog}
+		servers[s.Identity] = pinned{digest: digest, schemas: s.Catalog.inputSchemas(), resolved: map[string]*jsonschema.Resolved{}}
 	}
 	steps := make([][]Candidate, len(p.Steps))
 	for i, calls := range p.Steps {
@@ -289,8 +290,9 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 }
 
 type pinned struct {
-	digest  string
-	catalog Catalog
+	digest   string
+	schemas  map[string]json.RawMessage      // by tool name
+	resolved map[string]*jsonschema.Resolved // closed schemas resolved so far, by tool name
 }
 
 // candidate binds one call of a plan to its pinned server.
@@ -309,13 +311,17 @@ func candidate(c Call, list []PinnedServer, servers map[ServerIdentity]pinned, f
 	if !toolNamePattern().MatchString(c.Tool) {
 		return Candidate{}, refuse(CodeCallAltered, field+".tool", "a tool name that binds is 1 to 128 characters from A-Z a-z 0-9 _ - . (MCP's tool name rule), got %s", echo.Quote(c.Tool))
 	}
-	schema, ok := pin.catalog.InputSchema(c.Tool)
+	schema, ok := pin.schemas[c.Tool]
 	if !ok {
 		return Candidate{}, refuse(CodeCallAltered, field+".tool", "the pinned catalog of %s has no tool %s with an input schema", echo.Quote(id.String()), echo.Quote(c.Tool))
 	}
-	resolved, err := compileClosedSchema(schema, field+".tool")
-	if err != nil {
-		return Candidate{}, err
+	resolved := pin.resolved[c.Tool]
+	if resolved == nil {
+		var err error
+		if resolved, err = compileClosedSchema(schema, field+".tool"); err != nil {
+			return Candidate{}, err
+		}
+		pin.resolved[c.Tool] = resolved
 	}
 	args, err := canonicalArguments(resolved, c.Arguments, field+".arguments")
 	if err != nil {
