@@ -26,6 +26,7 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -93,7 +94,7 @@ type Server struct {
 	limits   Options
 	d        *Dispatcher
 
-	refreshing sync.Mutex // one re-read at a time; a dispatch waits for a running one
+	refreshing sync.Mutex // held by the one re-read in progress; never waited for
 
 	mu      sync.Mutex
 	catalog binding.Catalog
@@ -213,16 +214,19 @@ func (d *Dispatcher) remove(s *Server) {
 
 // refresh reads the catalog again and recomputes its digest. The catalog
 // becomes current only if no change was announced while it was being read.
+//
+// Only one re-read runs at a time, and a dispatch never waits for another's:
+// that one is bounded by its own caller's context, not this caller's, so
+// waiting could outlast this caller's deadline. A dispatch that finds a
+// re-read in progress is refused instead (errReadPending).
 func (s *Server) refresh(ctx context.Context) error {
-	s.refreshing.Lock()
+	if !s.refreshing.TryLock() {
+		return errReadPending
+	}
 	defer s.refreshing.Unlock()
 	s.mu.Lock()
 	at := s.changes
-	current := s.digest != "" && s.readAt == at
 	s.mu.Unlock()
-	if current { // another dispatch's re-read caught up while this one waited
-		return nil
-	}
 	c, err := ListCatalog(ctx, s.session, s.limits.MaxCatalogItems, s.limits.MaxCatalogPages)
 	var digest string
 	if err == nil {
@@ -241,8 +245,9 @@ func (s *Server) refresh(ctx context.Context) error {
 // live returns the server's current catalog and digest. A stale catalog is
 // read again first; if it is still stale after that, the dispatch is refused.
 func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
+	var err error
 	if s.Stale() {
-		_ = s.refresh(ctx) // the outcome is read below, with any change that raced it
+		err = s.refresh(ctx) // the state is read below, with any change that raced it
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -251,7 +256,10 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
 	}
 	if s.changes != s.readAt {
 		why := "it changed again while it was being read"
-		if s.readErr != nil {
+		switch {
+		case errors.Is(err, errReadPending):
+			why = "another dispatch is reading it again now"
+		case s.readErr != nil:
 			why = "the re-read failed: " + echo.Quote(s.readErr.Error())
 		}
 		return binding.Catalog{}, "", &automium.Error{Code: binding.CodeCatalogStale, Field: "server",
@@ -260,6 +268,9 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
 	}
 	return s.catalog, s.digest, nil
 }
+
+// errReadPending: another dispatch's re-read of the catalog is in progress.
+var errReadPending = errors.New("dispatch: a catalog re-read is in progress")
 
 // closedError is the refusal for a server whose session ended. s.mu is held.
 func closedError(s *Server) error {

@@ -233,3 +233,42 @@ func TestConnectRefusesUnbindableIdentities(t *testing.T) {
 		})
 	}
 }
+
+// TestPendingReadRefuses: while one dispatch re-reads a stale catalog (here
+// the server holds its tools/list answer), another dispatch to that server is
+// refused at once, not made to wait on a read its own context does not bound;
+// once the read succeeds, the step runs.
+func TestPendingReadRefuses(t *testing.T) {
+	ui := newFixture(uiIdentity, clickSchema)
+	var hold atomic.Bool
+	listing, release := make(chan struct{}, 1), make(chan struct{})
+	ui.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/list" && hold.Load() {
+				listing <- struct{}{}
+				<-release
+			}
+			return next(ctx, method, req)
+		}
+	})
+	g := grants(t, click("button:Sign in"))
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv := connect(t, d, ui)
+	hold.Store(true)
+	dispatch.MarkChanged(srv)
+	first := make(chan error, 1)
+	go func() { _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); first <- err }()
+	<-listing
+	_, err := d.Dispatch(context.Background(), g[0], click("button:Sign in"))
+	if codeOf(err) != binding.CodeCatalogStale || !strings.Contains(err.Error(), "reading it again now") {
+		t.Errorf("dispatch during the re-read: error %v, want %s saying a re-read is in progress", err, binding.CodeCatalogStale)
+	}
+	hold.Store(false)
+	close(release)
+	if err := <-first; err != nil {
+		t.Errorf("the dispatch that re-read: %v", err)
+	}
+	if diff := cmp.Diff([]string{`click {"target":"button:Sign in"}`}, ui.received()); diff != "" {
+		t.Errorf("server received (-want +got):\n%s", diff)
+	}
+}
