@@ -3,8 +3,11 @@ package binding_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"testing"
 
+	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
 	"github.com/automium/automium/canonicaljson"
 )
 
@@ -34,6 +37,46 @@ func FuzzCanonicalArguments(f *testing.F) {
 		}
 		if err == nil && !bytes.Equal(auth.Candidate.Arguments, granted) {
 			t.Fatalf("sent %q, want the granted %q", auth.Candidate.Arguments, granted)
+		}
+	})
+}
+
+// FuzzClosedSchema feeds arbitrary input schemas to IssuePlan: it never
+// panics, every refusal is a short coded error, and a schema it accepts as
+// closed really refuses an unnamed property, as judged by the validator, not
+// by the allow-list.
+func FuzzClosedSchema(f *testing.F) {
+	for _, s := range []string{
+		clickSchema, typeSchema, `{}`, `true`, `{"type":"object"}`,
+		`{"type":"object","properties":{},"patternProperties":{".*":{}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"$ref":"#/$defs/d"}},"$defs":{"d":{"type":"array","items":{"enum":[1,"x",null]}}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":["string","null"]}},"additionalProperties":false}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, schema []byte) {
+		if !json.Valid(schema) || bytes.Contains(schema, []byte(`\u0000zz`)) {
+			return
+		}
+		try := func(args string) error {
+			p := plan(t)
+			c := uiCatalog(false)
+			c.Tools = append(c.Tools, json.RawMessage(`{"name":"t","inputSchema":`+string(schema)+`}`))
+			p.Servers[0].Catalog = c
+			p.Steps = [][]binding.Call{{{Tool: "t", Arguments: json.RawMessage(args)}}}
+			_, err := binding.IssuePlan(p, nil)
+			return err
+		}
+		err := try(`{}`)
+		var aerr *automium.Error
+		if err != nil && (!errors.As(err, &aerr) || len(aerr.Message) > 600) {
+			t.Fatalf("IssuePlan error %v: want a short *automium.Error", err)
+		}
+		if err != nil && (aerr.Code == binding.CodeSchemaNotClosed || aerr.Code == binding.CodeInvalidCatalog) {
+			return
+		}
+		if err := try(`{"\u0000zz":1}`); !errors.As(err, &aerr) || aerr.Code != binding.CodeArgumentsOutsideSchema {
+			t.Fatalf("schema %s was accepted as closed, but an unnamed property gave %v", schema, err)
 		}
 	})
 }
