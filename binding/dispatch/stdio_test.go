@@ -24,6 +24,8 @@ func TestMain(m *testing.M) {
 		serveStdio(newFixture(uiIdentity, clickSchema))
 	case "synthetic-ui-changed":
 		serveStdio(newFixture(uiIdentity, looserClickSchema))
+	case "other-ui":
+		serveStdio(newFixture(otherIdentity, clickSchema))
 	default:
 		os.Exit(2)
 	}
@@ -47,8 +49,9 @@ func stdioServer(t *testing.T, name string) mcp.Transport {
 	return &mcp.CommandTransport{Command: cmd}
 }
 
-// TestStdioFixtures runs the routing and drift cases against fixture servers in
-// their own processes over stdio, the way a coordinator would start them.
+// TestStdioFixtures runs the routing, drift and exact-choice cases against
+// fixture servers in their own processes over stdio, the way a coordinator
+// would start them.
 func TestStdioFixtures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts subprocesses")
@@ -78,5 +81,29 @@ func TestStdioFixtures(t *testing.T) {
 	defer changed.Close()
 	if _, err := drifted.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeContractDrift {
 		t.Errorf("changed server over stdio: error %v, want %s", err, binding.CodeContractDrift)
+	}
+
+	// Exact choice across two server processes: the chosen candidate runs on
+	// its own server, and the step is then used up for the other.
+	choice := choiceStep(t, newFixture(uiIdentity, clickSchema), newFixture(otherIdentity, clickSchema))
+	two := dispatch.New(newBroker(t, issuedAt), nil)
+	for _, name := range []string{"synthetic-ui", "other-ui"} {
+		srv, err := two.Connect(ctx, stdioServer(t, name), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatalf("Connect %s: %v", name, err)
+		}
+		defer srv.Close()
+	}
+	onOther := click("button:Sign in")
+	onOther.Server = otherIdentity
+	res, err = two.Dispatch(ctx, choice[0], onOther)
+	if err != nil {
+		t.Fatalf("other-ui's candidate over stdio: %v", err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != `other-ui did click {"target":"button:Sign in"}` {
+		t.Errorf("result = %q, want other-ui's", got)
+	}
+	if _, err := two.Dispatch(ctx, choice[0], click("button:Sign in")); codeOf(err) != binding.CodeGrantConsumed {
+		t.Errorf("synthetic-ui's candidate of the used step: error %v, want %s", err, binding.CodeGrantConsumed)
 	}
 }
