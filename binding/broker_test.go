@@ -146,6 +146,12 @@ func refusals() []refusal {
 			_, err := b.Authorize(g, live(t, g))
 			return err
 		}},
+		{"state unavailable: the step store cannot record the step", binding.CodeStateUnavailable, func(t *testing.T) error {
+			g := issue(t, plan(t), nil)[0]
+			b := brokerWith(t, func(o *binding.BrokerOptions) { o.Steps = readOnlyStore{binding.NewMemoryStepStore()} })
+			_, err := b.Authorize(g, live(t, g))
+			return err
+		}},
 		{"malformed grant with a correct ID: no candidates", binding.CodeInvalidGrant, func(t *testing.T) error {
 			g := issue(t, plan(t), nil)[0]
 			g.Candidates = nil

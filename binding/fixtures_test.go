@@ -191,3 +191,11 @@ func respell(t testing.TB, canonical json.RawMessage) json.RawMessage {
 	b.WriteString(" }")
 	return json.RawMessage(b.String())
 }
+
+// readOnlyStore reads positions but cannot record one, as a store whose
+// backend refuses writes.
+type readOnlyStore struct{ binding.StepStore }
+
+func (readOnlyStore) Advance(string, binding.Position, string) (bool, error) {
+	return false, errors.New("store is read-only")
+}
