@@ -292,7 +292,9 @@ func closedError(s *Server) error {
 //     server's protocol error). It may have reached the server, so its step
 //     is consumed and is never retried under the same grant.
 //   - any other code: nothing was sent, and this attempt consumed nothing
-//     ([binding.CodeGrantConsumed] means an earlier attempt did).
+//     ([binding.CodeGrantConsumed] means an earlier attempt did), except that
+//     a [binding.CodeStateUnavailable] from a failed step-store write may
+//     have recorded the step.
 //
 // A result with isError is a call that reached the server and failed; its step
 // is consumed too.
