@@ -64,6 +64,9 @@ package binding
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"fmt"
 	"regexp"
 	"slices"
@@ -161,8 +164,16 @@ func refuse(code automium.Code, field, format string, args ...any) *automium.Err
 // canonical JSON. It is the digest form of every digest in this package, and the
 // recommended way to compute a policy digest: the digest of the policy document
 // the run executes under (see [Grant.PolicyDigest]).
+//
+// v is encoded as encoding/json encodes it (field names, tags, omitempty), but
+// a string that is not valid UTF-8 is an error rather than U+FFFD: two
+// policies that differ only in invalid bytes never share a digest.
 func Digest(v any) (string, error) {
-	canonical, err := canonicaljson.Marshal(v)
+	data, err := jsonv2.Marshal(v, json.DefaultOptionsV1(), jsontext.AllowInvalidUTF8(false))
+	if err != nil {
+		return "", fmt.Errorf("binding: digest: %s", shorten(err.Error()))
+	}
+	canonical, err := canonicaljson.Canonicalize(data)
 	if err != nil {
 		return "", err
 	}

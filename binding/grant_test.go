@@ -292,3 +292,27 @@ func TestParseGrant(t *testing.T) {
 		}
 	}
 }
+
+// TestDigestRefusesInvalidUTF8: two policies that differ only in invalid
+// bytes get no digest, rather than one shared digest; valid documents digest
+// as encoding/json would encode them (tags, omitempty).
+func TestDigestRefusesInvalidUTF8(t *testing.T) {
+	for _, v := range []any{map[string]any{"servers": []string{"ui\xff"}}, map[string]any{"servers": []string{"ui\xfe"}}, struct{ Name string }{"\xff"}} {
+		if d, err := binding.Digest(v); err == nil {
+			t.Errorf("Digest(%q) = %s, want an error", v, d)
+		}
+	}
+	type policy struct {
+		Servers []string `json:"servers"`
+		Max     int      `json:"maxCalls,omitempty"`
+		Note    string   `json:"-"`
+		HTML    string
+	}
+	got, err := binding.Digest(policy{Servers: []string{"synthetic-ui"}, Note: "x", HTML: "<a&b>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := sha(t, `{"servers":["synthetic-ui"],"HTML":"<a&b>"}`); got != want {
+		t.Errorf("Digest = %s, want %s (the encoding/json shape)", got, want)
+	}
+}
