@@ -181,7 +181,9 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
+	conns := newConnTracker()
 	srv := &http.Server{
+		ConnState:         conns.track,
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -207,6 +209,11 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), drainTimeout)
 	defer cancel()
+	// Shutdown closes idle keep-alive connections itself, but leaves a
+	// connection that has sent nothing yet for 5 s (net/http's grace for a
+	// request still arriving), and polls at up to 500 ms: a client's spare
+	// connection held the exit back by 5.8 s. Close those at once.
+	conns.closeIdle()
 	if err := srv.Shutdown(ctx); err != nil {
 		logger.Error("requests still in flight after the drain time", "error", err, "drain", drainTimeout.String())
 		return 1
@@ -215,6 +222,52 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 		session.Close()
 	}
 	return 0
+}
+
+// connTracker knows each connection's state, so that shutdown can close the
+// ones that carry no request at once instead of waiting for net/http to.
+type connTracker struct {
+	mu      sync.Mutex
+	conns   map[net.Conn]http.ConnState
+	closing bool
+}
+
+func newConnTracker() *connTracker {
+	return &connTracker{conns: map[net.Conn]http.ConnState{}}
+}
+
+// track is the http.Server's ConnState hook. Once closing, a connection that
+// becomes idle or new is closed as it does.
+func (t *connTracker) track(c net.Conn, state http.ConnState) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch state {
+	case http.StateNew, http.StateIdle:
+		if t.closing {
+			delete(t.conns, c)
+			c.Close()
+			return
+		}
+		t.conns[c] = state
+	case http.StateActive:
+		t.conns[c] = state
+	default: // hijacked or closed: no longer the server's
+		delete(t.conns, c)
+	}
+}
+
+// closeIdle closes every connection not serving a request, and from now on
+// each one that finishes its request. Requests in flight are left to drain.
+func (t *connTracker) closeIdle() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.closing = true
+	for c, state := range t.conns {
+		if state != http.StateActive {
+			delete(t.conns, c)
+			c.Close()
+		}
+	}
 }
 
 // banner is printed once on stderr: where the server is, the token of this run
