@@ -265,9 +265,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if !h.opts.InsecureNoAuth {
 		if presented, ok := h.authorized(r); !ok {
+			// RFC 6750 section 3: a request without credentials gets the
+			// bare challenge; one with a wrong token also gets the error
+			// code and a description, the field clients may show.
 			challenge := `Bearer realm="automium-mcp"`
 			if presented {
-				challenge += `, error="invalid_token"`
+				challenge += `, error="invalid_token", error_description="the bearer token is not the one automium-mcp printed at start"`
 			}
 			aw.Header().Set("WWW-Authenticate", challenge)
 			h.refuse(aw, rec, "unauthorized", http.StatusUnauthorized, "Unauthorized: send the token automium-mcp printed at start as \"Authorization: Bearer <token>\"")

@@ -138,9 +138,9 @@ func TestHTTPRefusals(t *testing.T) {
 		wantReason string // audit reason; "" for a served request
 	}{
 		{"no token", map[string]string{"Authorization": ""}, initializeBody, false, 401, `Bearer realm="automium-mcp"`, "unauthorized"},
-		{"wrong token", map[string]string{"Authorization": "Bearer test-token-0123456789abcdeX"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
-		{"token prefix", map[string]string{"Authorization": "Bearer " + testToken[:20]}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
-		{"basic auth", map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token"`, "unauthorized"},
+		{"wrong token", map[string]string{"Authorization": "Bearer test-token-0123456789abcdeX"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token", error_description="the bearer token is not the one automium-mcp printed at start"`, "unauthorized"},
+		{"token prefix", map[string]string{"Authorization": "Bearer " + testToken[:20]}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token", error_description="the bearer token is not the one automium-mcp printed at start"`, "unauthorized"},
+		{"basic auth", map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, initializeBody, false, 401, `Bearer realm="automium-mcp", error="invalid_token", error_description="the bearer token is not the one automium-mcp printed at start"`, "unauthorized"},
 		{"foreign origin", map[string]string{"Origin": "http://evil.example"}, initializeBody, false, 403, "", "origin"},
 		{"null origin", map[string]string{"Origin": "null"}, initializeBody, false, 403, "", "origin"},
 		{"other loopback port", map[string]string{"Origin": "http://127.0.0.1:1"}, initializeBody, false, 403, "", "origin"},
