@@ -147,7 +147,7 @@ func ExampleGetArtifactManifest_completeness() {
 	manifest, err := automium.GetArtifactManifest(context.Background(), automium.GetArtifactManifestInput{
 		RunID:   "run-bc6cbdcc5f27aacd7274",
 		Root:    "artifacts",
-		Entries: []automium.ArtifactEntry{{Kind: "report", Path: "report.html"}},
+		Entries: []automium.ArtifactEntry{{Kind: "report", Path: "report.html", MediaType: "text/html"}},
 		Replay:  &automium.ReplayOutcome{Verdict: automium.VerdictFailed},
 	})
 	if err != nil {
