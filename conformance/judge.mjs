@@ -125,6 +125,10 @@ const real = results(realDir);
 let failures = 0;
 const fail = (msg) => { console.log(`FAIL ${msg}`); failures++; };
 
+// SCORED lists the scenarios the requirement set scores; the others are run
+// and judged the same way, and counted apart.
+const scored = new Set((process.env.SCORED ?? '').split(/\s+/).filter(Boolean));
+const scoredTally = { fixturePassed: 0, realPassed: 0, realNotTestable: 0 };
 const tally = { fixture: { passed: 0, expected: 0, skipped: 0 }, real: { passed: 0, notTestable: 0, expected: 0, skipped: 0 } };
 const notTestable = [];
 for (const s of required) {
@@ -134,19 +138,20 @@ for (const s of required) {
     if (fv === 'passed') fail(`${revision} fixture ${s}: listed in expected-failures.yml but passes; remove it`);
     else if (fv === 'missing') fail(`${revision} fixture ${s}: no result`);
     else { tally.fixture.expected++; console.log(`EXPECTED ${revision} fixture ${s} (${counts(f)}): ${expected.get(s)}`); }
-  } else if (fv === 'passed') { tally.fixture.passed++; console.log(`PASS ${revision} fixture ${s} (${counts(f)})`); }
+  } else if (fv === 'passed') { tally.fixture.passed++; if (scored.has(s)) scoredTally.fixturePassed++; console.log(`PASS ${revision} fixture ${s} (${counts(f)})`); }
   else if (fv === 'skipped') { tally.fixture.skipped++; console.log(`SKIPPED ${revision} fixture ${s}: the suite ran no check`); }
   else fail(`${revision} fixture ${s}: ${fv} (${counts(f)})`);
 
   const r = real.get(s);
   const rv = verdict(r);
-  if (rv === 'passed') { tally.real.passed++; console.log(`PASS ${revision} automium-mcp ${s} (${counts(r)})`); continue; }
+  if (rv === 'passed') { tally.real.passed++; if (scored.has(s)) scoredTally.realPassed++; console.log(`PASS ${revision} automium-mcp ${s} (${counts(r)})`); continue; }
   if (rv === 'skipped') { tally.real.skipped++; console.log(`SKIPPED ${revision} automium-mcp ${s}: the suite ran no check`); continue; }
   if (rv === 'missing') { fail(`${revision} automium-mcp ${s}: no result`); continue; }
-  if (expected.has(s)) { tally.real.expected++; console.log(`EXPECTED ${revision} automium-mcp ${s}: ${expected.get(s)}`); continue; }
+  if (expected.has(s)) { tally.real.expected++; console.log(`EXPECTED ${revision} automium-mcp ${s} (${counts(r)}): as against the fixture server`); continue; }
   const why = missingFixture(r) ? `the suite says ${missingFixture(r)}` : auditedRefusal(s);
   if (fv === 'passed' && why) {
     tally.real.notTestable++;
+    if (scored.has(s)) scoredTally.realNotTestable++;
     notTestable.push(s);
     console.log(`NOT TESTABLE ${revision} automium-mcp ${s} (${counts(r)}): ${why}; passes against the fixture server`);
   } else if (fv === 'passed') {
@@ -158,4 +163,6 @@ for (const s of required) {
 console.log(`${revision} not testable against automium-mcp (from the suite's output): ${notTestable.join(' ') || 'none'}`);
 console.log(`${revision} summary: fixture server ${tally.fixture.passed} passed, ${tally.fixture.expected} expected failures, ${tally.fixture.skipped} skipped; ` +
   `automium-mcp ${tally.real.passed} passed, ${tally.real.notTestable} not testable, ${tally.real.expected} expected failures, ${tally.real.skipped} skipped; ${failures} failed`);
+console.log(`${revision} scored scenarios (${scored.size}): fixture server ${scoredTally.fixturePassed} passed; ` +
+  `automium-mcp ${scoredTally.realPassed} passed, ${scoredTally.realNotTestable} not testable`);
 process.exit(failures > 0 ? 1 : 0);

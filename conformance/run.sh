@@ -107,9 +107,10 @@ run_suite() {
 
 for revision in "${revisions[@]}"; do
 	# Every server scenario the suite runs for this revision, scored or not.
-	scenarios=$("$node" "$suite" list --server --requirements "$revision" |
-		sed -n '/^Server scenarios/,/^$/s/^  - \([^ ]*\)$/\1/p; /^Run and reported/,$s/^    - \([^ ]*\) \[server\]$/\1/p')
-	if [ -z "$scenarios" ]; then
+	listing=$("$node" "$suite" list --server --requirements "$revision")
+	scored=$(sed -n '/^Server scenarios/,/^$/s/^  - \([^ ]*\)$/\1/p' <<<"$listing")
+	scenarios="$scored $(sed -n '/^Run and reported/,$s/^    - \([^ ]*\) \[server\]$/\1/p' <<<"$listing")"
+	if [ -z "$scored" ]; then
 		fail "$revision: the suite lists no server scenario"
 		continue
 	fi
@@ -122,7 +123,7 @@ for revision in "${revisions[@]}"; do
 	# Against automium-mcp the suite exits 1 for the scenarios that need its
 	# fixtures; judge.mjs decides which failures those are.
 	run_suite "$revision" automium "$automium_url"
-	if ! "$node" judge.mjs "$revision" "$suite" "$work/fixture-$revision" "$work/automium-$revision" \
+	if ! SCORED="$scored" "$node" judge.mjs "$revision" "$suite" "$work/fixture-$revision" "$work/automium-$revision" \
 		"$work/automium.err" expected-failures.yml $scenarios; then
 		fail "$revision: judge.mjs found failures (above)"
 	fi
