@@ -14,6 +14,8 @@
 // the handler the binary uses. It is test support: nothing outside CI uses it.
 package conformancefixture
 
+//lint:file-ignore SA1019 the suite tests sampling, roots and logging, which protocol 2026-07-28 deprecates but still serves; so must the fixtures.
+
 import (
 	"bytes"
 	"context"
