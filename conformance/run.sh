@@ -48,6 +48,15 @@ fail() {
 	failed=$((failed + 1))
 }
 
+# The judge first, on made-up results: a judge that let a failure through
+# would make every run below pass.
+if "$node" --test judge.test.mjs >"$work/judge-test.log" 2>&1; then
+	pass "judge.mjs: $(grep -m1 '^# pass' "$work/judge-test.log" | sed 's/^# //') of its own tests"
+else
+	fail "judge.mjs fails its tests:"
+	sed 's/^/    /' "$work/judge-test.log" | tail -40
+fi
+
 if ! (cd .. && go build -o "$work/automium-mcp" ./cmd/automium-mcp && go build -o "$work/conformance-fixture" ./internal/cmd/conformance-fixture); then
 	echo "FAIL conformance: go build"
 	exit 1
