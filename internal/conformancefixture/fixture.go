@@ -266,7 +266,7 @@ func (f *fixture) elicitSchema(schema map[string]any) mcp.ToolHandler {
 // the answer.
 func elicitOnce(req *mcp.CallToolRequest, key, message string, schema map[string]any) *mcp.CallToolResult {
 	if r, ok := req.Params.InputResponses[key].(*mcp.ElicitResult); ok {
-		content, err := json.Marshal(r.Content)
+		content, err := json.Marshal(r.Content, json.Deterministic(true))
 		if err != nil {
 			content = []byte("{}")
 		}
