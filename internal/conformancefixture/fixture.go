@@ -52,7 +52,7 @@ type Options struct {
 const (
 	simpleText          = "This is a simple text response for testing."
 	embeddedText        = "This is an embedded resource content."
-	errorText           = "This intentionally returns an error for testing"
+	errorText           = "This tool intentionally returns an error for testing"
 	staticText          = "This is the content of the static text resource."
 	promptEmbeddedText  = "Embedded resource content for testing."
 	watchedResourceURI  = "test://watched-resource"
@@ -460,7 +460,14 @@ func readTemplate(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadRes
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: string(body)}}}, nil
 }
 
+// subscribable are the resources a client may subscribe to: the fixed ones,
+// so that the subscription set stays bounded.
+var subscribable = map[string]bool{watchedResourceURI: true, "test://static-text": true, "test://static-binary": true}
+
 func (f *fixture) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
+	if !subscribable[req.Params.URI] {
+		return mcp.ResourceNotFoundError(req.Params.URI)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.subscribed[req.Params.URI] = true
