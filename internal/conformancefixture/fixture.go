@@ -466,7 +466,7 @@ var subscribable = map[string]bool{watchedResourceURI: true, "test://static-text
 
 func (f *fixture) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	if !subscribable[req.Params.URI] {
-		return mcp.ResourceNotFoundError(req.Params.URI)
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "only the fixture's test:// resources can be subscribed to"}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
