@@ -19,34 +19,49 @@
 // Input must be I-JSON (RFC 7493), as RFC 8785 requires: valid UTF-8, no lone
 // surrogate escapes, no duplicate member names, and numbers within the range of
 // a double. Anything else is refused with an [*Error] rather than silently
-// repaired, because a repair (encoding/json turns a lone surrogate into U+FFFD
-// and keeps the last of two duplicate keys) would let two different inputs share
-// one digest, or let a checker and a consumer read one input differently.
+// repaired, because a repair (encoding/json turns invalid UTF-8 and a lone
+// surrogate into U+FFFD and keeps the last of two duplicate keys) would let two
+// different inputs share one digest, or let a checker and a consumer read one
+// input differently. The same holds for Go values given to [Marshal]: a string
+// that is not valid UTF-8 is an error, never U+FFFD.
 //
-// Numbers are read as doubles, as RFC 8785 prescribes: an integer beyond 2^53
-// comes out as the nearest double (12345678901234567890 is written
+// Numbers in JSON text are read as doubles, as RFC 8785 prescribes: an integer
+// beyond 2^53 comes out as the nearest double (12345678901234567890 is written
 // 12345678901234567000). Callers that bind such values should send them as
-// strings.
+// strings. [Marshal] refuses a Go integer beyond 2^53 instead, since it would
+// share its canonical form with its neighbours.
+//
+// The work is done by the standard library's encoding/json/jsontext, which is
+// strict by default and implements RFC 8785 in [jsontext.Value.Canonicalize];
+// this package adds the depth bound, refuses numbers a double cannot hold
+// (jsontext saturates them), and reports every failure as an [*Error] whose
+// message is bounded whatever the input.
 package canonicaljson
 
 import (
 	"bytes"
 	"cmp"
-	"encoding/json"
+	jsonv1 "encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
+	"errors"
 	"fmt"
+	"io"
 	"math"
-	"slices"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Canonicalize accepts. It
-// bounds the recursion, so no input can exhaust the stack; real arguments and
-// tool schemas nest a handful of levels.
+// bounds the work on hostile input; real arguments and tool schemas nest a
+// handful of levels.
 const MaxDepth = 128
+
+// maxReason bounds the text of an [Error]: jsontext quotes pieces of the input
+// in its messages, and a duplicate name can be as long as the input.
+const maxReason = 160
 
 // Error reports why an input has no canonical form. Offset is the byte offset in
 // the input where the problem was found.
@@ -63,32 +78,168 @@ func (e *Error) Error() string {
 // data. Leading and trailing whitespace is allowed; anything else after the value
 // is an error. The input is not modified and the result is a new slice.
 func Canonicalize(data []byte) ([]byte, error) {
-	if !utf8.Valid(data) {
-		return nil, &Error{Offset: firstInvalidUTF8(data), Reason: "invalid UTF-8"}
+	v := jsontext.Value(bytes.Clone(data))
+	if err := v.Canonicalize(); err != nil {
+		return nil, wrap(err)
 	}
-	p := parser{data: data}
-	p.skipSpace()
-	v, err := p.value(0)
-	if err != nil {
+	if err := checkDepth(data); err != nil {
 		return nil, err
 	}
-	p.skipSpace()
-	if p.pos != len(p.data) {
-		return nil, p.errorf("unexpected %q after the JSON value", p.data[p.pos])
+	if err := checkRange(data, v); err != nil {
+		return nil, err
 	}
-	out := make([]byte, 0, len(data))
-	return v.appendTo(out), nil
+	return v, nil
 }
 
-// Marshal encodes v with encoding/json and returns its canonical form. It is the
-// way to canonicalize Go values: struct field order, map order and the
-// encoder's HTML escaping do not show in the result.
+// checkDepth refuses nesting deeper than MaxDepth in data, which jsontext has
+// already accepted as JSON (it allows 10,000 levels). It reads the bytes once,
+// skipping strings, and allocates nothing.
+func checkDepth(data []byte) error {
+	depth := 0
+	inString := false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString && c == '\\':
+			i++ // the escaped byte, which may be a quote
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			if depth > MaxDepth {
+				return &Error{Offset: i, Reason: fmt.Sprintf("nesting deeper than %d", MaxDepth)}
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return nil
+}
+
+// saturated is how jsontext writes a number beyond the range of a double: as the
+// largest double. Canonical output without it holds no such number.
+var saturated = []byte("1.7976931348623157e+308")
+
+// checkRange refuses a number beyond the range of a double, which RFC 8785 makes
+// an error and jsontext turns into the largest double. Only input whose canonical
+// form shows the largest double is read again, so the common case costs one
+// search of the output.
+func checkRange(data, canonical []byte) error {
+	if !bytes.Contains(canonical, saturated) {
+		return nil
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		offset := dec.InputOffset()
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return wrap(err)
+		}
+		if tok.Kind() != '0' {
+			continue
+		}
+		if _, err := strconv.ParseFloat(tok.String(), 64); err != nil {
+			// The grammar was checked, so only the range can fail.
+			for offset < int64(len(data)) && data[offset] != '-' && (data[offset] < '0' || data[offset] > '9') {
+				offset++ // the whitespace and delimiter before the number
+			}
+			return &Error{Offset: int(offset), Reason: fmt.Sprintf("number %s is outside the range of an IEEE 754 double", echo.Quote(tok.String()))}
+		}
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// wrap turns a jsontext error into an [*Error] with a bounded reason.
+func wrap(err error) *Error {
+	var serr *jsontext.SyntacticError
+	if !errors.As(err, &serr) {
+		if err == io.ErrUnexpectedEOF || err == io.EOF {
+			return &Error{Reason: "unexpected end of input"}
+		}
+		return &Error{Reason: bound(err.Error())}
+	}
+	e := &Error{Offset: int(serr.ByteOffset)}
+	switch {
+	case errors.Is(serr.Err, jsontext.ErrDuplicateName):
+		e.Reason = "duplicate member name " + echo.Quote(serr.JSONPointer.LastToken())
+	case errors.Is(serr.Err, io.ErrUnexpectedEOF):
+		e.Reason = "unexpected end of input"
+	case serr.Err != nil:
+		e.Reason = bound(serr.Err.Error())
+	default:
+		e.Reason = bound(serr.Error())
+	}
+	return e
+}
+
+// bound cuts s to maxReason bytes on a rune boundary.
+func bound(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	cut := maxReason
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Marshal returns the canonical form of the JSON of v. The JSON is what
+// encoding/json writes for v (the field names and omitempty rules of its struct
+// tags, nil slices and maps as null), with three differences that keep two
+// values from sharing one form: a string or map key that is not valid UTF-8 is
+// an error rather than U+FFFD, so is a duplicate member name, and so is an
+// integer beyond 2^53, which a double cannot hold. Struct field order, map order
+// and the encoder's HTML escaping do not show in the result.
 func Marshal(v any) ([]byte, error) {
-	data, err := json.Marshal(v)
+	data, err := jsonv2.Marshal(v, jsonv1.DefaultOptionsV1(),
+		jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false), jsontext.EscapeForHTML(false))
 	if err != nil {
 		return nil, fmt.Errorf("canonicaljson: %w", err)
 	}
+	if err := checkIntegers(data); err != nil {
+		return nil, err
+	}
 	return Canonicalize(data)
+}
+
+// maxExact is 2^53: every integer of at most this magnitude is exact in a double.
+const maxExact = 1 << 53
+
+// checkIntegers refuses an integer that a double cannot hold exactly, in JSON
+// that Marshal wrote (so it is valid).
+func checkIntegers(data []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		offset := dec.InputOffset()
+		tok, err := dec.ReadToken()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return wrap(err)
+		}
+		if tok.Kind() != '0' {
+			continue
+		}
+		text := tok.String()
+		digits := len(text)
+		if text[0] == '-' {
+			digits--
+		}
+		if digits < 16 || bytes.ContainsAny([]byte(text), ".eE") {
+			continue
+		}
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil && -maxExact <= n && n <= maxExact {
+			continue
+		}
+		return &Error{Offset: int(offset), Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", text)}
+	}
 }
 
 // Member is one member of a JSON object: its name and its value in canonical
@@ -103,70 +254,40 @@ type Member struct {
 // canonical form. It lets a caller pick fields out of an object it must also
 // canonicalize, without parsing it twice.
 func Members(data []byte) ([]Member, error) {
-	if !utf8.Valid(data) {
-		return nil, &Error{Offset: firstInvalidUTF8(data), Reason: "invalid UTF-8"}
-	}
-	p := parser{data: data}
-	p.skipSpace()
-	if p.pos >= len(p.data) || p.data[p.pos] != '{' {
-		return nil, p.errorf("want a JSON object")
-	}
-	v, err := p.value(0)
+	canonical, err := Canonicalize(data)
 	if err != nil {
 		return nil, err
 	}
-	p.skipSpace()
-	if p.pos != len(p.data) {
-		return nil, p.errorf("unexpected %q after the JSON value", p.data[p.pos])
+	if canonical[0] != '{' {
+		i := 0
+		for i < len(data) && isSpace(data[i]) {
+			i++
+		}
+		return nil, &Error{Offset: i, Reason: "want a JSON object"}
 	}
-	out := make([]Member, len(v.members))
-	for i, m := range v.members {
-		out[i] = Member{Name: m.key, Value: m.val.appendTo(nil)}
+	// The canonical form is valid and sorted, so reading it back cannot fail
+	// and its members come out in canonical order, each value canonical.
+	dec := jsontext.NewDecoder(bytes.NewReader(canonical))
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, wrap(err)
+	}
+	var out []Member
+	for dec.PeekKind() != '}' {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return nil, wrap(err)
+		}
+		name := tok.String() // before the next read voids tok
+		val, err := dec.ReadValue()
+		if err != nil {
+			return nil, wrap(err)
+		}
+		out = append(out, Member{Name: name, Value: bytes.Clone(val)})
+	}
+	if out == nil {
+		out = []Member{}
 	}
 	return out, nil
-}
-
-// value is a parsed JSON value. Scalars keep their canonical text; objects keep
-// their members in sorted order.
-type value struct {
-	kind    byte // 'l' literal or number (text is canonical), 's' string, 'a' array, 'o' object
-	text    string
-	items   []value
-	members []member
-}
-
-type member struct {
-	key string
-	val value
-}
-
-func (v value) appendTo(out []byte) []byte {
-	switch v.kind {
-	case 'l':
-		return append(out, v.text...)
-	case 's':
-		return AppendString(out, v.text)
-	case 'a':
-		out = append(out, '[')
-		for i, it := range v.items {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = it.appendTo(out)
-		}
-		return append(out, ']')
-	default:
-		out = append(out, '{')
-		for i, m := range v.members {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			out = AppendString(out, m.key)
-			out = append(out, ':')
-			out = m.val.appendTo(out)
-		}
-		return append(out, '}')
-	}
 }
 
 // AppendString appends s as a canonical JSON string. s must be valid UTF-8;
@@ -210,400 +331,7 @@ func AppendNumber(out []byte, f float64) ([]byte, error) {
 	if f == 0 { // both zeros
 		return append(out, '0'), nil
 	}
-	if f < 0 {
-		out = append(out, '-')
-		f = -f
-	}
-	// The shortest digits that read back as f, and the decimal exponent: 'e'
-	// with precision -1 gives d.ddde±x.
-	var buf [32]byte
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	mant, exp, _ := bytes.Cut(e, []byte{'e'})
-	digits := make([]byte, 0, len(mant))
-	for _, c := range mant {
-		if c != '.' {
-			digits = append(digits, c)
-		}
-	}
-	x, _ := strconv.Atoi(string(exp))
-	k, n := len(digits), x+1 // ECMA-262 Number::toString: k digits, point after n
-	switch {
-	case k <= n && n <= 21:
-		out = append(out, digits...)
-		for range n - k {
-			out = append(out, '0')
-		}
-	case 0 < n && n <= 21:
-		out = append(out, digits[:n]...)
-		out = append(out, '.')
-		out = append(out, digits[n:]...)
-	case -6 < n && n <= 0:
-		out = append(out, '0', '.')
-		for range -n {
-			out = append(out, '0')
-		}
-		out = append(out, digits...)
-	default:
-		out = append(out, digits[0])
-		if k > 1 {
-			out = append(out, '.')
-			out = append(out, digits[1:]...)
-		}
-		out = append(out, 'e')
-		if n-1 >= 0 {
-			out = append(out, '+')
-		}
-		out = strconv.AppendInt(out, int64(n-1), 10)
-	}
-	return out, nil
-}
-
-// parser is a strict RFC 8259 parser with the I-JSON restrictions. It is written
-// out rather than built on encoding/json because encoding/json repairs what
-// I-JSON forbids (lone surrogates, duplicate keys) instead of refusing it.
-type parser struct {
-	data []byte
-	pos  int
-	// items and members are scratch stacks: the elements of the arrays and
-	// objects being parsed, innermost last. Each array or object is copied out
-	// at its exact size when it ends, so parsing allocates no growing slices.
-	items   []value
-	members []member
-}
-
-func (p *parser) errorf(format string, args ...any) *Error {
-	return &Error{Offset: p.pos, Reason: fmt.Sprintf(format, args...)}
-}
-
-func (p *parser) skipSpace() {
-	for p.pos < len(p.data) {
-		switch p.data[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
-		}
-	}
-}
-
-func (p *parser) value(depth int) (value, error) {
-	if p.pos >= len(p.data) {
-		return value{}, p.errorf("unexpected end of input")
-	}
-	switch c := p.data[p.pos]; {
-	case c == '{' || c == '[':
-		if depth >= MaxDepth {
-			return value{}, p.errorf("nesting deeper than %d", MaxDepth)
-		}
-		if c == '{' {
-			return p.object(depth + 1)
-		}
-		return p.array(depth + 1)
-	case c == '"':
-		s, err := p.string()
-		return value{kind: 's', text: s}, err
-	case c == '-' || ('0' <= c && c <= '9'):
-		return p.number()
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
-	default:
-		return value{}, p.errorf("unexpected %q where a JSON value should start", c)
-	}
-}
-
-func (p *parser) literal(word string) (value, error) {
-	if end := p.pos + len(word); end > len(p.data) || string(p.data[p.pos:end]) != word {
-		return value{}, p.errorf("invalid literal; want %s", word)
-	}
-	p.pos += len(word)
-	return value{kind: 'l', text: word}, nil
-}
-
-func (p *parser) array(depth int) (value, error) {
-	p.pos++ // [
-	v := value{kind: 'a', items: []value{}}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == ']' {
-		p.pos++
-		return v, nil
-	}
-	base := len(p.items)
-	defer func() { p.items = p.items[:base] }()
-	for {
-		p.skipSpace()
-		it, err := p.value(depth)
-		if err != nil {
-			return value{}, err
-		}
-		p.items = append(p.items, it)
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return value{}, p.errorf("unexpected end of input in an array")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-		case ']':
-			p.pos++
-			v.items = slices.Clone(p.items[base:])
-			return v, nil
-		default:
-			return value{}, p.errorf("unexpected %q in an array; want ',' or ']'", p.data[p.pos])
-		}
-	}
-}
-
-func (p *parser) object(depth int) (value, error) {
-	p.pos++ // {
-	v := value{kind: 'o', members: []member{}}
-	p.skipSpace()
-	if p.pos < len(p.data) && p.data[p.pos] == '}' {
-		p.pos++
-		return v, nil
-	}
-	base := len(p.members)
-	defer func() { p.members = p.members[:base] }()
-	for {
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
-			return value{}, p.errorf("want a member name in double quotes")
-		}
-		key, err := p.string()
-		if err != nil {
-			return value{}, err
-		}
-		p.skipSpace()
-		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
-			return value{}, p.errorf("want ':' after a member name")
-		}
-		p.pos++
-		p.skipSpace()
-		val, err := p.value(depth)
-		if err != nil {
-			return value{}, err
-		}
-		p.members = append(p.members, member{key: key, val: val})
-		p.skipSpace()
-		if p.pos >= len(p.data) {
-			return value{}, p.errorf("unexpected end of input in an object")
-		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			continue
-		case '}':
-			p.pos++
-		default:
-			return value{}, p.errorf("unexpected %q in an object; want ',' or '}'", p.data[p.pos])
-		}
-		break
-	}
-	v.members = slices.Clone(p.members[base:])
-	slices.SortFunc(v.members, func(a, b member) int { return CompareUTF16(a.key, b.key) })
-	for i := 1; i < len(v.members); i++ {
-		if v.members[i].key == v.members[i-1].key {
-			return value{}, p.errorf("duplicate member name %s", echo.Quote(v.members[i].key))
-		}
-	}
-	return v, nil
-}
-
-// string reads a JSON string and returns its decoded text.
-func (p *parser) string() (string, error) {
-	p.pos++ // opening quote
-	var b []byte
-	start := p.pos
-	for {
-		if p.pos >= len(p.data) {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.data[p.pos]
-		switch {
-		case c == '"':
-			if b == nil {
-				s := string(p.data[start:p.pos])
-				p.pos++
-				return s, nil
-			}
-			b = append(b, p.data[start:p.pos]...)
-			p.pos++
-			return string(b), nil
-		case c < 0x20:
-			return "", p.errorf("unescaped control character %#02x in a string", c)
-		case c == '\\':
-			b = append(b, p.data[start:p.pos]...)
-			r, err := p.escape()
-			if err != nil {
-				return "", err
-			}
-			b = utf8.AppendRune(b, r)
-			start = p.pos
-		default:
-			p.pos++
-		}
-	}
-}
-
-// escape reads one escape sequence, a surrogate pair counting as one, and
-// returns the character it stands for.
-func (p *parser) escape() (rune, error) {
-	if p.pos+1 >= len(p.data) {
-		return 0, p.errorf("unterminated escape")
-	}
-	c := p.data[p.pos+1]
-	p.pos += 2
-	switch c {
-	case '"', '\\', '/':
-		return rune(c), nil
-	case 'b':
-		return '\b', nil
-	case 'f':
-		return '\f', nil
-	case 'n':
-		return '\n', nil
-	case 'r':
-		return '\r', nil
-	case 't':
-		return '\t', nil
-	case 'u':
-		r, err := p.hex4()
-		if err != nil {
-			return 0, err
-		}
-		switch {
-		case 0xDC00 <= r && r <= 0xDFFF:
-			return 0, p.errorf("lone low surrogate \\u%04x", r)
-		case 0xD800 <= r && r <= 0xDBFF:
-			if p.pos+1 >= len(p.data) || p.data[p.pos] != '\\' || p.data[p.pos+1] != 'u' {
-				return 0, p.errorf("lone high surrogate \\u%04x", r)
-			}
-			p.pos += 2
-			lo, err := p.hex4()
-			if err != nil {
-				return 0, err
-			}
-			if lo < 0xDC00 || lo > 0xDFFF {
-				return 0, p.errorf("high surrogate \\u%04x not followed by a low surrogate", r)
-			}
-			return utf16.DecodeRune(r, lo), nil
-		}
-		return r, nil
-	default:
-		p.pos--
-		return 0, p.errorf("invalid escape \\%c", c)
-	}
-}
-
-func (p *parser) hex4() (rune, error) {
-	if p.pos+4 > len(p.data) {
-		return 0, p.errorf("truncated \\u escape")
-	}
-	var r rune
-	for _, c := range p.data[p.pos : p.pos+4] {
-		var d byte
-		switch {
-		case '0' <= c && c <= '9':
-			d = c - '0'
-		case 'a' <= c && c <= 'f':
-			d = c - 'a' + 10
-		case 'A' <= c && c <= 'F':
-			d = c - 'A' + 10
-		default:
-			return 0, p.errorf("invalid hex digit %q in a \\u escape", c)
-		}
-		r = r<<4 | rune(d)
-	}
-	p.pos += 4
-	return r, nil
-}
-
-// number reads a number with RFC 8259's grammar and returns its canonical text.
-func (p *parser) number() (value, error) {
-	start := p.pos
-	if p.data[p.pos] == '-' {
-		p.pos++
-	}
-	digits := func() int {
-		n := 0
-		for p.pos < len(p.data) && '0' <= p.data[p.pos] && p.data[p.pos] <= '9' {
-			p.pos++
-			n++
-		}
-		return n
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '0' {
-		p.pos++
-	} else if digits() == 0 {
-		return value{}, p.errorf("want a digit")
-	}
-	if p.pos < len(p.data) && p.data[p.pos] == '.' {
-		p.pos++
-		if digits() == 0 {
-			return value{}, p.errorf("want a digit after the decimal point")
-		}
-	}
-	if p.pos < len(p.data) && (p.data[p.pos] == 'e' || p.data[p.pos] == 'E') {
-		p.pos++
-		if p.pos < len(p.data) && (p.data[p.pos] == '+' || p.data[p.pos] == '-') {
-			p.pos++
-		}
-		if digits() == 0 {
-			return value{}, p.errorf("want a digit in the exponent")
-		}
-	}
-	raw := p.data[start:p.pos]
-	if isShortInteger(raw) {
-		// A plain integer of at most 15 digits is exact in a double and
-		// ECMAScript writes it as it is.
-		return value{kind: 'l', text: string(raw)}, nil
-	}
-	text := string(raw)
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(f, 0) {
-		// ParseFloat fails only on range here; the grammar was checked above.
-		return value{}, &Error{Offset: start, Reason: fmt.Sprintf("number %s is outside the range of an IEEE 754 double", echo.Quote(text))}
-	}
-	out, err := AppendNumber(nil, f)
-	if err != nil {
-		return value{}, &Error{Offset: start, Reason: err.Error()}
-	}
-	return value{kind: 'l', text: string(out)}, nil
-}
-
-// isShortInteger reports whether raw, a number the grammar accepted, is an
-// integer of 1 to 15 digits other than -0: its canonical form is itself.
-func isShortInteger(raw []byte) bool {
-	digits := raw
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-		if len(digits) == 1 && digits[0] == '0' {
-			return false
-		}
-	}
-	if len(digits) == 0 || len(digits) > 15 {
-		return false
-	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-func firstInvalidUTF8(data []byte) int {
-	for i := 0; i < len(data); {
-		r, size := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && size == 1 {
-			return i
-		}
-		i += size
-	}
-	return len(data)
+	return jsontext.AppendFloat(out, f, 64), nil
 }
 
 // CompareUTF16 compares a and b as sequences of UTF-16 code units, the order

@@ -136,20 +136,20 @@ func TestRefusesNonIJSON(t *testing.T) {
 	}{
 		{"duplicate key", `{"a":1,"a":2}`, `duplicate member name "a"`},
 		{"duplicate key spelled two ways", `{"a":1,"\u0061":2}`, `duplicate member name "a"`},
-		{"lone high surrogate", `"\ud800"`, "lone high surrogate"},
-		{"lone low surrogate", `"\udc00x"`, "lone low surrogate"},
-		{"high surrogate then not low", `"\ud800\u0041"`, "not followed by a low surrogate"},
+		{"lone high surrogate", `"\ud800"`, "invalid surrogate pair"},
+		{"lone low surrogate", `"\udc00x"`, "invalid surrogate pair"},
+		{"high surrogate then not low", `"\ud800\u0041"`, "invalid surrogate pair"},
 		{"invalid UTF-8", "\"\xff\"", "invalid UTF-8"},
 		{"number out of range", `1e400`, "outside the range"},
-		{"leading zero", `01`, "after the JSON value"},
-		{"bare decimal point", `1.`, "after the decimal point"},
-		{"NaN", `NaN`, "where a JSON value should start"},
-		{"trailing comma", `[1,]`, "where a JSON value should start"},
-		{"trailing value", `{} {}`, "after the JSON value"},
-		{"raw control character", "\"a\tb\"", "unescaped control character"},
-		{"unterminated", `{"a":"b`, "unterminated string"},
+		{"leading zero", `01`, "after top-level value"},
+		{"bare decimal point", `1.`, "unexpected end of input"},
+		{"NaN", `NaN`, "at start of value"},
+		{"trailing comma", `[1,]`, "at start of value"},
+		{"trailing value", `{} {}`, "after top-level value"},
+		{"raw control character", "\"a\tb\"", "expecting non-control character"},
+		{"unterminated", `{"a":"b`, "unexpected end of input"},
 		{"empty", ``, "unexpected end of input"},
-		{"bad escape", `"\x"`, "invalid escape"},
+		{"bad escape", `"\x"`, "invalid escape sequence"},
 		{"too deep", strings.Repeat("[", canonicaljson.MaxDepth+1) + strings.Repeat("]", canonicaljson.MaxDepth+1), "nesting deeper than"},
 	}
 	for _, tt := range tests {
@@ -193,6 +193,77 @@ func TestMarshal(t *testing.T) {
 	}
 	if _, err := canonicaljson.Marshal(math.Inf(1)); err == nil {
 		t.Error("Marshal(+Inf) = nil error, want one")
+	}
+}
+
+// TestMarshalRefusesWhatItWouldRepair shows that a Go value whose JSON
+// encoding/json would repair has no canonical form. encoding/json writes
+// invalid UTF-8 as U+FFFD, so a grant with RunID "run-A\xff" and one with
+// "run-A\xfe" shared an ID and a seal; and an integer beyond 2^53 shares its
+// double with its neighbours.
+func TestMarshalRefusesWhatItWouldRepair(t *testing.T) {
+	type grant struct {
+		RunID string `json:"runId"`
+		Host  string `json:"host"`
+	}
+	tests := []struct {
+		name   string
+		v      any
+		reason string
+	}{
+		{"invalid UTF-8 in a struct field", grant{RunID: "run-A\xff", Host: "host"}, "invalid UTF-8"},
+		{"the same field edited", grant{RunID: "run-A\xfe", Host: "host"}, "invalid UTF-8"},
+		{"a lone surrogate's UTF-8", "\xed\xa0\x80", "invalid UTF-8"},
+		{"invalid UTF-8 in a map key", map[string]int{"k\xff": 1}, "invalid UTF-8"},
+		{"invalid UTF-8 deep in a value", map[string]any{"a": []any{"ok", map[string]string{"b": "\xc0"}}}, "invalid UTF-8"},
+		{"integer just beyond 2^53", int64(1<<53 + 1), "beyond 2^53"},
+		{"negative integer beyond 2^53", map[string]int64{"n": -(1<<53 + 1)}, "beyond 2^53"},
+		{"largest uint64", uint64(math.MaxUint64), "beyond 2^53"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := canonicaljson.Marshal(tt.v)
+			if err == nil || !strings.Contains(err.Error(), tt.reason) {
+				t.Fatalf("Marshal = %q, %v; want an error containing %q", got, err, tt.reason)
+			}
+		})
+	}
+	// The integers a double holds exactly are fine, up to 2^53 itself.
+	got, err := canonicaljson.Marshal([]int64{1 << 53, -(1 << 53), 123456789012345})
+	if err != nil || string(got) != `[9007199254740992,-9007199254740992,123456789012345]` {
+		t.Errorf("Marshal(exact integers) = %s, %v", got, err)
+	}
+	// Nil slices and maps stay null, and omitempty keeps encoding/json's meaning:
+	// the digests of the root's types are the canonical form of their answers.
+	got, err = canonicaljson.Marshal(struct {
+		A []int          `json:"a"`
+		M map[string]int `json:"m"`
+		N int            `json:"n,omitempty"`
+		S string         `json:"s,omitempty"`
+	}{})
+	if err != nil || string(got) != `{"a":null,"m":null}` {
+		t.Errorf("Marshal(zero struct) = %s, %v; want {\"a\":null,\"m\":null}", got, err)
+	}
+}
+
+// TestNumberOutOfRangeIsRefused: jsontext writes a number beyond a double as the
+// largest double; RFC 8785 makes it an error, and so does Canonicalize. The
+// largest double itself is fine.
+func TestNumberOutOfRangeIsRefused(t *testing.T) {
+	for _, in := range []string{`1e400`, `[1, -1e309]`, `{"a":{"b":[1.7976931348623157e+308, 2e308]}}`} {
+		_, err := canonicaljson.Canonicalize([]byte(in))
+		var cerr *canonicaljson.Error
+		if !errors.As(err, &cerr) || !strings.Contains(cerr.Reason, "outside the range") {
+			t.Errorf("Canonicalize(%s) error = %v, want outside the range", in, err)
+			continue
+		}
+		if c := in[cerr.Offset]; c != '-' && (c < '0' || c > '9') {
+			t.Errorf("Canonicalize(%s) offset %d points at %q, want the number", in, cerr.Offset, c)
+		}
+	}
+	got, err := canonicaljson.Canonicalize([]byte(`[1.7976931348623157e308, "1.7976931348623157e+308"]`))
+	if err != nil || string(got) != `[1.7976931348623157e+308,"1.7976931348623157e+308"]` {
+		t.Errorf("Canonicalize(largest double) = %s, %v", got, err)
 	}
 }
 
@@ -291,7 +362,10 @@ func TestMembers(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Members (-want +got):\n%s", diff)
 	}
-	for _, bad := range []string{`[]`, `"a"`, `{"a":1,"a":2}`, `{"a":1} x`, ``} {
+	if got, err := canonicaljson.Members([]byte(`{}`)); err != nil || len(got) != 0 {
+		t.Errorf("Members({}) = %v, %v; want no members", got, err)
+	}
+	for _, bad := range []string{`[]`, `"a"`, `{"a":1,"a":2}`, `{"a":1} x`, ``, "{\"a\":\"\xff\"}"} {
 		if _, err := canonicaljson.Members([]byte(bad)); err == nil {
 			t.Errorf("Members(%q) = nil error, want one", bad)
 		}
