@@ -215,7 +215,11 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 	if in.Replay != nil {
 		m.Completeness = completeness(*in.Replay, entries)
 	}
-	m.Digest = digestOf(m)
+	digest, err := digestOf(m)
+	if err != nil {
+		return GetArtifactManifestResult{}, internalError("computing the digest of a manifest")
+	}
+	m.Digest = digest
 	return m, nil
 }
 

@@ -112,7 +112,7 @@ type corpus struct {
 	profileByID map[string]*EnvironmentProfile
 	journeyByID map[string]*CompileJourneyInput
 	// journeyDigests compiles a reference journey for its digest on first use.
-	journeyDigests map[string]func() string
+	journeyDigests map[string]func() (string, error)
 	appIDs         []string
 	fixtureIDs     []string
 	profileIDs     []string
@@ -138,11 +138,14 @@ func indexCorpus(c corpus) *corpus {
 		c.appIDs = append(c.appIDs, c.Apps[i].ID)
 	}
 	c.journeyByID = make(map[string]*CompileJourneyInput, len(c.ReferenceJourneys))
-	c.journeyDigests = make(map[string]func() string, len(c.ReferenceJourneys))
+	c.journeyDigests = make(map[string]func() (string, error), len(c.ReferenceJourneys))
 	for i := range c.ReferenceJourneys {
 		j := &c.ReferenceJourneys[i]
 		c.journeyByID[j.ID] = j
-		c.journeyDigests[j.ID] = sync.OnceValue(func() string { return compile(*j).Digest })
+		c.journeyDigests[j.ID] = sync.OnceValues(func() (string, error) {
+			g, err := compile(*j)
+			return g.Digest, err
+		})
 	}
 	c.fixtureByID = make(map[string]*Fixture, len(c.Fixtures))
 	for i := range c.Fixtures {

@@ -26,15 +26,16 @@ func ExampleCreateRunSubmission() {
 	fmt.Println(run.ArtifactManifestRef)
 	fmt.Println(run.ReplayStreamRef)
 	// Output:
-	// run-102df1669e18a7fb7ca6
+	// run-606b700fc1c0ad13c153
 	// modeled true
-	// artifact-manifest://run-102df1669e18a7fb7ca6
-	// replay-stream://run-102df1669e18a7fb7ca6
+	// artifact-manifest://run-606b700fc1c0ad13c153
+	// replay-stream://run-606b700fc1c0ad13c153
 }
 
-// A journey of your own is bound to a run by the digest its compilation
-// returned: the run ID hashes that digest, so a different journey under the same
-// ID is a different run, and an ID nothing compiled is refused.
+// A journey of your own is sent whole, the same object CompileJourney takes,
+// and compiled again by CreateRunSubmission: the run is bound to the digest the
+// server computed, so a different journey under the same ID is a different run.
+// A digest is only a cross-check: an ID with a digest but no journey is refused.
 func ExampleCreateRunSubmission_ownJourney() {
 	ctx := context.Background()
 	journey, _ := automium.ReferenceJourney("storefront-search-add-to-cart")
@@ -44,8 +45,8 @@ func ExampleCreateRunSubmission_ownJourney() {
 		log.Fatal(err)
 	}
 	in := automium.CreateRunSubmissionInput{
-		JourneyID:            journey.ID,
-		JourneyDigest:        compiled.Journey.Digest,
+		Journey:              &journey,
+		JourneyDigest:        compiled.Journey.Digest, // optional: must match
 		AppID:                journey.AppID,
 		FixtureID:            journey.FixtureID,
 		Planner:              automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
@@ -55,16 +56,16 @@ func ExampleCreateRunSubmission_ownJourney() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(run.JourneyDigest == compiled.Journey.Digest, run.ReferenceJourney)
+	fmt.Println(run.JourneyID, run.JourneyDigest == compiled.Journey.Digest, run.ReferenceJourney)
 
-	in.JourneyDigest = ""
+	in.Journey, in.JourneyID = nil, journey.ID
 	_, err = automium.CreateRunSubmission(ctx, in)
 	var e *automium.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Field)
 	}
 	// Output:
-	// true false
+	// my-kettle-search true false
 	// invalid_argument journeyId
 }
 

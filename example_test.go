@@ -91,7 +91,7 @@ func ExampleCompileJourney() {
 	// Output:
 	// true journey-graph-v1 planner-intent-v1 entry: step-1
 	// step-1 recover-1 step-2 recover-2 step-3 recover-3 step-4 recover-4 assert-1 pass fail
-	// 18 edges, sha256:4866b864a864…
+	// 18 edges, sha256:f95c3e928261…
 }
 
 // An invalid journey is not a Go error: the result lists every problem at once,

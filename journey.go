@@ -239,8 +239,15 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 	if errs := ps.list(); len(errs) > 0 {
 		return CompileJourneyResult{Valid: false, Errors: errs}, nil
 	}
-	g := compile(in)
-	if want, isRef := referenceDigest(in.ID); isRef && g.Digest != want {
+	g, err := compile(in)
+	if err != nil {
+		return CompileJourneyResult{}, err
+	}
+	want, isRef, err := referenceDigest(in.ID)
+	if err != nil {
+		return CompileJourneyResult{}, err
+	}
+	if isRef && g.Digest != want {
 		// A run binds a reference journey by its ID alone, so that ID must not
 		// name another body, app or fixture.
 		ref := owned().journeyByID[in.ID]
@@ -350,7 +357,11 @@ func assertionProblems(ps *problems, at jsonPath, a Assertion) {
 // failure goes to its own recovery node when retries are allowed, which retries the
 // step at most MaxRetries times before failing the journey. Assertions run after the
 // last step; any failed assertion fails the journey, and the last success passes it.
-func compile(in CompileJourneyInput) CompiledJourney {
+//
+// The digest is that of the graph's canonical JSON with the digest member the
+// empty string (docs/digests.md); the error says that could not be computed,
+// which the checks before compile make a bug.
+func compile(in CompileJourneyInput) (CompiledJourney, error) {
 	nodes := make([]GraphNode, 0, 2*len(in.Steps)+len(in.Assertions)+2)
 	edges := make([]GraphEdge, 0, 4*len(in.Steps)+2*len(in.Assertions))
 	retry := in.Recovery.MaxRetries > 0
@@ -398,20 +409,25 @@ func compile(in CompileJourneyInput) CompiledJourney {
 		Edges:                   edges,
 		MaxRetries:              in.Recovery.MaxRetries,
 	}
-	g.Digest = digestOf(g)
-	return g
+	digest, err := digestOf(g)
+	if err != nil {
+		return CompiledJourney{}, internalError("computing the digest of journey " + echo.Quote(in.ID))
+	}
+	g.Digest = digest
+	return g, nil
 }
 
 // referenceDigest returns the compiled digest of the reference journey id, and
 // whether id names one. Each digest is computed on its first use and kept (the
 // corpus is constant): compiling every reference journey for the first call
 // that needed one of them cost that call 2 to 4 ms.
-func referenceDigest(id string) (string, bool) {
+func referenceDigest(id string) (string, bool, error) {
 	digest, ok := owned().journeyDigests[id]
 	if !ok {
-		return "", false
+		return "", false, nil
 	}
-	return digest(), true
+	d, err := digest()
+	return d, true, err
 }
 
 // stepNodeID and recoveryNodeID name the nodes of step i, counting from 1 as a

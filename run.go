@@ -2,6 +2,7 @@ package automium
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
@@ -91,18 +92,23 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from 
 // CreateRunSubmissionInput asks for a modeled run of one journey on one fixture,
 // planner and environment profile.
 //
-// The journey is bound by content, not only by name: journeyId names either a
-// reference journey of the fixture, or a journey the caller compiled, in which
-// case journeyDigest must be the digest [CompileJourney] returned for it. The
-// run ID hashes that digest, so two different journeys under one ID never share
-// a run.
+// The journey is bound by content, and the server keeps no state: either
+// journeyId names a reference journey of the fixture, or journey carries your
+// journey itself, the same object [CompileJourney] takes, and it is compiled
+// here. journeyDigest is an optional cross-check against the digest computed
+// here; it never stands in for the journey, so a digest the server did not
+// compute never yields a run.
 type CreateRunSubmissionInput struct {
-	// ID of the journey to run: a reference journey of the fixture, or a journey you
-	// compiled (then also send journeyDigest).
-	JourneyID string `json:"journeyId" jsonschema:"ID of the journey to run: a reference journey of the fixture, or a journey you compiled (then also send journeyDigest)" validate:"required,max=128,automium_slug"`
-	// The digest the journey compiler returned for a journey you compiled (sha256: and
-	// 64 hex digits); optional for a reference journey, where it must match.
-	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"the digest the journey compiler returned for a journey you compiled (sha256: and 64 hex digits); optional for a reference journey, where it must match" validate:"omitempty,automium_digest"`
+	// ID of a reference journey of the fixture to run. With journey, leave it out or
+	// give journey.id.
+	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey of the fixture to run. With journey, leave it out or give journey.id" validate:"omitempty,max=128,automium_slug"`
+	// Your own journey, the same object automium_compile_journey takes; it is compiled
+	// here and the run is bound to its digest. Leave it out to run a reference
+	// journey.
+	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the same object automium_compile_journey takes; it is compiled here and the run is bound to its digest. Leave it out to run a reference journey" validate:"omitempty"`
+	// Optional cross-check: the digest automium_compile_journey returned (sha256: and
+	// 64 lowercase hex digits). It must equal the digest computed here.
+	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"optional cross-check: the digest automium_compile_journey returned (sha256: and 64 lowercase hex digits). It must equal the digest computed here" validate:"omitempty,automium_digest"`
 	// An authorized benchmark app ID (see ListApps).
 	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
 	// A fixture ID of that app (see ListFixtures).
@@ -154,45 +160,52 @@ type CreateRunSubmissionResult struct {
 // CreateRunSubmission models submitting a journey run. It checks that the app is
 // authorized, the fixture belongs to the app, the environment profile is one of
 // the fixture's, the planner reference has an id, vendor and model, and the
-// journey is bound to what was compiled:
+// journey is bound to its content:
 //
-//   - a reference journey must belong to the same app and fixture, and a
-//     journeyDigest sent with it must be the reference journey's own digest;
-//   - any other journey ID needs the journeyDigest [CompileJourney] returned for
-//     it, since v1 persists nothing and the digest is what says which journey
-//     the run is of. An ID with neither is refused (invalid_argument), so a run
-//     never names a journey nothing compiled.
+//   - a reference journey (journeyId alone) must belong to the same app and
+//     fixture;
+//   - a journey of your own (journey) is compiled here exactly as
+//     [CompileJourney] compiles it; each of its problems is reported under
+//     journey, it must be of the submission's app and fixture, and journeyId,
+//     if given, must be its ID;
+//   - a journeyDigest, if given, must equal the digest computed here;
+//   - a journeyId that names no reference journey, without journey, is refused
+//     (invalid_argument): v1 keeps no state, so a digest alone cannot say which
+//     journey it is of, and a run never names a journey nothing compiled.
 //
 // Every problem is reported at once. The run ID is "run-" followed by the first
-// 20 hex digits of the sha256 of the submission format version, the journey
-// digest, the corpus version, the app, fixture and environment profile, and the
-// planner, so repeating a submission is idempotent and a different journey under
-// the same ID gets a different run. Nothing is enqueued, leased, executed or
-// written.
+// 20 hex digits of the sha256 of the RFC 8785 canonical JSON of the submission:
+// the members schemaVersion, corpusVersion, journeyId, journeyDigest, appId,
+// fixtureId, planner and environmentProfileId of the result (docs/digests.md).
+// Repeating a submission is idempotent, and any change to one of them, the
+// journey's content included, gives another run. Nothing is enqueued, leased,
+// executed or written.
 func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (CreateRunSubmissionResult, error) {
 	if err := checkContext(ctx); err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
-	digest, err := runSubmissionProblems(in)
+	journey, err := runSubmissionProblems(ctx, in)
 	if err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
-	_, reference := owned().journeyByID[in.JourneyID]
-	runID := "run-" + strings.TrimPrefix(digestOf(struct {
-		Version              string     `json:"version"`
-		JourneyDigest        string     `json:"journeyDigest"`
-		CorpusVersion        string     `json:"corpusVersion"`
-		AppID                string     `json:"appId"`
-		FixtureID            string     `json:"fixtureId"`
-		EnvironmentProfileID string     `json:"environmentProfileId"`
-		Planner              PlannerRef `json:"planner"`
-	}{RunSubmissionVersion, digest, CorpusVersion, in.AppID, in.FixtureID, in.EnvironmentProfileID, in.Planner}), "sha256:")[:20]
+	_, reference := owned().journeyByID[journey.ID]
+	if reference {
+		// A journey of your own with a reference journey's ID compiles only
+		// when it is that reference journey (CompileJourney refuses any other
+		// body), so the flag means the same whichever way it was sent.
+		refDigest, _, err := referenceDigest(journey.ID)
+		reference = err == nil && refDigest == journey.Digest
+	}
+	runID, err := runIDOf(journey.ID, journey.Digest, in)
+	if err != nil {
+		return CreateRunSubmissionResult{}, err
+	}
 	return CreateRunSubmissionResult{
 		SchemaVersion:        RunSubmissionVersion,
 		CorpusVersion:        CorpusVersion,
 		RunID:                runID,
-		JourneyID:            in.JourneyID,
-		JourneyDigest:        digest,
+		JourneyID:            journey.ID,
+		JourneyDigest:        journey.Digest,
 		ReferenceJourney:     reference,
 		AppID:                in.AppID,
 		FixtureID:            in.FixtureID,
@@ -206,14 +219,49 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 	}, nil
 }
 
-// runSubmissionProblems returns the digest of the journey the submission binds,
-// or every problem with in. The validator's findings are sharpened where the
-// corpus knows better: an unknown fixture lists the app's fixtures, an unknown
-// profile the fixture's profiles, and any planner problem becomes
-// malformed_planner naming every missing part.
-func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
-	ps := newProblems(in)
-	ps.validate(in)
+// runIDLength is how many hex digits of the submission's digest a run ID keeps:
+// 80 bits, so a collision needs about 2^40 submissions.
+const runIDLength = 20
+
+// runIDOf derives the run ID from the canonical submission. The members are
+// named as in the result, so a verifier rebuilds the ID from the answer alone:
+// pick these eight members, canonicalize them (RFC 8785), hash with SHA-256.
+func runIDOf(journeyID, journeyDigest string, in CreateRunSubmissionInput) (string, error) {
+	digest, err := digestOf(struct {
+		SchemaVersion        string     `json:"schemaVersion"`
+		CorpusVersion        string     `json:"corpusVersion"`
+		JourneyID            string     `json:"journeyId"`
+		JourneyDigest        string     `json:"journeyDigest"`
+		AppID                string     `json:"appId"`
+		FixtureID            string     `json:"fixtureId"`
+		Planner              PlannerRef `json:"planner"`
+		EnvironmentProfileID string     `json:"environmentProfileId"`
+	}{RunSubmissionVersion, CorpusVersion, journeyID, journeyDigest, in.AppID, in.FixtureID, in.Planner, in.EnvironmentProfileID})
+	if err != nil {
+		return "", internalError("computing a run ID")
+	}
+	return "run-" + strings.TrimPrefix(digest, digestPrefix)[:runIDLength], nil
+}
+
+// boundJourney is the journey a submission binds: its ID and the digest the
+// server computed for it.
+type boundJourney struct {
+	ID, Digest string
+}
+
+// runSubmissionProblems returns the journey the submission binds, or every
+// problem with in. The validator's findings are sharpened where the corpus knows
+// better: an unknown fixture lists the app's fixtures, an unknown profile the
+// fixture's profiles, and any planner problem becomes malformed_planner naming
+// every missing part. The journey of your own is checked by CompileJourney
+// alone, once, with its size checked before anything walks it.
+func runSubmissionProblems(ctx context.Context, in CreateRunSubmissionInput) (boundJourney, error) {
+	// The validator never sees the journey: CompileJourney checks it, bounds
+	// first, and its problems are reported under journey.
+	outer := in
+	outer.Journey = nil
+	ps := newProblems(outer)
+	ps.validate(outer)
 	app := owned().appByID[in.AppID]
 	fixture := owned().fixtureByID[in.FixtureID]
 	if p := ps.first(field("fixtureId")); p != nil && p.Code == CodeInvalidFixtureID && app != nil {
@@ -233,28 +281,101 @@ func runSubmissionProblems(in CreateRunSubmissionInput) (string, error) {
 		ps.replace(profile, newError(CodeInvalidEnvironmentProfile, "", fixture.EnvironmentProfileIDs,
 			"%s is not an environment profile of fixture %s; use one of the allowed values", echo.Quote(in.EnvironmentProfileID), echo.Quote(fixture.ID)))
 	}
-	digest := in.JourneyDigest
-	if !ps.has(field("journeyId")) && !ps.has(field("journeyDigest")) {
-		journey, digestAt := field("journeyId"), field("journeyDigest")
-		ref, isRef := owned().journeyByID[in.JourneyID]
-		refDigest, _ := referenceDigest(in.JourneyID)
-		switch {
-		case isRef && app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID):
-			ps.add(journey, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,
-				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; submit it with its own app and fixture, or use a journey of fixture %s",
-				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(app.ID), echo.Quote(fixture.ID), echo.Quote(fixture.ID))
-		case isRef && digest != "" && digest != refDigest:
-			ps.add(digestAt, CodeInvalidArgument, nil,
-				"%s is not the digest of reference journey %s (%s); leave journeyDigest out to run the reference journey, or give your own journey its own ID", echo.Quote(digest), echo.Quote(ref.ID), refDigest)
-		case isRef:
-			digest = refDigest
-		case digest == "":
-			ps.add(journey, CodeInvalidArgument, nil,
-				"%s is not a reference journey; compile it first and send the digest the compiler returned as journeyDigest, or use a reference journey of the fixture", echo.Quote(in.JourneyID))
-		}
+	bound, err := journeyBinding(ctx, ps, in, app, fixture)
+	if err != nil {
+		return boundJourney{}, err
 	}
 	if err := ps.err(); err != nil {
-		return "", err
+		return boundJourney{}, err
 	}
-	return digest, nil
+	return bound, nil
+}
+
+// journeyBinding finds the journey in binds and its digest, recording in ps
+// every problem with journeyId, journey and journeyDigest. The error is for what
+// ends the call at once: a journey over a bound, or ctx done.
+func journeyBinding(ctx context.Context, ps *problems, in CreateRunSubmissionInput, app *App, fixture *Fixture) (boundJourney, error) {
+	idAt, journeyAt, digestAt := field("journeyId"), field("journey"), field("journeyDigest")
+	var bound boundJourney
+	switch {
+	case in.Journey != nil:
+		res, err := CompileJourney(ctx, *in.Journey)
+		if err != nil {
+			return boundJourney{}, underJourney(err)
+		}
+		if !res.Valid {
+			for _, p := range res.Errors {
+				at := journeyAt
+				if p.Field != "" {
+					at = journeyAt.dot(p.Field)
+				}
+				ps.addError(at, &Error{Code: p.Code, Message: p.Message, Allowed: p.Allowed})
+			}
+			return boundJourney{}, nil
+		}
+		bound = boundJourney{ID: res.Journey.ID, Digest: res.Journey.Digest}
+		if in.JourneyID != "" && !ps.has(idAt) && in.JourneyID != bound.ID {
+			ps.add(idAt, CodeInvalidArgument, nil,
+				"%s is not the ID of the journey you sent (%s); leave journeyId out, or make it journey.id", echo.Quote(in.JourneyID), echo.Quote(bound.ID))
+		}
+		if app != nil && in.Journey.AppID != app.ID {
+			ps.add(journeyAt.dot("appId"), CodeFixtureAppMismatch, []string{app.ID},
+				"the journey is of app %s and the submission of app %s; submit it with its own app and fixture", echo.Quote(in.Journey.AppID), echo.Quote(app.ID))
+		}
+		if fixture != nil && in.Journey.FixtureID != fixture.ID {
+			ps.add(journeyAt.dot("fixtureId"), CodeFixtureAppMismatch, []string{fixture.ID},
+				"the journey is of fixture %s and the submission of fixture %s; submit it with its own app and fixture", echo.Quote(in.Journey.FixtureID), echo.Quote(fixture.ID))
+		}
+	case ps.has(idAt):
+		return boundJourney{}, nil
+	case in.JourneyID == "":
+		ps.add(journeyAt, CodeInvalidArgument, nil,
+			"give either journeyId, the ID of a reference journey of the fixture, or journey, your own journey as automium_compile_journey takes it")
+		return boundJourney{}, nil
+	default:
+		ref, isRef := owned().journeyByID[in.JourneyID]
+		if !isRef {
+			ps.add(idAt, CodeInvalidArgument, nil,
+				"%s is not a reference journey; send your journey itself as journey (the object automium_compile_journey takes), or use a reference journey of the fixture", echo.Quote(in.JourneyID))
+			return boundJourney{}, nil
+		}
+		if app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID) {
+			ps.add(idAt, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,
+				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; submit it with its own app and fixture, or use a journey of fixture %s",
+				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(app.ID), echo.Quote(fixture.ID), echo.Quote(fixture.ID))
+		}
+		digest, _, err := referenceDigest(ref.ID)
+		if err != nil {
+			return boundJourney{}, err
+		}
+		bound = boundJourney{ID: ref.ID, Digest: digest}
+	}
+	if in.JourneyDigest != "" && !ps.has(digestAt) && in.JourneyDigest != bound.Digest {
+		ps.add(digestAt, CodeInvalidArgument, nil,
+			"%s is not the digest of journey %s, which is %s; leave journeyDigest out, or send the digest automium_compile_journey returned for this journey", echo.Quote(in.JourneyDigest), echo.Quote(bound.ID), bound.Digest)
+	}
+	return bound, nil
+}
+
+// underJourney moves the problems of an error from CompileJourney under the
+// journey member, where the submission carries it.
+func underJourney(err error) error {
+	var e *Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	moved := *e
+	if moved.Field != "" {
+		moved.Field = "journey." + moved.Field
+	}
+	if len(e.Problems) > 0 {
+		moved.Problems = make([]Problem, len(e.Problems))
+		for i, p := range e.Problems {
+			moved.Problems[i] = p
+			if p.Field != "" {
+				moved.Problems[i].Field = "journey." + p.Field
+			}
+		}
+	}
+	return &moved
 }

@@ -78,11 +78,9 @@ func TestCreateRunSubmission(t *testing.T) {
 	}
 }
 
-// A journey the caller compiled itself is accepted: v1 has no journey store to
-// check it against, and the result says it is not a reference journey.
-// ownJourneyDigest compiles a journey of the caller's own and returns its
-// digest, as a client would before submitting a run of it.
-func ownJourneyDigest(t *testing.T, id, goal string) string {
+// ownJourney returns a journey of the caller's own and the digest
+// CompileJourney gives it, as a client would compile it before a run.
+func ownJourney(t *testing.T, id, goal string) (CompileJourneyInput, string) {
 	t.Helper()
 	j := validJourney()
 	j.ID, j.Goal = id, goal
@@ -90,17 +88,38 @@ func ownJourneyDigest(t *testing.T, id, goal string) string {
 	if err != nil || !res.Valid {
 		t.Fatalf("compiling %s: %v %+v", id, err, res.Errors)
 	}
-	return res.Journey.Digest
+	return j, res.Journey.Digest
 }
 
-// TestCreateRunSubmissionBindsTheJourney checks that a run is bound to what was
-// compiled: a reference journey, or a digest the compiler returned.
+// flipHex changes the last hex digit of a digest.
+func flipHex(digest string) string {
+	last := digest[len(digest)-1]
+	next := byte('0')
+	if last == '0' {
+		next = '1'
+	}
+	return digest[:len(digest)-1] + string(next)
+}
+
+// TestCreateRunSubmissionBindsTheJourney checks that a run is bound to content
+// the server compiled itself: a reference journey by its ID, or a journey of the
+// caller's own sent whole. A digest is only ever a cross-check, so no digest the
+// server did not compute yields a run (issue finding: a never-compiled
+// journeyId with sha256:000…0, or a real digest with one digit changed, got a
+// run).
 func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
 	ctx := context.Background()
-	own := ownJourneyDigest(t, "my-own-journey", "Find a kettle")
-	other := ownJourneyDigest(t, "my-own-journey", "Find a teapot")
-	ref := validRunSubmission()
-	refRun, err := CreateRunSubmission(ctx, ref)
+	own, ownDigest := ownJourney(t, "my-own-journey", "Find a kettle")
+	_, otherDigest := ownJourney(t, "my-own-journey", "Find a teapot")
+	refRun, err := CreateRunSubmission(ctx, validRunSubmission())
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := "sha256:" + strings.Repeat("0", 64)
+	withJourney := func(j CompileJourneyInput) func(*CreateRunSubmissionInput) {
+		return func(in *CreateRunSubmissionInput) { in.JourneyID, in.Journey = "", &j }
+	}
+	ownRun, err := CreateRunSubmission(ctx, func() CreateRunSubmissionInput { in := validRunSubmission(); withJourney(own)(&in); return in }())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,24 +129,110 @@ func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
 		wantErr *errorShape
 		check   func(*testing.T, CreateRunSubmissionResult)
 	}{
-		{"own journey without a digest is refused", func(in *CreateRunSubmissionInput) { in.JourneyID = "never-compiled-xyz" },
+		{"a journey ID nothing compiled is refused", func(in *CreateRunSubmissionInput) { in.JourneyID = "never-compiled-xyz" },
 			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
-		{"own journey with its digest", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = "my-own-journey", own }, nil,
+		{"a journey ID nothing compiled, with an all-zero digest", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = "never-compiled-xyz", zero },
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"a compiled journey's ID and digest without the journey", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = own.ID, ownDigest },
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"a compiled journey's digest with one digit changed", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = own.ID, flipHex(ownDigest) },
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"neither journeyId nor journey", func(in *CreateRunSubmissionInput) { in.JourneyID = "" },
+			&errorShape{CodeInvalidArgument, "journey"}, nil},
+		{"own journey sent whole", withJourney(own), nil,
 			func(t *testing.T, got CreateRunSubmissionResult) {
-				if got.ReferenceJourney || got.JourneyDigest != own {
-					t.Errorf("got referenceJourney %v, digest %s; want false, %s", got.ReferenceJourney, got.JourneyDigest, own)
+				if got.ReferenceJourney || got.JourneyDigest != ownDigest || got.JourneyID != own.ID {
+					t.Errorf("got referenceJourney %v, journey %s %s; want false, %s %s", got.ReferenceJourney, got.JourneyID, got.JourneyDigest, own.ID, ownDigest)
 				}
 			}},
-		{"malformed digest", func(in *CreateRunSubmissionInput) { in.JourneyID, in.JourneyDigest = "my-own-journey", "sha256:xyz" },
+		{"own journey with its digest and ID as cross-checks", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.JourneyID, in.JourneyDigest = own.ID, ownDigest
+		}, nil, func(t *testing.T, got CreateRunSubmissionResult) {
+			if got.RunID != ownRun.RunID {
+				t.Errorf("run ID %s, want %s as without the cross-checks", got.RunID, ownRun.RunID)
+			}
+		}},
+		{"own journey with another journey's digest", func(in *CreateRunSubmissionInput) { withJourney(own)(in); in.JourneyDigest = otherDigest },
 			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"own journey with its digest in upper-case hex", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.JourneyDigest = "sha256:" + strings.ToUpper(strings.TrimPrefix(ownDigest, "sha256:"))
+		}, &errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"own journey with its digest padded", func(in *CreateRunSubmissionInput) { withJourney(own)(in); in.JourneyDigest = " " + ownDigest + "\n" },
+			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"own journey with its digest in another algorithm's name", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.JourneyDigest = "SHA256:" + strings.TrimPrefix(ownDigest, "sha256:")
+		}, &errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"own journey under another journeyId", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.JourneyID = "storefront-search-add-to-cart"
+		},
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"own journey, journeyId a Unicode-compatible variant of its ID", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.JourneyID = "my\u2011own\u2011journey" // non-breaking hyphens
+		}, &errorShape{CodeInvalidArgument, "journeyId"}, nil},
+		{"own journey whose ID is a ligature variant", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.ID = "my-own-journey-\ufb01" // ﬁ, which NFKC makes fi
+			withJourney(j)(in)
+		}, &errorShape{CodeInvalidArgument, "journey.id"}, nil},
+		{"own journey that does not compile", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.Steps = append([]Step{{Intent: "teleport"}}, own.Steps[1:]...)
+			withJourney(j)(in)
+		}, &errorShape{CodeUnsupportedIntent, "journey.steps[0].intent"}, nil},
+		{"own journey over a bound", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.Steps = make([]Step, MaxSteps+1)
+			withJourney(j)(in)
+		}, &errorShape{CodeLimitExceeded, "journey.steps"}, nil},
+		{"own journey with a retry count at the 64-bit edge", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.Recovery.MaxRetries = 1<<63 - 1
+			withJourney(j)(in)
+		}, &errorShape{CodeLimitExceeded, "journey.recovery.maxRetries"}, nil},
+		{"own journey with a retry count at the negative 64-bit edge", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.Recovery.MaxRetries = -1 << 63
+			withJourney(j)(in)
+		}, &errorShape{CodeInvalidArgument, "journey.recovery.maxRetries"}, nil},
+		{"own journey with invalid UTF-8", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.Goal = "Find a kettle\xff"
+			withJourney(j)(in)
+		}, &errorShape{CodeInvalidArgument, "journey.goal"}, nil},
+		{"own journey of another fixture than the submission", func(in *CreateRunSubmissionInput) {
+			withJourney(own)(in)
+			in.FixtureID, in.EnvironmentProfileID = "storefront-returning-shopper", owned().fixtureByID["storefront-returning-shopper"].EnvironmentProfileIDs[0]
+		}, &errorShape{CodeFixtureAppMismatch, "journey.fixtureId"}, nil},
+		{"own journey reusing a reference journey's ID with another body", func(in *CreateRunSubmissionInput) {
+			j := own
+			j.ID = "storefront-search-add-to-cart"
+			withJourney(j)(in)
+		}, &errorShape{CodeInvalidArgument, "journey.id"}, nil},
+		{"a reference journey sent whole is the reference journey", func(in *CreateRunSubmissionInput) {
+			ref, _ := ReferenceJourney(in.JourneyID)
+			withJourney(ref)(in)
+		}, nil, func(t *testing.T, got CreateRunSubmissionResult) {
+			if got.RunID != refRun.RunID || !got.ReferenceJourney {
+				t.Errorf("run %s, reference %v; want %s, true as by its ID", got.RunID, got.ReferenceJourney, refRun.RunID)
+			}
+		}},
 		{"reference journey with its own digest", func(in *CreateRunSubmissionInput) { in.JourneyDigest = refRun.JourneyDigest }, nil,
 			func(t *testing.T, got CreateRunSubmissionResult) {
 				if got.RunID != refRun.RunID {
 					t.Errorf("run ID %s, want %s as without the digest", got.RunID, refRun.RunID)
 				}
 			}},
-		{"reference journey with another digest", func(in *CreateRunSubmissionInput) { in.JourneyDigest = own },
+		{"reference journey with another digest", func(in *CreateRunSubmissionInput) { in.JourneyDigest = ownDigest },
 			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"reference journey with its digest changed by one digit", func(in *CreateRunSubmissionInput) { in.JourneyDigest = flipHex(refRun.JourneyDigest) },
+			&errorShape{CodeInvalidArgument, "journeyDigest"}, nil},
+		{"reference journey ID in upper case", func(in *CreateRunSubmissionInput) { in.JourneyID = strings.ToUpper(in.JourneyID) },
+			&errorShape{CodeInvalidArgument, "journeyId"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -137,10 +242,13 @@ func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
 			if tt.wantErr != nil {
 				var e *Error
 				if !errors.As(err, &e) {
-					t.Fatalf("got %v, want *Error", err)
+					t.Fatalf("got %+v, %v; want *Error", got, err)
 				}
 				if diff := cmp.Diff(*tt.wantErr, errorShape{e.Code, e.Field}); diff != "" {
-					t.Errorf("error (-want +got):\n%s", diff)
+					t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+				}
+				if len(err.Error()) > 4096 {
+					t.Errorf("error is %d bytes, want a bounded message", len(err.Error()))
 				}
 				return
 			}
@@ -150,14 +258,18 @@ func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
 			tt.check(t, got)
 		})
 	}
-	// Two journeys under one ID are two runs.
-	a, b := validRunSubmission(), validRunSubmission()
-	a.JourneyID, a.JourneyDigest = "my-own-journey", own
-	b.JourneyID, b.JourneyDigest = "my-own-journey", other
-	ra, errA := CreateRunSubmission(ctx, a)
-	rb, errB := CreateRunSubmission(ctx, b)
-	if errA != nil || errB != nil || ra.RunID == rb.RunID {
-		t.Errorf("two journeys under one ID: run IDs %s and %s (%v, %v), want two runs", ra.RunID, rb.RunID, errA, errB)
+}
+
+// TestRunIDCoversTheJourneyID: the run ID hashes the journey ID as well as the
+// digest, so two journey IDs never share a run even with one digest (today a
+// digest covers its journey's ID, but the run ID does not rely on it).
+func TestRunIDCoversTheJourneyID(t *testing.T) {
+	in := validRunSubmission()
+	digest := "sha256:" + strings.Repeat("ab", 32)
+	a, errA := runIDOf("journey-a", digest, in)
+	b, errB := runIDOf("journey-b", digest, in)
+	if errA != nil || errB != nil || a == b {
+		t.Errorf("run IDs %s and %s (%v, %v), want two runs", a, b, errA, errB)
 	}
 }
 
@@ -173,14 +285,18 @@ func TestCreateRunSubmissionIdempotent(t *testing.T) {
 	if string(firstJSON) != string(againJSON) {
 		t.Errorf("same submission gave different output:\n%s\n%s", firstJSON, againJSON)
 	}
-	// Every input field takes part in the ID.
+	// Every input field takes part in the ID, and so does the journey's content.
+	own, _ := ownJourney(t, "storefront-own-journey", "Find a kettle")
+	teapot, _ := ownJourney(t, "storefront-own-journey", "Find a teapot")
 	changes := map[string]func(*CreateRunSubmissionInput){
-		"journeyDigest": func(in *CreateRunSubmissionInput) {
-			in.JourneyID, in.JourneyDigest = "storefront-own-journey", "sha256:"+strings.Repeat("ab", 32)
+		"journey":        func(in *CreateRunSubmissionInput) { in.JourneyID, in.Journey = "", &own },
+		"journey's goal": func(in *CreateRunSubmissionInput) { in.JourneyID, in.Journey = "", &teapot },
+		"journeyId": func(in *CreateRunSubmissionInput) {
+			in.FixtureID, in.JourneyID = "storefront-returning-shopper", "storefront-checkout-saved-address"
 		},
 		"fixtureId": func(in *CreateRunSubmissionInput) {
 			in.FixtureID = "storefront-returning-shopper"
-			in.JourneyID, in.JourneyDigest = "own", "sha256:"+strings.Repeat("cd", 32)
+			in.JourneyID = "storefront-remove-cart-item"
 		},
 		"planner.id":           func(in *CreateRunSubmissionInput) { in.Planner.ID = "other" },
 		"planner.vendor":       func(in *CreateRunSubmissionInput) { in.Planner.Vendor = "anthropic" },
@@ -209,7 +325,7 @@ func TestCreateRunSubmissionValidation(t *testing.T) {
 		want   errorShape
 		hint   string // a fragment the message must contain
 	}{
-		{"missing journey", func(in *CreateRunSubmissionInput) { in.JourneyID = "" }, errorShape{CodeInvalidArgument, "journeyId"}, "required"},
+		{"missing journey", func(in *CreateRunSubmissionInput) { in.JourneyID = "" }, errorShape{CodeInvalidArgument, "journey"}, "journeyId"},
 		{"journey not a slug", func(in *CreateRunSubmissionInput) { in.JourneyID = "My Journey" }, errorShape{CodeInvalidArgument, "journeyId"}, "lowercase"},
 		{"journey too long", func(in *CreateRunSubmissionInput) { in.JourneyID = strings.Repeat("j", 129) }, errorShape{CodeLimitExceeded, "journeyId"}, "128"},
 		{"missing app", func(in *CreateRunSubmissionInput) { in.AppID = "" }, errorShape{CodeInvalidArgument, "appId"}, "required"},

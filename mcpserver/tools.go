@@ -110,11 +110,18 @@ const (
 		"are at " + journeysURITemplate + ". Nothing is executed or persisted."
 
 	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
-		"environment profile. Checks that the app is authorized, the fixture belongs to it, the profile is one of the " +
-		"fixture's, and the planner reference has an id, vendor and model. Returns a deterministic run ID (the same input " +
-		"always gives the same ID), status \"modeled\", and the artifactManifestRef and replayStreamRef to use with " +
-		"automium_get_replay_summary and automium_get_artifact_manifest. The output is modeled: nothing is enqueued, no " +
-		"worker is leased, no browser runs and nothing is written."
+		"environment profile. The run is bound to the journey's content, and nothing is stored between calls: for a " +
+		"reference journey of the fixture give journeyId; for a journey of your own give journey, the same object you " +
+		"pass to automium_compile_journey, which is compiled again here (its problems are reported under journey). " +
+		"journeyDigest is an optional cross-check that must equal the digest computed here; it never stands in for " +
+		"the journey, so a journeyId that is not a reference journey, sent without journey, is refused. Checks that " +
+		"the app is authorized, the fixture belongs to it, the journey is of that app and fixture, the profile is one " +
+		"of the fixture's, and the planner reference has an id, vendor and model. Returns a deterministic run ID (the " +
+		"first 20 hex digits of the sha256 of the RFC 8785 form of schemaVersion, corpusVersion, journeyId, " +
+		"journeyDigest, appId, fixtureId, planner and environmentProfileId, so the same input always gives the same " +
+		"ID and another journey another ID), status \"modeled\", and the artifactManifestRef and replayStreamRef to use " +
+		"with automium_get_replay_summary and automium_get_artifact_manifest. The output is modeled: nothing is " +
+		"enqueued, no worker is leased, no browser runs and nothing is written."
 
 	getReplaySummaryDescription = "Build the contract-shaped replay summary of a run from metadata you provide: runId, " +
 		"verdict (passed, failed, flaky, error or skipped, as Playwright reports them), retryCount and artifactManifestRef " +
