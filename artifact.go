@@ -158,8 +158,9 @@ type GetArtifactManifestResult struct {
 	Modeled bool `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
 	// One-line statement that nothing was read, written or fetched.
 	Notice string `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
-	// Sha256 of the canonical JSON of this manifest with an empty digest.
-	Digest string `json:"digest" jsonschema:"sha256 of the canonical JSON of this manifest with an empty digest"`
+	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest
+	// object with digest set to "" (docs/digests.md).
+	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest object with digest set to \"\" (docs/digests.md)"`
 }
 
 // GetArtifactManifest checks caller-provided artifact entries and returns them as

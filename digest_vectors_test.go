@@ -176,7 +176,11 @@ func buildDigestVectors(t *testing.T) digestVectors {
 	for _, j := range []struct {
 		name string
 		in   automium.CompileJourneyInput
-	}{{"reference journey storefront-search-add-to-cart", ref}, {"a journey of one's own with HTML, quotes, non-BMP and U+2028 in its text", own}} {
+	}{
+		{"reference journey storefront-search-add-to-cart", ref},
+		{"a journey of one's own with HTML, quotes, non-BMP and U+2028 in its text", own},
+		{"the README's storefront-kettle-to-cart", readmeJourney},
+	} {
 		res, err := automium.CompileJourney(ctx, j.in)
 		if err := errors.Join(err, res.Err()); err != nil {
 			t.Fatalf("%s: %v", j.name, err)
@@ -271,6 +275,22 @@ func buildDigestVectors(t *testing.T) digestVectors {
 		v.Policies = append(v.Policies, policyVector{Name: p.name, Value: json.RawMessage(p.value), Digest: d})
 	}
 	return v
+}
+
+// readmeJourney is the journey the README compiles in its walk-through; its
+// digest there is this vector's.
+var readmeJourney = automium.CompileJourneyInput{
+	ID: "storefront-kettle-to-cart", AppID: "storefront", FixtureID: "storefront-guest-catalog",
+	Goal: "Search the storefront for an electric kettle and add it to the cart",
+	Steps: []automium.Step{
+		{Intent: "navigate", Value: "/"},
+		{Intent: "fill", Target: &automium.Target{Role: "searchbox", Name: "Search products"}, Value: "electric kettle"},
+		{Intent: "press_key", Value: "Enter"},
+		{Intent: "click", Target: &automium.Target{Role: "link", Name: "Electric kettle"}},
+		{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
+	},
+	Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
+	Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
 }
 
 func encodeVectors(t *testing.T, v digestVectors) []byte {

@@ -182,8 +182,9 @@ type CompiledJourney struct {
 	Edges []GraphEdge `json:"edges" jsonschema:"graph edges, in node order"`
 	// Retries allowed per failed step.
 	MaxRetries int `json:"maxRetries" jsonschema:"retries allowed per failed step"`
-	// Sha256 of the canonical JSON of the graph with an empty digest.
-	Digest string `json:"digest" jsonschema:"sha256 of the canonical JSON of the graph with an empty digest"`
+	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey
+	// object with digest set to "" (docs/digests.md).
+	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey object with digest set to \"\" (docs/digests.md)"`
 }
 
 // CompileJourneyResult is the outcome of compiling a journey. When Valid is false,

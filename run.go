@@ -128,13 +128,15 @@ type CreateRunSubmissionResult struct {
 	SchemaVersion string `json:"schemaVersion" jsonschema:"run submission format version"`
 	// Owned corpus version the submission was checked against.
 	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
-	// Modeled run ID: run- and 20 hex digits of the sha256 of the canonical
-	// submission; the same submission always gets the same ID.
-	RunID string `json:"runId" jsonschema:"modeled run ID: run- and 20 hex digits of the sha256 of the canonical submission; the same submission always gets the same ID"`
+	// Modeled run ID: run- and the first 20 hex digits of the SHA-256 of the RFC 8785
+	// form of this result's schemaVersion, corpusVersion, journeyId, journeyDigest,
+	// appId, fixtureId, planner and environmentProfileId (docs/digests.md); the same
+	// submission always gets the same ID.
+	RunID string `json:"runId" jsonschema:"modeled run ID: run- and the first 20 hex digits of the SHA-256 of the RFC 8785 form of this result's schemaVersion, corpusVersion, journeyId, journeyDigest, appId, fixtureId, planner and environmentProfileId (docs/digests.md); the same submission always gets the same ID"`
 	// Journey ID.
 	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
-	// Digest of the compiled journey the run is bound to.
-	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to"`
+	// Digest of the compiled journey the run is bound to, computed by this server.
+	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to, computed by this server"`
 	// Whether journeyId names a checked-in reference journey of the fixture.
 	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
 	// App ID.
