@@ -49,6 +49,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
@@ -78,12 +79,22 @@ func (e *Error) Error() string {
 // data. Leading and trailing whitespace is allowed; anything else after the value
 // is an error. The input is not modified and the result is a new slice.
 func Canonicalize(data []byte) ([]byte, error) {
+	out, err := canonicalize(data)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkStructure(data, false); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// canonicalize is Canonicalize without the structure check, for callers that
+// made it already.
+func canonicalize(data []byte) ([]byte, error) {
 	v := jsontext.Value(bytes.Clone(data))
 	if err := v.Canonicalize(); err != nil {
 		return nil, wrap(err)
-	}
-	if err := checkDepth(data); err != nil {
-		return nil, err
 	}
 	if err := checkRange(data, v); err != nil {
 		return nil, err
@@ -91,20 +102,20 @@ func Canonicalize(data []byte) ([]byte, error) {
 	return v, nil
 }
 
-// checkDepth refuses nesting deeper than MaxDepth in data, which jsontext has
-// already accepted as JSON (it allows 10,000 levels). It reads the bytes once,
-// skipping strings, and allocates nothing.
-func checkDepth(data []byte) error {
+// checkStructure reads data, which jsontext has already accepted as JSON, once
+// and allocation-free, skipping strings: it refuses nesting deeper than
+// MaxDepth (jsontext allows 10,000 levels) and, with exactInts, an integer
+// beyond 2^53, which a double cannot hold exactly.
+func checkStructure(data []byte, exactInts bool) error {
 	depth := 0
-	inString := false
 	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case inString && c == '\\':
-			i++ // the escaped byte, which may be a quote
+		switch c := data[i]; {
 		case c == '"':
-			inString = !inString
-		case inString:
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++ // the escaped byte, which may be a quote
+				}
+			}
 		case c == '[' || c == '{':
 			depth++
 			if depth > MaxDepth {
@@ -112,9 +123,40 @@ func checkDepth(data []byte) error {
 			}
 		case c == ']' || c == '}':
 			depth--
+		case exactInts && (c == '-' || '0' <= c && c <= '9'):
+			start := i
+			integer := true
+			for i+1 < len(data) && strings.IndexByte("0123456789.eE+-", data[i+1]) >= 0 {
+				i++
+				if c := data[i]; c == '.' || c == 'e' || c == 'E' {
+					integer = false
+				}
+			}
+			if err := checkInteger(data[start:i+1], start, integer); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// maxExact is 2^53: every integer of at most this magnitude is exact in a double.
+const maxExact = 1 << 53
+
+// checkInteger refuses the number text, at offset, if it is an integer beyond
+// 2^53.
+func checkInteger(text []byte, offset int, integer bool) error {
+	digits := len(text)
+	if text[0] == '-' {
+		digits--
+	}
+	if !integer || digits < 16 {
+		return nil
+	}
+	if n, err := strconv.ParseInt(string(text), 10, 64); err == nil && -maxExact <= n && n <= maxExact {
+		return nil
+	}
+	return &Error{Offset: offset, Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", echo.Quote(string(text)))}
 }
 
 // saturated is how jsontext writes a number beyond the range of a double: as the
@@ -202,44 +244,10 @@ func Marshal(v any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("canonicaljson: %w", err)
 	}
-	if err := checkIntegers(data); err != nil {
+	if err := checkStructure(data, true); err != nil {
 		return nil, err
 	}
-	return Canonicalize(data)
-}
-
-// maxExact is 2^53: every integer of at most this magnitude is exact in a double.
-const maxExact = 1 << 53
-
-// checkIntegers refuses an integer that a double cannot hold exactly, in JSON
-// that Marshal wrote (so it is valid).
-func checkIntegers(data []byte) error {
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	for {
-		offset := dec.InputOffset()
-		tok, err := dec.ReadToken()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return wrap(err)
-		}
-		if tok.Kind() != '0' {
-			continue
-		}
-		text := tok.String()
-		digits := len(text)
-		if text[0] == '-' {
-			digits--
-		}
-		if digits < 16 || bytes.ContainsAny([]byte(text), ".eE") {
-			continue
-		}
-		if n, err := strconv.ParseInt(text, 10, 64); err == nil && -maxExact <= n && n <= maxExact {
-			continue
-		}
-		return &Error{Offset: int(offset), Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", text)}
-	}
+	return canonicalize(data)
 }
 
 // Member is one member of a JSON object: its name and its value in canonical

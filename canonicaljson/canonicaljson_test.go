@@ -164,10 +164,16 @@ func TestRefusesNonIJSON(t *testing.T) {
 			}
 		})
 	}
-	// Exactly MaxDepth levels are fine.
+	// Exactly MaxDepth levels are fine, and brackets, quotes and long digit
+	// runs inside strings count for nothing.
 	deep := strings.Repeat("[", canonicaljson.MaxDepth) + strings.Repeat("]", canonicaljson.MaxDepth)
-	if _, err := canonicaljson.Canonicalize([]byte(deep)); err != nil {
-		t.Errorf("Canonicalize(%d levels): %v", canonicaljson.MaxDepth, err)
+	for _, ok := range []string{deep, `["` + strings.Repeat("[{", 200) + `\"` + strings.Repeat("[", 200) + `"]`, `{"\\":"12345678901234567890"}`} {
+		if _, err := canonicaljson.Canonicalize([]byte(ok)); err != nil {
+			t.Errorf("Canonicalize(%.40s…): %v", ok, err)
+		}
+		if _, err := canonicaljson.Marshal(json.RawMessage(ok)); err != nil {
+			t.Errorf("Marshal(%.40s…): %v", ok, err)
+		}
 	}
 }
 
@@ -318,6 +324,30 @@ func TestCompareUTF16(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzMarshalString: a Go string has a canonical form exactly when it is valid
+// UTF-8, and that form reads back as the same string.
+func FuzzMarshalString(f *testing.F) {
+	for _, s := range []string{"run-A", "run-A\xff", "\xed\xa0\x80", "<>&\u2028", "\x00\x1f\"\\", "😀"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, err := canonicaljson.Marshal(map[string]string{s: s})
+		if !utf8.ValidString(s) {
+			if err == nil {
+				t.Fatalf("Marshal(%q) = %s, want an error for invalid UTF-8", s, out)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatalf("Marshal(%q): %v", s, err)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(out, &back); err != nil || len(back) != 1 || back[s] != s {
+			t.Fatalf("Marshal(%q) = %s, which reads back as %q (%v)", s, out, back, err)
+		}
+	})
 }
 
 func FuzzCompareUTF16(f *testing.F) {
