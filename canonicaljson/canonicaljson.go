@@ -79,33 +79,22 @@ func (e *Error) Error() string {
 // data. Leading and trailing whitespace is allowed; anything else after the value
 // is an error. The input is not modified and the result is a new slice.
 func Canonicalize(data []byte) ([]byte, error) {
-	out, err := canonicalize(data)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkStructure(data, false); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// canonicalize is Canonicalize without the structure check, for callers that
-// made it already.
-func canonicalize(data []byte) ([]byte, error) {
 	v := jsontext.Value(bytes.Clone(data))
 	if err := v.Canonicalize(); err != nil {
 		return nil, wrap(err)
 	}
-	if err := checkRange(data, v); err != nil {
+	if err := checkStructure(data, false); err != nil {
 		return nil, err
 	}
 	return v, nil
 }
 
-// checkStructure reads data, which jsontext has already accepted as JSON, once
-// and allocation-free, skipping strings: it refuses nesting deeper than
-// MaxDepth (jsontext allows 10,000 levels) and, with exactInts, an integer
-// beyond 2^53, which a double cannot hold exactly.
+// checkStructure reads data, which is JSON that jsontext accepts, once and
+// without allocating, skipping strings. It refuses what jsontext accepts and
+// RFC 8785 or this package does not: nesting deeper than MaxDepth (jsontext
+// allows 10,000 levels), a number beyond the range of a double (jsontext writes
+// the largest double), and, with exactInts, an integer beyond 2^53, which a
+// double cannot hold exactly.
 func checkStructure(data []byte, exactInts bool) error {
 	depth := 0
 	for i := 0; i < len(data); i++ {
@@ -123,7 +112,7 @@ func checkStructure(data []byte, exactInts bool) error {
 			}
 		case c == ']' || c == '}':
 			depth--
-		case exactInts && (c == '-' || '0' <= c && c <= '9'):
+		case c == '-' || '0' <= c && c <= '9':
 			start := i
 			integer := true
 			for i+1 < len(data) && strings.IndexByte("0123456789.eE+-", data[i+1]) >= 0 {
@@ -132,7 +121,7 @@ func checkStructure(data []byte, exactInts bool) error {
 					integer = false
 				}
 			}
-			if err := checkInteger(data[start:i+1], start, integer); err != nil {
+			if err := checkNumber(data[start:i+1], start, integer, exactInts); err != nil {
 				return err
 			}
 		}
@@ -143,55 +132,27 @@ func checkStructure(data []byte, exactInts bool) error {
 // maxExact is 2^53: every integer of at most this magnitude is exact in a double.
 const maxExact = 1 << 53
 
-// checkInteger refuses the number text, at offset, if it is an integer beyond
-// 2^53.
-func checkInteger(text []byte, offset int, integer bool) error {
+// checkNumber refuses the number text at offset if it is beyond the range of a
+// double or, with exactInts, an integer beyond 2^53. Only a number with an
+// exponent, or with more digits than a finite double has before its point, can
+// be out of range, so most numbers cost a length check.
+func checkNumber(text []byte, offset int, integer, exactInts bool) error {
 	digits := len(text)
 	if text[0] == '-' {
 		digits--
 	}
-	if !integer || digits < 16 {
-		return nil
-	}
-	if n, err := strconv.ParseInt(string(text), 10, 64); err == nil && -maxExact <= n && n <= maxExact {
-		return nil
-	}
-	return &Error{Offset: offset, Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", echo.Quote(string(text)))}
-}
-
-// saturated is how jsontext writes a number beyond the range of a double: as the
-// largest double. Canonical output without it holds no such number.
-var saturated = []byte("1.7976931348623157e+308")
-
-// checkRange refuses a number beyond the range of a double, which RFC 8785 makes
-// an error and jsontext turns into the largest double. Only input whose canonical
-// form shows the largest double is read again, so the common case costs one
-// search of the output.
-func checkRange(data, canonical []byte) error {
-	if !bytes.Contains(canonical, saturated) {
-		return nil
-	}
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	for {
-		offset := dec.InputOffset()
-		tok, err := dec.ReadToken()
-		if err == io.EOF {
+	switch {
+	case integer && exactInts && digits >= 16:
+		if n, err := strconv.ParseInt(string(text), 10, 64); err == nil && -maxExact <= n && n <= maxExact {
 			return nil
 		}
-		if err != nil {
-			return wrap(err)
-		}
-		if tok.Kind() != '0' {
-			continue
-		}
-		if _, err := strconv.ParseFloat(tok.String(), 64); err != nil {
-			// The grammar was checked, so only the range can fail.
-			for offset < int64(len(data)) && data[offset] != '-' && (data[offset] < '0' || data[offset] > '9') {
-				offset++ // the whitespace and delimiter before the number
-			}
-			return &Error{Offset: int(offset), Reason: fmt.Sprintf("number %s is outside the range of an IEEE 754 double", echo.Quote(tok.String()))}
+		return &Error{Offset: offset, Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", echo.Quote(string(text)))}
+	case digits > 309 || bytes.ContainsAny(text, "eE"):
+		if f, err := strconv.ParseFloat(string(text), 64); err != nil || math.IsInf(f, 0) {
+			return &Error{Offset: offset, Reason: fmt.Sprintf("number %s is outside the range of an IEEE 754 double", echo.Quote(string(text)))}
 		}
 	}
+	return nil
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -247,7 +208,12 @@ func Marshal(v any) ([]byte, error) {
 	if err := checkStructure(data, true); err != nil {
 		return nil, err
 	}
-	return canonicalize(data)
+	// data is this call's own, so it is canonicalized in place.
+	canonical := jsontext.Value(data)
+	if err := canonical.Canonicalize(); err != nil {
+		return nil, wrap(err)
+	}
+	return canonical, nil
 }
 
 // Member is one member of a JSON object: its name and its value in canonical
