@@ -82,6 +82,28 @@ func withJourney(t testing.TB, edit func(j map[string]any)) string {
 	return string(b)
 }
 
+// ownJourneySubmission returns a run submission that carries a journey of the
+// caller's own (the reference journey under another ID) whole, with digest as
+// its journeyDigest when not empty.
+func ownJourneySubmission(t testing.TB, digest string) string {
+	t.Helper()
+	sub := map[string]any{
+		"journey":              json.RawMessage(withJourney(t, func(j map[string]any) { j["id"] = "my-kettle-search" })),
+		"appId":                "storefront",
+		"fixtureId":            "storefront-guest-catalog",
+		"planner":              json.RawMessage(testPlanner),
+		"environmentProfileId": "desktop-1440-en-us",
+	}
+	if digest != "" {
+		sub["journeyDigest"] = digest
+	}
+	b, err := json.Marshal(sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
 type callCase struct {
 	name string
 	tool string
@@ -176,6 +198,21 @@ func callCases(t testing.TB) []callCase {
 		{name: "submit a run with a planner string", tool: "automium_create_run_submission",
 			args:     strings.Replace(v["automium_create_run_submission"], testPlanner, `"gpt-4.1-mini"`, 1),
 			wantCode: automium.CodeMalformedPlanner, wantField: "planner"},
+		// A run is bound to content the server compiled: a journey of one's own
+		// is sent whole, and a digest is only a cross-check.
+		{name: "submit a run of one's own journey, sent whole", tool: "automium_create_run_submission", args: ownJourneySubmission(t, "")},
+		{name: "submit a run of one's own journey with a problem", tool: "automium_create_run_submission",
+			args:     strings.Replace(ownJourneySubmission(t, ""), `"intent":"navigate"`, `"intent":"evaluate_js"`, 1),
+			wantCode: automium.CodeUnsupportedIntent, wantField: "journey.steps[0].intent"},
+		{name: "submit a run of one's own journey with a duplicate member inside it", tool: "automium_create_run_submission",
+			args:     strings.Replace(ownJourneySubmission(t, ""), `"goal":`, `"goal":"x","go\u0061l":`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "journey.goal"},
+		{name: "submit a run of one's own journey with its digest in upper-case hex", tool: "automium_create_run_submission",
+			args:     ownJourneySubmission(t, "sha256:"+strings.Repeat("AB", 32)),
+			wantCode: automium.CodeInvalidArgument, wantField: "journeyDigest"},
+		{name: "submit a run naming a journey nothing compiled, with a digest", tool: "automium_create_run_submission",
+			args:     strings.Replace(v["automium_create_run_submission"], `"journeyId":"storefront-search-add-to-cart"`, `"journeyId":"never-compiled","journeyDigest":"sha256:`+strings.Repeat("0", 64)+`"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "journeyId"},
 
 		// automium_get_replay_summary
 		{name: "summarize a failed run", tool: "automium_get_replay_summary", args: v["automium_get_replay_summary"]},
