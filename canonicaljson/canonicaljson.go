@@ -192,7 +192,7 @@ func bound(s string) string {
 	return s[:cut] + "…"
 }
 
-// Marshal returns the canonical form of the JSON of v. The JSON is what
+// Marshal returns the canonical form of the JSON of v, or an [*Error]. The JSON is what
 // encoding/json writes for v (the field names and omitempty rules of its struct
 // tags, nil slices and maps as null), with three differences that keep two
 // values from sharing one form: a string or map key that is not valid UTF-8 is
@@ -203,7 +203,9 @@ func Marshal(v any) ([]byte, error) {
 	data, err := jsonv2.Marshal(v, jsonv1.DefaultOptionsV1(),
 		jsontext.AllowInvalidUTF8(false), jsontext.AllowDuplicateNames(false), jsontext.EscapeForHTML(false))
 	if err != nil {
-		return nil, fmt.Errorf("canonicaljson: %w", err)
+		// The encoder's errors (invalid UTF-8, an unsupported type, NaN) name
+		// no input bytes, so bounding them keeps them short whatever v holds.
+		return nil, &Error{Reason: bound("the value has no JSON form: " + err.Error())}
 	}
 	if err := checkStructure(data, true); err != nil {
 		return nil, err
@@ -226,7 +228,7 @@ type Member struct {
 // Members parses data, which must hold one JSON object, under the same rules as
 // [Canonicalize], and returns its members in canonical order, each value in
 // canonical form. It lets a caller pick fields out of an object it must also
-// canonicalize, without parsing it twice.
+// canonicalize, with the same rules for both.
 func Members(data []byte) ([]Member, error) {
 	canonical, err := Canonicalize(data)
 	if err != nil {

@@ -229,8 +229,9 @@ func TestMarshalRefusesWhatItWouldRepair(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := canonicaljson.Marshal(tt.v)
-			if err == nil || !strings.Contains(err.Error(), tt.reason) {
-				t.Fatalf("Marshal = %q, %v; want an error containing %q", got, err, tt.reason)
+			var cerr *canonicaljson.Error
+			if !errors.As(err, &cerr) || !strings.Contains(cerr.Reason, tt.reason) {
+				t.Fatalf("Marshal = %q, %v; want an *Error whose reason contains %q", got, err, tt.reason)
 			}
 		})
 	}
