@@ -107,7 +107,9 @@ const (
 		"property, a text or list over its limit) are a tool error that lists every such problem. Targets are " +
 		"semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes only. Every rule, " +
 		"with an example per intent, is in the resource " + vocabularyURI + ", and reference journeys that compile " +
-		"are at " + journeysURITemplate + ". Nothing is executed or persisted."
+		"are at " + journeysURITemplate + ". To run a journey of your own, send this same object as journey to " +
+		"automium_create_run_submission, which compiles it again and binds the run to its digest. Nothing is " +
+		"executed or persisted."
 
 	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
 		"environment profile. The run is bound to the journey's content, and nothing is stored between calls: for a " +
