@@ -3,6 +3,7 @@ package automium_test
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
@@ -38,6 +40,7 @@ type digestVectors struct {
 	Runs      []runVector       `json:"runs"`
 	Catalogs  []catalogVector   `json:"catalogs"`
 	Policies  []policyVector    `json:"policies"`
+	Grants    []grantVector     `json:"grants"`
 }
 
 // canonicalVector: RFC 8785 of JSON text, and the SHA-256 of the result.
@@ -100,6 +103,19 @@ type policyVector struct {
 	Name   string          `json:"name"`
 	Value  json.RawMessage `json:"value"`
 	Digest string          `json:"digest"`
+}
+
+// grantVector: the grants IssuePlan made for one plan, as they are sent, and
+// the seal key (its secret in hex). Each grant's ID is the digest of the grant
+// without "id" and "seal" and with "grant": "action-grant-v2"; the plan ID is
+// the digest of the plan document rebuilt from the grants; the seal is an
+// HMAC-SHA256 of "action-grant-v2 seal" 0x00 keyId 0x00 grantId
+// (docs/binding.md, "The rules, for another implementation").
+type grantVector struct {
+	Name      string            `json:"name"`
+	KeyID     string            `json:"keyId"`
+	SecretHex string            `json:"secretHex"`
+	Grants    []json.RawMessage `json:"grants"`
 }
 
 // runIDMembers are the members of a run submission's answer its ID hashes.
@@ -274,6 +290,35 @@ func buildDigestVectors(t *testing.T) digestVectors {
 		}
 		v.Policies = append(v.Policies, policyVector{Name: p.name, Value: json.RawMessage(p.value), Digest: d})
 	}
+	secret := []byte("digest-vectors-secret-0123456789")
+	key := binding.SealKey{ID: "2026-12", Secret: secret}
+	files := binding.ServerIdentity{Name: "files", Version: "1.2.0"}
+	issued := time.Date(2026, 11, 30, 9, 0, 0, 250_000_000, time.UTC)
+	grants, err := binding.IssuePlan(binding.Plan{
+		Servers: []binding.PinnedServer{{Identity: files, Catalog: catalog}},
+		RunID:   "run-0123456789abcdef0123", PolicyDigest: v.Policies[0].Digest,
+		Host: "vm-host-7.lab.internal", VMUUID: "5C0F5B2E-8A43-4C1B-9A55-2F6E1D7C9B10",
+		IssuedAt: issued, ExpiresAt: issued.Add(10 * time.Minute),
+		Steps: [][]binding.Call{
+			{
+				{Tool: "read_file", Arguments: json.RawMessage(`{ "path": "notes/\u00e9t\u00e9.txt" }`)},
+				{Tool: "write_file", Arguments: json.RawMessage(`{"text":"<b>1.0</b> & 😀","path":"out/a.txt"}`)},
+			},
+			{{Tool: "read_file", Arguments: json.RawMessage(`{"path":"out/a.txt"}`)}},
+		},
+	}, &key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gv := grantVector{Name: "a sealed two-step plan, two candidates in its first step", KeyID: key.ID, SecretHex: hex.EncodeToString(secret)}
+	for _, g := range grants {
+		b, err := json.Marshal(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gv.Grants = append(gv.Grants, b)
+	}
+	v.Grants = append(v.Grants, gv)
 	return v
 }
 
@@ -376,5 +421,46 @@ func TestDigestVectors(t *testing.T) {
 		if got, err := canonicaljson.Canonicalize(p.Value); err != nil || sha(got) != p.Digest {
 			t.Errorf("policy %q: %v", p.Name, err)
 		}
+	}
+	for _, gv := range v.Grants {
+		checkGrantVector(t, gv)
+	}
+}
+
+// checkGrantVector recomputes every grant ID, the plan ID and every seal of gv
+// from the grants as sent, by the rules of docs/binding.md.
+func checkGrantVector(t *testing.T, gv grantVector) {
+	t.Helper()
+	secret, _ := hex.DecodeString(gv.SecretHex)
+	var steps []any
+	var scope map[string]any
+	for i, raw := range gv.Grants {
+		var g map[string]any
+		if err := json.Unmarshal(raw, &g); err != nil {
+			t.Fatal(err)
+		}
+		id, seal, planID := g["id"], g["seal"].(map[string]any), g["planId"]
+		delete(g, "id")
+		delete(g, "seal")
+		g["grant"] = "action-grant-v2"
+		if got := sha(canonicalOf(t, g, "", nil)); got != id {
+			t.Errorf("grant %d of %q: ID %s, recomputed %s", i, gv.Name, id, got)
+		}
+		mac := hmac.New(sha256.New, secret)
+		mac.Write([]byte("action-grant-v2 seal\x00" + gv.KeyID + "\x00" + id.(string)))
+		if want := "hmac-sha256:" + hex.EncodeToString(mac.Sum(nil)); seal["keyId"] != gv.KeyID || seal["mac"] != want {
+			t.Errorf("grant %d of %q: seal %v, recomputed %s", i, gv.Name, seal, want)
+		}
+		steps = append(steps, g["candidates"])
+		scope = map[string]any{"plan": "action-plan-v1", "planId": planID}
+		for _, m := range []string{"runId", "policyDigest", "host", "vmUuid", "issuedAt", "expiresAt"} {
+			scope[m] = g[m]
+		}
+	}
+	planID := scope["planId"]
+	delete(scope, "planId")
+	scope["steps"] = steps
+	if got := sha(canonicalOf(t, scope, "", nil)); got != planID {
+		t.Errorf("%q: plan ID %s, recomputed %s", gv.Name, planID, got)
 	}
 }

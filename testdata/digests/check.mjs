@@ -3,7 +3,7 @@
 // docs/digests.md from each vector's own bytes. Every check prints one line; the
 // last line is "N passed, N failed", and the exit code is 1 if any failed.
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import canonicalize from 'canonicalize';
 
 const file = process.argv[2] ?? new URL('vectors.json', import.meta.url);
@@ -55,6 +55,33 @@ for (const c of v.catalogs) {
 for (const p of v.policies) {
   const got = canonicalize(p.value);
   check(`policy digest: ${p.name}`, sha(got) === p.digest, `got ${sha(got)}, want ${p.digest}`);
+}
+
+// Grants (docs/binding.md): the ID is the digest of the grant without "id" and
+// "seal" and with "grant": "action-grant-v2"; the plan ID the digest of the plan
+// document rebuilt from its grants; the seal an HMAC-SHA256 of
+// "action-grant-v2 seal" 0x00 keyId 0x00 grantId.
+for (const gv of v.grants ?? []) {
+  const secret = Buffer.from(gv.secretHex, 'hex');
+  const steps = [];
+  let scope;
+  gv.grants.forEach((grant, i) => {
+    const { id, seal, ...rest } = grant;
+    const got = sha(canonicalize({ ...rest, grant: 'action-grant-v2' }));
+    check(`grant ID: ${gv.name}, step ${i}`, got === id, `recomputed ${got}, the grant says ${id}`);
+    const mac = 'hmac-sha256:' + createHmac('sha256', secret).update(Buffer.concat([
+      Buffer.from('action-grant-v2 seal'), Buffer.from([0]), Buffer.from(gv.keyId, 'utf8'), Buffer.from([0]), Buffer.from(id, 'utf8'),
+    ])).digest('hex');
+    check(`seal: ${gv.name}, step ${i}`, seal.keyId === gv.keyId && seal.mac === mac, `recomputed ${mac}, the grant says ${seal.mac}`);
+    check(`grant's catalog digest is the catalog vector's: ${gv.name}, step ${i}`,
+      rest.candidates.every((c) => v.catalogs.some((cat) => cat.digest === c.catalogDigest)), 'no catalog vector has that digest');
+    steps.push(rest.candidates);
+    const { runId, policyDigest, host, vmUuid, issuedAt, expiresAt, planId } = rest;
+    scope = { plan: 'action-plan-v1', runId, policyDigest, host, vmUuid, issuedAt, expiresAt, planId };
+  });
+  const { planId, ...plan } = scope;
+  const got = sha(canonicalize({ ...plan, steps }));
+  check(`plan ID: ${gv.name}`, got === planId, `recomputed ${got}, the grants say ${planId}`);
 }
 
 console.log(`${passed} passed, ${failed} failed`);
