@@ -1,7 +1,7 @@
 // Checks vectors.json with an RFC 8785 implementation written independently of
 // the Go code (the canonicalize package), following the rules of
 // docs/digests.md from each vector's own bytes. Every check prints one line; the
-// last line is "N passed, N failed", and the exit code is 1 if any failed.
+// last line counts them, and the exit code is 1 if any failed.
 import { readFileSync } from 'node:fs';
 import { createHash, createHmac } from 'node:crypto';
 import canonicalize from 'canonicalize';
@@ -84,5 +84,5 @@ for (const gv of v.grants ?? []) {
   check(`plan ID: ${gv.name}`, got === planId, `recomputed ${got}, the grants say ${planId}`);
 }
 
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`digest vectors checked in JavaScript: ${passed} of ${passed + failed} checks passed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);
