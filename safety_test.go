@@ -24,10 +24,12 @@ import (
 // Safety proofs at the source level. The process-level proofs (strace, protocol
 // abuse, memory, concurrency) are in internal/safetytest; SECURITY.md lists both.
 
-// benchHarness is the one directory whose non-test code may start processes and
-// read /proc: internal/cmd/automium-bench runs automium-mcp as a child to measure it. It is
-// a separate binary that automium-mcp does not contain.
-const benchHarness = "internal/cmd/automium-bench"
+// testTools are the only directories whose non-test code may start processes,
+// read /proc or serve on a socket: internal/cmd/automium-bench runs automium-mcp as a
+// child to measure it, and internal/cmd/conformance-fixture serves the conformance
+// suite's fixtures on loopback for CI. Each is a separate binary that automium-mcp
+// does not contain.
+var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and
@@ -89,7 +91,7 @@ func TestNoForbiddenCallsInNonTestCode(t *testing.T) {
 	var problems []string
 	scanned := 0
 	for _, path := range files {
-		if strings.HasPrefix(filepath.ToSlash(path), benchHarness+"/") {
+		if slices.ContainsFunc(testTools, func(dir string) bool { return strings.HasPrefix(filepath.ToSlash(path), dir+"/") }) {
 			continue
 		}
 		scanned++
@@ -97,7 +99,7 @@ func TestNoForbiddenCallsInNonTestCode(t *testing.T) {
 	}
 	if len(problems) > 0 {
 		t.Errorf("non-test code outside %s must not read the environment, touch files, open sockets or start processes:\n  %s",
-			benchHarness, strings.Join(problems, "\n  "))
+			strings.Join(testTools, " and "), strings.Join(problems, "\n  "))
 	}
 	t.Logf("scanned %d files", scanned)
 }
