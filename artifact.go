@@ -2,6 +2,7 @@ package automium
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -60,7 +61,7 @@ var (
 
 var (
 	_ = registerTag("automium_artifact_kind", CodeInvalidArtifactKind, "a supported artifact kind", func() []string { return artifactKindNames })
-	_ = registerPattern("automium_sha256", `^[0-9a-f]{64}$`, "a sha256 digest written as 64 lowercase hex digits")
+	_ = registerPattern("automium_sha256", `^[0-9a-f]{64}$`, echo.Msg("a sha256 digest written as 64 lowercase hex digits"))
 )
 
 // ArtifactKinds returns the closed set of artifact kinds, sorted by kind. The
@@ -248,7 +249,7 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 	}
 	// Lengths are in characters, as the schema's maxLength counts them; the
 	// byte length bounds the count, so most paths skip counting.
-	tooLong := func(at jsonPath, p string) {
+	tooLong := func(at Path, p string) {
 		if len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength {
 			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), MaxPathLength)
 		}
@@ -260,26 +261,26 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 	if err := ps.err(); err != nil {
 		return err
 	}
-	ps.validate(in)
-	// The path rules say more than the validator's generic findings, such as
-	// invalid UTF-8, so their problem takes its place.
-	pathProblem := func(at jsonPath, p string) bool {
-		if p == "" {
-			return ps.has(at) // the validator's "required"
+	// The path rules say more than the generic rules (invalid UTF-8, say), so
+	// paths are checked by them alone.
+	rootAt, pathsAt := field("root"), field("entries").at(anyIndex).dot("path")
+	ps.validate(in, rootAt, pathsAt)
+	pathProblem := func(at Path, owner reflect.Type, name, p string) bool {
+		if p != "" {
+			if msg, bad := artifactPathProblem(p); bad {
+				ps.add(at, CodeInvalidArtifactPath, nil, "%s", msg)
+				return true
+			}
 		}
-		if msg := artifactPathProblem(p); msg != "" {
-			ps.replace(at, newError(CodeInvalidArtifactPath, "", nil, "%s", msg))
-			return true
-		}
-		return ps.has(at)
+		return !ps.checkField(at, owner, name, p)
 	}
-	pathProblem(field("root"), in.Root)
+	pathProblem(rootAt, reflect.TypeOf(in), "root", in.Root)
 	seen := make(map[string]int, len(in.Entries))
 	for i, e := range in.Entries {
 		at := field("entries").at(i)
-		if !pathProblem(at.dot("path"), e.Path) {
+		if !pathProblem(at.dot("path"), reflect.TypeOf(e), "path", e.Path) {
 			if j, dup := seen[pathKey(e.Path)]; dup {
-				ps.add(at.dot("path"), CodeInvalidArtifactPath, nil, "%s is the path of entries[%d] on a case-insensitive file system such as Windows' or macOS's; every artifact needs its own path", echo.Quote(e.Path), j)
+				ps.add(at.dot("path"), CodeInvalidArtifactPath, nil, "%s is the path of entries[%d] on a case-insensitive file system such as Windows' or macOS's; every artifact needs its own path", echo.Value(e.Path), j)
 			} else {
 				seen[pathKey(e.Path)] = i
 			}
@@ -287,7 +288,7 @@ func artifactManifestProblems(in GetArtifactManifestInput) error {
 		kind, known := artifactKindByName[e.Kind]
 		if known && e.MediaType != "" && !ps.has(at.dot("mediaType")) && !slices.Contains(kind.MediaTypes, e.MediaType) {
 			ps.add(at.dot("mediaType"), CodeInvalidArgument, kind.MediaTypes,
-				"%s is not a media type of %s artifacts; use one of the allowed values or omit it for %s", echo.Quote(e.MediaType), e.Kind, kind.DefaultMediaType)
+				"%s is not a media type of %s artifacts; use one of the allowed values or omit it for %s", echo.Value(e.MediaType), e.Kind, kind.DefaultMediaType)
 		}
 	}
 	if in.Replay != nil {

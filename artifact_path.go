@@ -1,7 +1,6 @@
 package automium
 
 import (
-	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -18,10 +17,13 @@ import (
 // device, elsewhere.
 
 // windowsReservedNames are the names Windows resolves to devices in any
-// directory, with any extension: aux.txt opens the AUX device, not a file.
+// directory, with any extension and in any case: aux.txt opens the AUX device,
+// not a file. The list is Windows' whole list, old and new: CON, PRN, AUX,
+// NUL, CLOCK$, CONIN$, CONOUT$, and COM and LPT followed by a digit 0 to 9 or
+// a superscript ¹, ² or ³ (which Windows reads as the digit).
 var windowsReservedNames = func() map[string]bool {
-	names := map[string]bool{"CON": true, "PRN": true, "AUX": true, "NUL": true, "CONIN$": true, "CONOUT$": true}
-	for _, d := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "\u00b9", "\u00b2", "\u00b3"} {
+	names := map[string]bool{"CON": true, "PRN": true, "AUX": true, "NUL": true, "CLOCK$": true, "CONIN$": true, "CONOUT$": true}
+	for _, d := range []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "\u00b9", "\u00b2", "\u00b3"} {
 		names["COM"+d] = true
 		names["LPT"+d] = true
 	}
@@ -38,70 +40,93 @@ var windowsReservedNames = func() map[string]bool {
 // characters) the server checks. FuzzArtifactPath holds the two together.
 const artifactPathPattern = `^[^/\\:<>"|?*#%\x00-\x1f\x7f-\x9f]*[^/\\:<>"|?*#%\x00-\x1f\x7f-\x9f. ](/[^/\\:<>"|?*#%\x00-\x1f\x7f-\x9f]*[^/\\:<>"|?*#%\x00-\x1f\x7f-\x9f. ])*$`
 
-var _ = registerPattern("automium_artifact_path", artifactPathPattern, "a relative artifact path such as attempt-1/trace.zip")
+var _ = registerPattern("automium_artifact_path", artifactPathPattern, echo.Msg("a relative artifact path such as attempt-1/trace.zip"))
 
 // unsafePathChars are characters one of the consumers reads as syntax: Windows
 // forbids <>:"|?* in names and reads : as a drive or a stream, a URL ends its
 // path at ? or #, and a URL resolver decodes %2e%2e into ..
 const unsafePathChars = `<>:"|?*#%`
 
-// artifactPathProblem explains why p is not a safe relative artifact path, or
-// returns "". Accepted paths are exactly those equal to their own path.Clean
-// that neither start with / nor contain a . or .. segment, and that no Windows,
-// macOS or URL resolver can read otherwise: no backslashes, drive letters, URL
-// schemes or characters of unsafePathChars; no control or invisible format
-// characters (bidi overrides, zero-width spaces); nothing Unicode compatibility
-// normalization changes (a fullwidth ．．／ folds into ../); no Windows device
-// names (CON, aux.txt, COM1) and no segment ending in a dot or a space, which
-// Windows strips.
-func artifactPathProblem(p string) string {
+// artifactPathProblem explains why p is not a safe
+// relative artifact path, and reports whether it is not. Accepted paths are
+// exactly those equal to their own path.Clean that neither start with / nor
+// contain a . or .. segment, and that no Windows, macOS or URL resolver can
+// read otherwise: no backslashes, drive letters, URL schemes or characters of
+// unsafePathChars; no control, invisible or blank characters (see
+// isInvisible); nothing Unicode compatibility normalization changes (a
+// fullwidth ．．／ folds into ../); no Windows device names (CON, aux.txt, COM1,
+// CLOCK$) and no segment ending in a dot or a space, which Windows strips.
+func artifactPathProblem(p string) (echo.Message, bool) {
 	const fix = "; use a relative POSIX path such as attempt-1/trace.zip"
-	q := echo.Quote(p)
+	q := echo.Value(p)
+	bad := func(format string, args ...any) (echo.Message, bool) {
+		return echo.Msg(format+fix, append([]any{q}, args...)...), true
+	}
 	switch {
 	case p == "":
-		return "is empty" + fix
+		return echo.Msg("is empty" + fix), true
 	case !utf8.ValidString(p):
-		return fmt.Sprintf("%s is not valid UTF-8%s", q, fix)
+		return bad("%s is not valid UTF-8")
 	case strings.IndexFunc(p, unicode.IsControl) >= 0:
-		return fmt.Sprintf("%s contains a NUL or other control character%s", q, fix)
-	case strings.IndexFunc(p, isFormatChar) >= 0:
-		return fmt.Sprintf("%s contains an invisible formatting character (such as a bidi override or a zero-width space), which makes it read as another path%s", q, fix)
+		return bad("%s contains a NUL or other control character")
+	case strings.IndexFunc(p, isInvisible) >= 0:
+		r, _ := utf8.DecodeRuneInString(p[strings.IndexFunc(p, isInvisible):])
+		return bad("%s contains U+%04X, an invisible, blank or line-breaking character (such as a bidi override, a zero-width space, a variation selector or a Hangul filler), which makes it read as another path", r)
 	case !norm.NFKC.IsNormalString(p):
-		return fmt.Sprintf("%s contains characters that Unicode compatibility normalization changes (such as fullwidth dots or slashes), which another system can fold into . / \\ or :; write the plain characters%s", q, fix)
+		return bad("%s contains characters that Unicode compatibility normalization changes (such as fullwidth dots or slashes), which another system can fold into . / \\ or :; write the plain characters")
 	case strings.ContainsRune(p, '\\'):
-		return fmt.Sprintf("%s contains a backslash; separate segments with /%s", q, fix)
+		return bad("%s contains a backslash; separate segments with /")
 	case len(p) >= 2 && p[1] == ':' && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z'):
-		return fmt.Sprintf("%s starts with a drive letter; artifact paths are relative to the root%s", q, fix)
+		return bad("%s starts with a drive letter; artifact paths are relative to the root")
 	case hasScheme(p):
-		return fmt.Sprintf("%s starts with a URL scheme; artifact paths are file paths under the root, not URLs%s", q, fix)
+		return bad("%s starts with a URL scheme; artifact paths are file paths under the root, not URLs")
 	case p[0] == '/':
-		return fmt.Sprintf("%s is absolute; artifact paths are relative to the root%s", q, fix)
+		return bad("%s is absolute; artifact paths are relative to the root")
 	case strings.ContainsRune(p, ':'):
-		return fmt.Sprintf("%s contains a colon, which Windows reads as a drive or an alternate data stream%s", q, fix)
+		return bad("%s contains a colon, which Windows reads as a drive or an alternate data stream")
 	case strings.ContainsAny(p, unsafePathChars):
-		return fmt.Sprintf("%s contains one of %s, which Windows forbids in names or a URL reads as a query, fragment or escape (%%2e%%2e decodes to ..)%s", q, unsafePathChars, fix)
+		return bad("%s contains one of %s, which Windows forbids in names or a URL reads as a query, fragment or escape (%%2e%%2e decodes to ..)", unsafePathChars)
 	}
 	for seg := range strings.SplitSeq(p, "/") {
 		switch {
 		case seg == "":
-			return fmt.Sprintf("%s has an empty segment (// or a trailing /)%s", q, fix)
+			return bad("%s has an empty segment (// or a trailing /)")
 		case seg == "..":
-			return fmt.Sprintf("%s has a .. segment, which could leave the root%s", q, fix)
+			return bad("%s has a .. segment, which could leave the root")
 		case seg == ".":
-			return fmt.Sprintf("%s has a . segment; write the path without it%s", q, fix)
+			return bad("%s has a . segment; write the path without it")
 		case strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " "):
-			return fmt.Sprintf("%s has a segment ending in a dot or a space, which Windows strips, so it names another file there%s", q, fix)
+			return bad("%s has a segment ending in a dot or a space, which Windows strips, so it names another file there")
 		case isWindowsReserved(seg):
-			return fmt.Sprintf("%s has a segment Windows reserves for a device (CON, PRN, AUX, NUL, COM1-9, LPT1-9, with any extension)%s", q, fix)
+			return bad("%s has a segment Windows reserves for a device (CON, PRN, AUX, NUL, CLOCK$, CONIN$, CONOUT$, COM0-9, LPT0-9, COM or LPT with ¹²³; in any case, with any extension)")
 		}
 	}
-	return ""
+	return echo.Message{}, false
 }
 
-// isFormatChar reports the invisible format characters (Unicode category Cf)
-// that change how a path reads without being seen: bidi overrides and isolates,
-// zero-width spaces and joiners, the byte order mark.
-func isFormatChar(r rune) bool { return unicode.Is(unicode.Cf, r) }
+// isInvisible reports the characters that change how a path reads without
+// being seen, or that are seen as blank or as a line break. It is a superset
+// of Unicode's derived property Default_Ignorable_Code_Point
+// (DerivedCoreProperties.txt defines it as Other_Default_Ignorable_Code_Point
+// + Cf + Variation_Selector - White_Space - U+FFF9..U+FFFB - U+13430..U+1343F
+// - Prepended_Concatenation_Mark), built from the tables of package unicode,
+// which follow the Unicode version of the Go release:
+//   - Other_Default_Ignorable_Code_Point: U+034F, the Hangul fillers U+115F,
+//     U+1160, U+3164, U+FFA0, U+17B4, U+17B5, the reserved U+2065, the tag
+//     range's unassigned code points, ...;
+//   - Cf, whole: bidi overrides and isolates, zero-width spaces and joiners,
+//     the byte order mark, and also the characters the derived property
+//     subtracts (interlinear annotations, hieroglyph format controls,
+//     prepended concatenation marks), which are no more visible in a name;
+//   - Variation_Selector: U+FE00..U+FE0F, U+180B..U+180D, U+180F,
+//     U+E0100..U+E01EF;
+//   - White_Space other than the ASCII space (U+2028 and U+2029 break a line;
+//     the others NFKC changes or a reader takes for a space) and U+2800
+//     BRAILLE PATTERN BLANK, which is not ignorable but renders blank.
+func isInvisible(r rune) bool {
+	return r != ' ' && r >= 0x80 && (unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
+		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.White_Space, r) || r == '\u2800')
+}
 
 // isWindowsReserved reports whether Windows resolves the path segment seg to a
 // device: its name before the first dot, with trailing spaces removed, is a

@@ -227,7 +227,7 @@ func TestGetArtifactManifestMediaTypeAllowed(t *testing.T) {
 func TestArtifactPathProblem(t *testing.T) {
 	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known", "console.log", "auxiliary/x", "com10", "nul-results"}
 	for _, p := range accepted {
-		if msg := artifactPathProblem(p); msg != "" {
+		if msg, bad := artifactPathProblem(p); bad {
 			t.Errorf("artifactPathProblem(%q) = %q, want accepted", p, msg)
 		}
 	}
@@ -239,7 +239,7 @@ func TestArtifactPathProblem(t *testing.T) {
 		"\uff0e\uff0e/etc", "a\uff0fb", "a\uff3cb", "a\uff1ab", "\u2025/x", "ﬁle.txt",
 		"a\u202eb", "a\u200bb", "\ufefftrace.zip", "a\u2066b"}
 	for _, p := range rejected {
-		if msg := artifactPathProblem(p); msg == "" {
+		if _, bad := artifactPathProblem(p); !bad {
 			t.Errorf("artifactPathProblem(%q) accepted, want rejected", p)
 		}
 	}
@@ -255,8 +255,7 @@ func FuzzArtifactPath(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		msg := artifactPathProblem(p)
-		if msg != "" {
+		if _, bad := artifactPathProblem(p); bad {
 			return
 		}
 		switch {

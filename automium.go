@@ -73,11 +73,15 @@
 package automium
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // Versions of the contracts this package speaks. They are part of every output that
@@ -129,27 +133,36 @@ const (
 	CodeDeadlineExceeded Code = "deadline_exceeded"
 )
 
-// Error is the single error type returned by this package. Its fields are exported
-// and JSON-tagged so that adapters can pass it on to clients unchanged.
+// Error is the single error type returned by this package. It holds the
+// problems of one call, at least one, in the order documented at [Problem]; the
+// first leads, so e.Code, e.Message, e.Field and e.Allowed are the first
+// problem's. Build one with [Join].
 //
-// The zero value is not useful; errors are built by this package.
+// Its JSON form, which the MCP adapter passes on to clients, is the leading
+// problem's code, message, field and allowed values, plus "problems" listing
+// every problem when there is more than one.
 type Error struct {
-	// Stable snake_case error code, e.g. invalid_app_id.
-	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
-	// What is wrong and how to fix it.
-	Message string `json:"message" jsonschema:"what is wrong and how to fix it"`
-	// JSON path of the offending input field, e.g. steps[2].intent.
-	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
-	// The accepted values, sorted, when the field takes a closed set.
-	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
-	// Every problem found, when there is more than one; the top-level code, message
-	// and field are the first's.
-	Problems []Problem `json:"problems,omitempty" jsonschema:"every problem found, when there is more than one; the top-level code, message and field are the first's"`
+	// Problem is the first problem found, which leads.
+	Problem
+	// rest are the problems after the first, in order.
+	rest []Problem
 }
 
 // Problem is one problem of an input: what [Error.Problems] lists, and what an
-// invalid journey's [CompileJourneyResult] lists. Its fields mean what the
-// [Error] fields of the same names mean.
+// invalid journey's [CompileJourneyResult] lists.
+//
+// A problem keeps the client value it is about as data, not as text: its
+// message is written from that data by one renderer, which quotes every client
+// value cut to a short prefix and its length (so no message grows with the
+// input) and, through [Problem.MessageIn], names capabilities in the words of
+// its reader. Message is that rendering in Go words.
+//
+// Problems are listed in one order everywhere, by the root package and by the
+// MCP adapter alike: by path, each step of a path ranked as the input's
+// declared fields are (the order its JSON Schema lists them) and list elements
+// by index, a field before the fields below it; problems at one path in the
+// order they were found; a path the input type does not have (an unknown
+// property) after the paths it has, in the order found. See [SortProblems].
 type Problem struct {
 	// Stable snake_case error code, e.g. invalid_app_id.
 	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
@@ -159,53 +172,160 @@ type Problem struct {
 	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
 	// The accepted values, sorted, when the field takes a closed set.
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
+
+	// path is where the problem is; Field is its rendering.
+	path Path
+	// text is the message as data; Message is its rendering in Go words.
+	text echo.Message
 }
 
-// problem is e without its list of problems.
-func (e *Error) problem() Problem {
-	return Problem{Code: e.Code, Message: e.Message, Field: e.Field, Allowed: e.Allowed}
+// ClientValue marks a string a client sent among the arguments of a message
+// ([NewProblem]): the renderer writes it cut to a short prefix and its length,
+// whatever the verb, so that no message grows with the input.
+type ClientValue = echo.Value
+
+// NewProblem makes a problem at a path. The format is the caller's own words;
+// every client value among args must be a [ClientValue]. Allowed is copied and
+// sorted.
+//
+// It is how adapters (an argument decoder, say) report problems of their own
+// the way the capabilities do; [Join] makes them one error.
+func NewProblem(code Code, at Path, allowed []string, format string, args ...any) Problem {
+	return newProblem(code, at, allowed, echo.Msg(format, args...))
 }
 
-// Join returns nil for no errors, the error itself for one, and for several
-// the first with every one listed in Problems: one error for every problem of
-// an input. Adapters that find problems of their own (an argument decoder, say)
-// report them with it the way the capabilities do.
-func Join(problems ...*Error) *Error {
-	switch len(problems) {
-	case 0:
+// newProblem renders a problem's message once, in Go words, and its path.
+func newProblem(code Code, at Path, allowed []string, text echo.Message) Problem {
+	var sorted []string
+	if len(allowed) > 0 {
+		sorted = slices.Clone(allowed)
+		slices.Sort(sorted)
+	}
+	return Problem{Code: code, Message: text.Render(nil), Field: at.String(), Allowed: sorted, path: at, text: text}
+}
+
+// Path is where the problem is.
+func (p Problem) Path() Path { return p.path }
+
+// MessageIn renders the message with capabilities named by words instead of
+// by their Go names: the MCP adapter names them as tools. A problem made
+// without this package's constructors (a literal) has only its Message.
+func (p Problem) MessageIn(words func(goName string) string) string {
+	if p.text.IsZero() {
+		return p.Message
+	}
+	return p.text.Render(words)
+}
+
+// Equal reports whether p and q say the same: code, message, field and allowed
+// values. It lets go-cmp compare problems by what a reader sees.
+func (p Problem) Equal(q Problem) bool {
+	return p.Code == q.Code && p.Message == q.Message && p.Field == q.Field && slices.Equal(p.Allowed, q.Allowed)
+}
+
+// Err returns the problem as an error.
+func (p Problem) Err() *Error { return &Error{Problem: p} }
+
+// Problems lists every problem of the error, the leading one first.
+func (e *Error) Problems() []Problem {
+	out := make([]Problem, 0, 1+len(e.rest))
+	return append(append(out, e.Problem), e.rest...)
+}
+
+// Join returns nil when there are no problems, and otherwise one *Error that
+// holds them all, in the order given, cut to [MaxProblems] (the last listed
+// then says how many more there were). Its result is a plain error so that
+// "no problems" is a nil error, never a nil *Error inside a non-nil error.
+func Join(problems ...Problem) error {
+	if len(problems) == 0 {
 		return nil
-	case 1:
-		return problems[0]
 	}
-	first := *problems[0]
-	first.Problems = make([]Problem, 0, len(problems))
-	for _, p := range problems {
-		if len(p.Problems) > 0 {
-			first.Problems = append(first.Problems, p.Problems...)
-			continue
+	if len(problems) > MaxProblems {
+		more := len(problems) - (MaxProblems - 1)
+		problems = append(slices.Clip(problems[:MaxProblems-1]), newProblem(CodeLimitExceeded, Path{}, nil,
+			echo.Msg("%d more problems are not listed; fix these and call again", more)))
+	}
+	return &Error{Problem: problems[0], rest: slices.Clone(problems[1:])}
+}
+
+// errorJSON is the JSON form of an Error.
+type errorJSON struct {
+	Code     Code      `json:"code"`
+	Message  string    `json:"message"`
+	Field    string    `json:"field,omitempty"`
+	Allowed  []string  `json:"allowed,omitempty"`
+	Problems []Problem `json:"problems,omitempty"`
+}
+
+// MarshalJSON writes the leading problem's code, message, field and allowed
+// values, and every problem under "problems" when there is more than one.
+func (e *Error) MarshalJSON() ([]byte, error) {
+	return json.Marshal(e.wire(nil))
+}
+
+// wire is the JSON form of e, with messages in the given words.
+func (e *Error) wire(words func(string) string) errorJSON {
+	out := errorJSON{Code: e.Code, Message: e.MessageIn(words), Field: e.Field, Allowed: e.Allowed}
+	if len(e.rest) > 0 {
+		out.Problems = make([]Problem, 0, 1+len(e.rest))
+		for _, p := range e.Problems() {
+			p.Message = p.MessageIn(words)
+			out.Problems = append(out.Problems, p)
 		}
-		first.Problems = append(first.Problems, p.problem())
 	}
-	return &first
+	return out
+}
+
+// UnmarshalJSON reads the JSON form MarshalJSON writes, so that a Go client
+// of the MCP adapter can read an error back. The problems read have a Field
+// and a Message, and no path or data of their own.
+func (e *Error) UnmarshalJSON(b []byte) error {
+	var w errorJSON
+	if err := json.Unmarshal(b, &w); err != nil {
+		return err
+	}
+	if len(w.Problems) == 0 {
+		w.Problems = []Problem{{Code: w.Code, Message: w.Message, Field: w.Field, Allowed: w.Allowed}}
+	}
+	*e = Error{Problem: w.Problems[0], rest: w.Problems[1:]}
+	return nil
+}
+
+// JSONIn is the JSON form of e, as [Error.MarshalJSON] writes it, with
+// capabilities named by words: the MCP adapter names them as tools.
+//
+// It leaves <, > and & unescaped: they are common in client values (a pasted
+// snippet, a hostile name) and \u003c takes six bytes for one.
+func (e *Error) JSONIn(words func(goName string) string) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(e.wire(words)); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // Error formats the problem the way a log line needs it: the code, the field, the
 // message and the allowed values, then any further problems, as in
 // "automium: invalid_app_id: appId: "x" is not ... (allowed: banking, ...)".
-func (e *Error) Error() string {
+func (e *Error) Error() string { return "automium: " + e.TextIn(nil) }
+
+// TextIn renders the error as Error does, without its "automium: " prefix,
+// with capabilities named by words.
+func (e *Error) TextIn(words func(goName string) string) string {
 	var b strings.Builder
-	b.WriteString("automium: ")
-	if len(e.Problems) > 1 {
-		fmt.Fprintf(&b, "%d problems: ", len(e.Problems))
-		for i := range e.Problems {
+	if len(e.rest) > 0 {
+		fmt.Fprintf(&b, "%d problems: ", 1+len(e.rest))
+		for i, p := range e.Problems() {
 			if i > 0 {
 				b.WriteString("; ")
 			}
-			e.Problems[i].write(&b)
+			p.write(&b, words)
 		}
 		return b.String()
 	}
-	e.problem().write(&b)
+	e.Problem.write(&b, words)
 	return b.String()
 }
 
@@ -224,14 +344,14 @@ func (e *Error) Is(target error) bool {
 }
 
 // write renders the problem as "code: field: message (allowed: a, b)".
-func (p Problem) write(b *strings.Builder) {
+func (p Problem) write(b *strings.Builder, words func(string) string) {
 	b.WriteString(string(p.Code))
 	b.WriteString(": ")
 	if p.Field != "" {
 		b.WriteString(p.Field)
 		b.WriteString(": ")
 	}
-	b.WriteString(p.Message)
+	b.WriteString(p.MessageIn(words))
 	if len(p.Allowed) > 0 {
 		b.WriteString(" (allowed: ")
 		b.WriteString(strings.Join(p.Allowed, ", "))
@@ -240,9 +360,12 @@ func (p Problem) write(b *strings.Builder) {
 }
 
 // String renders the problem as "code: field: message (allowed: a, b)".
-func (p Problem) String() string {
+func (p Problem) String() string { return p.TextIn(nil) }
+
+// TextIn renders the problem as String does, with capabilities named by words.
+func (p Problem) TextIn(words func(goName string) string) string {
 	var b strings.Builder
-	p.write(&b)
+	p.write(&b, words)
 	return b.String()
 }
 
@@ -252,32 +375,27 @@ func (p Problem) String() string {
 // can use errors.As for the code and errors.Is for the cause alike.
 func checkContext(ctx context.Context) error {
 	if ctx == nil {
-		return newError(CodeInvalidArgument, "", nil, "ctx is nil; pass context.Background() or the context of the request being served")
+		return newError(CodeInvalidArgument, Path{}, nil, "ctx is nil; pass context.Background() or the context of the request being served")
 	}
 	switch err := ctx.Err(); {
 	case errors.Is(err, context.DeadlineExceeded):
-		return newError(CodeDeadlineExceeded, "", nil, "the call's deadline passed before it finished; call it again with more time")
+		return newError(CodeDeadlineExceeded, Path{}, nil, "the call's deadline passed before it finished; call it again with more time")
 	case err != nil:
-		return newError(CodeCanceled, "", nil, "the call was canceled before it finished; call it again with a live context")
+		return newError(CodeCanceled, Path{}, nil, "the call was canceled before it finished; call it again with a live context")
 	}
 	return nil
 }
 
-// newError builds an *Error with a sorted copy of allowed, so callers never have to
-// remember to sort and every message lists values in the same order.
-func newError(code Code, field string, allowed []string, format string, args ...any) *Error {
-	var sorted []string
-	if len(allowed) > 0 {
-		sorted = slices.Clone(allowed)
-		slices.Sort(sorted)
-	}
-	return &Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...), Allowed: sorted}
+// newError builds an *Error of one problem. Its client values must be marked
+// echo.Value: the one renderer quotes them (see [Problem]).
+func newError(code Code, at Path, allowed []string, format string, args ...any) *Error {
+	return newProblem(code, at, allowed, echo.Msg(format, args...)).Err()
 }
 
 // internalError wraps a failure that no input could cause, keeping the cause out of
 // the message so nothing internal leaks to a client.
 func internalError(what string) *Error {
-	return &Error{Code: CodeInternal, Message: "internal error while " + what + "; this is a bug in automium, please report it"}
+	return newError(CodeInternal, Path{}, nil, "internal error while %s; this is a bug in automium, please report it", what)
 }
 
 // Input bounds. They keep bad or hostile input from costing unbounded time or

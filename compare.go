@@ -3,6 +3,7 @@ package automium
 import (
 	"cmp"
 	"context"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -330,50 +331,59 @@ func comparePlannersProblems(in ComparePlannersInput) error {
 	if err := ps.err(); err != nil {
 		return err
 	}
-	ps.validate(in)
-	if duplicateAppProblems(ps, in.AppIDs) {
-		// More useful than the validator's "contains duplicates".
-		ps.drop(field("appIds"))
-		duplicateAppProblems(ps, in.AppIDs)
+	// Planners are checked by plannerListProblems alone; with an app listed
+	// twice, the app IDs by duplicateAppProblems alone, which says more than
+	// the generic "contains duplicates".
+	except := []Path{field("planners").at(anyIndex)}
+	if hasDuplicate(in.AppIDs) {
+		except = append(except, field("appIds"))
 	}
+	ps.validate(in, except...)
+	duplicateAppProblems(ps, in.AppIDs)
 	plannerListProblems(ps, in.Planners)
 	return ps.err()
 }
 
-// plannerListProblems records what the validator cannot see: each planner's
-// parts (replacing the validator's findings under that planner with
-// malformed_planner naming every missing part), and that no two planners share
-// an ID, since their reports would be indistinguishable.
+// plannerListProblems checks each planner, which the caller excepts from the
+// generic rules: its parts (malformed_planner naming every missing part), and
+// that no two planners share an ID, since their reports would be
+// indistinguishable.
 func plannerListProblems(ps *problems, planners []PlannerRef) {
 	first := make(map[string]int, len(planners))
 	for i, p := range planners {
 		at := field("planners").at(i)
-		if p.problems(&problems{}, at) {
-			ps.drop(at)
-			p.problems(ps, at)
+		if p.problems(ps, at) {
 			continue
 		}
 		if j, dup := first[p.ID]; dup {
 			ps.add(at.dot("id"), CodeInvalidArgument, nil,
-				"planner ID %s is used twice (also by planners[%d]); give each planner its own ID", echo.Quote(p.ID), j)
+				"planner ID %s is used twice (also by planners[%d]); give each planner its own ID", echo.Value(p.ID), j)
 			continue
 		}
 		first[p.ID] = i
 	}
 }
 
-// duplicateAppProblems records every app listed twice, and reports whether
-// there was one.
-func duplicateAppProblems(ps *problems, appIDs []string) bool {
-	found := false
+// hasDuplicate reports whether a value is listed twice.
+func hasDuplicate(ids []string) bool {
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		if seen[id] {
+			return true
+		}
+		seen[id] = true
+	}
+	return false
+}
+
+// duplicateAppProblems records every app listed twice.
+func duplicateAppProblems(ps *problems, appIDs []string) {
 	for i, id := range appIDs {
 		if j := slices.Index(appIDs[:i], id); j >= 0 {
 			ps.add(field("appIds").at(i), CodeInvalidArgument, nil,
-				"app %s is listed twice (also at appIds[%d]); list each app once", echo.Quote(id), j)
-			found = true
+				"app %s is listed twice (also at appIds[%d]); list each app once", echo.Value(id), j)
 		}
 	}
-	return found
 }
 
 // observedPlan is a validated observed input, indexed for aggregation.
@@ -398,14 +408,14 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
-	ps.validate(in)
+	// Planners are checked by plannerListProblems alone, and a trial's
+	// fixture against its app, once, below.
+	ps.validate(in, field("planners").at(anyIndex), field("trials").at(anyIndex).dot("fixtureId"))
 	plannerListProblems(ps, in.Planners)
+	fixtures := make([]*Fixture, len(in.Trials))
 	for i := range in.Trials {
-		tr, at := &in.Trials[i], field("trials").at(i).dot("fixtureId")
-		if p := ps.first(at); p != nil && p.Code == CodeInvalidFixtureID && owned().appByID[tr.AppID] != nil {
-			// Narrowed to the app's fixtures: the list a caller can pick from.
-			ps.replace(at, unknownFixtureOfApp("", tr.AppID, tr.FixtureID))
-		}
+		tr := &in.Trials[i]
+		fixtures[i] = ps.fixtureOfApp(field("trials").at(i).dot("fixtureId"), reflect.TypeOf(*tr), owned().appByID[tr.AppID], tr.FixtureID)
 	}
 	plannerIndex := make(map[string]int, len(in.Planners))
 	plannerIDs := make([]string, len(in.Planners))
@@ -434,13 +444,11 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		p, ok := plannerIndex[tr.PlannerID]
 		if !ok {
 			ps.add(at.dot("plannerId"), CodeInvalidArgument, plannerIDs,
-				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Quote(tr.PlannerID))
+				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Value(tr.PlannerID))
 			continue
 		}
-		app, fixture := owned().appByID[tr.AppID], owned().fixtureByID[tr.FixtureID]
-		if mismatch := fixtureAppMismatch(app, fixture); mismatch != nil {
-			ps.addError(at.dot("fixtureId"), mismatch)
-			continue
+		if fixtures[i] == nil {
+			continue // fixtureOfApp said why
 		}
 		if tr.Recovered && !tr.RecoveryTriggered {
 			ps.add(at.dot("recovered"), CodeInvalidArgument, nil,
@@ -449,7 +457,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		if ref, ok := owned().journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
 			ps.add(at.dot("journeyId"), CodeFixtureAppMismatch, nil,
 				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; record it with its own app and fixture",
-				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(tr.AppID), echo.Quote(tr.FixtureID))
+				echo.Value(ref.ID), echo.Value(ref.AppID), echo.Value(ref.FixtureID), echo.Value(tr.AppID), echo.Value(tr.FixtureID))
 			continue
 		}
 		if j, seen := firstJourney[tr.JourneyID]; !seen {
@@ -457,14 +465,14 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		} else if other := &in.Trials[j]; other.AppID != tr.AppID || other.FixtureID != tr.FixtureID {
 			ps.add(at.dot("journeyId"), CodeInvalidArgument, nil,
 				"journey %s ran on app %s with fixture %s in trials[%d] but on app %s with fixture %s here; a journey belongs to one app and fixture, so give the other journey its own ID",
-				echo.Quote(tr.JourneyID), echo.Quote(other.AppID), echo.Quote(other.FixtureID), j, echo.Quote(tr.AppID), echo.Quote(tr.FixtureID))
+				echo.Value(tr.JourneyID), echo.Value(other.AppID), echo.Value(other.FixtureID), j, echo.Value(tr.AppID), echo.Value(tr.FixtureID))
 			continue
 		}
 		key := runKey{p, tr.JourneyID, tr.Repetition}
 		if j, dup := firstRun[key]; dup {
 			ps.add(at.dot("repetition"), CodeInvalidArgument, nil,
 				"planner %s already has repetition %d of journey %s (trials[%d]); number each run of a journey by a planner differently",
-				echo.Quote(tr.PlannerID), tr.Repetition, echo.Quote(tr.JourneyID), j)
+				echo.Value(tr.PlannerID), tr.Repetition, echo.Value(tr.JourneyID), j)
 			continue
 		}
 		firstRun[key] = i
@@ -475,7 +483,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	for p, n := range plan.trialsPerPlanner {
 		if n == 0 && !ps.has(field("planners").at(p)) && !ps.has(field("trials")) {
 			ps.add(field("planners").at(p), CodeInvalidArgument, nil,
-				"planner %s has no trials; add its trials or remove it from planners", echo.Quote(in.Planners[p].ID))
+				"planner %s has no trials; add its trials or remove it from planners", echo.Value(in.Planners[p].ID))
 		}
 	}
 	if err := ps.err(); err != nil {

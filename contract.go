@@ -328,7 +328,7 @@ func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
 		return ContractDocument{}, err
 	}
 	if len(in.Name) > MaxIDLength {
-		return ContractDocument{}, newError(CodeLimitExceeded, "name", nil, "is too long; the limit is %d characters", MaxIDLength)
+		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", MaxIDLength)
 	}
 	if err := validateInput(in); err != nil {
 		return ContractDocument{}, err

@@ -21,23 +21,18 @@ import (
 func (s SemanticSnapshot) Validate() error {
 	ps := newProblems(s)
 	ps.validate(s)
-	snapshotProblems(ps, jsonPath{index: -1}, s)
+	snapshotProblems(ps, Path{}, s)
 	return ps.err()
 }
 
 // snapshotProblems records the snapshot rules the tags cannot say, under at
 // (the snapshot's own path; the zero path for a snapshot on its own).
-func snapshotProblems(ps *problems, at jsonPath, s SemanticSnapshot) {
-	under := func(name string) jsonPath {
-		if at.top == "" {
-			return field(name)
-		}
-		return at.dot(name)
-	}
+func snapshotProblems(ps *problems, at Path, s SemanticSnapshot) {
+	under := at.dot
 	refs := make(map[string]int, len(s.Nodes))
 	for i, n := range s.Nodes {
 		if j, dup := refs[n.Ref]; dup && n.Ref != "" {
-			ps.add(under("nodes").at(i).dot("ref"), CodeInvalidArgument, nil, "ref %s is also the ref of nodes[%d]; refs are unique within a snapshot", echo.Quote(n.Ref), j)
+			ps.add(under("nodes").at(i).dot("ref"), CodeInvalidArgument, nil, "ref %s is also the ref of nodes[%d]; refs are unique within a snapshot", echo.Value(n.Ref), j)
 			continue
 		}
 		refs[n.Ref] = i
@@ -45,21 +40,21 @@ func snapshotProblems(ps *problems, at jsonPath, s SemanticSnapshot) {
 	for i, n := range s.Nodes {
 		for k, c := range n.Children {
 			if _, ok := refs[c]; !ok {
-				ps.add(under("nodes").at(i).dot("children").at(k), CodeInvalidArgument, nil, "%s is not the ref of a node of this snapshot", echo.Quote(c))
+				ps.add(under("nodes").at(i).dot("children").at(k), CodeInvalidArgument, nil, "%s is not the ref of a node of this snapshot", echo.Value(c))
 			}
 		}
 	}
 	for i, r := range s.Redactions {
 		if _, ok := refs[r.Ref]; !ok && r.Ref != "" {
-			ps.add(under("redactions").at(i).dot("ref"), CodeInvalidArgument, nil, "%s is not the ref of a node of this snapshot", echo.Quote(r.Ref))
+			ps.add(under("redactions").at(i).dot("ref"), CodeInvalidArgument, nil, "%s is not the ref of a node of this snapshot", echo.Value(r.Ref))
 		}
 	}
-	if msg := routeProblem(s.Page.Route); s.Page.Route != "" && msg != "" {
+	if msg, bad := routeProblem(s.Page.Route); s.Page.Route != "" && bad {
 		ps.add(under("page").dot("route"), CodeInvalidArgument, nil, "%s", msg)
 	}
 	active := -1
 	for i, tab := range s.Tabs {
-		if msg := routeProblem(tab.Route); tab.Route != "" && msg != "" {
+		if msg, bad := routeProblem(tab.Route); tab.Route != "" && bad {
 			ps.add(under("tabs").at(i).dot("route"), CodeInvalidArgument, nil, "%s", msg)
 		}
 		if !tab.Active {
@@ -79,18 +74,13 @@ func snapshotProblems(ps *problems, at jsonPath, s SemanticSnapshot) {
 func (d PlannerDecision) Validate() error {
 	ps := newProblems(d)
 	ps.validate(d)
-	decisionProblems(ps, jsonPath{index: -1}, d)
+	decisionProblems(ps, Path{}, d)
 	return ps.err()
 }
 
 // decisionProblems records what d's intent requires of it, under at.
-func decisionProblems(ps *problems, at jsonPath, d PlannerDecision) {
-	under := func(name string) jsonPath {
-		if at.top == "" {
-			return field(name)
-		}
-		return at.dot(name)
-	}
+func decisionProblems(ps *problems, at Path, d PlannerDecision) {
+	under := at.dot
 	intent := intentByName[d.Intent]
 	if intent == nil {
 		return
@@ -125,12 +115,12 @@ func (r PlannerRequest) Validate() error {
 func (r PlannerRequest) Check(d PlannerDecision) error {
 	ps := newProblems(d)
 	ps.validate(d)
-	decisionProblems(ps, jsonPath{index: -1}, d)
+	decisionProblems(ps, Path{}, d)
 	if d.Intent != "" && !ps.has(field("intent")) && !slices.Contains(r.AllowedIntents, d.Intent) {
-		ps.add(field("intent"), CodeUnsupportedIntent, r.AllowedIntents, "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Quote(d.Intent))
+		ps.add(field("intent"), CodeUnsupportedIntent, r.AllowedIntents, "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Value(d.Intent))
 	}
 	if d.TargetRef != "" && !slices.ContainsFunc(r.Snapshot.Nodes, func(n SnapshotNode) bool { return n.Ref == d.TargetRef }) {
-		ps.add(field("targetRef"), CodeInvalidArgument, nil, "%s is not the ref of a node of the request's snapshot", echo.Quote(d.TargetRef))
+		ps.add(field("targetRef"), CodeInvalidArgument, nil, "%s is not the ref of a node of the request's snapshot", echo.Value(d.TargetRef))
 	}
 	return ps.err()
 }
@@ -145,7 +135,7 @@ func (e ReplayEvent) Validate() error {
 	ps.validate(e)
 	if e.Type != "" && e.Lane != "" && !ps.has(field("type")) {
 		if lane, _, _ := strings.Cut(e.Type, "."); lane != string(e.Lane) {
-			ps.add(field("type"), CodeInvalidArgument, nil, "type %s belongs to lane %s, not %s; the part before the dot is the lane", echo.Quote(e.Type), echo.Quote(lane), echo.Quote(string(e.Lane)))
+			ps.add(field("type"), CodeInvalidArgument, nil, "type %s belongs to lane %s, not %s; the part before the dot is the lane", echo.Value(e.Type), echo.Value(lane), echo.Value(string(e.Lane)))
 		}
 	}
 	if want, known := replayEventTypes[e.Type]; known {

@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"maps"
+	"reflect"
 	"slices"
 	"sync"
 
@@ -286,11 +287,11 @@ func ReferenceJourneyIDs() []string {
 func FixtureOfApp(appID, fixtureID string) (Fixture, error) {
 	app := owned().appByID[appID]
 	if app == nil {
-		return Fixture{}, newError(CodeInvalidAppID, "appId", owned().appIDs, "%s is not an authorized benchmark app ID; use one of the allowed values", echo.Quote(appID))
+		return Fixture{}, newError(CodeInvalidAppID, field("appId"), owned().appIDs, "%s is not an authorized benchmark app ID; use one of the allowed values", echo.Value(appID))
 	}
 	fixture := owned().fixtureByID[fixtureID]
 	if fixture == nil {
-		return Fixture{}, unknownFixtureOfApp("fixtureId", appID, fixtureID)
+		return Fixture{}, unknownFixtureOfApp(field("fixtureId"), appID, fixtureID).Err()
 	}
 	if p := fixtureAppMismatch(app, fixture); p != nil {
 		return Fixture{}, p
@@ -311,9 +312,31 @@ func appFixtureIDs(appID string) []string {
 
 // unknownFixtureOfApp reports a fixture ID the corpus does not know, listing the
 // fixtures of the app the caller named: the list it can actually pick from.
-func unknownFixtureOfApp(field, appID, fixtureID string) *Error {
-	return newError(CodeInvalidFixtureID, field, appFixtureIDs(appID),
-		"%q is not a fixture of app %q; use one of the allowed values", fixtureID, appID)
+func unknownFixtureOfApp(at Path, appID, fixtureID string) Problem {
+	return newError(CodeInvalidFixtureID, at, appFixtureIDs(appID),
+		"%q is not a fixture of app %q; use one of the allowed values", echo.Value(fixtureID), appID).Problem
+}
+
+// fixtureOfApp checks the fixtureId field of an input of type owner, at at,
+// against the app the input names, and returns the fixture when it is one of
+// app's (or app is unknown and the fixture is known), else nil. It is the one
+// check of such a field, in place of its generic rules: an unknown fixture of
+// a known app lists that app's fixtures, a fixture of another app says whose
+// it is.
+func (ps *problems) fixtureOfApp(at Path, owner reflect.Type, app *App, fixtureID string) *Fixture {
+	fixture := owned().fixtureByID[fixtureID]
+	switch {
+	case app != nil && fixtureID != "" && fixture == nil:
+		ps.addProblem(unknownFixtureOfApp(at, app.ID, fixtureID))
+		return nil
+	case !ps.checkField(at, owner, "fixtureId", fixtureID):
+		return nil
+	}
+	if p := fixtureAppMismatch(app, fixture); p != nil {
+		ps.addError(at, p)
+		return nil
+	}
+	return fixture
 }
 
 // fixtureAppMismatch reports a known fixture that belongs to another known app.
@@ -321,6 +344,6 @@ func fixtureAppMismatch(app *App, fixture *Fixture) *Error {
 	if app == nil || fixture == nil || fixture.AppID == app.ID {
 		return nil
 	}
-	return newError(CodeFixtureAppMismatch, "fixtureId", appFixtureIDs(app.ID),
+	return newError(CodeFixtureAppMismatch, field("fixtureId"), appFixtureIDs(app.ID),
 		"fixture %q belongs to app %q, not %q; use a fixture of %q", fixture.ID, fixture.AppID, app.ID, app.ID)
 }

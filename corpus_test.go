@@ -559,7 +559,9 @@ func TestListFixtures(t *testing.T) {
 				if !errors.As(err, &e) {
 					t.Fatalf("ListFixtures(%q) err = %v, want *Error", tt.appID, err)
 				}
-				if diff := cmp.Diff(tt.wantErr, e, cmpopts.IgnoreFields(Error{}, "Message")); diff != "" {
+				if diff := cmp.Diff(tt.wantErr.Problems(), e.Problems(), cmp.Comparer(func(a, b Problem) bool {
+					return a.Code == b.Code && a.Field == b.Field && slices.Equal(a.Allowed, b.Allowed)
+				})); diff != "" {
 					t.Errorf("ListFixtures(%q) error mismatch (-want +got):\n%s", tt.appID, diff)
 				}
 				if !strings.Contains(e.Message, tt.appID) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/automium/automium"
 )
@@ -21,7 +22,7 @@ func ExampleError_problems() {
 	var e *automium.Error
 	if errors.As(err, &e) {
 		fmt.Println(e.Code, e.Field)
-		for _, p := range e.Problems {
+		for _, p := range e.Problems() {
 			fmt.Println("-", p.Code, p.Field)
 		}
 	}
@@ -34,16 +35,19 @@ func ExampleError_problems() {
 // An adapter that finds problems of its own reports them the way the
 // capabilities do: one error, every problem listed.
 func ExampleJoin() {
+	name := strings.Repeat("x", 1<<20) // whatever a client sent
 	err := automium.Join(
-		&automium.Error{Code: automium.CodeInvalidArgument, Field: "appId", Message: "appId is required"},
-		&automium.Error{Code: automium.CodeLimitExceeded, Field: "steps", Message: "at most 200 steps"},
+		automium.NewProblem(automium.CodeInvalidArgument, automium.PathOf("appId"), nil, "%s is not an app ID", automium.ClientValue(name)),
+		automium.NewProblem(automium.CodeLimitExceeded, automium.PathOf("steps"), nil, "has %d steps; the limit is %d", 201, automium.MaxSteps),
 	)
-	fmt.Println(len(err.Problems))
+	var e *automium.Error
+	errors.As(err, &e)
+	fmt.Println(len(e.Problems()))
 	fmt.Println(err)
 	fmt.Println(automium.Join() == nil)
 	// Output:
 	// 2
-	// automium: 2 problems: invalid_argument: appId: appId is required; limit_exceeded: steps: at most 200 steps
+	// automium: 2 problems: invalid_argument: appId: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"… (1048576 bytes) is not an app ID; limit_exceeded: steps: has 201 steps; the limit is 200
 	// true
 }
 

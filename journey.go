@@ -2,6 +2,7 @@ package automium
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -205,14 +206,10 @@ func (r CompileJourneyResult) Err() error {
 	if r.Valid {
 		return nil
 	}
-	errs := make([]*Error, len(r.Errors))
-	for i, p := range r.Errors {
-		errs[i] = &Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
-	}
-	if len(errs) == 0 {
+	if len(r.Errors) == 0 {
 		return internalError("compiling a journey that is neither valid nor has problems")
 	}
-	return Join(errs...)
+	return Join(r.Errors...)
 }
 
 // CompileJourney validates a journey against the owned corpus and the frozen intent
@@ -252,9 +249,9 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 		// A run binds a reference journey by its ID alone, so that ID must not
 		// name another body, app or fixture.
 		ref := owned().journeyByID[in.ID]
-		return CompileJourneyResult{Valid: false, Errors: []Problem{newError(CodeInvalidArgument, "id", nil,
+		return CompileJourneyResult{Valid: false, Errors: []Problem{newError(CodeInvalidArgument, field("id"), nil,
 			"%s is the ID of a reference journey of app %s and fixture %s, and this journey differs from it; give your journey its own ID",
-			echo.Quote(in.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID)).problem()}}, nil
+			echo.Value(in.ID), ref.AppID, ref.FixtureID).Problem}}, nil
 	}
 	return CompileJourneyResult{Valid: true, Journey: &g}, nil
 }
@@ -279,16 +276,9 @@ func journeySizeProblems(in CompileJourneyInput) error {
 // schema, and the rules that relate fields to each other and to the corpus.
 func journeyProblems(in CompileJourneyInput) *problems {
 	ps := newProblems(in)
-	ps.validate(in)
+	ps.validate(in, field("fixtureId"))
 	app := owned().appByID[in.AppID]
-	if p := ps.first(field("fixtureId")); app != nil && p != nil && p.Code == CodeInvalidFixtureID {
-		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
-	}
-	fixture := owned().fixtureByID[in.FixtureID]
-	if p := fixtureAppMismatch(app, fixture); p != nil {
-		ps.addError(field("fixtureId"), p)
-		fixture = nil
-	}
+	fixture := ps.fixtureOfApp(field("fixtureId"), reflect.TypeOf(in), app, in.FixtureID)
 	for i, s := range in.Steps {
 		stepProblems(ps, field("steps").at(i), i == len(in.Steps)-1, s, app, fixture)
 	}
@@ -308,7 +298,7 @@ func journeyProblems(in CompileJourneyInput) *problems {
 
 // stepProblems checks the rules of one step that depend on its intent. An unknown
 // intent is already reported by the validator, so it is skipped here.
-func stepProblems(ps *problems, at jsonPath, last bool, s Step, app *App, fixture *Fixture) {
+func stepProblems(ps *problems, at Path, last bool, s Step, app *App, fixture *Fixture) {
 	intent := intentByName[s.Intent]
 	if intent == nil {
 		return
@@ -316,7 +306,7 @@ func stepProblems(ps *problems, at jsonPath, last bool, s Step, app *App, fixtur
 	if intent.Capability != "" && app != nil && !slices.Contains(app.Capabilities, intent.Capability) {
 		// The rest of the step cannot be judged for an app that cannot run it.
 		ps.add(at.dot("intent"), CodeUnsupportedIntent, appIntents(app),
-			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Quote(app.ID))
+			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Value(app.ID))
 		return
 	}
 	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, s.Target.Role) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
@@ -338,7 +328,7 @@ func stepProblems(ps *problems, at jsonPath, last bool, s Step, app *App, fixtur
 	}
 }
 
-func assertionProblems(ps *problems, at jsonPath, a Assertion) {
+func assertionProblems(ps *problems, at Path, a Assertion) {
 	spec, ok := assertionSpecs[a.Kind]
 	if !ok {
 		return
@@ -412,7 +402,7 @@ func compile(in CompileJourneyInput) (CompiledJourney, error) {
 	}
 	digest, err := digestOf(g)
 	if err != nil {
-		return CompiledJourney{}, internalError("computing the digest of journey " + echo.Quote(in.ID))
+		return CompiledJourney{}, internalError("computing the digest of a journey")
 	}
 	g.Digest = digest
 	return g, nil

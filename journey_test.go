@@ -78,11 +78,11 @@ func errorProblems(t *testing.T, err error) []problem {
 	if !errors.As(err, &e) {
 		t.Fatalf("got %v, want *Error", err)
 	}
-	if len(e.Problems) == 0 {
+	if len(e.Problems()) == 0 {
 		return []problem{{e.Code, e.Field}}
 	}
 	var out []problem
-	for _, p := range e.Problems {
+	for _, p := range e.Problems() {
 		out = append(out, problem{p.Code, p.Field})
 	}
 	return out
@@ -452,8 +452,8 @@ func TestRouteProblem(t *testing.T) {
 		{"/a\x00", false},
 	}
 	for _, tt := range tests {
-		if got := routeProblem(tt.route) == ""; got != tt.ok {
-			t.Errorf("routeProblem(%q) ok = %v, want %v", tt.route, got, tt.ok)
+		if _, bad := routeProblem(tt.route); !bad != tt.ok {
+			t.Errorf("routeProblem(%q) ok = %v, want %v", tt.route, !bad, tt.ok)
 		}
 	}
 }
@@ -541,7 +541,7 @@ func FuzzCompileJourney(f *testing.F) {
 			return
 		}
 		for _, n := range res.Journey.Nodes {
-			if n.Intent == "navigate" && routeProblem(n.Value) != "" {
+			if _, bad := routeProblem(n.Value); n.Intent == "navigate" && bad {
 				t.Fatalf("accepted navigate to %q", n.Value)
 			}
 		}

@@ -6,85 +6,147 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
 
-// A jsonPath is the JSON path of one input field as a client wrote it, such as
-// steps[3].target.role. Checks build paths from their parts and never parse
-// them back: the top-level field and the element of a top-level list are kept
-// apart, so that problems can be put in the order a reader meets the fields
-// without reading the rendered text.
-type jsonPath struct {
-	top   string // the top-level field, as on the wire: steps
-	index int    // the element of the top-level list, or -1
-	rest  string // what follows, rendered: .target.role or [2]
+// A Path is the JSON path of one input field as a client wrote it, such as
+// steps[3].target.role; the zero Path is the input itself. It is the one path
+// type of the module: the root package's checks, the MCP adapter's argument
+// walker and the binding package build problems at Paths, from their parts,
+// and nothing ever parses a path back from its text.
+//
+// A Path is immutable: Field and Index return new paths and never change the
+// one they extend, so a path can be kept and extended freely.
+type Path struct {
+	steps []pathStep
 }
 
-// field is the path of a top-level field.
-func field(name string) jsonPath { return jsonPath{top: name, index: -1} }
-
-// at is the path of element i of the list at p.
-func (p jsonPath) at(i int) jsonPath {
-	if p.index < 0 && p.rest == "" {
-		p.index = i
-		return p
-	}
-	p.rest += "[" + strconv.Itoa(i) + "]"
-	return p
+// pathStep is one step of a path: a member name, or a list index when name is
+// empty.
+type pathStep struct {
+	name  string
+	index int
 }
 
-// dot is the path of the member name of the object at p.
-func (p jsonPath) dot(name string) jsonPath {
-	p.rest += "." + name
-	return p
+// PathOf is the path of a top-level field of the input.
+func PathOf(name string) Path { return Path{}.Field(name) }
+
+// Field is the path of the member name of the object at p.
+func (p Path) Field(name string) Path { return p.with(pathStep{name: name}) }
+
+// Index is the path of element i of the list at p.
+func (p Path) Index(i int) Path { return p.with(pathStep{index: i}) }
+
+func (p Path) with(st pathStep) Path {
+	steps := make([]pathStep, len(p.steps)+1)
+	copy(steps, p.steps)
+	steps[len(p.steps)] = st
+	return Path{steps: steps}
 }
 
-// String renders the path as clients write it.
-func (p jsonPath) String() string {
-	if p.index < 0 {
-		return p.top + p.rest
-	}
-	return p.top + "[" + strconv.Itoa(p.index) + "]" + p.rest
+// field is the path of a top-level field; at and dot extend a path.
+func field(name string) Path        { return PathOf(name) }
+func (p Path) at(i int) Path        { return p.Index(i) }
+func (p Path) dot(name string) Path { return p.Field(name) }
+func (p Path) isRoot() bool         { return len(p.steps) == 0 }
+func (p Path) top() string          { return p.steps[0].name }
+func (p Path) equal(q Path) bool    { return slices.Equal(p.steps, q.steps) }
+func (p Path) prefixOf(q Path) bool {
+	return len(p.steps) <= len(q.steps) && slices.Equal(p.steps, q.steps[:len(p.steps)])
 }
+func (p Path) within(q Path) bool { return q.prefixOf(p) }
 
-// within reports whether p is q or a path below it: steps[2].target is within
-// steps[2] and steps, but not within steps[20] or stepsX.
-func (p jsonPath) within(q jsonPath) bool {
-	if p.top != q.top {
-		return false
+// String renders the path as clients write it: steps[3].target.role. A member
+// name that is not a plain identifier (one the input type does not have, such
+// as a hostile property name) is rendered through the bounded quote, so a path
+// is never longer than a few hundred bytes a step, whatever the client sent.
+func (p Path) String() string {
+	if len(p.steps) == 1 && plainName(p.steps[0].name) {
+		return p.steps[0].name
 	}
-	if q.index < 0 && q.rest == "" {
-		return true
-	}
-	if p.index != q.index {
-		return false
-	}
-	return p.rest == q.rest || strings.HasPrefix(p.rest, q.rest) && len(p.rest) > len(q.rest) &&
-		(p.rest[len(q.rest)] == '.' || p.rest[len(q.rest)] == '[')
-}
-
-// validatorPath turns the path of a validator finding, such as
-// steps[3].target.role, into a jsonPath. It is the one place a path is read from
-// text, and the text is the validator's (see fieldError), not ours.
-func validatorPath(s string) jsonPath {
-	end := strings.IndexAny(s, ".[")
-	if end < 0 {
-		return field(s)
-	}
-	p := field(s[:end])
-	rest := s[end:]
-	if rest[0] == '[' {
-		if close := strings.IndexByte(rest, ']'); close > 0 {
-			if i, err := strconv.Atoi(rest[1:close]); err == nil {
-				p.index = i
-				rest = rest[close+1:]
+	var b strings.Builder
+	for i, st := range p.steps {
+		switch {
+		case st.name == "":
+			b.WriteString("[" + strconv.Itoa(st.index) + "]")
+		case i > 0:
+			b.WriteString(".")
+			fallthrough
+		default:
+			if plainName(st.name) {
+				b.WriteString(st.name)
+			} else {
+				b.WriteString(echo.Quote(st.name))
 			}
 		}
 	}
-	p.rest = rest
-	return p
+	return b.String()
+}
+
+// plainName reports whether a member name can be written in a path as itself:
+// short, and made of ASCII letters, digits, _, - and $.
+func plainName(name string) bool {
+	return name != "" && len(name) <= echo.MaxPrefix && strings.IndexFunc(name, func(r rune) bool {
+		return !(r == '_' || r == '-' || r == '$' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)))
+	}) < 0
+}
+
+// SortProblems puts problems of an input of type t in the one order of
+// problems (see [Problem]): by path, member names ranked as t declares its
+// fields (the order its JSON Schema lists them) and list elements by index, a
+// path before the paths below it, names t does not have after those it has;
+// problems at one path keep the order they were found in.
+func SortProblems(t reflect.Type, problems []Problem) {
+	if len(problems) < 2 {
+		return
+	}
+	type ranked struct {
+		rank []int
+		p    Problem
+	}
+	rs := make([]ranked, len(problems))
+	for i, p := range problems {
+		rs[i] = ranked{pathRank(t, p.path), p}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int { return slices.Compare(a.rank, b.rank) })
+	for i := range rs {
+		problems[i] = rs[i].p
+	}
+}
+
+// pathRank ranks each step of p under type t: a member by its place among t's
+// wire fields (one past the last for a name t does not have), an element by its
+// index. Comparing ranks as sequences gives the one order of problems.
+func pathRank(t reflect.Type, p Path) []int {
+	rank := make([]int, len(p.steps))
+	for i, st := range p.steps {
+		for t != nil && t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if st.name == "" {
+			rank[i] = st.index
+			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
+				t = t.Elem()
+			} else {
+				t = nil
+			}
+			continue
+		}
+		var fields []wireField
+		if t != nil {
+			fields = wireFields(t)
+		}
+		j := slices.IndexFunc(fields, func(f wireField) bool { return f.name == st.name })
+		if j < 0 {
+			rank[i], t = len(fields), nil
+			continue
+		}
+		rank[i], t = j, t.FieldByIndex(fields[j].index).Type
+	}
+	return rank
 }
 
 // MaxProblems bounds how many problems one error or one invalid journey lists, so
@@ -93,22 +155,16 @@ func validatorPath(s string) jsonPath {
 const MaxProblems = 100
 
 // problems collects every problem with one input, each at its path, so that a
-// caller can fix them all in one round trip. It reports them in the order a
-// reader meets the fields: the input's field order, then element order, then
-// the order the checks found them in.
+// caller can fix them all in one round trip. It reports them in the one order of
+// problems (see [Problem]).
 type problems struct {
-	order []string // the input's top-level wire names, in field order
-	found []located
-}
-
-type located struct {
-	at  jsonPath
-	err *Error
+	typ   reflect.Type // the input's type, which ranks its paths
+	found []Problem
 }
 
 // newProblems starts the collection for an input of the type of in.
 func newProblems(in any) *problems {
-	return &problems{order: topFields(reflect.TypeOf(in))}
+	return &problems{typ: reflect.TypeOf(in)}
 }
 
 // wireField is a struct field that reaches the wire, with its wire name.
@@ -137,88 +193,67 @@ func wireFields(t reflect.Type) []wireField {
 	return fields
 }
 
-// topFieldsCache holds each input type's top-level wire names, for the same
-// reason as wireFieldsCache: rejecting an oversized input must cost a few
-// allocations, whatever the type.
-var topFieldsCache sync.Map // reflect.Type -> []string
-
-// topFields lists the wire names of a struct type's fields, in field order.
-func topFields(t reflect.Type) []string {
-	if names, ok := topFieldsCache.Load(t); ok {
-		return names.([]string)
-	}
-	var names []string
-	for _, f := range wireFields(t) {
-		names = append(names, f.name)
-	}
-	topFieldsCache.Store(t, names)
-	return names
+// add records a problem at a path. Client values among args must be marked
+// echo.Value; the one renderer quotes them.
+func (ps *problems) add(at Path, code Code, allowed []string, format string, args ...any) {
+	ps.found = append(ps.found, newProblem(code, at, allowed, echo.Msg(format, args...)))
 }
 
-// add records a problem at a path.
-func (ps *problems) add(at jsonPath, code Code, allowed []string, format string, args ...any) {
-	ps.addError(at, newError(code, "", allowed, format, args...))
-}
-
-// addError records e at a path, which becomes its Field.
-func (ps *problems) addError(at jsonPath, e *Error) {
-	if e == nil {
-		return
-	}
-	e.Field = at.String()
-	ps.found = append(ps.found, located{at, e})
+// addProblem records p, made by a check that knows its own path.
+func (ps *problems) addProblem(p Problem) {
+	ps.found = append(ps.found, p)
 }
 
 // validate records what the shared validator finds in in, and every string in
 // it that is not valid UTF-8.
-func (ps *problems) validate(in any) {
-	for _, e := range validateStruct(in) {
-		ps.found = append(ps.found, located{validatorPath(e.Field), e})
-	}
-	checkUTF8(ps, reflect.ValueOf(in), jsonPath{index: -1})
+//
+// Fields at the paths of except are left to the caller, which checks them
+// itself (see validateStruct); every string is still checked for UTF-8.
+func (ps *problems) validate(in any, except ...Path) {
+	ps.found = append(ps.found, validateStruct(in, except...)...)
+	checkUTF8(ps, reflect.ValueOf(in), Path{}, except)
 }
 
 // checkUTF8 reports every string under v that is not valid UTF-8. Text is hashed
 // into run IDs and digests, and two different invalid byte strings must not
 // collide once a JSON encoder has replaced their bad bytes with U+FFFD.
-func checkUTF8(ps *problems, v reflect.Value, at jsonPath) {
+func checkUTF8(ps *problems, v reflect.Value, at Path, except []Path) {
+	if slices.ContainsFunc(except, func(q Path) bool { return matches(at.steps, q) }) {
+		return
+	}
 	switch v.Kind() {
 	case reflect.String:
 		if s := v.String(); !utf8.ValidString(s) {
-			ps.add(at, CodeInvalidArgument, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Quote(s))
+			ps.add(at, CodeInvalidArgument, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Value(s))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			checkUTF8(ps, v.Elem(), at)
+			checkUTF8(ps, v.Elem(), at, except)
 		}
 	case reflect.Slice, reflect.Array:
 		if v.Type().Elem().Kind() == reflect.Uint8 {
 			return
 		}
 		for i := range v.Len() {
-			checkUTF8(ps, v.Index(i), at.at(i))
+			checkUTF8(ps, v.Index(i), at.at(i), except)
 		}
 	case reflect.Struct:
 		for _, f := range wireFields(v.Type()) {
-			next := field(f.name)
-			if at.top != "" {
-				next = at.dot(f.name)
-			}
-			checkUTF8(ps, v.FieldByIndex(f.index), next)
+			checkUTF8(ps, v.FieldByIndex(f.index), at.dot(f.name), except)
 		}
 	}
 }
 
 // has reports whether a problem was found at at or below it.
-func (ps *problems) has(at jsonPath) bool {
+func (ps *problems) has(at Path) bool {
 	return ps.first(at) != nil
 }
 
 // first returns the first problem found at at or below it, or nil.
-func (ps *problems) first(at jsonPath) *Error {
-	for _, l := range ps.found {
-		if l.at.within(at) {
-			return l.err
+func (ps *problems) first(at Path) *Problem {
+	for i := range ps.found {
+		if ps.found[i].path.within(at) {
+			return &ps.found[i]
 		}
 	}
 	return nil
@@ -226,87 +261,56 @@ func (ps *problems) first(at jsonPath) *Error {
 
 // drop forgets every problem found at at or below it, for a check that says more
 // about that part of the input than the validator did.
-func (ps *problems) drop(at jsonPath) {
-	ps.found = slices.DeleteFunc(ps.found, func(l located) bool { return l.at.within(at) })
+func (ps *problems) drop(at Path) {
+	ps.found = slices.DeleteFunc(ps.found, func(p Problem) bool { return p.path.within(at) })
 }
 
-// replace swaps the first problem at exactly at for e, keeping its place; with
-// none there, it adds e.
-func (ps *problems) replace(at jsonPath, e *Error) {
-	e.Field = at.String()
-	for i, l := range ps.found {
-		if l.at == at {
-			ps.found[i].err = e
+// replace swaps the first problem at exactly at for p, keeping its place; with
+// none there, it adds p.
+func (ps *problems) replace(p Problem) {
+	for i := range ps.found {
+		if ps.found[i].path.equal(p.path) {
+			ps.found[i] = p
 			return
 		}
 	}
-	ps.found = append(ps.found, located{at, e})
+	ps.found = append(ps.found, p)
 }
 
-// sorted returns the problems in reading order, cut to MaxProblems.
-func (ps *problems) sorted() []*Error {
-	rank := func(l located) (int, int) {
-		r := slices.Index(ps.order, l.at.top)
-		if r < 0 {
-			r = len(ps.order)
-		}
-		return r, l.at.index
-	}
-	slices.SortStableFunc(ps.found, func(a, b located) int {
-		ra, ia := rank(a)
-		rb, ib := rank(b)
-		if ra != rb {
-			return ra - rb
-		}
-		return ia - ib
-	})
-	out := make([]*Error, 0, min(len(ps.found), MaxProblems))
-	for i, l := range ps.found {
-		if i == MaxProblems-1 && len(ps.found) > MaxProblems {
-			out = append(out, newError(CodeLimitExceeded, "", nil, "%d more problems are not listed; fix these and call again", len(ps.found)-i))
-			break
-		}
-		out = append(out, l.err)
-	}
-	return out
+// sorted returns the problems in the one order.
+func (ps *problems) sorted() []Problem {
+	SortProblems(ps.typ, ps.found)
+	return ps.found
 }
 
 // limitErr returns the problems that exceed a bound, joined, or nil. By the one
 // error-channel rule (see the package doc), a bound is part of the input's shape:
 // it is a caller's error even where the rest is a domain answer.
 func (ps *problems) limitErr() error {
-	limits := &problems{order: ps.order}
-	for _, l := range ps.found {
-		if l.err.Code == CodeLimitExceeded {
-			limits.found = append(limits.found, l)
+	var limits []Problem
+	for _, p := range ps.sorted() {
+		if p.Code == CodeLimitExceeded {
+			limits = append(limits, p)
 		}
 	}
-	return limits.err()
+	return Join(limits...)
 }
 
-// list returns the problems in reading order, as the Problem values a result
-// lists.
+// list returns the problems in the one order, cut to MaxProblems, as the
+// Problem values a result lists.
 func (ps *problems) list() []Problem {
 	if len(ps.found) == 0 {
 		return nil
 	}
-	sorted := ps.sorted()
-	out := make([]Problem, len(sorted))
-	for i, e := range sorted {
-		out[i] = e.problem()
+	if err := ps.err(); err != nil {
+		return err.(*Error).Problems()
 	}
-	return out
+	return nil
 }
 
-// err returns nil when nothing was found, and otherwise one *Error leading with
-// the first problem and listing them all.
+// err returns nil when nothing was found, and otherwise one *Error holding
+// every problem in the one order.
 func (ps *problems) err() error {
-	switch len(ps.found) {
-	case 0:
-		return nil
-	case 1:
-		return ps.found[0].err
-	}
 	return Join(ps.sorted()...)
 }
 
@@ -316,4 +320,26 @@ func validateInput(in any) error {
 	ps := newProblems(in)
 	ps.validate(in)
 	return ps.err()
+}
+
+// addError records the one problem of e at at: e was made by a check that
+// does not know where in an input its value sits (a value rule shared by
+// several fields, say), so its path is given here, once, before it is listed.
+func (ps *problems) addError(at Path, e *Error) {
+	if e == nil {
+		return
+	}
+	p := e.Problem
+	p.path, p.Field = at, at.String()
+	ps.found = append(ps.found, p)
+}
+
+// under is p placed under at: a problem of a value that an input carries at
+// at, such as the journey of a run submission, found by the check of that
+// value on its own. Its message is the same; only where it is changes.
+func (p Problem) under(at Path) Problem {
+	steps := make([]pathStep, 0, len(at.steps)+len(p.path.steps))
+	p.path = Path{steps: append(append(steps, at.steps...), p.path.steps...)}
+	p.Field = p.path.String()
+	return p
 }

@@ -3,8 +3,10 @@ package automium
 import (
 	"context"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -196,23 +198,23 @@ func requiredReplayArtifactKinds(verdict Verdict, retries int) []string {
 // replaySummaryProblems returns every problem with in.
 func replaySummaryProblems(in GetReplaySummaryInput) error {
 	ps := newProblems(in)
-	ps.validate(in)
+	refAt := field("artifactManifestRef")
+	ps.validate(in, refAt)
 	verdictRetryProblems(ps, field("verdict"), field("retryCount"), in.Verdict, in.RetryCount)
-	// manifestRefProblem says more about artifactManifestRef than the validator,
-	// but only a valid run ID says what the reference should be.
+	// manifestRefProblem says more about artifactManifestRef than the generic
+	// rules, but only a valid run ID says what the reference should be.
 	if ps.has(field("runId")) {
+		ps.checkField(refAt, reflect.TypeOf(in), "artifactManifestRef", in.ArtifactManifestRef)
 		return ps.err()
 	}
-	if p := manifestRefProblem(in.ArtifactManifestRef, in.RunID); p != nil {
-		ps.replace(field("artifactManifestRef"), p)
-	}
+	ps.addError(refAt, manifestRefProblem(in.ArtifactManifestRef, in.RunID))
 	return ps.err()
 }
 
 // verdictRetryProblems records where a verdict and a retry count disagree, the
 // way they do in Playwright: flaky means a retry passed after a failure, passed
 // means the first attempt did, and skipped runs are never retried.
-func verdictRetryProblems(ps *problems, verdictAt, retriesAt jsonPath, verdict Verdict, retries int) {
+func verdictRetryProblems(ps *problems, verdictAt, retriesAt Path, verdict Verdict, retries int) {
 	if ps.has(verdictAt) || ps.has(retriesAt) {
 		return
 	}
@@ -238,14 +240,14 @@ func manifestRefProblem(ref, runID string) *Error {
 	case ref == want:
 		return nil
 	case ref == "":
-		return newError(CodeInvalidArgument, "", nil, "is required; use %s", want)
-	case len(ref) > maxRefLength:
-		return newError(CodeLimitExceeded, "", nil, "is too long; the limit is %d characters", maxRefLength)
+		return newError(CodeInvalidArgument, Path{}, nil, "is required; use %s", want)
+	case len(ref) > maxRefLength && utf8.RuneCountInString(ref) > maxRefLength:
+		return newError(CodeLimitExceeded, Path{}, nil, "is too long; the limit is %d characters", maxRefLength)
 	case !strings.HasPrefix(ref, ArtifactManifestRefScheme):
-		return newError(CodeInvalidArgument, "", nil, "%s is not an artifact manifest reference; use %s, as a run submission returns it", echo.Quote(ref), want)
+		return newError(CodeInvalidArgument, Path{}, nil, "%s is not an artifact manifest reference; use %s, as a run submission returns it", echo.Value(ref), want)
 	}
-	return newError(CodeInvalidArgument, "", nil, "%s names run %s, not %q; use %s, the manifest of the same run",
-		echo.Quote(ref), echo.Quote(strings.TrimPrefix(ref, ArtifactManifestRefScheme)), runID, want)
+	return newError(CodeInvalidArgument, Path{}, nil, "%s names run %s, not %q; use %s, the manifest of the same run",
+		echo.Value(ref), echo.Value(strings.TrimPrefix(ref, ArtifactManifestRefScheme)), runID, want)
 }
 
 // ReplayEvent is one event of a replay-event-v1 stream: a run's replay is the

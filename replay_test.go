@@ -157,7 +157,7 @@ func TestRunReplayArtifactRoundTrip(t *testing.T) {
 // Every fixture's artifact root is a valid manifest root.
 func TestFixtureArtifactRootsAreManifestRoots(t *testing.T) {
 	for _, f := range owned().Fixtures {
-		if msg := artifactPathProblem(f.ArtifactRoot); msg != "" {
+		if msg, bad := artifactPathProblem(f.ArtifactRoot); bad {
 			t.Errorf("fixture %s: artifactRoot %s", f.ID, msg)
 		}
 	}

@@ -3,6 +3,7 @@ package automium
 import (
 	"context"
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode"
@@ -32,7 +33,7 @@ type PlannerRef struct {
 // "planners[2]"), so run submissions and comparisons report malformed planners
 // the same way. Missing parts are all named at once, because a caller fixing one
 // at a time would need three round trips. It reports whether p had a problem.
-func (p PlannerRef) problems(ps *problems, at jsonPath) bool {
+func (p PlannerRef) problems(ps *problems, at Path) bool {
 	parts := []struct{ name, value string }{{"id", p.ID}, {"vendor", p.Vendor}, {"model", p.Model}}
 	var missing []string
 	for _, part := range parts {
@@ -57,11 +58,11 @@ func (p PlannerRef) problems(ps *problems, at jsonPath) bool {
 		case utf8.RuneCountInString(part.value) > MaxIDLength:
 			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", MaxIDLength)
 		case !utf8.ValidString(part.value):
-			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Quote(part.value))
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Value(part.value))
 		case strings.IndexFunc(part.value, unicode.IsControl) >= 0:
-			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s contains control characters; use plain text", echo.Quote(part.value))
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s contains control characters; use plain text", echo.Value(part.value))
 		case strings.TrimSpace(part.value) != part.value:
-			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s has leading or trailing spaces; remove them", echo.Quote(part.value))
+			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s has leading or trailing spaces; remove them", echo.Value(part.value))
 		default:
 			continue
 		}
@@ -87,7 +88,7 @@ const (
 	ReplayStreamRefScheme = "replay-stream://"
 )
 
-var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, "a run ID from CreateRunSubmission: run- followed by 20 lowercase hex digits")
+var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, echo.Msg("a run ID from %s: run- followed by 20 lowercase hex digits", echo.Name("CreateRunSubmission")))
 
 // CreateRunSubmissionInput asks for a modeled run of one journey on one fixture,
 // planner and environment profile.
@@ -119,7 +120,7 @@ type CreateRunSubmissionInput struct {
 	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"one of the fixture's environment profile IDs" validate:"required,automium_profile"`
 }
 
-var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, "a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits")
+var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, echo.Msg("a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits"))
 
 // CreateRunSubmissionResult is a modeled run submission. Its RunID is a hash of the
 // canonical input, so submitting the same input again yields the same submission.
@@ -252,10 +253,11 @@ type boundJourney struct {
 }
 
 // runSubmissionProblems returns the journey the submission binds, or every
-// problem with in. The validator's findings are sharpened where the corpus knows
-// better: an unknown fixture lists the app's fixtures, an unknown profile the
-// fixture's profiles, and any planner problem becomes malformed_planner naming
-// every missing part. The journey of your own is checked by CompileJourney
+// problem with in. Where the corpus knows better than the generic rules, the
+// field is checked by the corpus instead, once: an unknown fixture of a known app
+// lists the app's fixtures, an unknown profile of a known fixture the fixture's
+// profiles, and any planner problem is malformed_planner naming every missing
+// part. The journey of your own is checked by CompileJourney
 // alone, once, with its size checked before anything walks it.
 func runSubmissionProblems(ctx context.Context, in CreateRunSubmissionInput) (boundJourney, error) {
 	// The validator never sees the journey: CompileJourney checks it, bounds
@@ -263,25 +265,19 @@ func runSubmissionProblems(ctx context.Context, in CreateRunSubmissionInput) (bo
 	outer := in
 	outer.Journey = nil
 	ps := newProblems(outer)
-	ps.validate(outer)
+	// Where the corpus knows better than the generic rules, the field is
+	// checked here instead of by them, once.
+	fixtureAt, plannerAt, profileAt := field("fixtureId"), field("planner"), field("environmentProfileId")
+	ps.validate(outer, fixtureAt, plannerAt, profileAt)
 	app := owned().appByID[in.AppID]
-	fixture := owned().fixtureByID[in.FixtureID]
-	if p := ps.first(field("fixtureId")); p != nil && p.Code == CodeInvalidFixtureID && app != nil {
-		ps.replace(field("fixtureId"), unknownFixtureOfApp("fixtureId", app.ID, in.FixtureID))
-	}
-	if p := fixtureAppMismatch(app, fixture); p != nil {
-		ps.addError(field("fixtureId"), p)
-		fixture = nil
-	}
-	if in.Planner.problems(&problems{}, field("planner")) {
-		ps.drop(field("planner"))
-		in.Planner.problems(ps, field("planner"))
-	}
-	profile := field("environmentProfileId")
-	if p := ps.first(profile); fixture != nil && (p == nil || p.Code == CodeInvalidEnvironmentProfile) &&
-		!slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID) {
-		ps.replace(profile, newError(CodeInvalidEnvironmentProfile, "", fixture.EnvironmentProfileIDs,
-			"%s is not an environment profile of fixture %s; use one of the allowed values", echo.Quote(in.EnvironmentProfileID), echo.Quote(fixture.ID)))
+	fixture := ps.fixtureOfApp(fixtureAt, reflect.TypeOf(outer), app, in.FixtureID)
+	in.Planner.problems(ps, plannerAt)
+	switch {
+	case fixture != nil && in.EnvironmentProfileID != "" && !slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID):
+		ps.add(profileAt, CodeInvalidEnvironmentProfile, fixture.EnvironmentProfileIDs,
+			"%s is not an environment profile of fixture %s; use one of the allowed values", echo.Value(in.EnvironmentProfileID), fixture.ID)
+	default:
+		ps.checkField(profileAt, reflect.TypeOf(outer), "environmentProfileId", in.EnvironmentProfileID)
 	}
 	bound, err := journeyBinding(ctx, ps, in, app, fixture)
 	if err != nil {
@@ -307,26 +303,22 @@ func journeyBinding(ctx context.Context, ps *problems, in CreateRunSubmissionInp
 		}
 		if !res.Valid {
 			for _, p := range res.Errors {
-				at := journeyAt
-				if p.Field != "" {
-					at = journeyAt.dot(p.Field)
-				}
-				ps.addError(at, &Error{Code: p.Code, Message: p.Message, Allowed: p.Allowed})
+				ps.addProblem(p.under(journeyAt))
 			}
 			return boundJourney{}, nil
 		}
 		bound = boundJourney{ID: res.Journey.ID, Digest: res.Journey.Digest}
 		if in.JourneyID != "" && !ps.has(idAt) && in.JourneyID != bound.ID {
 			ps.add(idAt, CodeInvalidArgument, nil,
-				"%s is not the ID of the journey you sent (%s); leave journeyId out, or make it journey.id", echo.Quote(in.JourneyID), echo.Quote(bound.ID))
+				"%s is not the ID of the journey you sent (%s); leave journeyId out, or make it journey.id", echo.Value(in.JourneyID), echo.Value(bound.ID))
 		}
 		if app != nil && in.Journey.AppID != app.ID {
 			ps.add(journeyAt.dot("appId"), CodeFixtureAppMismatch, []string{app.ID},
-				"the journey is of app %s and the submission of app %s; submit it with its own app and fixture", echo.Quote(in.Journey.AppID), echo.Quote(app.ID))
+				"the journey is of app %s and the submission of app %s; submit it with its own app and fixture", echo.Value(in.Journey.AppID), echo.Value(app.ID))
 		}
 		if fixture != nil && in.Journey.FixtureID != fixture.ID {
 			ps.add(journeyAt.dot("fixtureId"), CodeFixtureAppMismatch, []string{fixture.ID},
-				"the journey is of fixture %s and the submission of fixture %s; submit it with its own app and fixture", echo.Quote(in.Journey.FixtureID), echo.Quote(fixture.ID))
+				"the journey is of fixture %s and the submission of fixture %s; submit it with its own app and fixture", echo.Value(in.Journey.FixtureID), echo.Value(fixture.ID))
 		}
 	case ps.has(idAt):
 		return boundJourney{}, nil
@@ -338,13 +330,13 @@ func journeyBinding(ctx context.Context, ps *problems, in CreateRunSubmissionInp
 		ref, isRef := owned().journeyByID[in.JourneyID]
 		if !isRef {
 			ps.add(idAt, CodeInvalidArgument, nil,
-				"%s is not a reference journey; send your journey itself as journey (the object automium_compile_journey takes), or use a reference journey of the fixture", echo.Quote(in.JourneyID))
+				"%s is not a reference journey; send your journey itself as journey (the object automium_compile_journey takes), or use a reference journey of the fixture", echo.Value(in.JourneyID))
 			return boundJourney{}, nil
 		}
 		if app != nil && fixture != nil && (ref.AppID != app.ID || ref.FixtureID != fixture.ID) {
 			ps.add(idAt, CodeFixtureAppMismatch, fixture.ReferenceJourneyIDs,
 				"reference journey %s runs on app %s with fixture %s, not app %s with fixture %s; submit it with its own app and fixture, or use a journey of fixture %s",
-				echo.Quote(ref.ID), echo.Quote(ref.AppID), echo.Quote(ref.FixtureID), echo.Quote(app.ID), echo.Quote(fixture.ID), echo.Quote(fixture.ID))
+				echo.Value(ref.ID), echo.Value(ref.AppID), echo.Value(ref.FixtureID), echo.Value(app.ID), echo.Value(fixture.ID), echo.Value(fixture.ID))
 		}
 		digest, _, err := referenceDigest(ref.ID)
 		if err != nil {
@@ -354,30 +346,21 @@ func journeyBinding(ctx context.Context, ps *problems, in CreateRunSubmissionInp
 	}
 	if in.JourneyDigest != "" && !ps.has(digestAt) && in.JourneyDigest != bound.Digest {
 		ps.add(digestAt, CodeInvalidArgument, nil,
-			"%s is not the digest of journey %s, which is %s; leave journeyDigest out, or send the digest automium_compile_journey returned for this journey", echo.Quote(in.JourneyDigest), echo.Quote(bound.ID), bound.Digest)
+			"%s is not the digest of journey %s, which is %s; leave journeyDigest out, or send the digest automium_compile_journey returned for this journey", echo.Value(in.JourneyDigest), echo.Value(bound.ID), bound.Digest)
 	}
 	return bound, nil
 }
 
-// underJourney moves the problems of an error from CompileJourney under the
+// underJourney places the problems of an error from CompileJourney under the
 // journey member, where the submission carries it.
 func underJourney(err error) error {
-	var e *Error
-	if !errors.As(err, &e) {
+	e, ok := errors.AsType[*Error](err)
+	if !ok {
 		return err
 	}
-	moved := *e
-	if moved.Field != "" {
-		moved.Field = "journey." + moved.Field
+	problems := e.Problems()
+	for i, p := range problems {
+		problems[i] = p.under(field("journey"))
 	}
-	if len(e.Problems) > 0 {
-		moved.Problems = make([]Problem, len(e.Problems))
-		for i, p := range e.Problems {
-			moved.Problems[i] = p
-			if p.Field != "" {
-				moved.Problems[i].Field = "journey." + p.Field
-			}
-		}
-	}
-	return &moved
+	return Join(problems...)
 }

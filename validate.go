@@ -2,7 +2,6 @@ package automium
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"regexp"
 	"slices"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/go-playground/validator/v10"
 	"github.com/go-playground/validator/v10/non-standard/validators"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // validator is the process-wide validator. It is built once, on first use, because
@@ -73,13 +74,13 @@ func tagValues(tag string) ([]string, bool) {
 // use, not at package initialisation, which every start of a program pays.
 type patternTag struct {
 	expr string
-	desc string
+	desc echo.Message
 }
 
 var patternTags = map[string]patternTag{}
 
 // registerPattern adds a pattern-backed validate tag during package initialisation.
-func registerPattern(tag, expr, desc string) struct{} {
+func registerPattern(tag, expr string, desc echo.Message) struct{} {
 	if _, dup := patternTags[tag]; dup {
 		panic("automium: validate tag registered twice: " + tag)
 	}
@@ -139,131 +140,241 @@ func newValidator() *validator.Validate {
 	return v
 }
 
-// validateStruct runs the shared validator over in and converts every field error
-// into an *Error, in the order the validator reports them (struct field order).
-func validateStruct(in any) []*Error {
-	err := validatorOnce().Struct(in)
+// A fieldPlan is how one wire field of a struct type is validated: the rules of
+// its validate tag that apply to the field itself, and, after a dive, those
+// that apply to each element. Plans are built once per type (see planOf), so
+// that a check walks the input with its own Path in hand and never reads a
+// path back from the validator's text.
+type fieldPlan struct {
+	name   string
+	index  []int
+	typ    reflect.Type // the field's type, pointers removed
+	rules  string       // the rules before any dive, for the field itself
+	dive   bool         // the rules after a dive apply to each element
+	elem   string       // the rules after the dive
+	nested bool         // the field (or, with dive, its elements) is a struct to walk
+	tag    string       // the whole validate tag, for messages that name its closed set
+}
+
+var plansCache sync.Map // reflect.Type -> []fieldPlan
+
+// planOf returns the plans of a struct type's wire fields, in field order.
+func planOf(t reflect.Type) []fieldPlan {
+	if plans, ok := plansCache.Load(t); ok {
+		return plans.([]fieldPlan)
+	}
+	var plans []fieldPlan
+	for _, wf := range wireFields(t) {
+		sf := t.FieldByIndex(wf.index)
+		tag := sf.Tag.Get("validate")
+		rules, elem, dive := strings.Cut(tag, ",dive")
+		if strings.HasPrefix(tag, "dive") {
+			rules, elem, dive = "", strings.TrimPrefix(tag, "dive"), true
+		}
+		elem = strings.TrimPrefix(elem, ",")
+		ft := deref(sf.Type)
+		walked := ft
+		if dive {
+			walked = deref(ft.Elem())
+		}
+		plans = append(plans, fieldPlan{name: wf.name, index: wf.index, typ: ft, rules: rules, dive: dive, elem: elem,
+			nested: walked.Kind() == reflect.Struct, tag: tag})
+	}
+	plansCache.Store(t, plans)
+	return plans
+}
+
+func deref(t reflect.Type) reflect.Type {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t
+}
+
+// anyIndex in a path given to validate's except stands for every element.
+const anyIndex = -1
+
+// matches reports whether the steps of a path are those of the pattern q,
+// whose anyIndex steps match any element.
+func matches(steps []pathStep, q Path) bool {
+	if len(steps) != len(q.steps) {
+		return false
+	}
+	for i, st := range q.steps {
+		if st.name != steps[i].name || st.name == "" && st.index != anyIndex && st.index != steps[i].index {
+			return false
+		}
+	}
+	return true
+}
+
+// validateStruct returns what the shared validator's rules find in in, each
+// problem made once at its path, except at the paths of except: the fields a
+// capability checks itself, because it can say more about them than the
+// generic rules (an unknown fixture of a known app lists that app's fixtures).
+func validateStruct(in any, except ...Path) []Problem {
+	w := ruleWalk{except: except}
+	w.fields(reflect.ValueOf(in))
+	return w.out
+}
+
+// ruleWalk is one pass of the tag rules over an input. Its path is a stack
+// reused as the walk goes, frozen into a Path only for a problem, so a valid
+// input costs no path allocations.
+type ruleWalk struct {
+	out    []Problem
+	path   []pathStep
+	except []Path
+}
+
+func (w *ruleWalk) excepted() bool {
+	return slices.ContainsFunc(w.except, func(q Path) bool { return matches(w.path, q) })
+}
+
+func (w *ruleWalk) at() Path { return Path{steps: slices.Clone(w.path)} }
+
+// fields checks the fields of the struct v by their plans.
+func (w *ruleWalk) fields(v reflect.Value) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return
+	}
+	for _, f := range planOf(v.Type()) {
+		w.path = append(w.path, pathStep{name: f.name})
+		w.field(f, v.FieldByIndex(f.index))
+		w.path = w.path[:len(w.path)-1]
+	}
+}
+
+func (w *ruleWalk) field(f fieldPlan, fv reflect.Value) {
+	if w.excepted() || !checkRules(&w.out, w.at, fv, f.rules, f.tag, f.typ) {
+		return
+	}
+	switch {
+	case f.dive:
+		for fv.Kind() == reflect.Pointer && !fv.IsNil() {
+			fv = fv.Elem()
+		}
+		if fv.Kind() != reflect.Slice && fv.Kind() != reflect.Array {
+			return
+		}
+		et := deref(f.typ.Elem())
+		for i := range fv.Len() {
+			w.path = append(w.path, pathStep{index: i})
+			if !w.excepted() && checkRules(&w.out, w.at, fv.Index(i), f.elem, f.elem, et) && f.nested {
+				w.fields(fv.Index(i))
+			}
+			w.path = w.path[:len(w.path)-1]
+		}
+	case f.nested:
+		w.fields(fv)
+	}
+}
+
+// checkRules records the first rule of rules that v, at at, breaks, and
+// reports whether v passed them all (and so may be walked further). A struct
+// takes only required and omitempty, which the walk checks itself; any other
+// value is checked by the shared validator, one value at a time.
+func checkRules(out *[]Problem, at func() Path, v reflect.Value, rules, tag string, t reflect.Type) bool {
+	if rules == "" {
+		return true
+	}
+	if t.Kind() == reflect.Struct {
+		if rules == "required" && v.IsZero() {
+			*out = append(*out, fieldProblem(at(), t.Kind(), "required", "", nil, tag))
+			return false
+		}
+		return true
+	}
+	err := validatorOnce().Var(v.Interface(), rules)
 	if err == nil {
-		return nil
+		return true
 	}
 	var fieldErrs validator.ValidationErrors
-	if !errors.As(err, &fieldErrs) {
-		return []*Error{internalError("validating input")}
+	if !errors.As(err, &fieldErrs) || len(fieldErrs) == 0 {
+		*out = append(*out, internalError("validating input").Problem)
+		return false
 	}
-	out := make([]*Error, 0, len(fieldErrs))
-	for _, fe := range fieldErrs {
-		e := fieldError(fe)
-		if fe.Tag() == "required" {
-			closedSetHint(e, reflect.TypeOf(in), fe.StructNamespace())
-		}
-		out = append(out, e)
-	}
-	return out
+	fe := fieldErrs[0]
+	*out = append(*out, fieldProblem(at(), fe.Kind(), fe.Tag(), fe.Param(), fe.Value(), tag))
+	return false
 }
 
-// closedSetHint completes the error for a missing field that takes a value from a
-// closed set: the validator reports only the failed required rule, but the fix is
-// to pick one of the set's values, so the error names them.
-func closedSetHint(e *Error, root reflect.Type, structNamespace string) {
-	t := root
-	var tag string
-	segments := strings.Split(structNamespace, ".")
-	for _, seg := range segments[1:] {
-		name, indexed := strings.CutSuffix(seg, "]")
-		name, _, _ = strings.Cut(name, "[")
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			return
-		}
-		f, ok := t.FieldByName(name)
-		if !ok {
-			return
-		}
-		t, tag = f.Type, f.Tag.Get("validate")
-		if indexed {
-			for t.Kind() == reflect.Pointer {
-				t = t.Elem()
-			}
-			t = t.Elem()
+// checkField checks the value of one field that a capability excepted from
+// validateStruct with the field's own rules, and reports whether it passed.
+func (ps *problems) checkField(at Path, owner reflect.Type, wireName string, value any) bool {
+	for _, f := range planOf(deref(owner)) {
+		if f.name == wireName {
+			return checkRules(&ps.found, func() Path { return at }, reflect.ValueOf(value), f.rules, f.tag, f.typ)
 		}
 	}
-	for rule := range strings.SplitSeq(tag, ",") {
-		if ct, ok := customTags[rule]; ok {
-			e.Allowed = slices.Sorted(slices.Values(ct.values()))
-			e.Message = "is required: use " + ct.noun + ", one of the allowed values"
-			return
-		}
-	}
+	panic("automium: checkField of " + owner.String() + " has no field " + wireName)
 }
 
-// fieldPath strips the root struct name from a validator namespace, giving the JSON
-// path a client wrote: "CompileJourneyInput.steps[2].intent" becomes "steps[2].intent".
-func fieldPath(namespace string) string {
-	_, path, found := strings.Cut(namespace, ".")
-	if !found {
-		return namespace
+// fieldProblem turns one broken rule into a plain-English problem at at. The
+// validator's own Error() text is for debugging only and never reaches a
+// client; the value broken is passed as data, so the renderer quotes it cut.
+func fieldProblem(at Path, kind reflect.Kind, tag, param string, value any, fieldTag string) Problem {
+	isCollection := kind == reflect.Slice || kind == reflect.Array || kind == reflect.Map
+	// A value that is not a number is a client's text; a number is bounded.
+	shown := value
+	if s, ok := value.(string); ok {
+		shown = echo.Value(s)
+	} else if v := reflect.ValueOf(value); v.IsValid() && v.Kind() == reflect.String {
+		shown = echo.Value(v.String())
 	}
-	return path
-}
-
-// fieldError turns one validator failure into a plain-English *Error. The
-// validator's own Error() text is for debugging only and never reaches a client.
-func fieldError(fe validator.FieldError) *Error {
-	field := fieldPath(fe.Namespace())
-	value := fe.Value()
-	if t, ok := customTags[fe.Tag()]; ok {
-		allowed := t.values()
-		return newError(t.code, field, allowed, "%q is not %s; use one of the allowed values", fmt.Sprint(value), t.noun)
+	if t, ok := customTags[tag]; ok {
+		return newProblem(t.code, at, t.values(), echo.Msg("%s is not %s; use one of the allowed values", shown, t.noun))
 	}
-	if t, ok := patternTags[fe.Tag()]; ok {
-		return newError(CodeInvalidArgument, field, nil, "%q is not valid; use %s", fmt.Sprint(value), t.desc)
+	if t, ok := patternTags[tag]; ok {
+		return newProblem(CodeInvalidArgument, at, nil, echo.Msg("%s is not valid; use %s", shown, t.desc))
 	}
-	isCollection := func() bool {
-		k := fe.Kind()
-		return k == reflect.Slice || k == reflect.Array || k == reflect.Map
+	msg := func(code Code, allowed []string, format string, args ...any) Problem {
+		return newProblem(code, at, allowed, echo.Msg(format, args...))
 	}
-	switch fe.Tag() {
+	switch tag {
 	case "notblank":
-		return newError(CodeInvalidArgument, field, nil, "is blank; it needs some text that is not just spaces")
+		return msg(CodeInvalidArgument, nil, "is blank; it needs some text that is not just spaces")
 	case "required":
-		return newError(CodeInvalidArgument, field, nil, "is required and must not be empty")
+		// A missing field that takes a value from a closed set: the fix is to
+		// pick one of the set's values, so the problem names them.
+		for rule := range strings.SplitSeq(fieldTag, ",") {
+			if ct, ok := customTags[rule]; ok {
+				return msg(CodeInvalidArgument, ct.values(), "is required: use %s, one of the allowed values", ct.noun)
+			}
+		}
+		return msg(CodeInvalidArgument, nil, "is required and must not be empty")
 	case "oneof":
-		allowed := strings.Fields(fe.Param())
-		return newError(CodeInvalidArgument, field, allowed, "%q is not allowed; use one of the allowed values", fmt.Sprint(value))
+		return msg(CodeInvalidArgument, strings.Fields(param), "%s is not allowed; use one of the allowed values", shown)
 	case "max", "lte":
 		switch {
-		case isCollection():
-			return newError(CodeLimitExceeded, field, nil, "has too many items; the limit is %s, send fewer", fe.Param())
-		case fe.Kind() == reflect.String:
-			return newError(CodeLimitExceeded, field, nil, "is too long; the limit is %s characters, shorten it", fe.Param())
+		case isCollection:
+			return msg(CodeLimitExceeded, nil, "has too many items; the limit is %s, send fewer", param)
+		case kind == reflect.String:
+			return msg(CodeLimitExceeded, nil, "is too long; the limit is %s characters, shorten it", param)
 		default:
-			return newError(CodeLimitExceeded, field, nil, "is %v, above the limit of %s; use a smaller value", value, fe.Param())
+			return msg(CodeLimitExceeded, nil, "is %v, above the limit of %s; use a smaller value", shown, param)
 		}
 	case "min", "gte":
 		switch {
-		case isCollection():
-			return newError(CodeInvalidArgument, field, nil, "needs at least %s item(s)", fe.Param())
-		case fe.Kind() == reflect.String:
-			return newError(CodeInvalidArgument, field, nil, "must be at least %s characters long", fe.Param())
+		case isCollection:
+			return msg(CodeInvalidArgument, nil, "needs at least %s item(s)", param)
+		case kind == reflect.String:
+			return msg(CodeInvalidArgument, nil, "must be at least %s characters long", param)
 		default:
-			return newError(CodeInvalidArgument, field, nil, "is %v, below the minimum of %s", value, fe.Param())
+			return msg(CodeInvalidArgument, nil, "is %v, below the minimum of %s", shown, param)
 		}
 	case "unique":
-		return newError(CodeInvalidArgument, field, nil, "contains duplicates; every item must be unique")
-	case "hexadecimal", "len":
-		return newError(CodeInvalidArgument, field, nil, "must be %s", describeTag(fe))
-	}
-	return newError(CodeInvalidArgument, field, nil, "fails the %q rule", fe.Tag())
-}
-
-func describeTag(fe validator.FieldError) string {
-	switch fe.Tag() {
+		return msg(CodeInvalidArgument, nil, "contains duplicates; every item must be unique")
 	case "hexadecimal":
-		return "hexadecimal digits only"
+		return msg(CodeInvalidArgument, nil, "must be hexadecimal digits only")
 	case "len":
-		return "exactly " + fe.Param() + " characters long"
+		return msg(CodeInvalidArgument, nil, "must be exactly %s characters long", param)
 	}
-	return fe.Tag()
+	return msg(CodeInvalidArgument, nil, "fails the %q rule", tag)
 }

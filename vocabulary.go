@@ -1,7 +1,6 @@
 package automium
 
 import (
-	"fmt"
 	"maps"
 	"slices"
 	"strconv"
@@ -193,7 +192,7 @@ var (
 	_ = registerTag("automium_role", CodeInvalidArgument, "a supported ARIA role", func() []string { return targetRoles })
 	_ = registerTag("automium_recovery", CodeInvalidArgument, "a recovery strategy", func() []string { return recoveryStrategies })
 	_ = registerTag("automium_assertion", CodeInvalidArgument, "an assertion kind", func() []string { return assertionKinds })
-	_ = registerPattern("automium_slug", `^[a-z0-9][a-z0-9._-]*$`, "lowercase letters, digits, '.', '_' and '-', starting with a letter or digit")
+	_ = registerPattern("automium_slug", `^[a-z0-9][a-z0-9._-]*$`, echo.Msg("lowercase letters, digits, '.', '_' and '-', starting with a letter or digit"))
 )
 
 // appIntents lists the intents an app supports, for fix-it messages.
@@ -220,9 +219,9 @@ type requirement struct {
 func (r requirement) problem(kind, name string) *Error {
 	switch {
 	case r.req == Required && !r.present:
-		return newError(CodeInvalidArgument, "", nil, "%s %s needs %s", kind, name, r.what)
+		return newError(CodeInvalidArgument, Path{}, nil, "%s %s needs %s", kind, name, r.what)
 	case r.req == Forbidden && r.present:
-		return newError(CodeInvalidArgument, "", nil, "%s %s takes no %s; remove it", kind, name, r.member)
+		return newError(CodeInvalidArgument, Path{}, nil, "%s %s takes no %s; remove it", kind, name, r.member)
 	}
 	return nil
 }
@@ -235,12 +234,12 @@ func valueProblem(kind, v string, fixture *Fixture) *Error {
 		if slices.Contains(allowed, v) {
 			return nil
 		}
-		return newError(CodeInvalidArgument, "", allowed, "%s is not %s; use one of the allowed values", echo.Quote(v), what)
+		return newError(CodeInvalidArgument, Path{}, allowed, "%s is not %s; use one of the allowed values", echo.Value(v), what)
 	}
 	switch kind {
 	case valueRoute:
-		if msg := routeProblem(v); msg != "" {
-			return newError(CodeInvalidArgument, "", nil, "%s", msg)
+		if msg, bad := routeProblem(v); bad {
+			return newError(CodeInvalidArgument, Path{}, nil, "%s", msg)
 		}
 	case valueBoolean:
 		return closed(booleanValues, "a boolean")
@@ -255,14 +254,14 @@ func valueProblem(kind, v string, fixture *Fixture) *Error {
 		return closed(tabValues, "a tab reference (or a tab index from 0 to 9)")
 	case valueKey:
 		if !validKey(v) {
-			return newError(CodeInvalidArgument, "", namedKeys, "%s is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", echo.Quote(v))
+			return newError(CodeInvalidArgument, Path{}, namedKeys, "%s is not a key; use a named key, a single letter or digit, optionally after modifiers such as Control+ or Shift+", echo.Value(v))
 		}
 	case valueFixtureFile:
 		if !strings.HasPrefix(v, "fixture-file://") {
-			return newError(CodeInvalidArgument, "", fixtureFiles(fixture), "%s is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", echo.Quote(v))
+			return newError(CodeInvalidArgument, Path{}, fixtureFiles(fixture), "%s is not a fixture file reference; upload_file takes a fixture-file:// reference from the fixture's fileRefs, never a path", echo.Value(v))
 		}
 		if fixture != nil && !slices.Contains(fixture.FileRefs, v) {
-			return newError(CodeInvalidArgument, "", fixture.FileRefs, "%s is not a file of fixture %s; use one of its fileRefs", echo.Quote(v), echo.Quote(fixture.ID))
+			return newError(CodeInvalidArgument, Path{}, fixture.FileRefs, "%s is not a file of fixture %s; use one of its fileRefs", echo.Value(v), echo.Value(fixture.ID))
 		}
 	}
 	return nil
@@ -275,24 +274,25 @@ func fixtureFiles(f *Fixture) []string {
 	return f.FileRefs
 }
 
-// routeProblem explains why v is not an app-relative route, or returns "". Routes
-// must stay inside the fixture's app: v1 has no arbitrary URL access.
-func routeProblem(v string) string {
+// routeProblem explains why v is not an app-relative route, and reports
+// whether it is not. Routes must stay inside the fixture's app: v1 has no
+// arbitrary URL access.
+func routeProblem(v string) (echo.Message, bool) {
 	const fix = "; use an app-relative route starting with a single /, such as /cart"
-	q := echo.Quote(v)
+	bad := func(format string) (echo.Message, bool) { return echo.Msg(format+fix, echo.Value(v)), true }
 	switch {
 	case strings.Contains(v, "://") || hasScheme(v):
-		return fmt.Sprintf("%s is an absolute URL; journeys may only navigate within the fixture's app%s", q, fix)
+		return bad("%s is an absolute URL; journeys may only navigate within the fixture's app")
 	case strings.HasPrefix(v, "//"):
-		return fmt.Sprintf("%s names another host%s", q, fix)
+		return bad("%s names another host")
 	case !strings.HasPrefix(v, "/"):
-		return fmt.Sprintf("%s is not app-relative%s", q, fix)
+		return bad("%s is not app-relative")
 	case strings.ContainsRune(v, '\\'):
-		return fmt.Sprintf("%s contains a backslash%s", q, fix)
+		return bad("%s contains a backslash")
 	case strings.IndexFunc(v, unicode.IsControl) >= 0 || strings.ContainsRune(v, ' '):
-		return fmt.Sprintf("%s contains spaces or control characters; percent-encode them%s", q, fix)
+		return bad("%s contains spaces or control characters; percent-encode them")
 	}
-	return ""
+	return echo.Message{}, false
 }
 
 // hasScheme reports whether v starts with a URL scheme and a colon, as RFC 3986

@@ -3,12 +3,8 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
-	"slices"
-	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/automium/automium"
@@ -33,16 +29,14 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 		raw = json.RawMessage("{}")
 	}
 	if len(raw) > maxArgumentBytes {
-		return in, &automium.Error{Code: automium.CodeLimitExceeded,
-			Message: fmt.Sprintf("the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)}
+		return in, problem(automium.CodeLimitExceeded, automium.Path{}, nil, "the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)
 	}
 	w := walk{data: raw}
 	if c := raw[0]; c != '{' {
 		if w.skip(0); w.syntax || w.pos != len(raw) {
 			return in, notJSON()
 		}
-		return in, &automium.Error{Code: automium.CodeInvalidArgument,
-			Message: fmt.Sprintf("the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(c))}
+		return in, problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(c))
 	}
 	w.value(walkerOf(reflect.TypeFor[In]()), reflect.ValueOf(&in).Elem(), 0)
 	if !w.stop {
@@ -52,14 +46,18 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 	if w.syntax {
 		return in, notJSON()
 	}
-	if len(w.problems) > 0 {
-		return in, automium.Join(w.problems...)
+	// The walk finds problems in document order; they are listed in the one
+	// order of problems, the root package's.
+	automium.SortProblems(reflect.TypeFor[In](), w.problems)
+	if w.more {
+		w.problems = append(w.problems, automium.NewProblem(automium.CodeLimitExceeded, automium.Path{}, nil,
+			"more than %d problems; fix these and call again to see the rest", len(w.problems)))
 	}
-	return in, nil
+	return in, automium.Join(w.problems...)
 }
 
 func notJSON() *automium.Error {
-	return &automium.Error{Code: automium.CodeInvalidArgument, Message: "the arguments are not valid JSON; send one JSON object"}
+	return problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are not valid JSON; send one JSON object")
 }
 
 // walk is one pass of a walker over raw arguments.
@@ -70,61 +68,45 @@ type walk struct {
 	// container, reused as the walk goes so that a valid walk builds no strings;
 	// it is rendered only for a problem.
 	path     []pathStep
-	problems []*automium.Error
+	problems []automium.Problem
 	// stop ends the walk: the JSON is malformed (syntax), nests too deep, or
-	// enough problems are listed.
-	stop, syntax bool
+	// enough problems are listed (more).
+	stop, syntax, more bool
 	// scratch holds an unescaped string or property name.
 	scratch []byte
 }
 
-// pathStep is one step of a path: a property name, or an array index when name
-// is empty. Names the input type does not know are rendered through echo.Quote
-// when they are not plain, so a hostile name cannot make a path long.
+// pathStep is one step of the walk's path: a property name, or an array index
+// when name is empty.
 type pathStep struct {
 	name  string
 	index int
 }
 
-// field renders the walk's path as automium writes field paths, such as
-// steps[2].target.role; the arguments object itself is "".
-func (w *walk) field() string {
-	var b strings.Builder
+// at is the walk's path as an automium.Path, the one path type: built only
+// for a problem. A name the input type does not know is kept as sent; the
+// Path renders it cut, so a hostile name cannot make a path long.
+func (w *walk) at() automium.Path {
+	var p automium.Path
 	for _, st := range w.path {
-		switch {
-		case st.name == "":
-			b.WriteString("[" + strconv.Itoa(st.index) + "]")
-		case b.Len() == 0:
-			b.WriteString(st.name)
-		default:
-			b.WriteString("." + st.name)
+		if st.name == "" {
+			p = p.Index(st.index)
+		} else {
+			p = p.Field(st.name)
 		}
 	}
-	return b.String()
+	return p
 }
 
-// plainName returns a property name the input type does not know as a path step:
-// itself when it is short and plain, else cut and quoted by echo.Quote.
-func plainName(name string) string {
-	if name != "" && len(name) <= echo.MaxPrefix && strings.IndexFunc(name, func(r rune) bool {
-		return !(r == '_' || r == '-' || r == '$' || r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)))
-	}) < 0 {
-		return name
-	}
-	return echo.Quote(name)
-}
-
-// problem records a problem at the current path.
+// problem records a problem at the current path. The walk lists at most
+// automium.MaxProblems, the one cap of the module, the last saying that more
+// were not looked for; then it stops.
 func (w *walk) problem(code automium.Code, allowed []string, format string, args ...any) {
-	if len(w.problems) == maxProblems {
-		w.problems = append(w.problems, &automium.Error{Code: code,
-			Message: fmt.Sprintf("more than %d problems; fix these and call again to see the rest", maxProblems)})
-		w.stop = true
+	if len(w.problems) == automium.MaxProblems-1 {
+		w.more, w.stop = true, true
 		return
 	}
-	// Allowed is a copy: an error is its receiver's to change, the node's names
-	// are not.
-	w.problems = append(w.problems, &automium.Error{Code: code, Field: w.field(), Allowed: slices.Clone(allowed), Message: fmt.Sprintf(format, args...)})
+	w.problems = append(w.problems, automium.NewProblem(code, w.at(), allowed, format, args...))
 }
 
 func (w *walk) syntaxError() { w.stop, w.syntax = true, true }
@@ -267,11 +249,12 @@ func (w *walk) object(n *wnode, v reflect.Value, depth int) {
 			w.skip(depth + 1)
 		case seen&(1<<i) != 0:
 			w.path[len(w.path)-1] = pathStep{name: n.fields[i].name}
-			spelling := ""
 			if raw := w.data[start+1 : w.pos]; !bytes.HasPrefix(raw, []byte(n.fields[i].name+`"`)) {
-				spelling = fmt.Sprintf(" (one spelling is %s, which names the same property once unescaped)", echo.Quote(string(raw[:bytes.LastIndexByte(raw, '"')])))
+				w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object (one spelling is %s, which names the same property once unescaped); send each property once",
+					echo.Value(raw[:bytes.LastIndexByte(raw, '"')]))
+			} else {
+				w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object; send each property once")
 			}
-			w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object%s; send each property once", spelling)
 			w.skip(depth + 1)
 		default:
 			seen |= 1 << i
@@ -286,16 +269,18 @@ func (w *walk) object(n *wnode, v reflect.Value, depth int) {
 }
 
 // unknown reports a property name the object does not have, naming the property
-// it is a case variant of, if any.
+// it is a case variant of, if any. The name is the last step of the problem's
+// path, which renders it (cut when it is not plain), so the message does not
+// repeat it.
 func (w *walk) unknown(n *wnode, name string) {
-	w.path[len(w.path)-1] = pathStep{name: plainName(name)}
+	w.path[len(w.path)-1] = pathStep{name: name}
 	switch i, variant := n.byFold[strings.ToLower(name)]; {
 	case len(n.fields) == 0:
-		w.problem(automium.CodeInvalidArgument, nil, "%s is not a property here; this tool takes no arguments, send {}", echo.Quote(name))
+		w.problem(automium.CodeInvalidArgument, nil, "is not a property here; this tool takes no arguments, send {}")
 	case variant:
-		w.problem(automium.CodeInvalidArgument, n.allowed, "%s is not a property here; property names are case-sensitive, use %q", echo.Quote(name), n.fields[i].name)
+		w.problem(automium.CodeInvalidArgument, n.allowed, "is not a property here; property names are case-sensitive, use %q", n.fields[i].name)
 	default:
-		w.problem(automium.CodeInvalidArgument, n.allowed, "%s is not a property here; remove it or use one of the allowed property names", echo.Quote(name))
+		w.problem(automium.CodeInvalidArgument, n.allowed, "is not a property here; remove it or use one of the allowed property names")
 	}
 }
 
@@ -365,13 +350,13 @@ func (w *walk) stringValue(n *wnode, v reflect.Value) {
 	}
 }
 
-// echoNumber quotes a number literal for a message: as written when short,
-// else cut by echo.Quote.
-func echoNumber(lit []byte) string {
+// echoNumber is a number literal as a message shows it: as written when
+// short, else a client value the renderer cuts.
+func echoNumber(lit []byte) any {
 	if len(lit) <= echo.MaxPrefix {
 		return string(lit)
 	}
-	return echo.Quote(string(lit))
+	return echo.Value(lit)
 }
 
 func (w *walk) integerValue(n *wnode, v reflect.Value) {

@@ -1,13 +1,13 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"slices"
 	"strings"
 
 	"github.com/automium/automium"
@@ -16,11 +16,44 @@ import (
 )
 
 // errorEnvelope is the machine-readable form of a failed call: {"error": {...}}.
+// Clients (and this package's tests) read it with automium.Error's JSON form;
+// the server writes it with envelopeJSON, in tool words.
 type errorEnvelope struct {
 	// URI names the resource a not-found error is about, as the SDK's own
-	// not-found error does.
+	// not-found error does, cut by echoName.
 	URI   string          `json:"uri,omitempty"`
 	Error *automium.Error `json:"error"`
+}
+
+// toolWords names a capability by its tool's name: the words the adapter's
+// errors are rendered in (see automium.Problem.MessageIn), so that an agent
+// reads "from automium_create_run_submission" where a Go caller reads "from
+// CreateRunSubmission". It is a render-time choice: no message is rewritten
+// after it is made.
+func toolWords(goName string) string {
+	if name, ok := wording().toolNames[goName]; ok {
+		return name
+	}
+	return goName
+}
+
+// envelopeJSON writes env with its messages in tool words.
+func envelopeJSON(env errorEnvelope) []byte {
+	e, err := env.Error.JSONIn(toolWords)
+	if err != nil {
+		e = []byte(`{"code":"internal","message":"internal error"}`)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // as JSONIn: < in a client value is one byte, not six
+	err = enc.Encode(struct {
+		URI   string          `json:"uri,omitempty"`
+		Error json.RawMessage `json:"error"`
+	}{env.URI, e})
+	if err != nil {
+		return []byte(`{"error":{"code":"internal","message":"internal error"}}`)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 }
 
 // toolErrorResult turns the error of a capability into a failed tool result, so
@@ -37,16 +70,12 @@ type errorEnvelope struct {
 // model would never see the error. Without structuredContent, the TypeScript and
 // Go clients both accept the result.
 func toolErrorResult(log *slog.Logger, toolName string, err error) *mcp.CallToolResult {
-	e := errorInToolWords(asError(log, toolName, err))
-	body, merr := json.Marshal(errorEnvelope{Error: e})
-	if merr != nil {
-		body = []byte(`{"error":{"code":"internal","message":"internal error"}}`)
-	}
+	e := asError(log, toolName, err)
 	return &mcp.CallToolResult{
 		IsError: true,
 		Content: []mcp.Content{
 			&mcp.TextContent{Text: readable(e)},
-			&mcp.TextContent{Text: string(body)},
+			&mcp.TextContent{Text: string(envelopeJSON(errorEnvelope{Error: e}))},
 		},
 	}
 }
@@ -59,39 +88,29 @@ func asError(log *slog.Logger, where string, err error) *automium.Error {
 		return ae
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return &automium.Error{Code: automium.CodeCanceled, Message: "the call was canceled or timed out before it finished; call it again"}
+		return problem(automium.CodeCanceled, automium.Path{}, nil, "the call was canceled or timed out before it finished; call it again")
 	}
 	log.Error("mcpserver: unexpected error", "where", where, "error", err)
 	return internalError()
 }
 
-// errorInToolWords returns a copy of e whose messages name tools where the root
-// package named its Go functions (see toToolWords).
-func errorInToolWords(e *automium.Error) *automium.Error {
-	c := *e
-	c.Message = toToolWords(c.Message)
-	if len(c.Problems) > 0 {
-		c.Problems = slices.Clone(c.Problems)
-		for i := range c.Problems {
-			c.Problems[i].Message = toToolWords(c.Problems[i].Message)
-		}
-	}
-	return &c
+// problem makes a one-problem error of the adapter's own. Client values among
+// args must be echo.Value, which the one renderer quotes cut.
+func problem(code automium.Code, at automium.Path, allowed []string, format string, args ...any) *automium.Error {
+	return automium.NewProblem(code, at, allowed, format, args...).Err()
 }
 
 func internalError() *automium.Error {
-	return &automium.Error{Code: automium.CodeInternal, Message: "internal error in the automium MCP server; this is a bug, please report it"}
+	return problem(automium.CodeInternal, automium.Path{}, nil, "internal error in the automium MCP server; this is a bug, please report it")
 }
 
 // readable renders an error as lines a model can act on, one per problem:
-// "code: field: message (allowed: ...)".
+// "code: field: message (allowed: ...)", in tool words.
 func readable(e *automium.Error) string {
-	if len(e.Problems) == 0 {
-		return automium.Problem{Code: e.Code, Message: e.Message, Field: e.Field, Allowed: e.Allowed}.String()
-	}
-	lines := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		lines[i] = p.String()
+	problems := e.Problems()
+	lines := make([]string, len(problems))
+	for i, p := range problems {
+		lines[i] = p.TextIn(toolWords)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -99,12 +118,7 @@ func readable(e *automium.Error) string {
 // rpcError builds a JSON-RPC error with a real code, carrying the automium error
 // as data so clients can read code, field and allowed values.
 func rpcError(code int64, env errorEnvelope) *jsonrpc.Error {
-	env.Error = errorInToolWords(env.Error)
-	data, err := json.Marshal(env)
-	if err != nil {
-		data = nil
-	}
-	return &jsonrpc.Error{Code: code, Message: readable(env.Error), Data: data}
+	return &jsonrpc.Error{Code: code, Message: readable(env.Error), Data: envelopeJSON(env)}
 }
 
 // recoverPanics is receiving middleware that turns a panic in any handler into an

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
@@ -24,13 +25,30 @@ type prompt struct {
 	build func(ctx context.Context, args map[string]string) (string, error)
 }
 
-// Limits on free-text prompt arguments. A prompt's text goes into an agent's
-// context, so it is kept to what a person would paste.
+// Limits on prompt arguments, in characters (Unicode code points), the unit of
+// every string limit of the module, as JSON Schema's maxLength counts them. A
+// prompt's text goes into an agent's context, so free text is kept to what a
+// person would paste.
 const (
-	maxGoalBytes    = automium.MaxTextLength
-	maxSnippetBytes = 32 << 10
-	maxListBytes    = 4 << 10
+	maxSnippetChars = 32 << 10
+	maxListChars    = 4 << 10
 )
+
+// promptArgLimits bounds every argument of every prompt, by name: an argument
+// name means the same in each prompt that takes it. TestPromptArgumentsBounded
+// holds it to the prompt table.
+var promptArgLimits = map[string]int{
+	"appId":               automium.MaxIDLength,
+	"fixtureId":           automium.MaxIDLength,
+	"goal":                automium.MaxTextLength,
+	"runId":               automium.MaxIDLength,
+	"verdict":             automium.MaxIDLength,
+	"replaySummary":       maxSnippetChars,
+	"artifactManifestRef": 256,
+	"appIds":              maxListChars,
+	"planners":            maxListChars,
+	"repetitions":         automium.MaxIDLength,
+}
 
 // prompts is the fixed v1 prompt list, built once.
 var prompts = sync.OnceValue(func() []prompt {
@@ -64,28 +82,16 @@ func newPrompt(name, title, description string, args []*mcp.PromptArgument, buil
 	return prompt{def: &mcp.Prompt{Name: name, Title: title, Description: description, Arguments: args}, build: build}
 }
 
-// handler checks the arguments before building the text: unknown and missing
-// arguments, and any problem the builder reports, are invalid-params errors
-// (-32602) carrying the automium error as data.
+// handler checks the arguments before building the text, by the rules tool
+// arguments follow: no unknown names, text that is UTF-8, every value within its
+// bound, required ones present. Every problem of the arguments is reported at
+// once; they and any problem the builder reports are invalid-params errors
+// (-32602) carrying the automium error as data, internal errors -32603.
 func (p prompt) handler(log *slog.Logger) mcp.PromptHandler {
-	var names []string
-	for _, a := range p.def.Arguments {
-		names = append(names, a.Name)
-	}
-	slices.Sort(names)
 	return func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		got := req.Params.Arguments
-		for _, k := range slices.Sorted(maps.Keys(got)) {
-			if !slices.Contains(names, k) {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeInvalidArgument, Field: echoName(k, echo.MaxPrefix), Allowed: names,
-					Message: fmt.Sprintf("%s is not an argument of prompt %s; use the allowed argument names", echo.Quote(k), p.def.Name)}})
-			}
-		}
-		for _, a := range p.def.Arguments {
-			if a.Required && strings.TrimSpace(got[a.Name]) == "" {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeInvalidArgument, Field: a.Name,
-					Message: fmt.Sprintf("is required by prompt %s: %s", p.def.Name, a.Description)}})
-			}
+		if err := p.checkArguments(got); err != nil {
+			return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: err.(*automium.Error)})
 		}
 		text, err := p.build(ctx, got)
 		if err != nil {
@@ -162,13 +168,53 @@ func list(items []string) string {
 	return strings.Join(items, ", ")
 }
 
-// textArg returns a prompt argument trimmed and checked against a byte limit.
-func textArg(args map[string]string, name string, limit int) (string, error) {
-	v := strings.TrimSpace(args[name])
-	if len(v) > limit {
-		return "", &automium.Error{Code: automium.CodeLimitExceeded, Field: name, Message: fmt.Sprintf("is %d bytes; the limit is %d", len(v), limit)}
+// checkArguments returns every problem of a prompt's arguments, or nil, in
+// the order the prompt lists its arguments (unknown names after them):
+//   - a name the prompt does not take;
+//   - a value that is not UTF-8, or that holds U+FFFD: a JSON decoder puts
+//     U+FFFD where the text had an invalid byte or an unpaired \u surrogate,
+//     and by the time a prompt sees its arguments the two cannot be told
+//     apart, so the replacement character is refused rather than served as
+//     repaired text (a JSON reader that refuses both, as this module's own
+//     transports do, never gets this far);
+//   - a value over its bound in promptArgLimits, in characters;
+//   - a required argument missing or blank.
+func (p prompt) checkArguments(got map[string]string) error {
+	names := make([]string, len(p.def.Arguments))
+	for i, a := range p.def.Arguments {
+		names[i] = a.Name
 	}
-	return v, nil
+	var problems []automium.Problem
+	for _, a := range p.def.Arguments {
+		v, at := got[a.Name], automium.PathOf(a.Name)
+		limit := promptArgLimits[a.Name]
+		switch {
+		case !utf8.ValidString(v) || strings.ContainsRune(v, utf8.RuneError):
+			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
+				"is not valid UTF-8 text: it has an invalid byte, an unpaired \\u surrogate, or U+FFFD, which a JSON decoder leaves in their place; send text encoded as UTF-8"))
+		case len(v) > limit && utf8.RuneCountInString(v) > limit:
+			problems = append(problems, automium.NewProblem(automium.CodeLimitExceeded, at, nil,
+				"is %d characters long; the limit is %d, shorten it", utf8.RuneCountInString(v), limit))
+		case a.Required && strings.TrimSpace(v) == "":
+			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
+				"is required by prompt %s: %s", p.def.Name, a.Description))
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		if !slices.Contains(names, k) {
+			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, automium.PathOf(k), slices.Sorted(slices.Values(names)),
+				"%s is not an argument of prompt %s; use the allowed argument names", echo.Value(k), p.def.Name))
+			if len(problems) >= automium.MaxProblems {
+				break // Join says there were more; the rest need not be sorted
+			}
+		}
+	}
+	return automium.Join(problems...)
+}
+
+// textArg returns a prompt argument trimmed; checkArguments bounded it.
+func textArg(args map[string]string, name string) string {
+	return strings.TrimSpace(args[name])
 }
 
 // defangQuoted neutralises what in client text could pass for the prompt's own
@@ -194,10 +240,7 @@ func draftJourney(ctx context.Context, args map[string]string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	goal, err := textArg(args, "goal", maxGoalBytes)
-	if err != nil {
-		return "", err
-	}
+	goal := textArg(args, "goal")
 	apps, err := automium.ListApps(ctx, automium.ListAppsInput{})
 	if err != nil {
 		return "", err
@@ -376,12 +419,13 @@ func readSupplied(snippet string) suppliedReplay {
 const maxNamedRuns = 3
 
 // suppliedWarnings says how a supplied summary or events disagree with the run
-// and verdict asked about. Every value quoted is the client's, so it is cut.
+// and verdict asked about. Every value quoted is the client's, so it goes
+// through the one renderer, which cuts it.
 func suppliedWarnings(s suppliedReplay, runID string, verdict automium.Verdict) []string {
 	var warnings, others []string
 	for _, id := range s.runIDs {
 		if id != runID {
-			others = append(others, echo.Quote(id))
+			others = append(others, echo.Msg("%s", echo.Value(id)).String())
 		}
 	}
 	if n := len(others); n > maxNamedRuns {
@@ -395,7 +439,7 @@ func suppliedWarnings(s suppliedReplay, runID string, verdict automium.Verdict) 
 		warnings = append(warnings, fmt.Sprintf("The supplied replay %s run %s, not %s. It may belong to another run: confirm with the user before using it, and call automium_get_replay_summary for this run.", what, strings.Join(others, ", "), runID))
 	}
 	if s.summary && s.verdict != string(verdict) {
-		warnings = append(warnings, fmt.Sprintf("The supplied replay summary has verdict %s, not %s. Confirm which is right before reasoning from either.", echo.Quote(s.verdict), verdict))
+		warnings = append(warnings, echo.Msg("The supplied replay summary has verdict %s, not %s. Confirm which is right before reasoning from either.", echo.Value(s.verdict), verdict).String())
 	}
 	return warnings
 }
@@ -408,17 +452,11 @@ func suppliedWarnings(s suppliedReplay, runID string, verdict automium.Verdict) 
 func debugFailedRun(ctx context.Context, args map[string]string) (string, error) {
 	sets := closedSets()
 	runID, verdict := strings.TrimSpace(args["runId"]), automium.Verdict(strings.TrimSpace(args["verdict"]))
-	ref, err := textArg(args, "artifactManifestRef", maxListBytes)
-	if err != nil {
-		return "", err
-	}
+	ref := textArg(args, "artifactManifestRef")
 	if ref == "" {
 		ref = automium.ArtifactManifestRefScheme + runID
 	}
-	snippet, err := textArg(args, "replaySummary", maxSnippetBytes)
-	if err != nil {
-		return "", err
-	}
+	snippet := textArg(args, "replaySummary")
 	guide := verdictGuides[verdict]
 	if _, err := automium.GetReplaySummary(ctx, automium.GetReplaySummaryInput{RunID: runID, Verdict: verdict, RetryCount: guide.retries, ArtifactManifestRef: ref}); err != nil {
 		return "", err
@@ -503,15 +541,8 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 // the prompt asks for a check of the pipeline and statistics, never a choice of
 // planner, and says what a real comparison needs.
 func comparePlannerBackends(ctx context.Context, args map[string]string) (string, error) {
-	raw, err := textArg(args, "appIds", maxListBytes)
-	if err != nil {
-		return "", err
-	}
-	appIDs := splitList(raw)
-	plannersArg, err := textArg(args, "planners", maxListBytes)
-	if err != nil {
-		return "", err
-	}
+	appIDs := splitList(textArg(args, "appIds"))
+	plannersArg := textArg(args, "planners")
 	planners, err := parsePlanners(plannersArg)
 	if err != nil {
 		return "", err
@@ -520,7 +551,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	if r := strings.TrimSpace(args["repetitions"]); r != "" {
 		n, err := strconv.Atoi(r)
 		if err != nil {
-			return "", &automium.Error{Code: automium.CodeInvalidArgument, Field: "repetitions", Message: fmt.Sprintf("%s is not a whole number; use 1 to %d", echo.Quote(r), automium.MaxRepetitions)}
+			return "", problem(automium.CodeInvalidArgument, automium.PathOf("repetitions"), nil, "%s is not a whole number; use 1 to %d", echo.Value(r), automium.MaxRepetitions)
 		}
 		repetitions = n
 	}
@@ -581,10 +612,6 @@ func parsePlanners(s string) ([]automium.PlannerRef, error) {
 			Planners []automium.PlannerRef `json:"planners"`
 		}](json.RawMessage(`{"planners":` + s + `}`))
 		if err != nil {
-			if ae, ok := err.(*automium.Error); ok {
-				ae.Code = automium.CodeMalformedPlanner
-				return nil, ae
-			}
 			return nil, err
 		}
 		return planners.Planners, nil
@@ -595,8 +622,7 @@ func parsePlanners(s string) ([]automium.PlannerRef, error) {
 		id, rest, okID := strings.Cut(item, "=")
 		vendor, model, okModel := strings.Cut(rest, "/")
 		if !okID || !okModel {
-			return nil, &automium.Error{Code: automium.CodeMalformedPlanner, Field: fmt.Sprintf("planners[%d]", i),
-				Message: fmt.Sprintf("%s is not a planner; %s", echo.Quote(item), example)}
+			return nil, problem(automium.CodeMalformedPlanner, automium.PathOf("planners").Index(i), nil, "%s is not a planner; %s", echo.Value(item), example)
 		}
 		out = append(out, automium.PlannerRef{ID: strings.TrimSpace(id), Vendor: strings.TrimSpace(vendor), Model: strings.TrimSpace(model)})
 	}

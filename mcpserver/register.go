@@ -79,6 +79,7 @@ func recoverPrompt(log *slog.Logger, name string, h mcp.PromptHandler) mcp.Promp
 
 func recoverResource(log *slog.Logger, h mcp.ResourceHandler) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (res *mcp.ReadResourceResult, err error) {
+		markServed(ctx)
 		defer func() {
 			if r := recover(); r != nil {
 				logPanic(log, "resources/read", r)

@@ -144,9 +144,8 @@ func readJourney(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadReso
 	id, _ := strings.CutPrefix(uri, journeysURIPrefix)
 	body, ok := journeyBodies()[id]
 	if !ok {
-		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(uri, maxEchoedURI), Error: &automium.Error{
-			Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: automium.ReferenceJourneyIDs(),
-			Message: fmt.Sprintf("%s is not a reference journey; use %s with one of the allowed IDs", echo.Quote(id), journeysURITemplate)}})
+		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(uri, maxEchoedURI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), automium.ReferenceJourneyIDs(),
+			"%s is not a reference journey; use %s with one of the allowed IDs", echo.Value(id), journeysURITemplate)})
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: body}}}, nil
 }

@@ -355,19 +355,17 @@ func problems(t *testing.T, tool tool, args json.RawMessage) []automium.Error {
 		if !ok {
 			t.Fatalf("%s: non-domain error %v", tool.def.Name, err)
 		}
-		if len(e.Problems) > 0 {
-			errs := make([]automium.Error, len(e.Problems))
-			for i, p := range e.Problems {
-				errs[i] = automium.Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
-			}
-			return errs
+		all := e.Problems()
+		errs := make([]automium.Error, len(all))
+		for i, p := range all {
+			errs[i] = automium.Error{Problem: p}
 		}
-		return []automium.Error{*e}
+		return errs
 	}
 	if r, ok := out.(automium.CompileJourneyResult); ok {
 		errs := make([]automium.Error, len(r.Errors))
 		for i, p := range r.Errors {
-			errs[i] = automium.Error{Code: p.Code, Message: p.Message, Field: p.Field, Allowed: p.Allowed}
+			errs[i] = automium.Error{Problem: p}
 		}
 		return errs
 	}

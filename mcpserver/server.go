@@ -56,7 +56,6 @@ package mcpserver
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 
@@ -164,6 +163,13 @@ func (o *Options) logger() *slog.Logger {
 // end here.
 func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		// A resource read that reaches a handler marks it: an error from a
+		// handler explains itself, and only a read no handler served is the
+		// SDK's not-found. The mark replaces reading the SDK's message.
+		served := new(bool)
+		if _, ok := req.(*mcp.ReadResourceRequest); ok {
+			ctx = context.WithValue(ctx, servedKey{}, served)
+		}
 		res, err := next(ctx, method, req)
 		werr, ok := errors.AsType[*jsonrpc.Error](err)
 		if !ok || werr.Code != jsonrpc.CodeInvalidParams {
@@ -172,30 +178,40 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
 			if names := liveToolNames(ctx, next, r.Session); r.Params != nil && !slices.Contains(names, r.Params.Name) {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: names,
-					Message: fmt.Sprintf("unknown tool %s; call one of the allowed tools", echo.Quote(r.Params.Name))}})
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: problem(automium.CodeUnsupportedOperation, automium.PathOf("name"), names,
+					"unknown tool %s; call one of the allowed tools", echo.Value(r.Params.Name))})
 			}
 		case *mcp.GetPromptRequest:
 			if names := livePromptNames(ctx, next, r.Session); r.Params != nil && !slices.Contains(names, r.Params.Name) {
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: &automium.Error{Code: automium.CodeUnsupportedOperation, Field: "name", Allowed: names,
-					Message: fmt.Sprintf("unknown prompt %s; get one of the allowed prompts", echo.Quote(r.Params.Name))}})
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: problem(automium.CodeUnsupportedOperation, automium.PathOf("name"), names,
+					"unknown prompt %s; get one of the allowed prompts", echo.Value(r.Params.Name))})
 			}
 		case *mcp.ReadResourceRequest:
 			// Only the SDK's own not-found answer is replaced: a template's
 			// handler, such as the reference journeys', explains its own misses.
-			if r.Params != nil && werr.Message == sdkResourceNotFound {
+			if r.Params != nil && !*served {
 				uris := liveResourceURIs(ctx, next, r.Session)
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: &automium.Error{Code: automium.CodeUnsupportedResource, Field: "uri", Allowed: uris,
-					Message: fmt.Sprintf("resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Quote(r.Params.URI))}})
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
+					"resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Value(r.Params.URI))})
 			}
 		}
 		return res, err
 	}
 }
 
-// sdkResourceNotFound is the message of the SDK's answer to a URI that matches
-// no resource and no template.
-var sdkResourceNotFound = mcp.ResourceNotFoundError("").(*jsonrpc.Error).Message
+// servedKey marks, in a resources/read request's context, that a resource
+// handler of this package ran (see markServed).
+type servedKey struct{}
+
+// markServed records that a resource handler ran for the request of ctx.
+// Every resource and template handler this package registers calls it; a
+// handler an embedder adds to a server New built does not, so a -32602 it
+// returns is answered as not found, naming the URIs there are.
+func markServed(ctx context.Context) {
+	if served, ok := ctx.Value(servedKey{}).(*bool); ok {
+		*served = true
+	}
+}
 
 // maxListPages bounds how many pages of a list the guard reads to name what the
 // server has; the SDK's default page holds 1,000 entries.

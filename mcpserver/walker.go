@@ -48,10 +48,6 @@ import (
 // maxScanDepth bounds nesting. The deepest input type nests a handful of levels.
 const maxScanDepth = 32
 
-// maxProblems bounds the problems one error lists, so an input with a million
-// unknown properties gets a small answer. The walk stops at the bound.
-const maxProblems = 20
-
 // wkind is the JSON kind a node accepts.
 type wkind uint8
 
