@@ -152,12 +152,12 @@ func readJourney(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadReso
 
 // echoName is a client's name or URI as an error's field or data names it:
 // whole when it is printable and at most limit bytes, else cut and quoted by
-// echo.Quote, so an answer stays small whatever the client sent.
+// the one renderer, so an answer stays small whatever the client sent.
 func echoName(s string, limit int) string {
 	if len(s) <= limit && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
 		return s
 	}
-	return echo.Quote(s)
+	return echo.Msg("%s", echo.Value(s)).String()
 }
 
 // maxEchoedURI is how much of a URI an error's data repeats whole.

@@ -122,8 +122,10 @@ func New(opts *Options) *mcp.Server {
 func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Server {
 	log := opts.logger()
 	s := mcp.NewServer(&mcp.Implementation{Name: Name, Title: "Automium", Version: Version()}, &mcp.ServerOptions{
-		Instructions:      Instructions,
-		Logger:            log,
+		Instructions: Instructions,
+		// The SDK logs some client values itself (at info, the level of
+		// logging/setLevel, whole): its logger bounds every attribute.
+		Logger:            slog.New(echo.BoundLogs(log.Handler())),
 		CompletionHandler: Complete,
 		// Automium's feature set is fixed for the life of the server, so it
 		// announces no list changes; and the server sends no log messages to
