@@ -225,7 +225,7 @@ func TestGetArtifactManifestMediaTypeAllowed(t *testing.T) {
 }
 
 func TestArtifactPathProblem(t *testing.T) {
-	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known", "console.log", "auxiliary/x", "com10", "nul-results"}
+	accepted := []string{"a", "trace.zip", "attempt-1/trace.zip", "a/b/c/d.png", "..a", "a/..b/c", "a b/c", "ünïcode/ファイル.png", ".hidden", "a/.well-known", "console.log", "auxiliary/x", "com10", "nul-results", "clock", "clock$$", "com", "lpt-1", "conin"}
 	for _, p := range accepted {
 		if msg, bad := artifactPathProblem(p); bad {
 			t.Errorf("artifactPathProblem(%q) = %q, want accepted", p, msg)
@@ -237,7 +237,13 @@ func TestArtifactPathProblem(t *testing.T) {
 		"%2e%2e/%2e%2e/etc/passwd", "a%2fb", "report?x=1", "a#frag", "a*b", "a|b", `a"b`, "a<b>",
 		"CON", "con", "aux.txt", "NUL.zip", "COM1", "lpt9.log", "a/CON/b", "Con .txt", "name.", "name ", "a./b",
 		"\uff0e\uff0e/etc", "a\uff0fb", "a\uff3cb", "a\uff1ab", "\u2025/x", "ﬁle.txt",
-		"a\u202eb", "a\u200bb", "\ufefftrace.zip", "a\u2066b"}
+		"a\u202eb", "a\u200bb", "\ufefftrace.zip", "a\u2066b",
+		// Invisible, blank or line-breaking: two paths must not look alike.
+		"a\u034fb", "\u115fa", "a\u1160", "a\u17b4b", "a\ufe0fb", "a\u2800b", "a\u2028b", "a\u2029b", "a\u3164b", "a\uffa0b",
+		"a\U000e0041b", "a\U000e0100b", "a\u180bb", "a\u1680b", "a\u00adb",
+		// Windows' whole reserved-name list, in any case, with any extension.
+		"CLOCK$", "clock$.txt", "CONIN$", "conout$.log", "COM0", "com0.txt", "LPT0", "Lpt0.tar.gz", "COM\u00b9", "lpt\u00b2.txt", "com\u00b3",
+		"a/PRN.x/b", "AUX .txt", "nul . txt", "con.", "Con ."}
 	for _, p := range rejected {
 		if _, bad := artifactPathProblem(p); !bad {
 			t.Errorf("artifactPathProblem(%q) accepted, want rejected", p)
@@ -365,5 +371,30 @@ func TestManifestCompleteness(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Field != "replay.retryCount" {
 		t.Errorf("flaky without retries: got %v, want a problem at replay.retryCount", err)
+	}
+}
+
+// TestArtifactPathsRefuseDefaultIgnorables derives Unicode's
+// Default_Ignorable_Code_Point from the tables of package unicode, as
+// DerivedCoreProperties.txt defines it, and checks that every such code point
+// makes a path refused, wherever it stands.
+func TestArtifactPathsRefuseDefaultIgnorables(t *testing.T) {
+	n := 0
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		di := (unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Variation_Selector, r)) &&
+			!unicode.Is(unicode.White_Space, r) && !(0xFFF9 <= r && r <= 0xFFFB) && !(0x13430 <= r && r <= 0x1343F) &&
+			!unicode.Is(unicode.Prepended_Concatenation_Mark, r)
+		if !di {
+			continue
+		}
+		n++
+		for _, p := range []string{string(r) + "a", "a" + string(r) + "b", "a/b" + string(r)} {
+			if _, bad := artifactPathProblem(p); !bad {
+				t.Errorf("artifactPathProblem(%q) (U+%04X is Default_Ignorable_Code_Point) accepted", p, r)
+			}
+		}
+	}
+	if n < 4000 { // 4,174 in Unicode 15; the tag and variation selector blocks alone are 352
+		t.Errorf("derived only %d Default_Ignorable_Code_Point code points; is the derivation right?", n)
 	}
 }
