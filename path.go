@@ -51,13 +51,12 @@ func (p Path) with(st pathStep) Path {
 func field(name string) Path        { return PathOf(name) }
 func (p Path) at(i int) Path        { return p.Index(i) }
 func (p Path) dot(name string) Path { return p.Field(name) }
-func (p Path) isRoot() bool         { return len(p.steps) == 0 }
-func (p Path) top() string          { return p.steps[0].name }
-func (p Path) equal(q Path) bool    { return slices.Equal(p.steps, q.steps) }
-func (p Path) prefixOf(q Path) bool {
-	return len(p.steps) <= len(q.steps) && slices.Equal(p.steps, q.steps[:len(p.steps)])
+
+// within reports whether p is q or a path below it: steps[2].target is within
+// steps[2] and steps, but not within steps[20] or stepsX.
+func (p Path) within(q Path) bool {
+	return len(q.steps) <= len(p.steps) && slices.Equal(q.steps, p.steps[:len(q.steps)])
 }
-func (p Path) within(q Path) bool { return q.prefixOf(p) }
 
 // String renders the path as clients write it: steps[3].target.role. A member
 // name that is not a plain identifier (one the input type does not have, such
@@ -244,37 +243,10 @@ func checkUTF8(ps *problems, v reflect.Value, at Path, except []Path) {
 	}
 }
 
-// has reports whether a problem was found at at or below it.
+// has reports whether a problem was found at at or below it: a check that
+// relates fields leaves alone a field that already has its problem.
 func (ps *problems) has(at Path) bool {
-	return ps.first(at) != nil
-}
-
-// first returns the first problem found at at or below it, or nil.
-func (ps *problems) first(at Path) *Problem {
-	for i := range ps.found {
-		if ps.found[i].path.within(at) {
-			return &ps.found[i]
-		}
-	}
-	return nil
-}
-
-// drop forgets every problem found at at or below it, for a check that says more
-// about that part of the input than the validator did.
-func (ps *problems) drop(at Path) {
-	ps.found = slices.DeleteFunc(ps.found, func(p Problem) bool { return p.path.within(at) })
-}
-
-// replace swaps the first problem at exactly at for p, keeping its place; with
-// none there, it adds p.
-func (ps *problems) replace(p Problem) {
-	for i := range ps.found {
-		if ps.found[i].path.equal(p.path) {
-			ps.found[i] = p
-			return
-		}
-	}
-	ps.found = append(ps.found, p)
+	return slices.ContainsFunc(ps.found, func(p Problem) bool { return p.path.within(at) })
 }
 
 // sorted returns the problems in the one order.
