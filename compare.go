@@ -45,8 +45,9 @@ const DefaultComparisonSeed uint64 = 20260414
 // ComparePlannersInput asks for a modeled comparison of planner backends on the
 // reference journeys of some apps of the owned corpus.
 //
-// Repetitions is optional: 0 or a negative number is normalized to 1, so it has no
-// minimum rule and is omitted from JSON when zero. Seed is optional too: 0 means
+// Repetitions is optional: 0 (or leaving it out, since it is omitted from JSON
+// when zero) means 1; a negative number is refused, so that the schema's
+// minimum and the rule agree. Seed is optional too: 0 means
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
 	// Owned corpus version to compare on; must be a supported one (see ListApps).
@@ -57,8 +58,8 @@ type ComparePlannersInput struct {
 	// Planner backends to compare, 1 to 16, each with id, vendor and model and a
 	// unique id; reported in this order.
 	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
-	// Runs of every journey per planner, at most 100; 0 or less is normalized to 1.
-	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, at most 100; 0 or less is normalized to 1" validate:"max=100"`
+	// Runs of every journey per planner, 1 to 100; 0 or absent means 1.
+	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, 1 to 100; 0 or absent means 1" validate:"min=0,max=100"`
 	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
 	// report, and 0 or absent means the documented default 20260414.
 	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max=9007199254740991"`

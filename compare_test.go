@@ -466,15 +466,27 @@ func TestComparePlannersDeterministic(t *testing.T) {
 }
 
 func TestComparePlannersNormalizesRepetitions(t *testing.T) {
-	for _, reps := range []int{0, -1, math.MinInt} {
+	in := validCompareInput()
+	in.Repetitions = 0
+	got, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatalf("repetitions 0: %v", err)
+	}
+	if got.Repetitions != 1 || len(got.Planners[0].Repeatability.PassAtK) != 1 {
+		t.Errorf("repetitions 0: reported %d with %d pass^k entries, want 1 and 1", got.Repetitions, len(got.Planners[0].Repeatability.PassAtK))
+	}
+}
+
+// TestComparePlannersRefusesNegativeRepetitions: the schema's minimum is the
+// rule, and the message cites it, not the range of an int.
+func TestComparePlannersRefusesNegativeRepetitions(t *testing.T) {
+	for _, reps := range []int{-1, math.MinInt} {
 		in := validCompareInput()
 		in.Repetitions = reps
-		got, err := ComparePlanners(context.Background(), in)
-		if err != nil {
-			t.Fatalf("repetitions %d: %v", reps, err)
-		}
-		if got.Repetitions != 1 || len(got.Planners[0].Repeatability.PassAtK) != 1 {
-			t.Errorf("repetitions %d: reported %d with %d pass^k entries, want 1 and 1", reps, got.Repetitions, len(got.Planners[0].Repeatability.PassAtK))
+		_, err := ComparePlanners(context.Background(), in)
+		e, ok := errors.AsType[*Error](err)
+		if !ok || e.Code != CodeInvalidArgument || e.Field != "repetitions" || !strings.HasSuffix(e.Message, "below the minimum of 0") {
+			t.Errorf("repetitions %d: err = %v, want invalid_argument at repetitions citing the minimum 0", reps, err)
 		}
 	}
 }
@@ -792,8 +804,8 @@ func TestCompareSchemas(t *testing.T) {
 	if p := in.Properties["appIds"]; !p.UniqueItems || p.MaxItems == nil || *p.MaxItems != MaxAppIDs {
 		t.Errorf("appIds schema = %+v, want uniqueItems and maxItems %d", p, MaxAppIDs)
 	}
-	if p := in.Properties["repetitions"]; p.Minimum != nil || p.Maximum == nil || *p.Maximum != MaxRepetitions {
-		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, MaxRepetitions)
+	if p := in.Properties["repetitions"]; p.Minimum == nil || *p.Minimum != 0 || p.Maximum == nil || *p.Maximum != MaxRepetitions {
+		t.Errorf("repetitions schema = %+v, want minimum 0 and maximum %d", p, MaxRepetitions)
 	}
 	obs := load(reflect.TypeFor[CompareObservedTrialsInput]())
 	if diff := cmp.Diff([]string{"corpusVersion", "planners", "trials"}, obs.Required); diff != "" {

@@ -101,7 +101,8 @@ func TestWalkerProblems(t *testing.T) {
 		{"negative below a minimum of 0", comparisonArgs, `{"seed":-1}`, []string{"invalid_argument seed"}, "is -1, below the minimum of 0"},
 		{"negative size", manifestArgs, `{"entries":[{"size":-1}]}`, []string{"invalid_argument entries[0].size"}, "below the minimum of 0"},
 		{"above a maximum", comparisonArgs, `{"repetitions":1e3}`, []string{"limit_exceeded repetitions"}, "is 1e3, above the limit of 100"},
-		{"beyond every Go integer", comparisonArgs, `{"repetitions":-1e400}`, []string{"invalid_argument repetitions"}, "below the minimum of -9223372036854775808"},
+		{"beyond every Go integer", comparisonArgs, `{"repetitions":-1e400}`, []string{"invalid_argument repetitions"}, "is -1e400, below the minimum of 0"},
+		{"negative repetitions", comparisonArgs, `{"repetitions":-1}`, []string{"invalid_argument repetitions"}, "is -1, below the minimum of 0"},
 		{"huge literal is cut", comparisonArgs, `{"repetitions":1` + strings.Repeat("0", 100_000) + `}`, []string{"limit_exceeded repetitions"}, "(100001 bytes)"},
 		{"integer as a string", comparisonArgs, `{"repetitions":"2"}`, []string{"invalid_argument repetitions"}, "must be an integer, not a string"},
 
@@ -234,11 +235,19 @@ func TestWalkerReadsIntegersAsJSONSchema(t *testing.T) {
 			t.Errorf("seed %s = %d, %v; want %d", lit, in.Seed, err, want)
 		}
 	}
+	// A Go int with no minimum rule is bounded by its type: no tool input has
+	// one (repetitions has minimum 0), so a type of the test's own stands in.
+	type unbounded struct {
+		N int `json:"n"`
+	}
 	for _, lit := range []string{"-9223372036854775808", "-9.223372036854775808e18"} {
-		in, err := decodeArguments[automium.ComparePlannersInput](json.RawMessage(`{"repetitions":` + lit + `}`))
-		if err != nil || in.Repetitions != -1<<63 {
-			t.Errorf("repetitions %s = %d, %v; want the smallest int", lit, in.Repetitions, err)
+		in, err := decodeArguments[unbounded](json.RawMessage(`{"n":` + lit + `}`))
+		if err != nil || in.N != -1<<63 {
+			t.Errorf("n %s = %d, %v; want the smallest int", lit, in.N, err)
 		}
+	}
+	if _, err := decodeArguments[unbounded](json.RawMessage(`{"n":-1e400}`)); err == nil || !strings.Contains(err.Error(), "below the minimum of -9223372036854775808") {
+		t.Errorf("n -1e400: %v, want below the minimum of the type", err)
 	}
 	for _, lit := range []string{"9007199254740992", "1e16", "18446744073709551616", "1e20"} {
 		if _, err := decodeArguments[automium.ComparePlannersInput](json.RawMessage(`{"seed":` + lit + `}`)); err == nil {
