@@ -400,6 +400,11 @@ func internalError(what string) *Error {
 
 // Input bounds. They keep bad or hostile input from costing unbounded time or
 // memory, and the MCP schemas advertise them as maxItems/maxLength/maximum.
+//
+// Every string limit of the module counts characters (Unicode code points), as
+// JSON Schema's maxLength does: the validate tags, the checks of this package,
+// the MCP adapter's argument walker and its prompt arguments alike. Byte
+// counts bound only whole messages, such as the raw arguments of a call.
 const (
 	MaxIDLength          = 128
 	MaxTextLength        = 2000

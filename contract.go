@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"unicode/utf8"
 )
 
 // Versions of the two contracts defined in this file; the third,
@@ -327,7 +328,7 @@ func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
 	if err := checkContext(ctx); err != nil {
 		return ContractDocument{}, err
 	}
-	if len(in.Name) > MaxIDLength {
+	if len(in.Name) > MaxIDLength && utf8.RuneCountInString(in.Name) > MaxIDLength {
 		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", MaxIDLength)
 	}
 	if err := validateInput(in); err != nil {
