@@ -74,6 +74,18 @@ func JSONSchema(t reflect.Type) (json.RawMessage, error) {
 
 // deriveSchema is JSONSchema without the precomputed schemas.
 func deriveSchema(t reflect.Type) (json.RawMessage, error) {
+	s, err := Schema(t)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(s)
+}
+
+// Schema derives the JSON Schema of t as [JSONSchema] does, in memory: for a
+// reader of its keywords, such as the MCP adapter's argument walker, which
+// thus enforces the bounds the schema states without parsing its text back.
+// Each call derives a new schema, the caller's to keep.
+func Schema(t reflect.Type) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
 	if err != nil {
 		return nil, err
@@ -81,7 +93,7 @@ func deriveSchema(t reflect.Type) (json.RawMessage, error) {
 	if err := annotate(s, t, t.String()); err != nil {
 		return nil, err
 	}
-	return json.Marshal(s)
+	return s, nil
 }
 
 // rule is one validate tag term, such as max=64 (tag "max", param "64").

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // The argument walker reads a tool's raw arguments in one pass and decodes them
@@ -41,9 +41,11 @@ import (
 // decoded: skipping checks the JSON grammar and allocates nothing, so a hostile
 // call costs one pass over at most maxArgumentBytes.
 //
-// The walker is built once per input type, at registration, from the Go type
-// (wire names, kinds) and the JSON Schema the tool advertises (bounds), so what
-// a client is told and what the walker enforces are the same document.
+// The walker is built once per input type, on the first call of a tool that
+// takes it, from the Go type (wire names, kinds) and the JSON Schema the root
+// package derives for it in memory (bounds; see automium.Schema), the schema the
+// tool advertises, so what a client is told and what the walker enforces are
+// the same document, and no schema text is parsed back.
 
 // maxScanDepth bounds nesting. The deepest input type nests a handful of levels.
 const maxScanDepth = 32
@@ -113,37 +115,19 @@ func walkerOf(t reflect.Type) *wnode {
 	if n, ok := walkers.Load(t); ok {
 		return n.(*wnode)
 	}
-	raw, err := automium.JSONSchema(t)
+	s, err := automium.Schema(t)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %v: %v", t, err))
 	}
-	var s schemaNode
-	if err := json.Unmarshal(raw, &s); err != nil {
-		panic(fmt.Sprintf("mcpserver: schema of %v: %v", t, err))
-	}
-	n, _ := walkers.LoadOrStore(t, buildNode(t, &s, t.String(), false))
+	n, _ := walkers.LoadOrStore(t, buildNode(t, s, t.String(), false))
 	return n.(*wnode)
-}
-
-// schemaNode decodes the keywords of a JSON Schema that the walker enforces.
-type schemaNode struct {
-	Type       string                 `json:"type"`
-	Properties map[string]*schemaNode `json:"properties"`
-	Items      *schemaNode            `json:"items"`
-	MaxItems   *int                   `json:"maxItems"`
-	MinLength  *int                   `json:"minLength"`
-	MaxLength  *int                   `json:"maxLength"`
-	Minimum    *float64               `json:"minimum"`
-	Maximum    *float64               `json:"maximum"`
-	Enum       []any                  `json:"enum"`
-	Pattern    string                 `json:"pattern"`
 }
 
 var plannerRefType = reflect.TypeFor[automium.PlannerRef]()
 
 // buildNode builds the node of Go type t whose schema is s. where names the
 // position for start-up panics.
-func buildNode(t reflect.Type, s *schemaNode, where string, optional bool) *wnode {
+func buildNode(t reflect.Type, s *jsonschema.Schema, where string, optional bool) *wnode {
 	if s == nil {
 		panic(fmt.Sprintf("mcpserver: %s: no schema", where))
 	}
@@ -214,7 +198,7 @@ func buildNode(t reflect.Type, s *schemaNode, where string, optional bool) *wnod
 }
 
 // tighten narrows an integer node's Go range to the schema's minimum and maximum.
-func (n *wnode) tighten(s *schemaNode, where string) {
+func (n *wnode) tighten(s *jsonschema.Schema, where string) {
 	if s.Minimum != nil {
 		if b := integerOf(*s.Minimum, where); n.min.less(b) {
 			n.min = b
@@ -240,7 +224,7 @@ func integerOf(f float64, where string) integer {
 }
 
 // refusesEmpty reports whether the schema of a string refuses "".
-func refusesEmpty(s *schemaNode) bool {
+func refusesEmpty(s *jsonschema.Schema) bool {
 	if s.MinLength != nil && *s.MinLength > 0 {
 		return true
 	}
