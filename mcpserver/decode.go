@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"encoding/json/jsontext"
+	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/automium/automium"
@@ -18,10 +21,11 @@ import (
 const maxArgumentBytes = 8 << 20
 
 // decodeArguments reads tool arguments into In with the input type's walker (see
-// walker.go), in one pass. Missing or null arguments mean an empty object. Every
-// problem of the input's shape and bounds is reported together, as one
-// *automium.Error whose Problems list them in input order; the domain function
-// then validates what the values mean.
+// walker.go), in one pass of encoding/json/jsontext's tokenizer. Missing or null
+// arguments mean an empty object. Every problem of the input's shape and bounds
+// is reported together, as one *automium.Error whose Problems list them in the
+// one order of problems; the domain function then validates what the values
+// mean.
 func decodeArguments[In any](raw json.RawMessage) (In, error) {
 	var in In
 	raw = bytes.TrimSpace(raw)
@@ -31,17 +35,17 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 	if len(raw) > maxArgumentBytes {
 		return in, problem(automium.CodeLimitExceeded, automium.Path{}, nil, "the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)
 	}
-	w := walk{data: raw}
-	if c := raw[0]; c != '{' {
-		if w.skip(0); w.syntax || w.pos != len(raw) {
+	w := newWalk(raw)
+	defer w.release()
+	if k := w.dec.PeekKind(); k != '{' {
+		if w.skip(); w.syntax || !w.atEOF() {
 			return in, notJSON()
 		}
-		return in, problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(c))
+		return in, problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(byte(k)))
 	}
-	w.value(walkerOf(reflect.TypeFor[In]()), reflect.ValueOf(&in).Elem(), 0)
-	if !w.stop {
-		w.space()
-		w.syntax = w.syntax || w.pos != len(raw)
+	w.value(walkerOf(reflect.TypeFor[In]()), reflect.ValueOf(&in).Elem())
+	if !w.stop && !w.atEOF() {
+		w.syntaxError()
 	}
 	if w.syntax {
 		return in, notJSON()
@@ -62,11 +66,15 @@ func notJSON() *automium.Error {
 
 // walk is one pass of a walker over raw arguments.
 type walk struct {
-	data []byte
-	pos  int
+	// dec tokenizes the arguments: the standard library's reader, which
+	// checks the grammar and resolves escapes. It is told to let duplicate
+	// names and invalid UTF-8 through, because the walk refuses both itself,
+	// as problems at their paths, and goes on to list the rest; it compares
+	// names after unescaping, as every JSON reader must.
+	dec *jsontext.Decoder
 	// path is the position of the value being read, one step per open
-	// container, reused as the walk goes so that a valid walk builds no strings;
-	// it is rendered only for a problem.
+	// container, reused as the walk goes so that a valid walk builds no paths;
+	// it becomes an automium.Path only for a problem.
 	path     []pathStep
 	problems []automium.Problem
 	// stop ends the walk: the JSON is malformed (syntax), nests too deep, or
@@ -74,6 +82,31 @@ type walk struct {
 	stop, syntax, more bool
 	// scratch holds an unescaped string or property name.
 	scratch []byte
+}
+
+// decoders are reused across calls: a decoder's state is a few hundred bytes
+// that a small call would otherwise allocate each time.
+var decoders = sync.Pool{New: func() any { return new(jsontext.Decoder) }}
+
+func newWalk(raw []byte) *walk {
+	dec := decoders.Get().(*jsontext.Decoder)
+	// A bytes.Buffer is read in place, not copied.
+	dec.Reset(bytes.NewBuffer(raw), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return &walk{dec: dec}
+}
+
+// release returns the decoder to the pool, reading nothing more of the input.
+func (w *walk) release() {
+	w.dec.Reset(bytes.NewBuffer(nil))
+	decoders.Put(w.dec)
+	w.dec = nil
+}
+
+// atEOF reports whether nothing but white space follows the value read: a
+// second value, or trailing bytes, make the arguments not JSON.
+func (w *walk) atEOF() bool {
+	_, err := w.dec.ReadToken()
+	return err == io.EOF
 }
 
 // pathStep is one step of the walk's path: a property name, or an array index
@@ -156,20 +189,19 @@ func (n *wnode) kindWanted() string {
 	return "an integer"
 }
 
-// value reads the value at w.pos, whose node is n, into v.
-func (w *walk) value(n *wnode, v reflect.Value, depth int) {
-	w.space()
-	if w.pos >= len(w.data) {
+// value reads the next value, whose node is n, into v.
+func (w *walk) value(n *wnode, v reflect.Value) {
+	k := w.dec.PeekKind()
+	if k == 0 {
 		w.syntaxError()
 		return
 	}
-	c := w.data[w.pos]
-	if !n.accepts(c) {
-		w.mismatch(n, c)
-		w.skip(depth)
+	if !n.accepts(byte(k)) {
+		w.mismatch(n, byte(k))
+		w.skip()
 		return
 	}
-	if (c == '{' || c == '[') && depth >= maxScanDepth {
+	if (k == '{' || k == '[') && w.dec.StackDepth() >= maxScanDepth {
 		w.tooDeep()
 		return
 	}
@@ -180,13 +212,53 @@ func (w *walk) value(n *wnode, v reflect.Value, depth int) {
 	}
 	switch n.kind {
 	case wObject:
-		w.object(n, v, depth)
+		w.object(n, v)
 	case wArray:
-		w.array(n, v, depth)
+		w.array(n, v)
 	case wString:
 		w.stringValue(n, v)
 	default:
 		w.integerValue(n, v)
+	}
+}
+
+// token reads one token, which must be the delimiter want.
+func (w *walk) token(want jsontext.Kind) bool {
+	tok, err := w.dec.ReadToken()
+	if err != nil || tok.Kind() != want {
+		w.syntaxError()
+		return false
+	}
+	return true
+}
+
+// skip reads past one value without decoding it; the tokenizer checks its
+// grammar, the walk its depth.
+func (w *walk) skip() {
+	base := w.dec.StackDepth()
+	for {
+		switch w.dec.PeekKind() {
+		case '{', '[':
+			if w.dec.StackDepth() >= maxScanDepth {
+				w.tooDeep()
+				return
+			}
+			if _, err := w.dec.ReadToken(); err != nil {
+				w.syntaxError()
+				return
+			}
+		case 0:
+			w.syntaxError()
+			return
+		default:
+			if _, err := w.dec.ReadToken(); err != nil {
+				w.syntaxError()
+				return
+			}
+		}
+		if w.dec.StackDepth() == base {
+			return
+		}
 	}
 }
 
@@ -211,59 +283,46 @@ func (w *walk) tooDeep() {
 	w.stop = true
 }
 
-func (w *walk) object(n *wnode, v reflect.Value, depth int) {
-	w.pos++ // {
-	w.space()
-	if w.pos < len(w.data) && w.data[w.pos] == '}' {
-		w.pos++
+func (w *walk) object(n *wnode, v reflect.Value) {
+	if !w.token('{') {
 		return
 	}
 	var seen uint64
 	w.path = append(w.path, pathStep{})
 	defer func() { w.path = w.path[:len(w.path)-1] }()
 	for !w.stop {
-		w.space()
-		if w.pos >= len(w.data) || w.data[w.pos] != '"' {
+		if w.dec.PeekKind() == '}' {
+			w.token('}')
+			return
+		}
+		rawName, err := w.dec.ReadValue()
+		if err != nil {
 			w.syntaxError()
 			return
 		}
-		start := w.pos
-		key, escaped := w.str()
-		if w.stop {
-			return
-		}
-		if escaped {
-			w.scratch, _ = unquote(w.scratch[:0], key)
-			key = w.scratch
-		}
-		w.space()
-		if w.pos >= len(w.data) || w.data[w.pos] != ':' {
-			w.syntaxError()
-			return
-		}
-		w.pos++
-		i, known := n.byName[string(key)]
+		// The name as every reader resolves it: escapes decoded. Invalid
+		// UTF-8 in a name makes it no property of any input.
+		var nameErr error
+		w.scratch, nameErr = jsontext.AppendUnquote(w.scratch[:0], rawName)
+		i, known := n.byName[string(w.scratch)] // no allocation for the lookup
 		switch {
-		case !known:
-			w.unknown(n, string(key))
-			w.skip(depth + 1)
+		case !known || nameErr != nil:
+			w.unknown(n, string(w.scratch))
+			w.skip()
 		case seen&(1<<i) != 0:
 			w.path[len(w.path)-1] = pathStep{name: n.fields[i].name}
-			if raw := w.data[start+1 : w.pos]; !bytes.HasPrefix(raw, []byte(n.fields[i].name+`"`)) {
+			if quoted := rawName[1 : len(rawName)-1]; string(quoted) != n.fields[i].name {
 				w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object (one spelling is %s, which names the same property once unescaped); send each property once",
-					echo.Value(raw[:bytes.LastIndexByte(raw, '"')]))
+					echo.Value(quoted))
 			} else {
 				w.problem(automium.CodeInvalidArgument, nil, "appears twice in the same object; send each property once")
 			}
-			w.skip(depth + 1)
+			w.skip()
 		default:
 			seen |= 1 << i
 			f := &n.fields[i]
 			w.path[len(w.path)-1] = pathStep{name: f.name}
-			w.value(f.node, v.FieldByIndex(f.index), depth+1)
-		}
-		if w.stop || w.next('}') {
-			return
+			w.value(f.node, v.FieldByIndex(f.index))
 		}
 	}
 }
@@ -284,28 +343,33 @@ func (w *walk) unknown(n *wnode, name string) {
 	}
 }
 
-func (w *walk) array(n *wnode, v reflect.Value, depth int) {
-	w.pos++ // [
-	w.space()
-	if w.pos < len(w.data) && w.data[w.pos] == ']' {
-		w.pos++
+func (w *walk) array(n *wnode, v reflect.Value) {
+	if !w.token('[') {
+		return
+	}
+	if w.dec.PeekKind() == ']' {
+		w.token(']')
 		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 		return
 	}
 	w.path = append(w.path, pathStep{})
 	defer func() { w.path = w.path[:len(w.path)-1] }()
 	for i := 0; !w.stop; i++ {
+		if w.dec.PeekKind() == ']' {
+			w.token(']')
+			return
+		}
 		if n.maxItems >= 0 && i == n.maxItems {
 			// The array itself is at fault, not the item being counted; the
 			// rest is skipped, not decoded.
 			w.path = w.path[:len(w.path)-1]
 			w.problem(automium.CodeLimitExceeded, nil, "has more than %d items; the limit is %d, send fewer", n.maxItems, n.maxItems)
 			w.path = append(w.path, pathStep{})
-			for !w.stop {
-				w.skip(depth + 1)
-				if w.stop || w.next(']') {
-					return
-				}
+			for !w.stop && w.dec.PeekKind() != ']' {
+				w.skip()
+			}
+			if !w.stop {
+				w.token(']')
 			}
 			return
 		}
@@ -314,28 +378,24 @@ func (w *walk) array(n *wnode, v reflect.Value, depth int) {
 		}
 		v.SetLen(i + 1)
 		w.path[len(w.path)-1] = pathStep{index: i}
-		w.value(n.elem, v.Index(i), depth+1)
-		if w.stop || w.next(']') {
-			return
-		}
+		w.value(n.elem, v.Index(i))
 	}
 }
 
 func (w *walk) stringValue(n *wnode, v reflect.Value) {
-	raw, escaped := w.str()
-	if w.stop {
+	raw, err := w.dec.ReadValue()
+	if err != nil {
+		w.syntaxError()
 		return
 	}
-	s, invalid := raw, false
-	if escaped {
-		// encoding/json's reading: escapes resolved, each invalid byte and
-		// unpaired surrogate a U+FFFD, which is refused below: "p\xff" and
-		// "p\xfe" would otherwise be one planner ID, one run ID.
-		w.scratch, invalid = unquote(w.scratch[:0], raw)
-		s = w.scratch
-	}
+	// The tokenizer lets invalid UTF-8 and unpaired \u surrogates through
+	// (see walk.dec); unquoting reports them, and they are refused: "p\xff"
+	// and "p\xfe" would otherwise be one planner ID, one run ID.
+	var invalid error
+	w.scratch, invalid = jsontext.AppendUnquote(w.scratch[:0], raw)
+	s := w.scratch
 	switch {
-	case invalid:
+	case invalid != nil:
 		w.problem(automium.CodeInvalidArgument, nil, "is not valid UTF-8 text (it has an invalid byte or an unpaired \\u surrogate); send text encoded as UTF-8")
 	case n.maxLength >= 0 && len(s) > n.maxLength && utf8.RuneCount(s) > n.maxLength:
 		w.problem(automium.CodeLimitExceeded, nil, "is too long; the limit is %d characters, shorten it", n.maxLength)
@@ -360,8 +420,9 @@ func echoNumber(lit []byte) any {
 }
 
 func (w *walk) integerValue(n *wnode, v reflect.Value) {
-	lit := w.number()
-	if w.stop {
+	lit, err := w.dec.ReadValue()
+	if err != nil {
+		w.syntaxError()
 		return
 	}
 	x, ok := parseInteger(lit)
