@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/automium/automium"
@@ -311,4 +313,41 @@ func TestPromptArgumentsFollowTheRules(t *testing.T) {
 	if want := []string{"invalid_argument goal", "invalid_argument extra"}; !slices.Equal(got, want) {
 		t.Errorf("problems %v, want every one at once: %v", got, want)
 	}
+}
+
+// TestSDKLogLinesAreBounded: the SDK logs, at info, the level a client asks
+// for in logging/setLevel, whole; the server's logger bounds it.
+func TestSDKLogLinesAreBounded(t *testing.T) {
+	var logs lockedBuffer
+	server := New(&Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	cs := connect(t, server, "2025-11-25")
+	level := strings.Repeat("<", 1<<20)
+	// The SDK may accept or refuse the level; either way its log line must
+	// not carry it whole.
+	_ = cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
+	got := logs.String()
+	if !strings.Contains(got, "client log level set") {
+		t.Skipf("the SDK no longer logs the level; nothing to bound (log: %.300s)", got)
+	}
+	if strings.Contains(got, strings.Repeat("<", echo.MaxPrefix+1)) || len(got) > 16<<10 {
+		t.Errorf("log of %d bytes repeats the client's level: %.300s", len(got), got)
+	}
+}
+
+// lockedBuffer is a log sink the SDK's goroutines may write to concurrently.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -31,7 +31,7 @@ type errorEnvelope struct {
 // CreateRunSubmission". It is a render-time choice: no message is rewritten
 // after it is made.
 func toolWords(goName string) string {
-	if name, ok := wording().toolNames[goName]; ok {
+	if name, ok := toolNames()[goName]; ok {
 		return name
 	}
 	return goName

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -59,31 +60,34 @@ func advertisedSchemaFile(toolName, side string) string {
 
 // The root package names its capabilities in Go terms (a run ID "from
 // CreateRunSubmission"), so go doc readers meet Go names; an agent calls tools,
-// so the adapter says the same in tool names: in the schemas' descriptions and in
-// error messages, each capability's Go name becomes its tool's name.
-type toolWording struct {
-	goNames   *regexp.Regexp    // \b(ListApps|ListFixtures|...)\b
-	toolNames map[string]string // ListApps -> automium_list_apps
-}
+// so the adapter says the same in tool names. Error messages are rendered in
+// tool words (see toolWords): a message keeps a capability's name as data, so
+// nothing rewrites its text. The schemas' descriptions are text written once,
+// when the schema files are generated, by toToolWords.
 
-// wording is built on first use: the schemas ship in tool words already, so only
-// a message that names a capability needs it.
-var wording = sync.OnceValue(func() toolWording {
+// toolNames maps each capability's Go name to its tool's name, built on first
+// use: only a message that names a capability needs it.
+var toolNames = sync.OnceValue(func() map[string]string {
 	rows := tools()
-	w := toolWording{toolNames: make(map[string]string, len(rows))}
-	alts := make([]string, 0, len(rows))
+	names := make(map[string]string, len(rows))
 	for _, r := range rows {
-		w.toolNames[r.goName] = r.def.Name
-		alts = append(alts, regexp.QuoteMeta(r.goName))
+		names[r.goName] = r.def.Name
 	}
-	w.goNames = regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
-	return w
+	return names
 })
 
-// toToolWords replaces the Go name of every capability in s with its tool's name.
+// toToolWords replaces the Go name of every capability in s with its tool's
+// name. It writes the schema files' descriptions (the tool words they ship
+// in), never a message.
 func toToolWords(s string) string {
-	w := wording()
-	return w.goNames.ReplaceAllStringFunc(s, func(name string) string { return w.toolNames[name] })
+	names := toolNames()
+	alts := make([]string, 0, len(names))
+	for goName := range names {
+		alts = append(alts, regexp.QuoteMeta(goName))
+	}
+	slices.Sort(alts)
+	goNames := regexp.MustCompile(`\b(` + strings.Join(alts, "|") + `)\b`)
+	return goNames.ReplaceAllStringFunc(s, func(name string) string { return names[name] })
 }
 
 // Tool descriptions are written for a model choosing and calling a tool: what it
