@@ -233,19 +233,58 @@ func (e *Error) Problems() []Problem {
 }
 
 // Join returns nil when there are no problems, and otherwise one *Error that
-// holds them all, in the order given, cut to [MaxProblems] (the last listed
-// then says how many more there were). Its result is a plain error so that
-// "no problems" is a nil error, never a nil *Error inside a non-nil error.
+// holds them all, in the order given, cut to [MaxProblems] problems and
+// [MaxProblemBytes] of text (the last listed then says how many more there
+// were). Its result is a plain error so that "no problems" is a nil error,
+// never a nil *Error inside a non-nil error.
 func Join(problems ...Problem) error {
 	if len(problems) == 0 {
 		return nil
 	}
-	if len(problems) > MaxProblems {
-		more := len(problems) - (MaxProblems - 1)
-		problems = append(slices.Clip(problems[:MaxProblems-1]), newProblem(CodeLimitExceeded, Path{}, nil,
-			echo.Msg("%d more problems are not listed; fix these and call again", more)))
+	// The first problem is always listed; a problem's text is bounded (client
+	// values are cut), so one is far below the budget.
+	keep, size := 1, problemBytes(problems[0])
+	for keep < len(problems) && keep < MaxProblems {
+		size += problemBytes(problems[keep])
+		if size > MaxProblemBytes-noteBytes {
+			break
+		}
+		keep++
+	}
+	if keep < len(problems) {
+		if keep == MaxProblems {
+			keep-- // room for the note
+		}
+		problems = append(slices.Clip(problems[:keep]), newProblem(CodeLimitExceeded, Path{}, nil,
+			echo.Msg("%d more problems are not listed; fix these and call again", len(problems)-keep)))
 	}
 	return &Error{Problem: problems[0], rest: slices.Clone(problems[1:])}
+}
+
+// noteBytes is room for the note that says how many problems were not listed.
+const noteBytes = 256
+
+// problemBytes is the size of p's text as JSON writes it, escaping < > & as
+// encoding/json does (six bytes each): what an answer that lists p carries.
+func problemBytes(p Problem) int {
+	n := 48 + jsonBytes(p.Message) + jsonBytes(p.Field) // keys and punctuation
+	for _, a := range p.Allowed {
+		n += 3 + jsonBytes(a)
+	}
+	return n
+}
+
+func jsonBytes(s string) int {
+	n := len(s)
+	for _, r := range s {
+		switch {
+		case r == '<' || r == '>' || r == '&' || r < 0x20 || r == '\u2028' || r == '\u2029':
+			n += 5
+		case r == '"' || r == '\\':
+			n++
+		}
+	}
+	return n
 }
 
 // errorJSON is the JSON form of an Error.

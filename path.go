@@ -24,11 +24,12 @@ type Path struct {
 	steps []pathStep
 }
 
-// pathStep is one step of a path: a member name, or a list index when name is
-// empty.
+// pathStep is one step of a path: a member name, or, when elem is set, a list
+// index. "" is a member name like any other ({"":1}), not an index.
 type pathStep struct {
 	name  string
 	index int
+	elem  bool
 }
 
 // PathOf is the path of a top-level field of the input.
@@ -38,7 +39,7 @@ func PathOf(name string) Path { return Path{}.Field(name) }
 func (p Path) Field(name string) Path { return p.with(pathStep{name: name}) }
 
 // Index is the path of element i of the list at p.
-func (p Path) Index(i int) Path { return p.with(pathStep{index: i}) }
+func (p Path) Index(i int) Path { return p.with(pathStep{index: i, elem: true}) }
 
 func (p Path) with(st pathStep) Path {
 	steps := make([]pathStep, len(p.steps)+1)
@@ -63,13 +64,13 @@ func (p Path) within(q Path) bool {
 // as a hostile property name) is rendered through the bounded quote, so a path
 // is never longer than a few hundred bytes a step, whatever the client sent.
 func (p Path) String() string {
-	if len(p.steps) == 1 && plainName(p.steps[0].name) {
+	if len(p.steps) == 1 && !p.steps[0].elem && plainName(p.steps[0].name) {
 		return p.steps[0].name
 	}
 	var b strings.Builder
 	for i, st := range p.steps {
 		switch {
-		case st.name == "":
+		case st.elem:
 			b.WriteString("[" + strconv.Itoa(st.index) + "]")
 		case i > 0:
 			b.WriteString(".")
@@ -125,7 +126,7 @@ func pathRank(t reflect.Type, p Path) []int {
 		for t != nil && t.Kind() == reflect.Pointer {
 			t = t.Elem()
 		}
-		if st.name == "" {
+		if st.elem {
 			rank[i] = st.index
 			if t != nil && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array) {
 				t = t.Elem()
@@ -148,10 +149,16 @@ func pathRank(t reflect.Type, p Path) []int {
 	return rank
 }
 
-// MaxProblems bounds how many problems one error or one invalid journey lists, so
-// that the answer to a hostile input stays small. The last listed problem then
-// says how many more there were.
-const MaxProblems = 100
+// MaxProblems and MaxProblemBytes bound the problems one error or one invalid
+// journey lists, in number and in text counted as JSON writes it (a < takes
+// six bytes there), so that the answer to a hostile input stays small: an MCP
+// answer carries the list twice (readable and as JSON) under 64 KiB. The last
+// listed problem then says how many more there were. They are the one cap of
+// the module: the MCP adapter's argument walker lists problems under them too.
+const (
+	MaxProblems     = 100
+	MaxProblemBytes = 24 << 10
+)
 
 // problems collects every problem with one input, each at its path, so that a
 // caller can fix them all in one round trip. It reports them in the one order of

@@ -201,7 +201,7 @@ func matches(steps []pathStep, q Path) bool {
 		return false
 	}
 	for i, st := range q.steps {
-		if st.name != steps[i].name || st.name == "" && st.index != anyIndex && st.index != steps[i].index {
+		if st.name != steps[i].name || st.elem != steps[i].elem || st.elem && st.index != anyIndex && st.index != steps[i].index {
 			return false
 		}
 	}
@@ -265,7 +265,7 @@ func (w *ruleWalk) field(f fieldPlan, fv reflect.Value) {
 		}
 		et := deref(f.typ.Elem())
 		for i := range fv.Len() {
-			w.path = append(w.path, pathStep{index: i})
+			w.path = append(w.path, pathStep{index: i, elem: true})
 			if !w.excepted() && checkRules(&w.out, w.at, fv.Index(i), f.elem, f.elem, et) && f.nested {
 				w.fields(fv.Index(i))
 			}

@@ -109,11 +109,12 @@ func (w *walk) atEOF() bool {
 	return err == io.EOF
 }
 
-// pathStep is one step of the walk's path: a property name, or an array index
-// when name is empty.
+// pathStep is one step of the walk's path: a property name, or, when elem is
+// set, an array index ("" is a property name like any other).
 type pathStep struct {
 	name  string
 	index int
+	elem  bool
 }
 
 // at is the walk's path as an automium.Path, the one path type: built only
@@ -122,7 +123,7 @@ type pathStep struct {
 func (w *walk) at() automium.Path {
 	var p automium.Path
 	for _, st := range w.path {
-		if st.name == "" {
+		if st.elem {
 			p = p.Index(st.index)
 		} else {
 			p = p.Field(st.name)
@@ -377,7 +378,7 @@ func (w *walk) array(n *wnode, v reflect.Value) {
 			v.Grow(max(4, i/2))
 		}
 		v.SetLen(i + 1)
-		w.path[len(w.path)-1] = pathStep{index: i}
+		w.path[len(w.path)-1] = pathStep{index: i, elem: true}
 		w.value(n.elem, v.Index(i))
 	}
 }

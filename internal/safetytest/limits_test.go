@@ -99,6 +99,7 @@ func maxConstants(t *testing.T) []limitConstant {
 		{"MaxArtifactEntries", automium.MaxArtifactEntries, "entries of an artifact manifest"},
 		{"MaxPathLength", automium.MaxPathLength, "characters of an artifact root or entry path"},
 		{"MaxProblems", automium.MaxProblems, "problems one error or one invalid journey lists; the last then says how many more there were"},
+		{"MaxProblemBytes", automium.MaxProblemBytes, "bytes of problem text one error or one invalid journey lists, counted as JSON writes it (a < is six bytes); the last problem then says how many more there were"},
 		{"MaxPlanners", automium.MaxPlanners, "planners of a comparison"},
 		{"MaxRepetitions", automium.MaxRepetitions, "repetitions of a comparison (0 or less means 1)"},
 		{"MaxAppIDs", automium.MaxAppIDs, "app IDs of a comparison"},
