@@ -120,8 +120,8 @@ type corpus struct {
 }
 
 // owned is the corpus with its indexes, built on first use from corpusData
-// (corpus_data.go, generated from corpus/corpus.json by TestCorpusData, which
-// also decodes the JSON strictly). A server's start needs none of it, and as Go
+// (corpus_data.go, generated from corpus/corpus.json by go generate, which
+// decodes the JSON strictly). A server's start needs none of it, and as Go
 // values nothing is decoded: decoding the JSON cost 2 to 3 ms of the first call
 // that read the corpus, and before that of every start.
 var owned = sync.OnceValue(func() *corpus { return indexCorpus(corpusData) })

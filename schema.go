@@ -21,10 +21,10 @@ import (
 // nesting; precomputed, the schemas cost a server nothing at start-up, and
 // spawn → initialized stays near the Go runtime's own start-up time.
 //
-// The struct tags stay the one source of truth: TestPrecomputedSchemas derives
-// every schema again and fails, naming the command that regenerates the files,
-// when one no longer matches, for instance after a change to a validate tag or to
-// the corpus behind an enum.
+// The struct tags stay the one source of truth: go generate ./... writes the
+// files (generate.go lists them) and TestGenerated derives every schema again
+// and fails when one no longer matches, for instance after a change to a
+// validate tag or to the corpus behind an enum.
 //
 //go:embed schemas/*.json
 var precomputedSchemaFiles embed.FS
@@ -62,7 +62,7 @@ var packagePath = reflect.TypeFor[Error]().PkgPath()
 // It fails on a validate rule with no JSON Schema translation, so an
 // untranslatable rule is caught by tests, not shipped as a silently looser schema.
 // The schemas of this package's capability and contract types ship precomputed
-// (see schemas.go), so a server pays nothing for them at start-up; a test keeps
+// (see precomputedSchemaFiles), so a server pays nothing for them at start-up; a test keeps
 // them equal to what derivation gives. The result is the caller's to keep. It is
 // safe for concurrent use.
 func JSONSchema(t reflect.Type) (json.RawMessage, error) {

@@ -149,9 +149,9 @@ func (c serverCatalog) advertise(next mcp.MethodHandler) mcp.MethodHandler {
 
 // precomputedDigests are the digests of the server New builds, computed by
 // catalogDigests when the tables last changed. Computing them at start cost
-// about 2 ms, a fifth of spawn → initialized; TestCatalogDigestGolden computes
-// them again and fails, naming the command that rewrites this file, when a
-// tool, resource or prompt listing, or the SDK's protocol versions, change.
+// about 2 ms, a fifth of spawn → initialized; go generate ./... writes this
+// file and TestGenerated computes the digests again and fails when a tool,
+// resource or prompt listing, or the SDK's protocol versions, change.
 //
 //go:embed tool-catalog-v1.json
 var precomputedDigests []byte

@@ -3,65 +3,12 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/automium/automium/binding"
 	"github.com/automium/automium/binding/dispatch"
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// catalogGolden pins Automium's tool-catalog-v1 digests, and is the file the
-// server embeds instead of computing them at start. Any change to a tool's
-// schema, title, description or annotations, to a resource or prompt listing, or
-// to the protocol versions the SDK speaks changes a digest here, so the change is
-// visible in review as a contract change.
-const catalogGolden = "tool-catalog-v1.json"
-
-func TestCatalogDigestGolden(t *testing.T) {
-	got, err := json.MarshalIndent(catalogDigests(derivedTools(t), resources(), prompts()), "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	got = append(got, '\n')
-	if *update {
-		if err := os.WriteFile(catalogGolden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(filepath.FromSlash(catalogGolden))
-	if err != nil {
-		t.Fatalf("%v; run go test ./mcpserver -run TestCatalogDigestGolden -update", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("the tool contract changed, so its tool-catalog-v1 digest did (-golden +now). Clients that pinned the old digest will see contract drift. "+
-			"If the change is intended, run go test ./mcpserver -run TestCatalogDigestGolden -update and say so in review:\n%s", diff)
-	}
-}
-
-// derivedTools is the tool table with the schemas derived afresh rather than
-// read from toolschemas/, so that one -update run that rewrites those files
-// also gives the digests of what they will hold (TestAdvertisedSchemas holds
-// the two equal).
-func derivedTools(t *testing.T) []tool {
-	t.Helper()
-	calls := toolExamples().calls()
-	var rows []tool
-	for _, tl := range tools() {
-		in, out, err := deriveSchemas(tl, calls[tl.def.Name])
-		if err != nil {
-			t.Fatal(err)
-		}
-		def := *tl.def
-		def.InputSchema, def.OutputSchema = in, out
-		tl.def = &def
-		rows = append(rows, tl)
-	}
-	return rows
-}
 
 // TestCatalogDigestLive computes the digest the way any client would, from a
 // live session's list answers, for every protocol version a client may

@@ -88,9 +88,9 @@ func fixedResource(uri, name, title, description string, render func() (any, err
 }
 
 // precomputedSizes holds the byte size of every fixed resource's body, which
-// resources/list gives as each resource's size. TestResourceSizes renders every
-// body and fails, naming the command that rewrites this file, when one no
-// longer has its listed size.
+// resources/list gives as each resource's size. go generate ./... writes
+// it, and TestResourceSizes renders every body and fails when one no longer
+// has its listed size.
 //
 //go:embed resource-sizes.json
 var precomputedSizes []byte
@@ -107,7 +107,7 @@ var resourceSizes = sync.OnceValue(func() map[string]int64 {
 func resourceSize(uri string) int64 {
 	size, ok := resourceSizes()[uri]
 	if !ok {
-		panic("mcpserver: no precomputed size for resource " + uri + "; run go test ./mcpserver -run TestResourceSizes -update")
+		panic("mcpserver: no precomputed size for resource " + uri + "; run go generate ./...")
 	}
 	return size
 }

@@ -112,7 +112,7 @@ func validateLevels(tag string) [][]string {
 
 // expectedEnum returns the closed set a validate level promises, if any. The
 // root package's own closed-set tags (automium_*) are translated, and tested, in
-// the root package (TestPrecomputedSchemas derives every schema from them);
+// the root package (its TestGenerated derives every schema from them);
 // here their enums are only held to what validation accepts (see
 // TestEnumsAndRequiredBehave), so known is false for them.
 func expectedEnum(rules []string) (values []string, hasEnum, known bool) {

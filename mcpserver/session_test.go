@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"log/slog"
 	"strings"
 	"testing"
@@ -16,8 +15,6 @@ import (
 )
 
 var discard = slog.New(slog.DiscardHandler)
-
-var update = flag.Bool("update", false, "rewrite the goldens in testdata and the inventory in README.md")
 
 // protocolVersions are the versions sessions are tested with: the SDK client's
 // default (the stateless 2026-07-28 protocol, which skips initialize) and the

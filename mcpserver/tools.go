@@ -19,7 +19,7 @@ import (
 
 // tools is the one table of tools. Each row binds a root-package capability to the
 // name and wording an agent sees; adding a capability as a tool is one line here
-// (and go test ./mcpserver -update to write its advertised schemas). It is built
+// (and go generate ./... to write its advertised schemas). It is built
 // once per process, on first use, from the schemas in toolschemas/.
 var tools = sync.OnceValue(func() []tool {
 	return []tool{
@@ -38,9 +38,9 @@ var tools = sync.OnceValue(func() []tool {
 // tool words (see toToolWords), the input's with its example call. Deriving them
 // took 4 to 5 ms of every start, more than a bare go-sdk server takes to start
 // at all: the example run goes through the validator, and the rewording through
-// a regular expression over 40 KB. TestAdvertisedSchemas derives them again from
-// the table and fails, naming the command that rewrites these files, when a
-// schema, an example or a tool name changes.
+// a regular expression over 40 KB. go generate ./... writes them (generate.go)
+// and TestGenerated derives them again from the table and fails when a schema,
+// an example or a tool name changes.
 //
 //go:embed toolschemas
 var advertisedSchemas embed.FS

@@ -33,7 +33,7 @@ func referenceJourneyJSON(t testing.TB) string {
 }
 
 // testCapability builds a tool row for a test's own capability, its schemas
-// derived as TestAdvertisedSchemas derives the real tools'.
+// derived as go generate derives the real tools'.
 func testCapability[In, Out any](t testing.TB, name, title, description string, fn func(context.Context, In) (Out, error), example In) tool {
 	t.Helper()
 	row := newTool(name, title, description, fn, nil, nil)

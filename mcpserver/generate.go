@@ -1,0 +1,299 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/internal/gen"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The files this package generates, listed for go generate ./... (through
+// generate_register.go, built only with the automiumgen tag) and for
+// TestGenerated, which holds the files on disk to the list. Nothing here runs
+// in a server: no code the server reaches calls generatedFiles.
+
+// generatedFiles lists the adapter's generated files: every tool's advertised
+// schemas (toolschemas/), the tool-catalog-v1 digests of the server New builds,
+// the size of every fixed resource, the texts of the prompt and resource
+// goldens in testdata/, and the README's inventory of tools, resources and
+// prompts. The schemas come from the root package's schemas as compiled in, so
+// after a change there the generator runs twice (see internal/cmd/gen).
+func generatedFiles() ([]gen.Output, error) {
+	calls := toolExamples().calls()
+	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
+	var derived []tool
+	for _, tl := range tools() {
+		in, out, err := deriveSchemas(tl, calls[tl.def.Name])
+		if err != nil {
+			return nil, err
+		}
+		outs = append(outs,
+			gen.File("mcpserver/"+advertisedSchemaFile(tl.def.Name, "input"), append(slices.Clone(in), '\n')),
+			gen.File("mcpserver/"+advertisedSchemaFile(tl.def.Name, "output"), append(slices.Clone(out), '\n')))
+		// The digests are of the schemas as derived now, not as compiled in,
+		// so that one run gives the digests of the files it writes.
+		def := *tl.def
+		def.InputSchema, def.OutputSchema = in, out
+		tl.def = &def
+		derived = append(derived, tl)
+	}
+	digests, err := json.MarshalIndent(catalogDigests(derived, resources(), prompts()), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	outs = append(outs, gen.File("mcpserver/"+catalogGolden, append(digests, '\n')))
+
+	sizes := map[string]int64{}
+	for _, r := range resources() {
+		sizes[r.def.URI] = int64(len(r.body()))
+	}
+	sizesJSON, err := json.MarshalIndent(sizes, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	outs = append(outs, gen.File("mcpserver/"+resourceSizesFile, append(sizesJSON, '\n')))
+
+	vocab, err := json.MarshalIndent(vocabulary(), "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	outs = append(outs, gen.File("mcpserver/testdata/resources/"+automium.IntentVocabularyVersion+".json", append(vocab, '\n')),
+		gen.PruneGlob("mcpserver/testdata/prompts/*.md"))
+	for _, g := range promptGoldens {
+		text, err := promptText(g.name, g.args)
+		if err != nil {
+			return nil, fmt.Errorf("prompt golden %s: %w", g.file, err)
+		}
+		outs = append(outs, gen.File("mcpserver/testdata/prompts/"+g.file, []byte(text)))
+	}
+
+	inventory, err := renderInventory()
+	if err != nil {
+		return nil, err
+	}
+	begin, end := gen.BlockMarkers("MCP inventory, from the live server's lists")
+	return append(outs, gen.BlockOf("README.md", begin, end, inventory+"\n")), nil
+}
+
+// Files of the package that generatedFiles writes, relative to the package.
+const (
+	catalogGolden     = "tool-catalog-v1.json"
+	resourceSizesFile = "resource-sizes.json"
+)
+
+// promptGoldens are the prompt texts kept in testdata/prompts, so a review sees
+// every change to what agents are told.
+var promptGoldens = []struct {
+	file, name string
+	args       map[string]string
+}{
+	{"draft_journey-helpdesk-agent-queue.md", "draft_journey", map[string]string{"appId": "helpdesk", "fixtureId": "helpdesk-agent-queue", "goal": "Reply to the oldest ticket with a screenshot"}},
+	{"debug_failed_run-failed-events.md", "debug_failed_run", map[string]string{"runId": goldenRunID, "verdict": "failed", "replaySummary": `{"runId":"` + goldenRunID + `","seq":1,"lane":"executor","status":"failed"}`}},
+	{"debug_failed_run-passed.md", "debug_failed_run", map[string]string{"runId": goldenRunID, "verdict": "passed"}},
+	{"debug_failed_run-skipped.md", "debug_failed_run", map[string]string{"runId": goldenRunID, "verdict": "skipped"}},
+	{"debug_failed_run-flaky-other-run.md", "debug_failed_run", map[string]string{"runId": goldenRunID, "verdict": "flaky", "replaySummary": `{"runId":"run-ffffffffffffffffffff","verdict":"failed"}`}},
+	{"compare_planner_backends-storefront-kanban.md", "compare_planner_backends", map[string]string{"appIds": "storefront, kanban", "planners": "baseline=openai/gpt-4.1-mini, challenger=anthropic/claude-sonnet-4", "repetitions": "3"}},
+}
+
+// goldenRunID is the run the prompt goldens are about.
+const goldenRunID = "run-0123456789abcdef0123"
+
+// generatorSession opens an in-memory session with the server New builds, so
+// that what is generated from lists is what a client receives.
+func generatorSession() (*mcp.ClientSession, func(), error) {
+	ctx := context.Background()
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	ss, err := New(nil).Connect(ctx, serverTransport, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "automium-gen", Version: "v0.0.0"}, nil)
+	cs, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		ss.Close()
+		return nil, nil, err
+	}
+	return cs, func() { cs.Close(); ss.Wait() }, nil
+}
+
+// promptText is the text prompts/get gives for a prompt and its arguments.
+func promptText(name string, args map[string]string) (string, error) {
+	cs, done, err := generatorSession()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", err
+	}
+	return res.Messages[0].Content.(*mcp.TextContent).Text, nil
+}
+
+// renderInventory renders the README's markdown tables from the lists a client receives.
+func renderInventory() (string, error) {
+	ctx := context.Background()
+	cs, done, err := generatorSession()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	resources, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	templates, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString("| Tool | Arguments | What it does |\n|---|---|---|\n")
+	for _, tool := range tools.Tools {
+		schema := tool.InputSchema.(map[string]any)
+		props, _ := schema["properties"].(map[string]any)
+		required, _ := schema["required"].([]any)
+		var args []string
+		for _, name := range slices.Sorted(func(yield func(string) bool) {
+			for k := range props {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			args = append(args, argument(name, slices.Contains(required, any(name))))
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", tool.Name, orNone(args), firstSentence(tool.Description))
+	}
+	b.WriteString("\n| Resource | What it holds |\n|---|---|\n")
+	for _, r := range resources.Resources {
+		fmt.Fprintf(&b, "| `%s` | %s: %s |\n", r.URI, r.Title, firstSentence(r.Description))
+	}
+	for _, r := range templates.ResourceTemplates {
+		fmt.Fprintf(&b, "| `%s` (template) | %s: %s |\n", r.URITemplate, r.Title, firstSentence(r.Description))
+	}
+	b.WriteString("\n| Prompt | Arguments | What it guides |\n|---|---|---|\n")
+	for _, p := range prompts.Prompts {
+		var args []string
+		for _, a := range p.Arguments {
+			args = append(args, argument(a.Name, a.Required))
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, orNone(args), firstSentence(p.Description))
+	}
+	return b.String(), nil
+}
+
+func argument(name string, required bool) string {
+	if required {
+		return "`" + name + "`"
+	}
+	return "`" + name + "` (optional)"
+}
+
+func orNone(args []string) string {
+	if len(args) == 0 {
+		return "none"
+	}
+	return strings.Join(args, ", ")
+}
+
+// firstSentence keeps a table cell short: descriptions go on to say when to call
+// and what is never done, which the server itself tells a model.
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		s = s[:i+1]
+	}
+	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// examples holds one valid call of each tool, the steps of the spec's
+// Developer Experience flow on one reference journey. Each is advertised in its
+// tool's input schema under "examples" (written into toolschemas/ by go
+// generate), so an agent sees a call that works, and the tests use
+// them as the arguments every tool accepts.
+type examples struct {
+	listApps            automium.ListAppsInput
+	listFixtures        automium.ListFixturesInput
+	compileJourney      automium.CompileJourneyInput
+	createRunSubmission automium.CreateRunSubmissionInput
+	getReplaySummary    automium.GetReplaySummaryInput
+	getArtifactManifest automium.GetArtifactManifestInput
+	comparePlanners     automium.ComparePlannersInput
+}
+
+// exampleJourneyID names the reference journey the examples follow.
+const exampleJourneyID = "storefront-search-add-to-cart"
+
+func toolExamples() examples {
+	journey, ok := automium.ReferenceJourney(exampleJourneyID)
+	if !ok {
+		panic("mcpserver: the examples' reference journey " + exampleJourneyID + " is gone; pick another")
+	}
+	fixture, err := automium.FixtureOfApp(journey.AppID, journey.FixtureID)
+	must("the examples' fixture", err)
+	planner := automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}
+	submission := automium.CreateRunSubmissionInput{JourneyID: journey.ID, AppID: journey.AppID, FixtureID: journey.FixtureID,
+		Planner: planner, EnvironmentProfileID: fixture.EnvironmentProfileIDs[0]}
+	run, err := automium.CreateRunSubmission(context.Background(), submission)
+	must("the examples' run", err)
+	return examples{
+		listFixtures:        automium.ListFixturesInput{AppID: journey.AppID},
+		compileJourney:      journey,
+		createRunSubmission: submission,
+		getReplaySummary: automium.GetReplaySummaryInput{RunID: run.RunID, Verdict: automium.VerdictFailed, RetryCount: 1,
+			ArtifactManifestRef: run.ArtifactManifestRef},
+		getArtifactManifest: automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot, Entries: []automium.ArtifactEntry{
+			{Kind: "trace", Path: "attempt-1/trace.zip"}, {Kind: "screenshot", Path: "attempt-1/failure.png"}}},
+		comparePlanners: automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID},
+			Planners: []automium.PlannerRef{planner}, Repetitions: 2},
+	}
+}
+
+// calls returns each example as its tool's JSON arguments, by tool name.
+func (e examples) calls() map[string]json.RawMessage {
+	return map[string]json.RawMessage{
+		"automium_list_apps":             mustJSON(e.listApps),
+		"automium_list_fixtures":         mustJSON(e.listFixtures),
+		"automium_compile_journey":       mustJSON(e.compileJourney),
+		"automium_create_run_submission": mustJSON(e.createRunSubmission),
+		"automium_get_replay_summary":    mustJSON(e.getReplaySummary),
+		"automium_get_artifact_manifest": mustJSON(e.getArtifactManifest),
+		"automium_compare_planners":      mustJSON(e.comparePlanners),
+	}
+}
+
+// deriveSchemas computes the schemas a row advertises from the root package's
+// schema of its types and its example call (see advertisedSchemas).
+func deriveSchemas(row tool, example json.RawMessage) (in, out json.RawMessage, err error) {
+	if in, err = automium.JSONSchema(row.in); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: input schema: %w", row.def.Name, err)
+	}
+	if out, err = automium.JSONSchema(row.out); err != nil {
+		return nil, nil, fmt.Errorf("tool %s: output schema: %w", row.def.Name, err)
+	}
+	in = withExample(json.RawMessage(toToolWords(string(in))), example)
+	return in, json.RawMessage(toToolWords(string(out))), nil
+}
+
+// withExample adds a JSON Schema "examples" keyword holding example to the
+// object schema s, keeping the rest of it byte for byte.
+func withExample(s, example json.RawMessage) json.RawMessage {
+	if len(s) < 2 || s[len(s)-1] != '}' {
+		panic("mcpserver: an input schema that is not a JSON object: " + string(s))
+	}
+	out := append(slices.Clone(s[:len(s)-1]), `,"examples":[`...)
+	out = append(out, example...)
+	return append(out, "]}"...)
+}
