@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"os"
 	"testing"
 
 	"github.com/automium/automium/internal/testsupport"
@@ -13,15 +14,14 @@ import (
 // schemas/ to the struct tags and the corpus, the field doc comments to the
 // jsonschema tags. go generate ./... rewrites them.
 func TestGenerated(t *testing.T) {
-	outs, err := generatedFiles()
-	testsupport.Generated(t, outs, err)
+	testsupport.Generated(t, generatedFiles)
 }
 
 // TestCorpusData holds corpusData, the corpus compiled in, to
 // corpus/corpus.json, the file people edit, value for value: what
 // TestGenerated checks as text, this checks as data.
 func TestCorpusData(t *testing.T) {
-	decoded, err := decodeCorpusJSON(corpusJSONFile)
+	decoded, err := decodeCorpusJSON(os.DirFS("."))
 	if err != nil {
 		t.Fatal(err)
 	}

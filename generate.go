@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io/fs"
 	"reflect"
 	"strconv"
 	"strings"
@@ -44,8 +44,8 @@ var precomputedSchemaTypes = []reflect.Type{
 // corpus/corpus.json, the schemas in schemas/ from the struct tags (their enums
 // from the corpus as compiled), and the doc comments of exported fields from
 // their jsonschema tags.
-func generatedFiles() ([]gen.Output, error) {
-	c, err := decodeCorpusJSON(corpusJSONFile)
+func generatedFiles(module fs.FS) ([]gen.Output, error) {
+	c, err := decodeCorpusJSON(module)
 	if err != nil {
 		return nil, err
 	}
@@ -64,10 +64,11 @@ func generatedFiles() ([]gen.Output, error) {
 	return outs, nil
 }
 
-// decodeCorpusJSON reads the corpus file strictly: no unknown field, and the
-// version this package serves.
-func decodeCorpusJSON(name string) (corpus, error) {
-	data, err := os.ReadFile(name)
+// decodeCorpusJSON reads the module's corpus file strictly: no unknown field,
+// and the version this package serves.
+func decodeCorpusJSON(module fs.FS) (corpus, error) {
+	const name = corpusJSONFile
+	data, err := fs.ReadFile(module, name)
 	if err != nil {
 		return corpus{}, err
 	}

@@ -25,11 +25,13 @@ import (
 // abuse, memory, concurrency) are in internal/safetytest; SECURITY.md lists both.
 
 // testTools are the only directories whose non-test code may start processes,
-// read /proc or serve on a socket: internal/cmd/automium-bench runs automium-mcp as a
-// child to measure it, and internal/cmd/conformance-fixture serves the conformance
-// suite's fixtures on loopback for CI. Each is a separate binary that automium-mcp
-// does not contain.
-var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture"}
+// read /proc, touch files or serve on a socket, because none of it is part of
+// the server: internal/cmd/automium-bench runs automium-mcp as a child to
+// measure it, internal/cmd/conformance-fixture serves the conformance suite's
+// fixtures on loopback for CI, internal/cmd/gen and internal/gen/apply are go
+// generate's, and internal/testsupport builds and runs the binary for tests.
+// TestDevToolsNotInTheServer proves that automium-mcp links none of them.
+var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture", "internal/cmd/gen", "internal/gen/apply", "internal/testsupport"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and
@@ -99,9 +101,34 @@ func TestNoForbiddenCallsInNonTestCode(t *testing.T) {
 	}
 	if len(problems) > 0 {
 		t.Errorf("non-test code outside %s must not read the environment, touch files, open sockets or start processes:\n  %s",
-			strings.Join(testTools, " and "), strings.Join(problems, "\n  "))
+			strings.Join(testTools, ", "), strings.Join(problems, "\n  "))
 	}
 	t.Logf("scanned %d files", scanned)
+}
+
+// TestDevToolsNotInTheServer lists every package linked into automium-mcp (go
+// list -deps) and fails if one is a testTools package, whose code is allowed what
+// the server's is not, or the safety tests' package, whose non-test files hold
+// the scripts the tests replay. (The generator's registrations are built only
+// with the automiumgen tag, which the server is not built with.)
+func TestDevToolsNotInTheServer(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not on PATH")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/automium-mcp").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, "github.com/automium/automium/mcpserver") {
+		t.Fatalf("go list -deps did not list mcpserver; the listing is broken:\n%s", out)
+	}
+	for _, dir := range append(slices.Clone(testTools), "internal/safetytest", "internal/conformancefixture") {
+		if slices.Contains(deps, "github.com/automium/automium/"+dir) {
+			t.Errorf("automium-mcp links github.com/automium/automium/%s, which is not server code", dir)
+		}
+	}
 }
 
 // TestForbiddenUsesAreCaught runs the scanner on code that breaks every rule, so

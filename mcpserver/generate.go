@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -23,7 +24,7 @@ import (
 // goldens in testdata/, and the README's inventory of tools, resources and
 // prompts. The schemas come from the root package's schemas as compiled in, so
 // after a change there the generator runs twice (see internal/cmd/gen).
-func generatedFiles() ([]gen.Output, error) {
+func generatedFiles(fs.FS) ([]gen.Output, error) {
 	calls := toolExamples().calls()
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
 	var derived []tool

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,22 +25,7 @@ const testToken = "test-token-0123456789abcdef"
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"http-test","version":"0"}}}`
 
 // syncBuffer is an audit log the handler may write from several goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+type syncBuffer struct{ testsupport.LockedBuffer }
 
 // auditLines parses the audit log, one JSON object a line.
 func (b *syncBuffer) lines(t *testing.T) []map[string]any {

@@ -351,23 +351,8 @@ func TestHTTPAnswersEqualStdio(t *testing.T) {
 			t.Errorf("%.80s: the answers differ (-stdio +http):\n%.2000s", r, diff)
 		}
 	}
-	stdio.stdin.Close()
+	stdio.CloseInput()
 	stdio.wait()
-}
-
-// nextRaw is the next stdout line, unparsed.
-func (p *rawProcess) nextRaw() []byte {
-	p.t.Helper()
-	select {
-	case line, ok := <-p.lines:
-		if !ok {
-			p.t.Fatalf("stdout closed; stderr: %s", p.stderr)
-		}
-		return line
-	case <-time.After(10 * time.Second):
-		p.t.Fatal("no response within 10s")
-	}
-	return nil
 }
 
 // TestHTTPRefusesNonLoopback: only loopback addresses are served, and the

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,33 +15,27 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// These tests run the real binary, built once by TestMain, the way MCP clients do.
+// These tests run the real binary, built once by TestMain (testsupport: static,
+// as the README builds it), the way MCP clients do.
 
 // binary is the automium-mcp built for this test run.
 var binary string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "automium-mcp-test-")
+	path, err := testsupport.BuildBinary()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	binary = filepath.Join(dir, "automium-mcp")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building automium-mcp: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	binary = path
+	os.Exit(testsupport.Main(m))
 }
 
 // fixture is e2e/calls.json, the arguments the Inspector end-to-end test uses, so
@@ -229,50 +222,19 @@ func wantCode(err error) int64 {
 	return 0
 }
 
-// rawProcess is the binary driven through plain pipes, as any client program does.
+// rawProcess is the binary driven through plain pipes, as any client program
+// does (testsupport.Process).
 type rawProcess struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	lines  chan []byte
-	stderr *bytes.Buffer
+	*testsupport.Process
+	t *testing.T
 }
 
 func startRaw(t *testing.T) *rawProcess {
 	t.Helper()
-	p := &rawProcess{t: t, cmd: exec.Command(binary), lines: make(chan []byte, 1000), stderr: new(bytes.Buffer)}
-	p.cmd.Stderr = p.stderr
-	var err error
-	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := p.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 16<<20)
-		for sc.Scan() {
-			p.lines <- bytes.Clone(sc.Bytes())
-		}
-		close(p.lines)
-	}()
-	t.Cleanup(func() { p.cmd.Process.Kill() })
-	return p
+	return &rawProcess{Process: testsupport.Start(t, exec.Command(binary)), t: t}
 }
 
-func (p *rawProcess) send(lines ...string) {
-	p.t.Helper()
-	for _, l := range lines {
-		if _, err := io.WriteString(p.stdin, l+"\n"); err != nil {
-			p.t.Fatal(err)
-		}
-	}
-}
+func (p *rawProcess) send(lines ...string) { p.t.Helper(); p.Send(lines...) }
 
 // rawResponse is one line of the server's stdout.
 type rawResponse struct {
@@ -286,39 +248,36 @@ type rawResponse struct {
 
 func (p *rawProcess) next() rawResponse {
 	p.t.Helper()
-	select {
-	case line, ok := <-p.lines:
-		if !ok {
-			p.t.Fatalf("stdout closed; stderr: %s", p.stderr)
-		}
-		var r rawResponse
-		if err := json.Unmarshal(line, &r); err != nil || r.JSONRPC != "2.0" {
-			p.t.Fatalf("stdout line is not JSON-RPC (%v): %s", err, line)
-		}
-		return r
-	case <-time.After(10 * time.Second):
-		p.t.Fatal("no response within 10s")
+	line := p.nextRaw()
+	var r rawResponse
+	if err := json.Unmarshal(line, &r); err != nil || r.JSONRPC != "2.0" {
+		p.t.Fatalf("stdout line is not JSON-RPC (%v): %s", err, line)
 	}
-	return rawResponse{}
+	return r
+}
+
+// nextRaw is the next stdout line, unparsed.
+func (p *rawProcess) nextRaw() []byte {
+	p.t.Helper()
+	line, ok := p.Next()
+	if !ok {
+		p.t.Fatalf("stdout closed; stderr: %s", p.Stderr)
+	}
+	return line
 }
 
 // wait waits for the process to exit and returns its exit status.
 func (p *rawProcess) wait() int {
 	p.t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- p.cmd.Wait() }()
-	select {
-	case <-done:
-		return p.cmd.ProcessState.ExitCode()
-	case <-time.After(15 * time.Second):
-		p.t.Fatal("process still running 15s later")
+	for range p.Lines() {
 	}
-	return -1
+	p.Wait()
+	return p.Cmd.ProcessState.ExitCode()
 }
 
 const (
-	initializeLine  = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
-	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	initializeLine  = testsupport.InitializeLine
+	initializedLine = testsupport.InitializedLine
 )
 
 // TestBurstThenEOF is go-sdk issue 1061 against the real binary: a client writes
@@ -339,9 +298,9 @@ func TestBurstThenEOF(t *testing.T) {
 			}
 			p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, i+1, name, args))
 		}
-		p.stdin.Close()
+		p.CloseInput()
 		answered := map[string]bool{}
-		for line := range p.lines {
+		for line := range p.Lines() {
 			var r rawResponse
 			if err := json.Unmarshal(line, &r); err != nil {
 				t.Fatalf("run %d: stdout line is not JSON: %s", run, line)
@@ -357,8 +316,8 @@ func TestBurstThenEOF(t *testing.T) {
 		if code := p.wait(); code != 0 {
 			t.Errorf("run %d: exit status %d, want 0", run, code)
 		}
-		if p.stderr.Len() != 0 {
-			t.Errorf("run %d: a clean session wrote to stderr: %s", run, p.stderr)
+		if p.Stderr.Len() != 0 {
+			t.Errorf("run %d: a clean session wrote to stderr: %s", run, p.Stderr)
 		}
 	}
 }
@@ -366,7 +325,7 @@ func TestBurstThenEOF(t *testing.T) {
 func TestMalformedLineKeepsTheSession(t *testing.T) {
 	p := startRaw(t)
 	p.send(initializeLine, initializedLine)
-	if r := p.next(); string(r.ID) != "0" || r.Error != nil {
+	if r := p.next(); string(r.ID) != `"init"` || r.Error != nil {
 		t.Fatalf("initialize: %+v", r)
 	}
 	p.send(`{not json`, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
@@ -377,7 +336,7 @@ func TestMalformedLineKeepsTheSession(t *testing.T) {
 	if r := p.next(); string(r.ID) != "1" || r.Error != nil || r.Result == nil {
 		t.Errorf("request after the malformed line: got %+v, want a result for id 1", r)
 	}
-	p.stdin.Close()
+	p.CloseInput()
 	if code := p.wait(); code != 0 {
 		t.Errorf("exit status %d, want 0", code)
 	}
@@ -389,11 +348,11 @@ func TestSignalsExitCleanly(t *testing.T) {
 			p := startRaw(t)
 			p.send(initializeLine) // once answered, the server is up and its handlers are installed
 			p.next()
-			if err := p.cmd.Process.Signal(sig); err != nil {
+			if err := p.Cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
-			if code := p.wait(); code != 0 || p.stderr.Len() != 0 {
-				t.Errorf("after %v: exit status %d, stderr %q; want 0 and nothing", sig, code, p.stderr)
+			if code := p.wait(); code != 0 || p.Stderr.Len() != 0 {
+				t.Errorf("after %v: exit status %d, stderr %q; want 0 and nothing", sig, code, p.Stderr)
 			}
 		})
 	}
@@ -429,9 +388,9 @@ func TestClosedStdout(t *testing.T) {
 		if code := cmd.ProcessState.ExitCode(); code != 0 || stderr.Len() != 0 {
 			t.Errorf("exit status %d, stderr %q; want 0 and nothing", code, stderr.String())
 		}
-	case <-time.After(15 * time.Second):
+	case <-testsupport.Deadline(t):
 		cmd.Process.Kill()
-		t.Fatal("still running 15s after its stdout and stdin were closed")
+		t.Fatal("still running at the test's deadline after its stdout and stdin were closed")
 	}
 }
 

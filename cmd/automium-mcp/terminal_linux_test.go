@@ -6,10 +6,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"golang.org/x/sys/unix"
 )
 
@@ -60,7 +60,7 @@ func TestTerminalHint(t *testing.T) {
 	})
 	t.Run("terminal", func(t *testing.T) {
 		_, terminal := openPTY(t)
-		var stderr lockedBuf
+		var stderr testsupport.LockedBuffer
 		cmd := exec.Command(binary)
 		cmd.Stdin, cmd.Stderr = terminal, &stderr
 		if err := cmd.Start(); err != nil {
@@ -74,23 +74,4 @@ func TestTerminalHint(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	})
-}
-
-// lockedBuf is a bytes.Buffer that a command's copier goroutine writes while the
-// test reads it.
-type lockedBuf struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuf) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuf) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

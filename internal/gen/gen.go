@@ -12,6 +12,7 @@
 package gen
 
 import (
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -74,10 +75,12 @@ func BlockMarkers(name string) (begin, end string) {
 		"<!-- END generated: " + name + " -->"
 }
 
-// A Source is one package's list of outputs.
+// A Source is one package's list of outputs. Outputs reads its inputs from
+// module, the module's root directory, so that no package of the server names
+// a file of its own.
 type Source struct {
 	Name    string
-	Outputs func() ([]Output, error)
+	Outputs func(module fs.FS) ([]Output, error)
 }
 
 var (
@@ -87,7 +90,7 @@ var (
 
 // Register adds a package's list. Packages call it from an init function in a
 // file built only with the automiumgen tag.
-func Register(name string, outputs func() ([]Output, error)) {
+func Register(name string, outputs func(module fs.FS) ([]Output, error)) {
 	mu.Lock()
 	defer mu.Unlock()
 	sources = append(sources, Source{Name: name, Outputs: outputs})

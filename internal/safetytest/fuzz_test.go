@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"maps"
-	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,6 +11,7 @@ import (
 	"time"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -83,7 +80,7 @@ func runFuzzSession(t testing.TB, line []byte) map[string][]string {
 		input += string(line) + "\n"
 	}
 	input += fuzzSentinelLine + "\n"
-	var out lockedBuffer
+	var out testsupport.LockedBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- fuzzServer().Run(context.Background(), &stdio.Transport{Reader: strings.NewReader(input), Writer: &out, DrainTimeout: 10 * time.Second})
@@ -181,88 +178,4 @@ func idKey(raw json.RawMessage) string {
 	}
 	data, _ := json.Marshal(v)
 	return string(data)
-}
-
-// extraSeeds are protocol lines beyond the scripted session and the abuse cases:
-// other methods, notifications, metadata and the sessionless 2026 protocol.
-var extraSeeds = map[string]string{
-	"listen":            `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{}}}`,
-	"discover":          `{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{}}`,
-	"set-level":         `{"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":"debug"}}`,
-	"subscribe":         `{"jsonrpc":"2.0","id":4,"method":"resources/subscribe","params":{"uri":"automium://apps"}}`,
-	"cancel-sentinel":   `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"fz-sentinel"}}`,
-	"progress-token":    `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":"p"}}}`,
-	"new-protocol-call": `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
-	"sentinel-id-reuse": `{"jsonrpc":"2.0","id":"fz-sentinel","method":"ping"}`,
-	"escaped-id":        `{"jsonrpc":"2.0","id":"\u0041","method":"ping"}`,
-	"duplicate-keys":    `{"jsonrpc":"2.0","id":9,"id":10,"method":"ping","method":"tools/list"}`,
-	"complete-resource": `{"jsonrpc":"2.0","id":11,"method":"completion/complete","params":{"ref":{"type":"ref/resource","uri":"automium://apps"},"argument":{"name":"x","value":""}}}`,
-	"complete-no-ref":   `{"jsonrpc":"2.0","id":12,"method":"completion/complete","params":{"argument":{"name":"appId","value":""}}}`,
-	"unicode-goal":      `{"jsonrpc":"2.0","id":13,"method":"prompts/get","params":{"name":"draft_journey","arguments":{"appId":"storefront","fixtureId":"storefront-guest-catalog","goal":"\ud800 \u0000 \u202e"}}}`,
-	// The transport's bounds and rules (issue 11), one line each.
-	"meta-too-deep":          `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"x":` + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `}}}`,
-	"sessionless-in-session": `{"jsonrpc":"2.0","id":16,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-	"two-meta-members":       `{"jsonrpc":"2.0","id":17,"method":"tools/list","params":{"_meta":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
-	"initialize-bad-params":  `{"jsonrpc":"2.0","id":18,"method":"initialize","params":{"protocolVersion":5}}`,
-	"tools-call-name-number": `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":5}}`,
-	"method-too-long":        `{"jsonrpc":"2.0","id":20,"method":"` + strings.Repeat("m", 200) + `"}`,
-}
-
-// TestFuzzServerLinesSeeds keeps the checked-in seed corpus of FuzzServerLines
-// covering every call of the scripted session, every abuse case that fits in 64
-// KiB and extraSeeds. With -update it writes them.
-func TestFuzzServerLinesSeeds(t *testing.T) {
-	seeds := maps.Clone(extraSeeds)
-	add := func(name, line string) {
-		if _, dup := seeds[name]; dup {
-			t.Fatalf("two seeds are named %s", name)
-		}
-		seeds[name] = line
-	}
-	for i, c := range sessionCalls(t) {
-		if line := c.line(i + 1); len(line) <= 64<<10 {
-			add("session-"+seedName(c.name), line)
-		}
-	}
-	for _, c := range append(slices.Clone(beforeInitializeCases), abuseCases()...) {
-		if len(c.lines) == 1 && len(c.lines[0]) <= 64<<10 && c.lines[0] != "" {
-			add("abuse-"+seedName(c.name), c.lines[0])
-		}
-	}
-
-	dir := filepath.Join("testdata", "fuzz", "FuzzServerLines")
-	for name, line := range seeds {
-		want := "go test fuzz v1\n[]byte(" + strconv.Quote(line) + ")\n"
-		path := filepath.Join(dir, name)
-		got, err := os.ReadFile(path)
-		if err == nil && string(got) == want {
-			continue
-		}
-		if !*update {
-			t.Errorf("seed %s is missing or stale; run go test ./internal/safetytest -run TestFuzzServerLinesSeeds -update", path)
-			continue
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// seedName turns a case name into a file name.
-func seedName(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	return strings.TrimSuffix(b.String(), "-")
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver/stdio"
 )
 
@@ -73,7 +74,7 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var stderr lockedBuffer
+			var stderr testsupport.LockedBuffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
@@ -184,20 +185,19 @@ func TestDrainAnswersEveryRequest(t *testing.T) {
 	}
 	began := time.Now()
 	go func() {
-		io.WriteString(p.stdin, b.String())
-		p.stdin.Close()
+		io.WriteString(p.Stdin(), b.String())
+		p.CloseInput()
 	}()
 	seen := map[string]bool{}
-	for line := range p.lines {
+	for line := range p.Lines() {
 		r := parse(t, line)
 		if r.Error != nil {
 			t.Fatalf("id %s: %+v", r.ID, r.Error)
 		}
 		seen[string(r.ID)] = true
 	}
-	<-p.exited
-	if p.waitErr != nil {
-		t.Errorf("exit: %v; stderr: %s", p.waitErr, p.stderr)
+	if err := p.Wait(); err != nil {
+		t.Errorf("exit: %v; stderr: %s", err, p.Stderr)
 	}
 	if len(seen) != requests {
 		t.Errorf("%d requests answered, want %d", len(seen), requests)
@@ -407,9 +407,9 @@ func TestCancelledCallHasOneOutcome(t *testing.T) {
 	for i := range rounds {
 		p.send(fmt.Sprintf(compare, i), fmt.Sprintf(cancel, i), fmt.Sprintf(`{"jsonrpc":"2.0","id":"p%d","method":"ping"}`, i))
 	}
-	p.stdin.Close()
+	p.CloseInput()
 	finished := 0
-	for line := range p.lines {
+	for line := range p.Lines() {
 		r := parse(t, line)
 		if strings.HasPrefix(string(r.ID), `"c`) {
 			s := summarize(t, line)
@@ -419,9 +419,8 @@ func TestCancelledCallHasOneOutcome(t *testing.T) {
 			finished++
 		}
 	}
-	<-p.exited
-	if p.waitErr != nil {
-		t.Errorf("exit: %v; stderr: %s", p.waitErr, p.stderr)
+	if err := p.Wait(); err != nil {
+		t.Errorf("exit: %v; stderr: %s", err, p.Stderr)
 	}
 	t.Logf("%d of %d cancelled calls finished before their cancellation was read; the rest got no answer", finished, rounds)
 }

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/automium/automium"
 )
 
 // memoryCalls is the number of calls TestMemoryStaysFlat makes.
@@ -41,7 +38,7 @@ func TestMemoryStaysFlat(t *testing.T) {
 		t.Skip("10,000 calls; skipped with -short")
 	}
 	var calls []call
-	for _, c := range sessionCalls(t) {
+	for _, c := range sessionCalls() {
 		if len(c.params) <= 64<<10 {
 			calls = append(calls, c)
 		}
@@ -92,7 +89,7 @@ func TestDeterminismAcrossProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
 	}
-	calls := sessionCalls(t)
+	calls := sessionCalls()
 	transcript := func(dir string, env ...string) [][]byte {
 		p := start(t, dir, env...)
 		out := [][]byte{p.call(initializeLine)}
@@ -152,11 +149,11 @@ func TestOversizedLineBoundedMemory(t *testing.T) {
 	chunk := bytes.Repeat([]byte("x"), 1<<20)
 	sendLine := func(size int) {
 		t.Helper()
-		if _, err := io.WriteString(p.stdin, head); err != nil {
+		if _, err := io.WriteString(p.Stdin(), head); err != nil {
 			t.Fatal(err)
 		}
 		for left := size - len(head) - len(tail); left > 0; left -= len(chunk) {
-			if _, err := p.stdin.Write(chunk[:min(left, len(chunk))]); err != nil {
+			if _, err := p.Stdin().Write(chunk[:min(left, len(chunk))]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -232,32 +229,6 @@ func TestWorstCaseArguments(t *testing.T) {
 	}
 	p.close()
 }
-
-// maximalJourneyArgs are the arguments of the heaviest valid call: a
-// compile_journey at every limit, 200 steps and 50 assertions whose values (and
-// goal) are 2,000 characters of quotes, backslashes, '<', CJK and emoji, with a
-// retry on every step. The binary takes a few hundred milliseconds to answer it.
-var maximalJourneyArgs = sync.OnceValue(func() string {
-	unit := []rune(`"\<日本語テキスト😀🚀`)
-	value := make([]rune, 2000)
-	for i := range value {
-		value[i] = unit[i%len(unit)]
-	}
-	text := string(value)
-	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: text,
-		Recovery: automium.Recovery{MaxRetries: automium.MaxRecoveryRetries, Strategies: []string{"retry_step"}}}
-	for i := range automium.MaxSteps {
-		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprint("Field ", i)}, Value: text})
-	}
-	for range automium.MaxAssertions {
-		in.Assertions = append(in.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
-	}
-	args, err := json.Marshal(in)
-	if err != nil {
-		panic(err)
-	}
-	return string(args)
-})
 
 // TestWorstValidCall measures the heaviest call the limits accept (issue 11,
 // class 10): a compile_journey with the most steps and assertions, each value

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -57,7 +58,7 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 
 	// The banner names the port and the token.
-	var stderr lockedBuffer
+	var stderr testsupport.LockedBuffer
 	banner := make(chan [2]string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderrPipe)
@@ -91,7 +92,7 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connecting through strace: %v; stderr: %s", err, stderr.String())
 	}
-	calls := sessionCalls(t)
+	calls := sessionCalls()
 	for _, c := range calls {
 		if c.overHTTP != nil {
 			c.want = *c.overHTTP

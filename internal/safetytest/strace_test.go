@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -48,7 +49,7 @@ func TestStraceWholeSession(t *testing.T) {
 	dir := t.TempDir()
 	prefix := filepath.Join(dir, "trace")
 	cmd := exec.Command(strace, "-f", "-ff", "-qq", "-e", "signal=none", "-s", "64", "-o", prefix, binary(t))
-	var stderr lockedBuffer
+	var stderr testsupport.LockedBuffer
 	cmd.Stderr = &stderr
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -61,7 +62,7 @@ func TestStraceWholeSession(t *testing.T) {
 	if got := cs.InitializeResult().ProtocolVersion; got != "2025-11-25" {
 		t.Errorf("negotiated %q, want 2025-11-25", got)
 	}
-	calls := sessionCalls(t)
+	calls := sessionCalls()
 	for _, c := range calls {
 		data, err := sdkCall(ctx, cs, c)
 		checkSDKOutcome(t, c, data, err)

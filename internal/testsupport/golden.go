@@ -5,6 +5,8 @@
 package testsupport
 
 import (
+	"io/fs"
+	"os"
 	"testing"
 
 	"github.com/automium/automium/internal/gen"
@@ -13,16 +15,18 @@ import (
 )
 
 // Generated fails t for every file that go generate ./... would change to
-// produce outs, with the difference: it is the one golden check of the module.
-// Nothing is written; the generator writes through the same plan.
-func Generated(t testing.TB, outs []gen.Output, err error) {
+// produce the outputs generatedFiles lists, with the difference: it is the one
+// golden check of the module. Nothing is written; the generator writes through
+// the same plan.
+func Generated(t testing.TB, generatedFiles func(module fs.FS) ([]gen.Output, error)) {
 	t.Helper()
-	if err != nil {
-		t.Fatalf("listing the generated files: %v", err)
-	}
 	root, err := apply.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
+	}
+	outs, err := generatedFiles(os.DirFS(root))
+	if err != nil {
+		t.Fatalf("listing the generated files: %v", err)
 	}
 	changes, err := apply.Plan(root, outs)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -659,22 +660,7 @@ func makeID(t testing.TB, v any) jsonrpc.ID {
 }
 
 // syncBuffer is a bytes.Buffer that tolerates concurrent writers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return bytes.Clone(b.buf.Bytes())
-}
+type syncBuffer = testsupport.LockedBuffer
 
 // TestConcurrentWritesKeepLinesWhole writes large responses from many goroutines;
 // every line must decode on its own.

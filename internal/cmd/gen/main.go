@@ -26,6 +26,7 @@ import (
 
 	// The packages that own generated files, registering them under the tag.
 	_ "github.com/automium/automium"
+	_ "github.com/automium/automium/internal/safetytest"
 	_ "github.com/automium/automium/mcpserver"
 )
 
@@ -42,17 +43,13 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Outputs read their inputs (corpus/corpus.json) relative to the root.
-	if err := os.Chdir(root); err != nil {
-		log.Fatal(err)
-	}
 	sources := gen.Sources()
 	if len(sources) == 0 {
 		log.Fatal("no package registered its outputs: build with -tags automiumgen, as go generate ./... does")
 	}
 	var outs []gen.Output
 	for _, s := range sources {
-		o, err := s.Outputs()
+		o, err := s.Outputs(os.DirFS(root))
 		if err != nil {
 			log.Fatalf("%s: %v", s.Name, err)
 		}
