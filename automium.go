@@ -436,34 +436,3 @@ func newError(code Code, at Path, allowed []string, format string, args ...any) 
 func internalError(what string) *Error {
 	return newError(CodeInternal, Path{}, nil, "internal error while %s; this is a bug in automium, please report it", what)
 }
-
-// Input bounds. They keep bad or hostile input from costing unbounded time or
-// memory, and the MCP schemas advertise them as maxItems/maxLength/maximum.
-//
-// Every string limit of the module counts characters (Unicode code points), as
-// JSON Schema's maxLength does: the validate tags, the checks of this package,
-// the MCP adapter's argument walker and its prompt arguments alike. Byte
-// counts bound only whole messages, such as the raw arguments of a call.
-const (
-	MaxIDLength          = 128
-	MaxTextLength        = 2000
-	MaxSteps             = 200
-	MaxAssertions        = 50
-	MaxRecoveryRetries   = 3
-	MaxArtifactEntries   = 256
-	MaxPathLength        = 512
-	MaxPlanners          = 16
-	MaxRepetitions       = 100
-	MaxAppIDs            = 32
-	MaxRetryCount        = 10
-	MaxObservedTrials    = 100_000
-	MaxArtifactSizeBytes = 1 << 40
-	// MaxTrialLatencyMs (24 hours) and MaxTrialTokens bound one observed trial, so
-	// that the token totals of MaxObservedTrials trials stay exact in a float64
-	// and in every JSON reader.
-	MaxTrialLatencyMs = 86_400_000
-	MaxTrialTokens    = 100_000_000
-	// MaxSeed is 2^53-1: a larger comparison seed would not survive a round trip
-	// through JSON readers that hold numbers as float64.
-	MaxSeed = 1<<53 - 1
-)

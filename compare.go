@@ -54,15 +54,15 @@ type ComparePlannersInput struct {
 	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version to compare on; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
 	// Authorized benchmark app IDs whose reference journeys form the workload, 1 to
 	// 32, each once.
-	AppIDs []string `json:"appIds" jsonschema:"authorized benchmark app IDs whose reference journeys form the workload, 1 to 32, each once" validate:"required,min=1,max=32,unique,dive,automium_app"`
+	AppIDs []string `json:"appIds" jsonschema:"authorized benchmark app IDs whose reference journeys form the workload, 1 to 32, each once" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
 	// Planner backends to compare, 1 to 16, each with id, vendor and model and a
 	// unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
+	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
 	// Runs of every journey per planner, 1 to 100; 0 or absent means 1.
-	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, 1 to 100; 0 or absent means 1" validate:"min=0,max=100"`
+	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, 1 to 100; 0 or absent means 1" validate:"min=0,max_repetitions"`
 	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
 	// report, and 0 or absent means the documented default 20260414.
-	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max=9007199254740991"`
+	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
@@ -70,24 +70,24 @@ type ComparePlannersInput struct {
 // recorded by real runs. A Trial is a plain value, safe to copy and share.
 type Trial struct {
 	// ID of the planner that ran the journey; must be one of the input's planners.
-	PlannerID string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,notblank,max=128"`
+	PlannerID string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,notblank,max_id_length"`
 	// Authorized benchmark app ID the journey ran on.
 	AppID string `json:"appId" jsonschema:"authorized benchmark app ID the journey ran on" validate:"required,automium_app"`
 	// Fixture of that app the run started from.
 	FixtureID string `json:"fixtureId" jsonschema:"fixture of that app the run started from" validate:"required,automium_fixture"`
 	// ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'.
-	JourneyID string `json:"journeyId" jsonschema:"ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'" validate:"required,max=128,automium_slug"`
+	JourneyID string `json:"journeyId" jsonschema:"ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
 	// Which run of this journey by this planner, from 1 to 100; unique per planner and
 	// journey.
-	Repetition int `json:"repetition" jsonschema:"which run of this journey by this planner, from 1 to 100; unique per planner and journey" validate:"required,min=1,max=100"`
+	Repetition int `json:"repetition" jsonschema:"which run of this journey by this planner, from 1 to 100; unique per planner and journey" validate:"required,min=1,max_repetitions"`
 	// Whether the journey passed.
 	Passed bool `json:"passed,omitempty" jsonschema:"whether the journey passed"`
 	// Wall-clock duration of the journey run in milliseconds, 0 to 86400000.
-	LatencyMs int `json:"latencyMs,omitempty" jsonschema:"wall-clock duration of the journey run in milliseconds, 0 to 86400000" validate:"min=0,max=86400000"`
+	LatencyMs int `json:"latencyMs,omitempty" jsonschema:"wall-clock duration of the journey run in milliseconds, 0 to 86400000" validate:"min=0,max_trial_latency_ms"`
 	// Planner input (prompt) tokens spent on the run, 0 to 100000000.
-	InputTokens int `json:"inputTokens,omitempty" jsonschema:"planner input (prompt) tokens spent on the run, 0 to 100000000" validate:"min=0,max=100000000"`
+	InputTokens int `json:"inputTokens,omitempty" jsonschema:"planner input (prompt) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
 	// Planner output (completion) tokens spent on the run, 0 to 100000000.
-	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"planner output (completion) tokens spent on the run, 0 to 100000000" validate:"min=0,max=100000000"`
+	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"planner output (completion) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
 	// Whether any step failed and the journey's recovery policy was entered.
 	RecoveryTriggered bool `json:"recoveryTriggered,omitempty" jsonschema:"whether any step failed and the journey's recovery policy was entered"`
 	// Whether every triggered recovery got the journey past its failed step; requires
@@ -101,9 +101,9 @@ type CompareObservedTrialsInput struct {
 	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the trials were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
 	// The planners the trials name, 1 to 16, each with id, vendor and model and a
 	// unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the trials name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
+	Planners []PlannerRef `json:"planners" jsonschema:"the planners the trials name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
 	// Recorded trials, 1 to 100000; every planner needs at least one.
-	Trials []Trial `json:"trials" jsonschema:"recorded trials, 1 to 100000; every planner needs at least one" validate:"required,min=1,max=100000,dive"`
+	Trials []Trial `json:"trials" jsonschema:"recorded trials, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the

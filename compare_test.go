@@ -712,8 +712,9 @@ func TestPlannerTraitsInRange(t *testing.T) {
 	}
 }
 
-// TestCompareTagsMatchLimits keeps the literal bounds in validate tags (which
-// schemas advertise) equal to the exported limits (which the code checks).
+// TestCompareTagsMatchLimits keeps the bounds in validate tags (which schemas
+// advertise), named or literal, equal to the exported limits (which the code
+// checks).
 func TestCompareTagsMatchLimits(t *testing.T) {
 	tests := []struct {
 		typ   any
@@ -740,6 +741,10 @@ func TestCompareTagsMatchLimits(t *testing.T) {
 		}
 		var got string
 		for _, rule := range strings.Split(f.Tag.Get("validate"), ",") {
+			if r, ok := limitTag(rule); ok {
+				got = r.param
+				break
+			}
 			if v, ok := strings.CutPrefix(rule, "max="); ok {
 				got = v
 				break

@@ -20,13 +20,6 @@ const (
 	SemanticSnapshotVersion = "semantic-snapshot-v1"
 )
 
-// Bounds of the contract types. A planner's context is finite, so snapshots and
-// histories are bounded too, and a truncated snapshot says so.
-const (
-	MaxSnapshotNodes = 2000
-	MaxSnapshotTabs  = 16
-)
-
 // nodeStates are the ARIA states a snapshot node may report, the ones Playwright's
 // aria snapshots and browser accessibility trees expose.
 var nodeStates = []string{
@@ -52,26 +45,26 @@ var (
 // A SemanticSnapshot is a plain value, safe to share between goroutines once built.
 type SemanticSnapshot struct {
 	// Snapshot ID, unique within the run; replay events link to it with snapshotRef.
-	SnapshotID string `json:"snapshotId" jsonschema:"snapshot ID, unique within the run; replay events link to it with snapshotRef" validate:"required,max=128,automium_slug"`
+	SnapshotID string `json:"snapshotId" jsonschema:"snapshot ID, unique within the run; replay events link to it with snapshotRef" validate:"required,max_id_length,automium_slug"`
 	// The page the snapshot was taken of.
 	Page SnapshotPage `json:"page" jsonschema:"the page the snapshot was taken of" validate:"required"`
 	// Open tabs, for multi-tab apps; the active one is marked.
-	Tabs []SnapshotTab `json:"tabs,omitempty" jsonschema:"open tabs, for multi-tab apps; the active one is marked" validate:"omitempty,max=16,dive"`
+	Tabs []SnapshotTab `json:"tabs,omitempty" jsonschema:"open tabs, for multi-tab apps; the active one is marked" validate:"omitempty,max_snapshot_tabs,dive"`
 	// Accessibility-tree nodes in document order, 1 to 2000.
-	Nodes []SnapshotNode `json:"nodes" jsonschema:"accessibility-tree nodes in document order, 1 to 2000" validate:"required,min=1,max=2000,dive"`
+	Nodes []SnapshotNode `json:"nodes" jsonschema:"accessibility-tree nodes in document order, 1 to 2000" validate:"required,min=1,max_snapshot_nodes,dive"`
 	// Whether nodes were left out to stay within the node limit.
 	Truncated bool `json:"truncated,omitempty" jsonschema:"whether nodes were left out to stay within the node limit"`
 	// Values withheld from the planner, by node ref.
-	Redactions []SnapshotRedaction `json:"redactions,omitempty" jsonschema:"values withheld from the planner, by node ref" validate:"omitempty,max=2000,dive"`
+	Redactions []SnapshotRedaction `json:"redactions,omitempty" jsonschema:"values withheld from the planner, by node ref" validate:"omitempty,max_snapshot_nodes,dive"`
 }
 
 // SnapshotPage identifies the page of a snapshot. Routes are app-relative: a
 // snapshot never carries the host the app runs on.
 type SnapshotPage struct {
 	// App-relative route of the page, e.g. /search?q=kettle.
-	Route string `json:"route" jsonschema:"app-relative route of the page, e.g. /search?q=kettle" validate:"required,max=2000"`
+	Route string `json:"route" jsonschema:"app-relative route of the page, e.g. /search?q=kettle" validate:"required,max_text_length"`
 	// Document title.
-	Title string `json:"title,omitempty" jsonschema:"document title" validate:"omitempty,max=2000"`
+	Title string `json:"title,omitempty" jsonschema:"document title" validate:"omitempty,max_text_length"`
 }
 
 // SnapshotTab is one open tab.
@@ -79,9 +72,9 @@ type SnapshotTab struct {
 	// 0-based tab index, as switch_tab takes it.
 	Index int `json:"index,omitempty" jsonschema:"0-based tab index, as switch_tab takes it" validate:"min=0,max=15"`
 	// App-relative route of the tab.
-	Route string `json:"route" jsonschema:"app-relative route of the tab" validate:"required,max=2000"`
+	Route string `json:"route" jsonschema:"app-relative route of the tab" validate:"required,max_text_length"`
 	// Document title of the tab.
-	Title string `json:"title,omitempty" jsonschema:"document title of the tab" validate:"omitempty,max=2000"`
+	Title string `json:"title,omitempty" jsonschema:"document title of the tab" validate:"omitempty,max_text_length"`
 	// Whether this is the tab the snapshot's nodes come from.
 	Active bool `json:"active,omitempty" jsonschema:"whether this is the tab the snapshot's nodes come from"`
 }
@@ -94,10 +87,10 @@ type SnapshotNode struct {
 	// ARIA role, e.g. button, textbox, heading, generic.
 	Role string `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
 	// Accessible name.
-	Name string `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max=2000"`
+	Name string `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max_text_length"`
 	// Current value of an editable or range node; redacted values are listed in
 	// redactions.
-	Value string `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max=2000"`
+	Value string `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max_text_length"`
 	// ARIA states that hold, sorted: busy, checked, disabled, expanded, focused,
 	// invalid, mixed, pressed, readonly, required, selected.
 	States []string `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
@@ -107,7 +100,7 @@ type SnapshotNode struct {
 	// Depth in the tree, 0 for top-level nodes.
 	Depth int `json:"depth,omitempty" jsonschema:"depth in the tree, 0 for top-level nodes" validate:"min=0,max=64"`
 	// Refs of the child nodes, in order.
-	Children []string `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max=2000,dive,max=32"`
+	Children []string `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max_snapshot_nodes,dive,max=32"`
 }
 
 // SnapshotRedaction marks a value withheld from the planner.
@@ -133,11 +126,11 @@ type PlannerRequest struct {
 	// Intent vocabulary the decision must use.
 	IntentVocabularyVersion string `json:"intentVocabularyVersion" jsonschema:"intent vocabulary the decision must use" validate:"required,oneof=planner-intent-v1"`
 	// The journey goal, in one sentence.
-	Goal string `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,notblank,max=2000"`
+	Goal string `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,notblank,max_text_length"`
 	// Semantic-snapshot-v1 snapshot of the current page.
 	Snapshot SemanticSnapshot `json:"snapshot" jsonschema:"semantic-snapshot-v1 snapshot of the current page" validate:"required"`
 	// Earlier decisions of this attempt and their outcomes, oldest first.
-	History []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max=200,dive"`
+	History []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max_steps,dive"`
 	// Intents the planner may choose now; a subset of the vocabulary the app supports.
 	AllowedIntents []string `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
 }
@@ -152,7 +145,7 @@ type PlannerHistoryEntry struct {
 	// Succeeded, failed or skipped.
 	Outcome string `json:"outcome" jsonschema:"succeeded, failed or skipped" validate:"required,oneof=failed skipped succeeded"`
 	// Why it failed, when it did.
-	Error string `json:"error,omitempty" jsonschema:"why it failed, when it did" validate:"omitempty,max=2000"`
+	Error string `json:"error,omitempty" jsonschema:"why it failed, when it did" validate:"omitempty,max_text_length"`
 }
 
 // PlannerDecision is a planner backend's answer under planner-adapter-v1: one
@@ -170,9 +163,9 @@ type PlannerDecision struct {
 	// Drop destination, for drag_drop only.
 	Destination *Target `json:"destination,omitempty" jsonschema:"drop destination, for drag_drop only"`
 	// The intent's value, for intents that take one.
-	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one" validate:"omitempty,max=2000"`
+	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one" validate:"omitempty,max_text_length"`
 	// Why the planner chose this, in a sentence or two.
-	Rationale string `json:"rationale,omitempty" jsonschema:"why the planner chose this, in a sentence or two" validate:"omitempty,max=2000"`
+	Rationale string `json:"rationale,omitempty" jsonschema:"why the planner chose this, in a sentence or two" validate:"omitempty,max_text_length"`
 	// Tokens the planner call consumed.
 	Usage TokenUsage `json:"usage,omitzero" jsonschema:"tokens the planner call consumed"`
 }

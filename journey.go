@@ -27,7 +27,7 @@ type Step struct {
 	// Drop destination, for drag_drop only.
 	Destination *Target `json:"destination,omitempty" jsonschema:"drop destination, for drag_drop only"`
 	// The intent's value, for intents that take one (route, text, option, key, ...).
-	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one (route, text, option, key, ...)" validate:"max=2000"`
+	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one (route, text, option, key, ...)" validate:"max_text_length"`
 }
 
 // Assertion is a check made after the steps; all must hold for the journey to pass.
@@ -37,14 +37,14 @@ type Assertion struct {
 	// Semantic target, for element_* kinds.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
 	// Expected text, value or app-relative route, for kinds that take one.
-	Value string `json:"value,omitempty" jsonschema:"expected text, value or app-relative route, for kinds that take one" validate:"max=2000"`
+	Value string `json:"value,omitempty" jsonschema:"expected text, value or app-relative route, for kinds that take one" validate:"max_text_length"`
 }
 
 // Recovery bounds what happens after a failed step: at most MaxRetries retries of
 // that step, each preceded by the listed strategies in order.
 type Recovery struct {
 	// Retries allowed per failed step, 0 to 3.
-	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max=3"`
+	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
 	// Recovery strategies to apply before each retry, in order; at least one when
 	// maxRetries is above 0, none when it is 0.
 	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
@@ -54,17 +54,17 @@ type Recovery struct {
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
 	// Journey ID: lowercase letters, digits, '.', '_' and '-'.
-	ID string `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max=128,automium_slug"`
+	ID string `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
 	// An authorized benchmark app ID (see ListApps).
 	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
 	// A fixture ID of that app (see ListFixtures).
 	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
 	// What the user is trying to achieve, in one sentence.
-	Goal string `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max=2000"`
+	Goal string `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max_text_length"`
 	// Ordered planner-level steps, 1 to 200.
-	Steps []Step `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max=200,dive"`
+	Steps []Step `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max_steps,dive"`
 	// Checks that must all hold at the end, 1 to 50.
-	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max=50,dive"`
+	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
 	// Bounded recovery policy for failed steps; absent, or maxRetries 0, means a
 	// failed step fails the journey.
 	Recovery Recovery `json:"recovery,omitzero" jsonschema:"bounded recovery policy for failed steps; absent, or maxRetries 0, means a failed step fails the journey"`

@@ -95,7 +95,7 @@ type GetReplaySummaryInput struct {
 	Verdict Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
 	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
 	// skipped need 0.
-	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max=10"`
+	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
 	// Artifact-manifest://<runId> of the same run.
 	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId> of the same run" validate:"required,max=256"`
 }
@@ -275,7 +275,7 @@ type ReplayEvent struct {
 	Attempt int `json:"attempt" jsonschema:"attempt number, 1 for the first attempt and retry + 1 after" validate:"required,min=1,max=11"`
 	// Compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for
 	// run-level events.
-	JourneyNodeID string `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max=128,automium_slug"`
+	JourneyNodeID string `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max_id_length,automium_slug"`
 	// 0-based index of the journey step, matching steps[i]; absent outside steps.
 	StepIndex *int `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
 	// 1-based position in the run's stream; gap-free and strictly increasing across
@@ -294,7 +294,7 @@ type ReplayEvent struct {
 	// What went wrong; present exactly when status is failed.
 	Error *EventError `json:"error,omitempty" jsonschema:"what went wrong; present exactly when status is failed"`
 	// SnapshotId of the semantic-snapshot-v1 snapshot the event saw or produced.
-	SnapshotRef string `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max=128"`
+	SnapshotRef string `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max_id_length"`
 	// Artifacts of the run's manifest that the event recorded or relies on.
 	ArtifactRefs []ArtifactRef `json:"artifactRefs,omitempty" jsonschema:"artifacts of the run's manifest that the event recorded or relies on" validate:"omitempty,max=16,dive"`
 	// Typed payload; the event type decides which single member is set.
@@ -306,7 +306,7 @@ type EventError struct {
 	// Stable snake_case error code, e.g. target_not_found or timeout.
 	Code string `json:"code" jsonschema:"stable snake_case error code, e.g. target_not_found or timeout" validate:"required,max=64,automium_slug"`
 	// What went wrong, for a human.
-	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,notblank,max=2000"`
+	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,notblank,max_text_length"`
 }
 
 // ArtifactRef points at one entry of a run's artifact manifest.
@@ -314,7 +314,7 @@ type ArtifactRef struct {
 	// Artifact kind of the manifest entry.
 	Kind string `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
 	// Path of the manifest entry, relative to the manifest root.
-	Path string `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max=512"`
+	Path string `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max_path_length"`
 }
 
 // ReplayEventPayload is the typed payload of a replay event: a tagged union whose
@@ -353,9 +353,9 @@ type ReplayEventPayload struct {
 // NavigationPayload records a page navigation within the fixture's app.
 type NavigationPayload struct {
 	// App-relative route the page arrived at, e.g. /cart.
-	Route string `json:"route" jsonschema:"app-relative route the page arrived at, e.g. /cart" validate:"required,max=2000"`
+	Route string `json:"route" jsonschema:"app-relative route the page arrived at, e.g. /cart" validate:"required,max_text_length"`
 	// Document title after navigation.
-	Title string `json:"title,omitempty" jsonschema:"document title after navigation" validate:"omitempty,max=2000"`
+	Title string `json:"title,omitempty" jsonschema:"document title after navigation" validate:"omitempty,max_text_length"`
 }
 
 // DialogPayload records a JavaScript dialog and the response to it.
@@ -363,7 +363,7 @@ type DialogPayload struct {
 	// Alert, beforeunload, confirm or prompt.
 	DialogType string `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
 	// The dialog's message.
-	Message string `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max=2000"`
+	Message string `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max_text_length"`
 	// Accept or dismiss.
 	Action string `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
 }
@@ -373,7 +373,7 @@ type ConsolePayload struct {
 	// Debug, error, info, log or warning.
 	Level string `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
 	// Message text, truncated to 2000 characters.
-	Text string `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max=2000"`
+	Text string `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max_text_length"`
 }
 
 // RecoveryPayload records a recovery strategy applied after a failed step.
@@ -381,7 +381,7 @@ type RecoveryPayload struct {
 	// Recovery strategy of the journey's recovery policy.
 	Strategy string `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
 	// Which retry of the step this prepares, from 1.
-	Retry int `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max=3"`
+	Retry int `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max_recovery_retries"`
 }
 
 // AssertionPayload records one journey assertion and its outcome.
@@ -391,9 +391,9 @@ type AssertionPayload struct {
 	// Semantic target, for element_* kinds.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
 	// Expected text, value or route.
-	Expected string `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max=2000"`
+	Expected string `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max_text_length"`
 	// What was observed.
-	Actual string `json:"actual,omitempty" jsonschema:"what was observed" validate:"omitempty,max=2000"`
+	Actual string `json:"actual,omitempty" jsonschema:"what was observed" validate:"omitempty,max_text_length"`
 	// Whether the assertion held; absent means it did not.
 	Passed bool `json:"passed,omitempty" jsonschema:"whether the assertion held; absent means it did not"`
 }

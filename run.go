@@ -22,11 +22,11 @@ import (
 // share between goroutines.
 type PlannerRef struct {
 	// Planner adapter ID chosen by the caller, e.g. baseline-planner.
-	ID string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max=128"`
+	ID string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max_id_length"`
 	// Planner vendor, e.g. openai or anthropic.
-	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,notblank,max=128"`
+	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,notblank,max_id_length"`
 	// Model name as the vendor spells it, e.g. gpt-4.1-mini.
-	Model string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max=128"`
+	Model string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max_id_length"`
 }
 
 // problems records what is wrong with p at its path in the input ("planner",
@@ -102,7 +102,7 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, echo.Msg("a run
 type CreateRunSubmissionInput struct {
 	// ID of a reference journey of the fixture to run. With journey, leave it out or
 	// give journey.id.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey of the fixture to run. With journey, leave it out or give journey.id" validate:"omitempty,max=128,automium_slug"`
+	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey of the fixture to run. With journey, leave it out or give journey.id" validate:"omitempty,max_id_length,automium_slug"`
 	// Your own journey, the same object automium_compile_journey takes; it is compiled
 	// here and the run is bound to its digest. Leave it out to run a reference
 	// journey.

@@ -100,9 +100,10 @@ func Schema(t reflect.Type) (*jsonschema.Schema, error) {
 type rule struct{ tag, param string }
 
 // parseValidate splits a validate tag into levels: the rules of the field itself,
-// then one level per dive (the rules of its items, of their items, ...). Cross-field
-// and or-ed rules have no JSON Schema equivalent, so they are reported rather than
-// silently dropped.
+// then one level per dive (the rules of its items, of their items, ...). A bound's
+// tag, such as max_text_length, is the max rule with the bound's value, read from
+// the registry in limits.go. Cross-field and or-ed rules have no JSON Schema
+// equivalent, so they are reported rather than silently dropped.
 func parseValidate(tag string) ([][]rule, error) {
 	levels := [][]rule{nil}
 	if tag == "" {
@@ -113,6 +114,10 @@ func parseValidate(tag string) ([][]rule, error) {
 			return nil, fmt.Errorf("or-ed rule %q has no JSON Schema translation", term)
 		}
 		name, param, _ := strings.Cut(term, "=")
+		if r, ok := limitTag(name); ok && param == "" {
+			levels[len(levels)-1] = append(levels[len(levels)-1], r)
+			continue
+		}
 		if name == "dive" {
 			levels = append(levels, nil)
 			continue

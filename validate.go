@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -122,6 +123,12 @@ func newValidator() *validator.Validate {
 		})
 		if err != nil {
 			panic("automium: registering validate tag " + tag + ": " + err.Error())
+		}
+	}
+	// A bound's tag is max=<its value> (limits.go).
+	for _, l := range limits {
+		if l.Tag != "" {
+			v.RegisterAlias(l.Tag, "max="+strconv.FormatInt(l.Value, 10))
 		}
 	}
 	// Required text must say something: the validator's required accepts "  ".
@@ -301,7 +308,8 @@ func checkRules(out *[]Problem, at func() Path, v reflect.Value, rules, tag stri
 		return false
 	}
 	fe := fieldErrs[0]
-	*out = append(*out, fieldProblem(at(), fe.Kind(), fe.Tag(), fe.Param(), fe.Value(), tag))
+	// A bound's tag is an alias of max (limits.go): its actual tag decides.
+	*out = append(*out, fieldProblem(at(), fe.Kind(), fe.ActualTag(), fe.Param(), fe.Value(), tag))
 	return false
 }
 

@@ -53,12 +53,16 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/nesting"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects Canonicalize accepts. It
 // bounds the work on hostile input; real arguments and tool schemas nest a
-// handful of levels.
-const MaxDepth = 128
+// handful of levels. It is twice the bound on a message (internal/nesting,
+// automium.MaxNestingDepth) because a catalog holds JSON Schemas, which nest
+// two levels (properties, then a property's schema) for every level of the
+// arguments they describe.
+const MaxDepth = 2 * nesting.MaxDepth
 
 // maxReason bounds the text of an [Error]: jsontext quotes pieces of the input
 // in its messages, and a duplicate name can be as long as the input.

@@ -48,7 +48,7 @@ import (
 // the same document, and no schema text is parsed back.
 
 // maxScanDepth bounds nesting. The deepest input type nests a handful of levels.
-const maxScanDepth = 32
+const maxScanDepth = automium.MaxNestingDepth
 
 // wkind is the JSON kind a node accepts.
 type wkind uint8

@@ -131,8 +131,8 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	var b strings.Builder
 	b.WriteString("### The `automium.Max*` constants\n\n| Constant | Value | Bounds |\n|---|---|---|\n")
-	for _, c := range limitConstants {
-		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", c.name, c.value, c.bounds)
+	for _, l := range automium.Limits() {
+		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", l.Name, l.Value, l.Bounds)
 	}
 	section := func(title string, schema any) error {
 		var rows []string
@@ -194,39 +194,6 @@ func listTools() ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	return res.Tools, nil
-}
-
-// limitConstant is one exported bound of the root package.
-type limitConstant struct {
-	name   string
-	value  int64
-	bounds string
-}
-
-// maxConstants lists every exported Max* constant of the root package, with its
-// value taken from the constant itself. It fails if the root package declares a
-// Max* constant this list does not have, so a new bound cannot go undocumented.
-var limitConstants = []limitConstant{
-	{"MaxIDLength", automium.MaxIDLength, "characters of an ID chosen by the caller: journey, planner (id, vendor, model)"},
-	{"MaxTextLength", automium.MaxTextLength, "characters of free text: goal, step and assertion values; bytes of the draft_journey goal"},
-	{"MaxSteps", automium.MaxSteps, "steps of a journey"},
-	{"MaxAssertions", automium.MaxAssertions, "assertions of a journey"},
-	{"MaxRecoveryRetries", automium.MaxRecoveryRetries, "recovery.maxRetries of a journey"},
-	{"MaxArtifactEntries", automium.MaxArtifactEntries, "entries of an artifact manifest"},
-	{"MaxPathLength", automium.MaxPathLength, "characters of an artifact root or entry path"},
-	{"MaxProblems", automium.MaxProblems, "problems one error or one invalid journey lists; the last then says how many more there were"},
-	{"MaxProblemBytes", automium.MaxProblemBytes, "bytes of problem text one error or one invalid journey lists, counted as JSON writes it (a < is six bytes); the last problem then says how many more there were"},
-	{"MaxPlanners", automium.MaxPlanners, "planners of a comparison"},
-	{"MaxRepetitions", automium.MaxRepetitions, "repetitions of a comparison (0 or less means 1)"},
-	{"MaxAppIDs", automium.MaxAppIDs, "app IDs of a comparison"},
-	{"MaxRetryCount", automium.MaxRetryCount, "retryCount of a replay summary"},
-	{"MaxObservedTrials", automium.MaxObservedTrials, "recorded trials of an observed comparison (Go API)"},
-	{"MaxArtifactSizeBytes", automium.MaxArtifactSizeBytes, "size of an artifact entry, in bytes (1 TiB)"},
-	{"MaxTrialLatencyMs", automium.MaxTrialLatencyMs, "latency of one recorded trial (24 hours)"},
-	{"MaxTrialTokens", automium.MaxTrialTokens, "input or output tokens of one recorded trial"},
-	{"MaxSeed", automium.MaxSeed, "comparison seed (2^53-1, exact in every JSON reader)"},
-	{"MaxSnapshotNodes", automium.MaxSnapshotNodes, "nodes of a semantic-snapshot-v1 snapshot (contract schema)"},
-	{"MaxSnapshotTabs", automium.MaxSnapshotTabs, "tabs of a semantic-snapshot-v1 snapshot (contract schema)"},
 }
 
 // boundedPattern matches anchored patterns without unbounded repetition, such as

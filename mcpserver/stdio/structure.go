@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+
+	"github.com/automium/automium/internal/nesting"
 )
 
 // DefaultMaxValues is how many JSON values one message may hold, counting every
@@ -17,7 +19,7 @@ const DefaultMaxValues = 100_000
 // DefaultMaxDepth is how deeply one message may nest objects and arrays. MCP
 // messages nest a handful of levels; go-sdk's own decoder stops at 1,000, after
 // decoding everything up to that point.
-const DefaultMaxDepth = 64
+const DefaultMaxDepth = nesting.MaxDepth
 
 // lineScan is what one pass over a line's bytes learns, before any decoding.
 type lineScan struct {
