@@ -165,14 +165,17 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 	}
 }
 
-// TestDrainAnswersEveryRequest: tens of thousands of requests pipelined, then
-// stdin closed: every one is answered and the exit status is 0, however long
-// it takes (issue 11 item 2: the drain used to stop after 10 s and exit 1).
+// TestDrainAnswersEveryRequest: ten thousand requests pipelined, then stdin
+// closed: every one is answered and the exit status is 0, however long it
+// takes (issue 11 item 2: the drain used to stop after 10 s and exit 1). That
+// the drain has no clock at all is mcpserver/stdio's TestDrainAnswersEverything,
+// which does not depend on how fast the machine drains; this is the same
+// promise through the real binary, at a size that costs a few seconds.
 func TestDrainAnswersEveryRequest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("pipelines tens of thousands of requests; skipped with -short")
 	}
-	const requests = 30_000
+	const requests = 10_000
 	p := start(t, "")
 	p.initialize()
 	var b strings.Builder
