@@ -35,7 +35,8 @@
 //
 // Version 1 models runs: nothing here launches a browser, calls a planner
 // provider, opens a socket, reads a credential or touches the filesystem. The only
-// data read is the corpus embedded in the binary with go:embed. Every output a
+// data is the corpus compiled in as Go values (corpus_data.go, which go generate
+// writes from corpus/corpus.json). Every output a
 // reader could mistake for execution carries modeled: true and a notice saying so.
 //
 // # Determinism

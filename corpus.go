@@ -2,7 +2,6 @@ package automium
 
 import (
 	"context"
-	_ "embed"
 	"maps"
 	"reflect"
 	"slices"

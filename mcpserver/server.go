@@ -38,8 +38,12 @@
 //
 // Tool schemas are derived from the root package's struct tags, never written by
 // hand: json gives the names, jsonschema the descriptions, and validate the
-// constraints (required, enums of corpus IDs, bounds, patterns), so what an agent
-// is told and what validation accepts cannot drift.
+// constraints (required, enums of corpus IDs, bounds named from automium.Limits,
+// patterns), so what an agent is told and what validation accepts cannot drift.
+// They ship precomputed in toolschemas/, with the catalog digests and resource
+// sizes, so a start derives nothing: go generate ./... writes them
+// (generate.go) and TestGenerated fails while one differs from a fresh
+// derivation.
 //
 // # Errors
 //
