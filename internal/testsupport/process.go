@@ -44,7 +44,10 @@ func build() (string, error) {
 	path := filepath.Join(dir, "automium-mcp")
 	cmd := exec.Command("go", "build", "-o", path, "github.com/automium/automium/cmd/automium-mcp")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	unlock := buildLock()
+	out, err := cmd.CombinedOutput()
+	unlock()
+	if err != nil {
 		return "", fmt.Errorf("building automium-mcp: %v\n%s", err, out)
 	}
 	if err := checkStatic(path); err != nil {
