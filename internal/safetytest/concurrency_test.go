@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -38,8 +39,8 @@ func connectPipe(t *testing.T, server *mcp.Server) *mcp.ClientSession {
 			if err != nil {
 				t.Errorf("server Run: %v", err)
 			}
-		case <-time.After(30 * time.Second):
-			t.Error("the server did not stop within 30s of the client closing")
+		case <-testsupport.Deadline(t):
+			t.Error("the server did not stop by the test's deadline after the client closed")
 		}
 		cancel()
 		fromServer.Close()

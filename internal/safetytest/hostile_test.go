@@ -9,7 +9,6 @@ package safetytest
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -104,7 +103,6 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 				}
 				writerDone <- nil
 			}()
-			began := time.Now()
 			for last := int64(-1); ; {
 				time.Sleep(time.Second)
 				if n := sent.Load(); n == last {
@@ -112,8 +110,10 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 				} else {
 					last = n
 				}
-				if time.Since(began) > 2*time.Minute {
-					t.Fatalf("the server was still reading after 2 minutes (%d requests sent)", sent.Load())
+				select {
+				case <-testsupport.Deadline(t):
+					t.Fatalf("the server was still reading at the test's deadline (%d requests sent)", sent.Load())
+				default:
 				}
 			}
 			stalled := sent.Load()
@@ -250,9 +250,6 @@ func TestHostileLineStructure(t *testing.T) {
 			_, peak := p.rss()
 			t.Logf("%d-byte line: refused and the ping behind it answered in %v; VmHWM %.0f MiB (idle %.0f MiB)",
 				len(tt.line), elapsed.Round(time.Millisecond), float64(peak)/(1<<20), float64(idle)/(1<<20))
-			if elapsed > 2*time.Second {
-				t.Errorf("took %v, want well under the seconds the SDK took to decode it", elapsed)
-			}
 			if peak > 160<<20 {
 				t.Errorf("peak RSS %.0f MiB, want at most 160 MiB", float64(peak)/(1<<20))
 			}
@@ -326,8 +323,7 @@ func TestProtocolSwitchCannotRace(t *testing.T) {
 func TestSDKClientsEndToEnd(t *testing.T) {
 	for _, version := range []string{"", "2025-11-25", "2025-06-18"} {
 		t.Run("protocol="+version, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
+			ctx := testsupport.Context(t)
 			client := mcp.NewClient(&mcp.Implementation{Name: "safetytest", Version: "0"}, nil)
 			cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(binary(t))}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 			if err != nil {

@@ -2,7 +2,6 @@ package safetytest
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -80,12 +78,11 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	select {
 	case b := <-banner:
 		url, token = b[0], b[1]
-	case <-time.After(60 * time.Second):
-		t.Fatalf("no banner within 60 s; stderr: %s", stderr.String())
+	case <-testsupport.Deadline(t):
+		t.Fatalf("no banner by the test's deadline; stderr: %s", stderr.String())
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testsupport.Context(t)
 	client := mcp.NewClient(&mcp.Implementation{Name: "safetytest-strace-http", Version: "v0"}, nil)
 	transport := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer(token)}}
 	cs, err := client.Connect(ctx, transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -131,8 +128,8 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	go func() { cmd.Wait(); close(exited) }()
 	select {
 	case <-exited:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the server is still running 60 s after SIGTERM")
+	case <-testsupport.Deadline(t):
+		t.Fatal("the server is still running at the test's deadline after SIGTERM")
 	}
 	if code := cmd.ProcessState.ExitCode(); code != 0 {
 		t.Fatalf("strace exited with status %d (the server's status); stderr: %s", code, stderr.String())

@@ -1,7 +1,6 @@
 package safetytest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,8 +50,7 @@ func TestStraceWholeSession(t *testing.T) {
 	var stderr testsupport.LockedBuffer
 	cmd.Stderr = &stderr
 
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
+	ctx := testsupport.Context(t)
 	client := mcp.NewClient(&mcp.Implementation{Name: "safetytest-strace", Version: "v0"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {

@@ -3,6 +3,7 @@ package testsupport
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"debug/elf"
 	"fmt"
 	"io"
@@ -213,18 +214,41 @@ func (p *Process) Wait() error {
 	return p.waitErr
 }
 
+// deadlineMargin is how long before the test binary's deadline a wait gives
+// up, leaving time to report and clean up.
+const deadlineMargin = 5 * time.Second
+
 // Deadline fires shortly before the test binary's deadline, so that a wait
 // that never ends fails with a message instead of the timeout's goroutine
 // dump, whatever the speed of the machine. Without a deadline (go test
 // -timeout 0) it never fires.
 func Deadline(t testing.TB) <-chan time.Time {
+	at, ok := testDeadline(t)
+	if !ok {
+		return nil
+	}
+	return time.After(time.Until(at) - deadlineMargin)
+}
+
+// testDeadline is t's Deadline, for the kinds of test that have one.
+func testDeadline(t testing.TB) (time.Time, bool) {
 	d, ok := t.(interface{ Deadline() (time.Time, bool) })
 	if !ok {
-		return nil
+		return time.Time{}, false
 	}
-	at, ok := d.Deadline()
+	return d.Deadline()
+}
+
+// Context returns a context that ends shortly before the test binary's
+// deadline, and never without one: the bound of a test's calls, with no clock
+// of its own.
+func Context(t testing.TB) context.Context {
+	t.Helper()
+	at, ok := testDeadline(t)
 	if !ok {
-		return nil
+		return context.Background()
 	}
-	return time.After(time.Until(at) - 5*time.Second)
+	ctx, cancel := context.WithDeadline(context.Background(), at.Add(-deadlineMargin))
+	t.Cleanup(cancel)
+	return ctx
 }
