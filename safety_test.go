@@ -124,7 +124,7 @@ func TestDevToolsNotInTheServer(t *testing.T) {
 	if !slices.Contains(deps, "github.com/automium/automium/mcpserver") {
 		t.Fatalf("go list -deps did not list mcpserver; the listing is broken:\n%s", out)
 	}
-	for _, dir := range append(slices.Clone(testTools), "internal/safetytest", "internal/conformancefixture") {
+	for _, dir := range append(slices.Clone(testTools), "internal/safetytest", "internal/conformancefixture", "internal/digestvectors") {
 		if slices.Contains(deps, "github.com/automium/automium/"+dir) {
 			t.Errorf("automium-mcp links github.com/automium/automium/%s, which is not server code", dir)
 		}

@@ -26,6 +26,7 @@ import (
 
 	// The packages that own generated files, registering them under the tag.
 	_ "github.com/automium/automium"
+	_ "github.com/automium/automium/internal/digestvectors"
 	_ "github.com/automium/automium/internal/safetytest"
 	_ "github.com/automium/automium/mcpserver"
 )

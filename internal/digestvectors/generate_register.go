@@ -1,0 +1,8 @@
+//go:build automiumgen
+
+package digestvectors
+
+import "github.com/automium/automium/internal/gen"
+
+// Only the generator is built with the automiumgen tag; see internal/cmd/gen.
+func init() { gen.Register("digestvectors", GeneratedFiles) }
