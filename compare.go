@@ -194,9 +194,11 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	report.Seed = seed
 	report.Planners = report.Planners[:len(in.Planners)] // newComparisonReport made room for each; modelPlanners fills them in order
 	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
-	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners); err != nil {
+	keys := make([][]runKey, len(in.Planners))
+	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners, keys); err != nil {
 		return ComparisonReport{}, err
 	}
+	report.finish(in.Planners, keys)
 	return report, nil
 }
 
@@ -217,8 +219,9 @@ var plannerWorkers = sync.Pool{New: func() any { return new(plannerWorker) }}
 // one planner at a time each, and every report lands in its planner's place, so
 // the bytes cannot depend on scheduling. Each goroutine checks ctx before each
 // planner (a fraction of a millisecond of work), so a canceled call stops
-// promptly; the first error found is returned.
-func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport) error {
+// promptly; the first error found is returned. When keys is not nil, keys[i]
+// receives planner i's sorted run keys, for pairing.
+func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport, keys [][]runKey) error {
 	var next atomic.Int64
 	work := func() error {
 		w := plannerWorkers.Get().(*plannerWorker)
@@ -235,6 +238,9 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 			t.reset(len(journeys), len(journeys)*reps)
 			drawer.drawAll(seed, planners[i], journeys, reps, t, nil)
 			reports[i] = t.report(planners[i])
+			if keys != nil {
+				keys[i] = t.sortedKeys()
+			}
 		}
 	}
 	// A panic on a helper goroutine would end the process, out of reach of
@@ -300,6 +306,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 	}
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(in.Planners))
 	var t trialTally
+	keys := make([][]runKey, len(in.Planners))
 	for p, ref := range in.Planners {
 		if err := checkContext(ctx); err != nil {
 			return ComparisonReport{}, err
@@ -307,12 +314,14 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
 		for i := range in.Trials {
 			if plan.planner[i] == p {
-				t.add(plan.journey[i], in.Trials[i].outcome())
+				t.add(plan.journey[i], in.Trials[i].Repetition, in.Trials[i].outcome())
 			}
 		}
 		report.Repetitions = max(report.Repetitions, t.maxRuns())
 		report.Planners = append(report.Planners, t.report(ref))
+		keys[p] = t.sortedKeys()
 	}
+	report.finish(in.Planners, keys)
 	return report, nil
 }
 

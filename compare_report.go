@@ -26,6 +26,12 @@ type ComparisonReport struct {
 	Repetitions int `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the largest number of runs any planner made of one journey"`
 	// One report per planner, in input order.
 	Planners []PlannerReport `json:"planners" jsonschema:"one report per planner, in input order"`
+	// One paired comparison per pair of planners over the runs they share, in input
+	// order (planner 1 with 2, 3, …, then 2 with 3, …); empty with one planner.
+	Pairs []PairedComparison `json:"pairs" jsonschema:"one paired comparison per pair of planners over the runs they share, in input order (planner 1 with 2, 3, …, then 2 with 3, …); empty with one planner"`
+	// Planners no other planner beats on pass rate, median latency and tokens per run
+	// at once (the Pareto set), in input order.
+	ParetoPlannerIDs []string `json:"paretoPlannerIds" jsonschema:"planners no other planner beats on pass rate, median latency and tokens per run at once (the Pareto set), in input order"`
 }
 
 // PlannerReport holds the metrics of one planner.
@@ -107,6 +113,9 @@ type TokenSpend struct {
 	MeanInputPerRun float64 `json:"meanInputPerRun" jsonschema:"input tokens per journey run"`
 	// Output tokens per journey run.
 	MeanOutputPerRun float64 `json:"meanOutputPerRun" jsonschema:"output tokens per journey run"`
+	// Total tokens over all runs divided by the passed runs: what one passed journey
+	// costs, failures included; absent when no run passed.
+	PerPassedRun *float64 `json:"perPassedRun,omitempty" jsonschema:"total tokens over all runs divided by the passed runs: what one passed journey costs, failures included; absent when no run passed"`
 }
 
 func newComparisonReport(basis Basis, appIDs []string, reps, planners int) ComparisonReport {
@@ -124,4 +133,12 @@ func newComparisonReport(basis Basis, appIDs []string, reps, planners int) Compa
 		r.Notice = ModeledComparisonNotice
 	}
 	return r
+}
+
+// finish adds what compares the planners with each other, once every planner's
+// report is in: the paired comparisons (keys[p] are planner p's sorted runs) and
+// the Pareto set.
+func (r *ComparisonReport) finish(planners []PlannerRef, keys [][]runKey) {
+	r.Pairs = pairedComparisons(r.Basis, planners, keys)
+	r.ParetoPlannerIDs = paretoPlannerIDs(r.Planners)
 }

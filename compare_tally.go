@@ -19,6 +19,7 @@ const reportDecimals = 1e6
 type trialTally struct {
 	runs, passes []int     // per journey index
 	latencies    []int     // one per trial, in milliseconds
+	keys         []runKey  // one per trial, for pairing planners; see runKey
 	passAtK      []float64 // scratch: sum over journeys of pass^k, per k
 	selection    orderStatistics
 	inputTokens  int
@@ -31,6 +32,7 @@ func (t *trialTally) reset(journeys, trials int) {
 	t.runs = resize(t.runs, journeys)
 	t.passes = resize(t.passes, journeys)
 	t.latencies = slices.Grow(t.latencies[:0], trials)
+	t.keys = slices.Grow(t.keys[:0], trials)
 	t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0
 }
 
@@ -41,9 +43,10 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-// add counts one trial of the journey with index journey, without branching on
-// its outcome, which goes either way at random.
-func (t *trialTally) add(journey int, o trialOutcome) {
+// add counts one trial, repetition rep of the journey with index journey,
+// without branching on its outcome, which goes either way at random.
+func (t *trialTally) add(journey, rep int, o trialOutcome) {
+	t.keys = append(t.keys, newRunKey(journey, rep, o.passed))
 	t.runs[journey]++
 	t.passes[journey] += b2i(o.passed)
 	t.latencies = append(t.latencies, o.latencyMs)
@@ -58,6 +61,13 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// sortedKeys returns a copy of the tally's run keys, sorted, for pairing.
+func (t *trialTally) sortedKeys() []runKey {
+	keys := slices.Clone(t.keys)
+	slices.Sort(keys)
+	return keys
 }
 
 // maxRuns is the largest number of runs of one journey.
@@ -116,6 +126,7 @@ func (t *trialTally) report(ref PlannerRef) PlannerReport {
 			MeanPerJourneyRun: roundReport(float64(total) / float64(n)),
 			MeanInputPerRun:   roundReport(float64(t.inputTokens) / float64(n)),
 			MeanOutputPerRun:  roundReport(float64(t.outputTokens) / float64(n)),
+			PerPassedRun:      perPassed(total, passed),
 		},
 		RecoverySuccessRate: optionalRate(t.recovered, t.triggered),
 	}
@@ -137,6 +148,16 @@ func addPassHatK(sums []float64, c, n int) {
 		ratio = float64(ratio * (float64(c-i) / float64(n-i))) // rounded, not fused into the sum
 		sums[i] += ratio
 	}
+}
+
+// perPassed is tokens over passed runs, or nil when none passed: a cost per
+// success with no success is undefined, not 0 and not infinite.
+func perPassed(tokens, passed int) *float64 {
+	if passed == 0 {
+		return nil
+	}
+	v := roundReport(float64(tokens) / float64(passed))
+	return &v
 }
 
 // optionalRate is newRate, or nil when n is 0: a rate over nothing is unknown,

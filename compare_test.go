@@ -245,6 +245,7 @@ func TestCompareObservedHandComputed(t *testing.T) {
 				TokenSpend: TokenSpend{
 					InputTotal: 9000, OutputTotal: 900, Total: 9900,
 					MeanPerJourneyRun: 1650, MeanInputPerRun: 1500, MeanOutputPerRun: 150,
+					PerPassedRun: new(1980.0), // 9900 tokens over 5 passed runs
 				},
 				// 1 of 2 triggered runs recovered.
 				RecoverySuccessRate: &Rate{Value: 0.5, Successes: 1, N: 2, Wilson95: Interval{0.094531, 0.905469}},
@@ -266,6 +267,15 @@ func TestCompareObservedHandComputed(t *testing.T) {
 				},
 			},
 		},
+		// One paired run, j1/1, which a passed and b failed: b = 1, c = 0, p = 1.
+		// One journey, so only the null SE √((1+1)/(1+2)/1) = 0.816497 applies.
+		Pairs: []PairedComparison{{
+			PlannerA: "a", PlannerB: "b", SharedJourneys: 1, SharedRuns: 1, APassedBFailed: 1,
+			McNemarP: 1, HolmP: 1, PassRateDifference: 1, StandardError: 0.816497,
+			Difference95: DifferenceInterval{-0.600304, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
+		}},
+		// a passes more and is faster, b spends fewer tokens per run: neither dominates.
+		ParetoPlannerIDs: []string{"a", "b"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("report (-want +got):\n%s", diff)
@@ -357,6 +367,9 @@ func TestModeledAndObservedShareAggregation(t *testing.T) {
 		t.Errorf("modeled header = %q %v %q %d", modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed)
 	}
 	observed.Basis, observed.Modeled, observed.Notice, observed.Seed = modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed
+	for i := range observed.Pairs {
+		observed.Pairs[i].Verdict = PairModeledNotEvidence // only the verdict depends on the basis
+	}
 	if diff := cmp.Diff(modeled, observed); diff != "" {
 		t.Errorf("the same trials aggregate differently (-modeled +observed):\n%s", diff)
 	}
