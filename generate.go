@@ -36,6 +36,7 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[GetReplaySummaryInput](), reflect.TypeFor[GetReplaySummaryResult](),
 	reflect.TypeFor[GetArtifactManifestInput](), reflect.TypeFor[GetArtifactManifestResult](),
 	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
+	reflect.TypeFor[CompareObservedTrialsInput](),
 	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
 	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),
 }

@@ -171,6 +171,8 @@ func (n *wnode) accepts(c byte) bool {
 		return c == '['
 	case wString:
 		return c == '"'
+	case wBool:
+		return c == 't' || c == 'f'
 	}
 	return c == '-' || '0' <= c && c <= '9'
 }
@@ -186,6 +188,8 @@ func (n *wnode) kindWanted() string {
 		return "a string"
 	case wUint:
 		return "a non-negative integer"
+	case wBool:
+		return "true or false"
 	}
 	return "an integer"
 }
@@ -218,6 +222,8 @@ func (w *walk) value(n *wnode, v reflect.Value) {
 		w.array(n, v)
 	case wString:
 		w.stringValue(n, v)
+	case wBool:
+		w.boolValue(v)
 	default:
 		w.integerValue(n, v)
 	}
@@ -261,6 +267,16 @@ func (w *walk) skip() {
 			return
 		}
 	}
+}
+
+// boolValue reads true or false; accepts has seen its kind.
+func (w *walk) boolValue(v reflect.Value) {
+	tok, err := w.dec.ReadToken()
+	if err != nil {
+		w.syntaxError()
+		return
+	}
+	v.SetBool(tok.Bool())
 }
 
 func (w *walk) mismatch(n *wnode, c byte) {

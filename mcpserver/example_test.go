@@ -36,6 +36,7 @@ func Example() {
 		fmt.Println(tool.Name)
 	}
 	// Output:
+	// automium_compare_observed_trials
 	// automium_compare_planners
 	// automium_compile_journey
 	// automium_create_run_submission
@@ -111,6 +112,7 @@ func ExampleRegister() {
 	}
 	fmt.Println(vocabulary.Contents[0].MIMEType)
 	// Output:
+	// automium_compare_observed_trials
 	// automium_compare_planners
 	// automium_compile_journey
 	// automium_create_run_submission

@@ -232,6 +232,7 @@ type examples struct {
 	getReplaySummary    automium.GetReplaySummaryInput
 	getArtifactManifest automium.GetArtifactManifestInput
 	comparePlanners     automium.ComparePlannersInput
+	compareObserved     automium.CompareObservedTrialsInput
 }
 
 // exampleJourneyID names the reference journey the examples follow.
@@ -245,6 +246,11 @@ func toolExamples() examples {
 	fixture, err := automium.FixtureOfApp(journey.AppID, journey.FixtureID)
 	must("the examples' fixture", err)
 	planner := automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}
+	challenger := automium.PlannerRef{ID: "challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}
+	observedTrial := func(plannerID string, rep int, passed bool, ms int) automium.Trial {
+		return automium.Trial{PlannerID: plannerID, AppID: journey.AppID, FixtureID: journey.FixtureID, JourneyID: journey.ID,
+			Repetition: rep, Passed: passed, LatencyMs: ms, InputTokens: 18000, OutputTokens: 900}
+	}
 	submission := automium.CreateRunSubmissionInput{JourneyID: journey.ID, AppID: journey.AppID, FixtureID: journey.FixtureID,
 		Planner: planner, EnvironmentProfileID: fixture.EnvironmentProfileIDs[0]}
 	run, err := automium.CreateRunSubmission(context.Background(), submission)
@@ -259,19 +265,26 @@ func toolExamples() examples {
 			{Kind: "trace", Path: "attempt-1/trace.zip"}, {Kind: "screenshot", Path: "attempt-1/failure.png"}}},
 		comparePlanners: automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID},
 			Planners: []automium.PlannerRef{planner}, Repetitions: 2},
+		compareObserved: automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion,
+			Planners: []automium.PlannerRef{planner, challenger},
+			Trials: []automium.Trial{
+				observedTrial(planner.ID, 1, true, 41200), observedTrial(planner.ID, 2, false, 58900),
+				observedTrial(challenger.ID, 1, true, 36100), observedTrial(challenger.ID, 2, true, 39800),
+			}},
 	}
 }
 
 // calls returns each example as its tool's JSON arguments, by tool name.
 func (e examples) calls() map[string]json.RawMessage {
 	return map[string]json.RawMessage{
-		"automium_list_apps":             mustJSON(e.listApps),
-		"automium_list_fixtures":         mustJSON(e.listFixtures),
-		"automium_compile_journey":       mustJSON(e.compileJourney),
-		"automium_create_run_submission": mustJSON(e.createRunSubmission),
-		"automium_get_replay_summary":    mustJSON(e.getReplaySummary),
-		"automium_get_artifact_manifest": mustJSON(e.getArtifactManifest),
-		"automium_compare_planners":      mustJSON(e.comparePlanners),
+		"automium_list_apps":               mustJSON(e.listApps),
+		"automium_list_fixtures":           mustJSON(e.listFixtures),
+		"automium_compile_journey":         mustJSON(e.compileJourney),
+		"automium_create_run_submission":   mustJSON(e.createRunSubmission),
+		"automium_get_replay_summary":      mustJSON(e.getReplaySummary),
+		"automium_get_artifact_manifest":   mustJSON(e.getArtifactManifest),
+		"automium_compare_planners":        mustJSON(e.comparePlanners),
+		"automium_compare_observed_trials": mustJSON(e.compareObserved),
 	}
 }
 

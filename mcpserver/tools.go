@@ -30,6 +30,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
 		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
+		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
 	}
 })
 
@@ -147,6 +148,16 @@ const (
 		"(each with id, vendor and model) and repetitions (1 to 100). The comparison is modeled: trials are deterministic " +
 		"draws from a documented model, no planner API is called and no journey is executed, so it shows the shape of a " +
 		"comparison, not which planner is better."
+
+	compareObservedTrialsDescription = "Compare planner backends on trials recorded by real runs elsewhere: give corpusVersion, " +
+		"planners (each with id, vendor and model) and trials (1 per journey run: plannerId, appId, fixtureId, journeyId, " +
+		"repetition, passed, latencyMs, tokens, recovery). Returns the same report as automium_compare_planners with basis " +
+		"observed: per planner pass rate with a 95% Wilson interval, pass^k, latency, tokens per run and per passed run, " +
+		"recovery; the Pareto set; and for each pair of planners, over the (journey, repetition) runs both made, the exact " +
+		"McNemar p-value, the difference in pass rate with a 95% interval clustered by journey, the minimum detectable effect " +
+		"at 80% power, and a verdict (A better, B better or indistinguishable at alpha 0.05, Holm-corrected across pairs). " +
+		"Rank planners only where a verdict says better. Nothing is executed and nothing is verified: the server aggregates " +
+		"the trials as given."
 )
 
 // tool is one row of the tool table.

@@ -264,6 +264,21 @@ func callCases(t testing.TB) []callCase {
 		{name: "compare with repetitions as text", tool: "automium_compare_planners",
 			args:     strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":"2"`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "repetitions"},
+
+		// automium_compare_observed_trials
+		{name: "compare observed trials", tool: "automium_compare_observed_trials", args: v["automium_compare_observed_trials"]},
+		{name: "compare observed trials, passed as text", tool: "automium_compare_observed_trials",
+			args:     strings.Replace(v["automium_compare_observed_trials"], `"passed":true`, `"passed":"true"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "trials[0].passed"},
+		{name: "compare observed trials, passed as null", tool: "automium_compare_observed_trials",
+			args:     strings.Replace(v["automium_compare_observed_trials"], `"passed":true`, `"passed":null`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "trials[0].passed"},
+		{name: "compare observed trials of an unlisted planner", tool: "automium_compare_observed_trials",
+			args:     strings.Replace(v["automium_compare_observed_trials"], `"plannerId":"challenger"`, `"plannerId":"stranger"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "trials[2].plannerId"},
+		{name: "compare observed trials run twice", tool: "automium_compare_observed_trials",
+			args:     strings.Replace(v["automium_compare_observed_trials"], `"repetition":2`, `"repetition":1`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "trials[1].repetition"},
 	}
 }
 

@@ -59,6 +59,7 @@ const (
 	wString
 	wInt  // a JSON number with no fractional part, into a Go signed integer
 	wUint // the same, into a Go unsigned integer
+	wBool // true or false
 )
 
 // wnode is the walker's view of one value of the input type.
@@ -188,6 +189,8 @@ func buildNode(t reflect.Type, s *jsonschema.Schema, where string, optional bool
 		n.kind, schemaType = wUint, "integer"
 		n.max = integer{mag: math.MaxUint64 >> (64 - t.Bits())}
 		n.tighten(s, where)
+	case reflect.Bool:
+		n.kind, schemaType = wBool, "boolean"
 	default:
 		panic(fmt.Sprintf("mcpserver: %s: the argument walker does not read Go kind %s", where, t.Kind()))
 	}

@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -160,14 +159,6 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 		if err := section("`"+tool.Name+"`", tool.InputSchema); err != nil {
 			return "", nil, err
 		}
-	}
-	// Go-only inputs: the root package takes recorded trials that no tool exposes.
-	observed, err := automium.JSONSchema(reflect.TypeFor[automium.CompareObservedTrialsInput]())
-	if err != nil {
-		return "", nil, err
-	}
-	if err := section("Go API only: `automium.CompareObservedTrials`", observed); err != nil {
-		return "", nil, err
 	}
 	return b.String(), unbounded, nil
 }
