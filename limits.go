@@ -46,6 +46,21 @@ const (
 	MaxNestingDepth = nesting.MaxDepth
 )
 
+// Bounds of a Playwright JSON report. A report of MaxObservedTrials tests with
+// their results fits in far less than MaxPlaywrightReportBytes; the size bound
+// also bounds nesting, names and every list.
+const (
+	// MaxPlaywrightReportBytes bounds a report's size: 8 MiB, half of one MCP
+	// message, so the report fits inline in a tool call with its escaping.
+	MaxPlaywrightReportBytes = 8 << 20
+	// MaxPlaywrightSuiteDepth bounds how deeply suites nest (files, describe
+	// blocks within them).
+	MaxPlaywrightSuiteDepth = 32
+	// MaxPlaywrightResults bounds the results (attempts) of one test: the first
+	// run and up to MaxRetryCount retries.
+	MaxPlaywrightResults = 1 + MaxRetryCount
+)
+
 // Bounds of the contract types. A planner's context is finite, so snapshots and
 // histories are bounded too, and a truncated snapshot says so.
 const (
@@ -85,7 +100,10 @@ var limits = []Limit{
 	{"MaxRepetitions", MaxRepetitions, "max_repetitions", "repetitions of a comparison (0 or less means 1)"},
 	{"MaxAppIDs", MaxAppIDs, "max_app_ids", "app IDs of a comparison"},
 	{"MaxRetryCount", MaxRetryCount, "max_retry_count", "retryCount of a replay summary"},
-	{"MaxObservedTrials", MaxObservedTrials, "max_observed_trials", "recorded trials of an observed comparison (Go API)"},
+	{"MaxObservedTrials", MaxObservedTrials, "max_observed_trials", "recorded trials of an observed comparison; tests of a Playwright report"},
+	{"MaxPlaywrightReportBytes", MaxPlaywrightReportBytes, "max_playwright_report_bytes", "bytes of a Playwright JSON report (8 MiB)"},
+	{"MaxPlaywrightSuiteDepth", MaxPlaywrightSuiteDepth, "", "nesting of suites in a Playwright JSON report"},
+	{"MaxPlaywrightResults", MaxPlaywrightResults, "", "results (attempts) of one test in a Playwright JSON report"},
 	{"MaxArtifactSizeBytes", MaxArtifactSizeBytes, "max_artifact_size_bytes", "size of an artifact entry, in bytes (1 TiB)"},
 	{"MaxTrialLatencyMs", MaxTrialLatencyMs, "max_trial_latency_ms", "latency of one recorded trial (24 hours)"},
 	{"MaxTrialTokens", MaxTrialTokens, "max_trial_tokens", "input or output tokens of one recorded trial"},

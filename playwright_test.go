@@ -1,0 +1,231 @@
+package automium
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// realPlaywrightReport is the output of Playwright's JSON reporter over
+// testdata/playwright/tests: @playwright/test 1.65.1 (pinned in
+// testdata/playwright/package-lock.json), produced by testdata/playwright/run.sh,
+// which only replaces the absolute directory with /project and node's path with
+// node. CI runs that script afresh and points AUTOMIUM_PLAYWRIGHT_REPORT at its
+// output, so the reader is held to the reporter as it is, not as it was when the
+// file was checked in.
+func realPlaywrightReport(t *testing.T) []byte {
+	t.Helper()
+	path := "testdata/playwright/report.json"
+	if p := os.Getenv("AUTOMIUM_PLAYWRIGHT_REPORT"); p != "" {
+		path = p
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+var (
+	byProjectAndTag = PlaywrightMapping{
+		Planner: PlaywrightSource{From: PlaywrightFromProject},
+		Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "journey"},
+	}
+	byProjectAndAnnotation = PlaywrightMapping{
+		Planner: PlaywrightSource{From: PlaywrightFromProject},
+		Journey: PlaywrightSource{From: PlaywrightFromAnnotation, Name: "journey"},
+	}
+	pwPlanners = []PlannerRef{{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}}
+)
+
+// TestPlaywrightRealReport reads the real report and checks every trial against
+// what the specs fix: 3 specs × 2 projects × 3 repetitions = 18 tests; the guest
+// catalog is skipped for challenger (3 skipped); baseline fails search run 2
+// (retried, unexpected) and remove run 3 (retried, unexpected); challenger's
+// remove run 1 fails then passes its retry (flaky).
+func TestPlaywrightRealReport(t *testing.T) {
+	data := realPlaywrightReport(t)
+	const (
+		search = "storefront-search-add-to-cart"
+		remove = "storefront-remove-cart-item"
+		guest  = "storefront-checkout-saved-address"
+	)
+	type outcome struct {
+		Planner, Journey             string
+		Rep                          int
+		Passed, Triggered, Recovered bool
+	}
+	var want []outcome
+	for _, p := range []string{"baseline", "challenger"} {
+		for rep := 1; rep <= 3; rep++ {
+			want = append(want, outcome{p, search, rep, !(p == "baseline" && rep == 2), p == "baseline" && rep == 2, false})
+		}
+		for rep := 1; rep <= 3; rep++ {
+			flaky := p == "challenger" && rep == 1
+			failed := p == "baseline" && rep == 3
+			want = append(want, outcome{p, remove, rep, !failed, flaky || failed, flaky})
+		}
+		if p == "baseline" {
+			for rep := 1; rep <= 3; rep++ {
+				want = append(want, outcome{p, guest, rep, true, false, false})
+			}
+		}
+	}
+	for _, m := range []PlaywrightMapping{byProjectAndTag, byProjectAndAnnotation} {
+		got, err := TrialsFromPlaywrightReport(strings.NewReader(string(data)), m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Tests != 18 || got.Skipped != 3 || got.Flaky != 1 || got.Retried != 3 || len(got.Sources) != len(got.Trials) {
+			t.Errorf("tests %d, skipped %d, flaky %d, retried %d, %d sources for %d trials; want 18, 3, 1, 3 and one source per trial",
+				got.Tests, got.Skipped, got.Flaky, got.Retried, len(got.Sources), len(got.Trials))
+		}
+		var outcomes []outcome
+		for _, tr := range got.Trials {
+			outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Repetition, tr.Passed, tr.RecoveryTriggered, tr.Recovered})
+			ref := owned().journeyByID[tr.JourneyID]
+			if tr.AppID != ref.AppID || tr.FixtureID != ref.FixtureID || tr.LatencyMs < 0 || tr.InputTokens != 0 {
+				t.Errorf("trial %+v: want the reference journey's app and fixture, a latency and no tokens", tr)
+			}
+		}
+		sortOutcomes := cmpopts.SortSlices(func(a, b outcome) bool {
+			if a.Planner != b.Planner {
+				return a.Planner < b.Planner
+			}
+			if a.Journey != b.Journey {
+				return a.Journey < b.Journey
+			}
+			return a.Rep < b.Rep
+		})
+		if diff := cmp.Diff(want, outcomes, sortOutcomes); diff != "" {
+			t.Errorf("trials (-want +got):\n%s", diff)
+		}
+	}
+
+	// The whole way, as an agent takes it over MCP: content in, pairs out.
+	// Paired: search and remove, 3 runs each (the saved-address checkout has no
+	// challenger runs). baseline fails two of them that challenger passes:
+	// b = 0, c = 2, p = 2·(1/2)² = 0.5, indistinguishable.
+	got, err := ComparePlaywrightReport(context.Background(), ComparePlaywrightReportInput{
+		CorpusVersion: CorpusVersion, Planners: pwPlanners, Report: string(data), Mapping: byProjectAndTag,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(PlaywrightImport{Tests: 18, Trials: 15, Skipped: 3, Flaky: 1, Retried: 3}, got.Import); diff != "" {
+		t.Errorf("import (-want +got):\n%s", diff)
+	}
+	c := got.Comparison
+	if c.Basis != BasisObserved || c.Notice != ObservedNotice || len(c.Pairs) != 1 {
+		t.Fatalf("basis %q, notice %q, %d pairs; want observed, the observed notice and one pair", c.Basis, c.Notice, len(c.Pairs))
+	}
+	p := c.Pairs[0]
+	if p.SharedJourneys != 2 || p.SharedRuns != 6 || p.APassedBFailed != 0 || p.AFailedBPassed != 2 || p.McNemarP != 0.5 || p.Verdict != PairIndistinguishable {
+		t.Errorf("pair %+v; want 2 journeys, 6 runs, 0/2 discordant, p 0.5, indistinguishable", p)
+	}
+}
+
+// TestPlaywrightBadReports: every malformed, oversized or unplaceable report
+// gets a coded error at its place in the report, never a panic, and a short
+// message.
+func TestPlaywrightBadReports(t *testing.T) {
+	test := func(extra string) string {
+		return `{"suites":[{"specs":[{"tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"duration":10}]` + extra + `}]}]}]}`
+	}
+	nested := func(depth int) string {
+		return strings.Repeat(`{"suites":[`, depth) + `{"specs":[]}` + strings.Repeat(`]}`, depth)
+	}
+	tests := []struct {
+		name, report string
+		mapping      *PlaywrightMapping
+		want         errShape
+	}{
+		{"not JSON", `suites`, nil, errShape{CodeInvalidArgument, "report"}},
+		{"truncated", test("")[:40], nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tags[0]"}},
+		{"trailing bytes", test("") + `{}`, nil, errShape{CodeInvalidArgument, "report"}},
+		{"an array", `[]`, nil, errShape{CodeInvalidArgument, "report"}},
+		{"no suites", `{"config":{}}`, nil, errShape{CodeInvalidArgument, "report"}},
+		{"case-variant name is not suites", `{"Suites":[]}`, nil, errShape{CodeInvalidArgument, "report"}},
+		{"suites an object", `{"suites":{}}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
+		{"status a number", strings.Replace(test(""), `"status":"expected"`, `"status":5`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].status"}},
+		{"unknown status", strings.Replace(test(""), `"expected"`, `"passed"`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].status"}},
+		{"duplicate name", `{"suites":[],"suites":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
+		{"duplicate name, escaped", `{"suites":[],"suit\u0065s":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
+		{"invalid UTF-8", strings.Replace(test(""), "baseline", "base\xffline", 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
+		{"lone surrogate", strings.Replace(test(""), "baseline", `base\ud800line`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
+		{"too large", test("") + strings.Repeat(" ", MaxPlaywrightReportBytes), nil, errShape{CodeLimitExceeded, "report"}},
+		{"suites too deep", nested(MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", MaxPlaywrightSuiteDepth+1)}},
+		{"JSON nested past the decoder's bound", strings.Repeat(`[`, 20000), nil, errShape{CodeInvalidArgument, ""}},
+		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
+		{"no results", strings.Replace(test(""), `[{"duration":10}]`, `[]`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results"}},
+		{"negative duration", strings.Replace(test(""), `10`, `-1`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
+		{"huge duration", strings.Replace(test(""), `10`, `1e300`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
+		{"no journey tag", strings.Replace(test(""), `"journey:storefront-search-add-to-cart"`, `"smoke"`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
+		{"two journey tags", strings.Replace(test(""), `"journey:storefront-search-add-to-cart"`, `"journey:a","@journey:b"`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
+		{"no project", strings.Replace(test(""), `"baseline"`, `""`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
+		{"journey of no app", strings.Replace(test(""), `storefront-search-add-to-cart`, `my-journey`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
+		{"unknown mapping source", test(""), &PlaywrightMapping{Planner: PlaywrightSource{From: "title"}, Journey: byProjectAndTag.Journey}, errShape{CodeInvalidArgument, "planner.from"}},
+		{"tag mapping without a name", test(""), &PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: PlaywrightSource{From: PlaywrightFromTag}}, errShape{CodeInvalidArgument, "journey.name"}},
+		{"app without fixture", test(""), &PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey, AppID: "storefront"}, errShape{CodeInvalidArgument, "fixtureId"}},
+		{"only skipped tests", strings.Replace(test(""), `"expected"`, `"skipped"`, 1), nil, errShape{CodeInvalidArgument, "report"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := byProjectAndTag
+			if tt.mapping != nil {
+				m = *tt.mapping
+			}
+			_, err := TrialsFromPlaywrightReport(strings.NewReader(tt.report), m)
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v; want *Error", err)
+			}
+			if tt.want.Field == "" {
+				tt.want.Field = ae.Field // a path thousands of levels deep: checked for its bound below
+			}
+			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
+				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
+			}
+			if len(ae.Message) > 600 || len(ae.Field) > 600 {
+				t.Errorf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+			}
+		})
+	}
+}
+
+// TestComparePlaywrightReportPaths: a problem the comparison finds in a trial
+// is reported at its test in the report, and problems of the mapping under
+// mapping.
+func TestComparePlaywrightReportPaths(t *testing.T) {
+	data := string(realPlaywrightReport(t))
+	tests := []struct {
+		name string
+		in   ComparePlaywrightReportInput
+		want errShape
+	}{
+		{"a project that is no planner", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners[:1], Report: data, Mapping: byProjectAndTag},
+			errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[3]"}},
+		{"a mapping without a source", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Report: data,
+			Mapping: PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: PlaywrightSource{From: PlaywrightFromAnnotation}}},
+			errShape{CodeInvalidArgument, "mapping.journey.name"}},
+		{"no report", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Mapping: byProjectAndTag},
+			errShape{CodeInvalidArgument, "report"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ComparePlaywrightReport(context.Background(), tt.in)
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v; want *Error", err)
+			}
+			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
+				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
+			}
+		})
+	}
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs the specs here with the pinned @playwright/test (package-lock.json) and
+# writes the JSON reporter's output to $1 (default: report.json), with this
+# directory's absolute path replaced by /project and node's by node, so the
+# file names no machine.
+# Some specs fail on purpose, so Playwright exits 1; the report must still
+# hold suites. No spec uses the page fixture: no browser is launched or needed.
+# Install first: npm ci --prefix testdata/playwright (PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1).
+set -euo pipefail
+cd "$(dirname "$0")"
+out=$(realpath -m "${1:-report.json}")
+raw=$(mktemp)
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx --no-install playwright test >"$raw" || true
+grep -q '"suites"' "$raw" || { echo "playwright wrote no JSON report:" >&2; head -c 2000 "$raw" >&2; exit 1; }
+sed -e "s#$(command -v node)#node#g" -e "s#$PWD#/project#g" "$raw" >"$out"
+rm -f "$raw"
