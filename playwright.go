@@ -37,9 +37,9 @@ type PlaywrightSource struct {
 // own).
 type PlaywrightMapping struct {
 	// Where each test's planner ID is written.
-	Planner PlaywrightSource `json:"planner" jsonschema:"where each test's planner ID is written"`
+	Planner PlaywrightSource `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
 	// Where each test's journey ID is written.
-	Journey PlaywrightSource `json:"journey" jsonschema:"where each test's journey ID is written"`
+	Journey PlaywrightSource `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
 	// App of journeys that are not reference journeys; optional.
 	AppID string `json:"appId,omitempty" jsonschema:"app of journeys that are not reference journeys; optional" validate:"omitempty,automium_app"`
 	// Fixture of journeys that are not reference journeys; optional, with appId.
@@ -425,7 +425,7 @@ type ComparePlaywrightReportInput struct {
 	// The content of the JSON reporter's output (not a file name), at most 8 MiB.
 	Report string `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
 	// Where each test's planner and journey are written.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where each test's planner and journey are written"`
+	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
 }
 
 // PlaywrightComparison is a comparison of the planners of a Playwright report.
@@ -464,6 +464,16 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 	}
 	ps := newProblems(in)
 	ps.validate(in)
+	for _, name := range []string{"planner", "journey"} {
+		// An empty source (absent, or {}) is missing its from too: said at
+		// its own path, with the allowed values, beside "is required".
+		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
+			if src := map[string]PlaywrightSource{"planner": in.Mapping.Planner, "journey": in.Mapping.Journey}[name]; src.From == "" {
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
+					"is required: say where each test's %s is written, with one of the allowed values", name)
+			}
+		}
+	}
 	if err := ps.err(); err != nil {
 		return PlaywrightComparison{}, err
 	}

@@ -135,14 +135,15 @@ func checkAnswer(t *testing.T, what string, v hostileValue, answer []byte) {
 // the value decoded by encoding/json, so the domain sees it whole, without the
 // argument walker's bounds in front.
 var goAPI = map[string]any{
-	"ListApps":              automium.ListApps,
-	"ListFixtures":          automium.ListFixtures,
-	"CompileJourney":        automium.CompileJourney,
-	"CreateRunSubmission":   automium.CreateRunSubmission,
-	"GetReplaySummary":      automium.GetReplaySummary,
-	"GetArtifactManifest":   automium.GetArtifactManifest,
-	"ComparePlanners":       automium.ComparePlanners,
-	"CompareObservedTrials": automium.CompareObservedTrials,
+	"ListApps":                automium.ListApps,
+	"ListFixtures":            automium.ListFixtures,
+	"CompileJourney":          automium.CompileJourney,
+	"CreateRunSubmission":     automium.CreateRunSubmission,
+	"GetReplaySummary":        automium.GetReplaySummary,
+	"GetArtifactManifest":     automium.GetArtifactManifest,
+	"ComparePlanners":         automium.ComparePlanners,
+	"CompareObservedTrials":   automium.CompareObservedTrials,
+	"ComparePlaywrightReport": automium.ComparePlaywrightReport,
 }
 
 // TestHostileValuesGetBoundedAnswers is the rule "no answer repeats a client

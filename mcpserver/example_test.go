@@ -38,6 +38,7 @@ func Example() {
 	// Output:
 	// automium_compare_observed_trials
 	// automium_compare_planners
+	// automium_compare_playwright_report
 	// automium_compile_journey
 	// automium_create_run_submission
 	// automium_get_artifact_manifest
@@ -114,6 +115,7 @@ func ExampleRegister() {
 	// Output:
 	// automium_compare_observed_trials
 	// automium_compare_planners
+	// automium_compare_playwright_report
 	// automium_compile_journey
 	// automium_create_run_submission
 	// automium_get_artifact_manifest

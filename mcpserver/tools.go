@@ -31,6 +31,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
+		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
 	}
 })
 
@@ -158,6 +159,15 @@ const (
 		"at 80% power, and a verdict (A better, B better or indistinguishable at alpha 0.05, Holm-corrected across pairs). " +
 		"Rank planners only where a verdict says better. Nothing is executed and nothing is verified: the server aggregates " +
 		"the trials as given."
+
+	comparePlaywrightReportDescription = "Compare planner backends on a Playwright JSON report (the output of --reporter=json), " +
+		"passed inline as report (its content, at most 8 MiB; the server reads no file). mapping says where each test's planner " +
+		"and journey are written: from project (the project name), tag (name:value on the spec, e.g. @journey:checkout) or " +
+		"annotation (the description of the annotation of that type). Each test that ran becomes one trial: passed when its " +
+		"status is expected or flaky, retried tests count as recovery (recovered when flaky), latency is the sum of its " +
+		"attempts' durations, repetitions number a planner's runs of a journey in report order; skipped tests are counted and " +
+		"left out. Returns those counts and the report of automium_compare_observed_trials, with a verdict per pair of " +
+		"planners. A malformed or oversized report is a tool error at its JSON path. Nothing is executed or verified."
 )
 
 // tool is one row of the tool table.

@@ -279,6 +279,21 @@ func callCases(t testing.TB) []callCase {
 		{name: "compare observed trials run twice", tool: "automium_compare_observed_trials",
 			args:     strings.Replace(v["automium_compare_observed_trials"], `"repetition":2`, `"repetition":1`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "trials[1].repetition"},
+
+		// automium_compare_playwright_report
+		{name: "compare a Playwright report", tool: "automium_compare_playwright_report", args: v["automium_compare_playwright_report"]},
+		{name: "compare a Playwright report with an unknown status", tool: "automium_compare_playwright_report",
+			args:     strings.Replace(v["automium_compare_playwright_report"], `\"status\":\"flaky\"`, `\"status\":\"odd\"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "report.suites[0].specs[0].tests[1].status"},
+		{name: "compare a Playwright report with a name given twice", tool: "automium_compare_playwright_report",
+			args:     strings.Replace(v["automium_compare_playwright_report"], `{\"suites\":`, `{\"suites\":[],\"suites\":`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "report.suites"},
+		{name: "compare a Playwright report by an unknown source", tool: "automium_compare_playwright_report",
+			args:     strings.Replace(v["automium_compare_playwright_report"], `"from":"project"`, `"from":"title"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "mapping.planner.from"},
+		{name: "compare a Playwright report of an unlisted planner", tool: "automium_compare_playwright_report",
+			args:     strings.Replace(v["automium_compare_playwright_report"], `\"projectName\":\"challenger\"`, `\"projectName\":\"stranger\"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "report.suites[0].specs[0].tests[1]"},
 	}
 }
 
