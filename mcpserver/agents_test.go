@@ -289,25 +289,55 @@ func getPrompt(t *testing.T, cs *mcp.ClientSession, name string, args map[string
 }
 
 // TestCompareNeverInvitesAChoice checks that compare_planner_backends, whose
-// call returns modeled draws, never asks for a planner to be picked, and says
-// what the comparison is for and what would make it real.
+// call returns modeled draws, never asks for a planner to be picked; that its
+// one ranking rule is the report's verdict (rank a pair only where it says
+// better, otherwise say indistinguishable); that it lists each pair of its call
+// with the verdict the report gives, which for modeled draws is never better;
+// and that it says what would make the comparison real.
 func TestCompareNeverInvitesAChoice(t *testing.T) {
 	cs := connect(t, New(nil), "2025-11-25")
-	tests := []map[string]string{
-		{"appIds": "storefront", "planners": "a=openai/gpt-4.1-mini, b=openai/gpt-4.1-mini"},
-		{"appIds": "banking, kanban", "planners": `[{"id":"p","vendor":"v","model":"m"}]`, "repetitions": "20"},
+	tests := []struct {
+		args  map[string]string
+		pairs []string // as the prompt lists them
+	}{
+		{map[string]string{"appIds": "storefront", "planners": "a=openai/gpt-4.1-mini, b=openai/gpt-4.1-mini"},
+			[]string{"a vs b:"}},
+		{map[string]string{"appIds": "banking, kanban", "planners": `[{"id":"p","vendor":"v","model":"m"}]`, "repetitions": "20"}, nil},
+		{map[string]string{"appIds": "storefront, kanban", "planners": "a=v/m1, b=v/m2, c=v/m3", "repetitions": "100"},
+			[]string{"a vs b:", "a vs c:", "b vs c:"}},
 	}
-	for _, args := range tests {
-		text := getPrompt(t, cs, "compare_planner_backends", args)
+	for _, tt := range tests {
+		text := getPrompt(t, cs, "compare_planner_backends", tt.args)
 		lower := strings.ToLower(text)
 		for _, banned := range []string{"pick", "would choose", "which planner you", "is better", "winner"} {
 			if strings.Contains(lower, banned) {
-				t.Errorf("%v: text invites a choice (%q)", args, banned)
+				t.Errorf("%v: text invites a choice (%q)", tt.args, banned)
 			}
 		}
-		for _, want := range []string{"checking the comparison pipeline and its statistics", "Do not rank the planners", "observed trials", "automium.CompareObservedTrials", "basis observed"} {
+		for _, want := range []string{"checking the comparison pipeline and its statistics", "do not rank the planners", "observed trials",
+			"automium_compare_observed_trials", "automium_compare_playwright_report", "basis observed",
+			`where it is "A better" or "B better"`, `where it is "indistinguishable", say the two are indistinguishable at this n`,
+			"minDetectableEffect80", "Holm"} {
 			if !strings.Contains(text, want) {
-				t.Errorf("%v: text lacks %q", args, want)
+				t.Errorf("%v: text lacks %q", tt.args, want)
+			}
+		}
+		listed := 0
+		for _, line := range strings.Split(text, "\n") {
+			if !strings.Contains(line, " vs ") || !strings.Contains(line, "verdict") {
+				continue
+			}
+			listed++
+			if !strings.HasSuffix(line, `verdict "`+string(automium.PairModeledNotEvidence)+`"`) {
+				t.Errorf("%v: a modeled pair is listed with another verdict: %s", tt.args, line)
+			}
+		}
+		if listed != len(tt.pairs) {
+			t.Errorf("%v: %d pairs listed; want %d", tt.args, listed, len(tt.pairs))
+		}
+		for _, p := range tt.pairs {
+			if !strings.Contains(text, "   - "+p) {
+				t.Errorf("%v: pair %q not listed", tt.args, p)
 			}
 		}
 	}

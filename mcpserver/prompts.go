@@ -539,7 +539,10 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 // the corpus version fixed to the one this build serves, so the prompt only ever
 // proposes a call that succeeds. Because that call's trials are modeled draws,
 // the prompt asks for a check of the pipeline and statistics, never a choice of
-// planner, and says what a real comparison needs.
+// planner, and says what a real comparison needs. Its ranking rule is the
+// report's: a pair may be ranked only where its verdict says better, which a
+// modeled report's verdict never does; otherwise the planners are
+// indistinguishable.
 func comparePlannerBackends(ctx context.Context, args map[string]string) (string, error) {
 	appIDs := splitList(textArg(args, "appIds"))
 	plannersArg := textArg(args, "planners")
@@ -587,13 +590,22 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	b.WriteString("\n```\n\n")
 	b.WriteString("2. Keep corpusVersion fixed: only reports of the same corpus version (and seed) are comparable. To add planners later, rerun them all together.\n")
 	b.WriteString("3. Check that the report is complete and its statistics are sound, planner by planner:\n")
-	b.WriteString("   - repeatability: pass^k for each k (the chance k runs of a journey all pass) and the share of journeys whose runs all agreed;\n")
+	b.WriteString("   - repeatability: pass^k for each k from 1 to the repetitions (the chance k runs of a journey all pass) and the share of journeys whose runs all agreed;\n")
 	b.WriteString("   - pass rate with its 95% Wilson interval and n; note how wide the intervals are at this many repetitions;\n")
 	b.WriteString("   - median (and p90) journey latency;\n")
-	b.WriteString("   - token spend, total and per journey run;\n")
-	b.WriteString("   - recovery success rate with its denominator (runs that triggered recovery); a rate over a handful of runs says little.\n")
-	b.WriteString("4. Do not rank the planners or recommend one from this report: report that the pipeline produced every metric with its n, and what the interval widths say about how many repetitions a real comparison needs.\n")
-	b.WriteString("5. Say what would make the comparison real: each planner actually running these journeys (a provider-backed planner and live browser execution, which v1 does not have), one recorded trial per run (planner, app, fixture, journey, repetition, passed, latency, tokens, recovery), and those observed trials aggregated by the observed-trials path, automium.CompareObservedTrials in the Go package, whose report has basis observed. Only such a report can support a choice between planners, and only where their intervals do not overlap.\n")
+	b.WriteString("   - token spend, total, per journey run and per passed run;\n")
+	b.WriteString("   - recovery success rate with its denominator (runs that triggered recovery); a rate over a handful of runs says little;\n")
+	b.WriteString("   - the Pareto set (paretoPlannerIds): planners no other beats on pass rate, latency and tokens at once.\n")
+	b.WriteString("4. Check the paired comparisons (pairs), one per pair of planners over the (journey, repetition) runs both made: discordant runs (aPassedBFailed, aFailedBPassed), the exact McNemar p-value and its Holm-corrected holmP, the difference in pass rate with its 95% interval clustered by journey, and minDetectableEffect80, the smallest difference this many runs would detect with 80% power.\n")
+	b.WriteString("5. Apply each pair's verdict, and nothing else, to say how two planners relate: where it is \"A better\" or \"B better\", that planner passed more of the shared runs and the difference is significant at alpha 0.05 after the Holm correction, so you may rank that pair; where it is \"indistinguishable\", say the two are indistinguishable at this n, quote minDetectableEffect80, and do not rank them, however their pass rates read. In this report every verdict is \"not evidence: modeled draws\": the draws are not measurements, so do not rank the planners or recommend one; report that the pipeline produced every metric and pair with its n, and what the minimum detectable effects say about how many repetitions a real comparison needs.\n")
+	if len(report.Pairs) > 0 {
+		b.WriteString("\n   The pairs of this call, as the report will give them:\n")
+		for _, pc := range report.Pairs {
+			fmt.Fprintf(&b, "   - %s vs %s: %d paired runs, minimum detectable effect %.2f, verdict %q\n", pc.PlannerA, pc.PlannerB, pc.SharedRuns, pc.MinDetectableEffect80, pc.Verdict)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("6. Say what would make the comparison real: each planner actually running these journeys (a provider-backed planner and live browser execution, which v1 does not have), one recorded trial per run (planner, app, fixture, journey, repetition, passed, latency, tokens, recovery), and those observed trials aggregated by the observed-trials path: the tool automium_compare_observed_trials (automium.CompareObservedTrials in the Go package), or automium_compare_playwright_report for the content of a Playwright JSON report. Their reports have basis observed, and only their verdicts can support a ranking, pair by pair, where a verdict says better.\n")
 	return b.String(), nil
 }
 
