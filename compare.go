@@ -194,11 +194,11 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	report.Seed = seed
 	report.Planners = report.Planners[:len(in.Planners)] // newComparisonReport made room for each; modelPlanners fills them in order
 	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
-	keys := make([][]runKey, len(in.Planners))
-	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners, keys); err != nil {
+	runs := make([][]journeyRuns, len(in.Planners))
+	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners, runs); err != nil {
 		return ComparisonReport{}, err
 	}
-	report.finish(in.Planners, keys)
+	report.finish(in.Planners, runs)
 	return report, nil
 }
 
@@ -219,9 +219,9 @@ var plannerWorkers = sync.Pool{New: func() any { return new(plannerWorker) }}
 // one planner at a time each, and every report lands in its planner's place, so
 // the bytes cannot depend on scheduling. Each goroutine checks ctx before each
 // planner (a fraction of a millisecond of work), so a canceled call stops
-// promptly; the first error found is returned. When keys is not nil, keys[i]
-// receives planner i's sorted run keys, for pairing.
-func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport, keys [][]runKey) error {
+// promptly; the first error found is returned. When runs is not nil, runs[i]
+// receives planner i's runs of each journey, for pairing.
+func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport, runs [][]journeyRuns) error {
 	var next atomic.Int64
 	work := func() error {
 		w := plannerWorkers.Get().(*plannerWorker)
@@ -238,8 +238,8 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 			t.reset(len(journeys), len(journeys)*reps)
 			drawer.drawAll(seed, planners[i], journeys, reps, t, nil)
 			reports[i] = t.report(planners[i])
-			if keys != nil {
-				keys[i] = t.sortedKeys()
+			if runs != nil {
+				runs[i] = t.journeyRuns()
 			}
 		}
 	}
@@ -306,7 +306,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 	}
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(in.Planners))
 	var t trialTally
-	keys := make([][]runKey, len(in.Planners))
+	runs := make([][]journeyRuns, len(in.Planners))
 	for p, ref := range in.Planners {
 		if err := checkContext(ctx); err != nil {
 			return ComparisonReport{}, err
@@ -319,9 +319,9 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		}
 		report.Repetitions = max(report.Repetitions, t.maxRuns())
 		report.Planners = append(report.Planners, t.report(ref))
-		keys[p] = t.sortedKeys()
+		runs[p] = t.journeyRuns()
 	}
-	report.finish(in.Planners, keys)
+	report.finish(in.Planners, runs)
 	return report, nil
 }
 

@@ -61,3 +61,64 @@ func BenchmarkCompareObservedTrials(b *testing.B) {
 		})
 	}
 }
+
+// largestObservedInput is the largest observed comparison the limits allow:
+// MaxPlanners planners × 625 journeys × 10 repetitions = MaxObservedTrials
+// trials, every planner on every journey, so all 120 pairs share 6,250 runs.
+// Outcomes, latencies and tokens are fixed SplitMix64 draws of the trial's
+// place, so the input is the same on every run.
+func largestObservedInput() CompareObservedTrialsInput {
+	const journeys, reps = 625, 10
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: cmpPlanners(MaxPlanners)}
+	u := fillStream(nil, 20260414, MaxObservedTrials)
+	for p := range in.Planners {
+		for j := range journeys {
+			for r := 1; r <= reps; r++ {
+				x := u[len(in.Trials)]
+				in.Trials = append(in.Trials, Trial{
+					PlannerID: in.Planners[p].ID, AppID: cmpApp, FixtureID: cmpFixture,
+					JourneyID: fmt.Sprintf("journey-%03d", j), Repetition: r,
+					Passed: x < 0.5+float64(p)/40, LatencyMs: int(x * 90_000), InputTokens: int(x * 40_000), OutputTokens: int(x * 2_000),
+					RecoveryTriggered: x > 0.8, Recovered: x > 0.9,
+				})
+			}
+		}
+	}
+	return in
+}
+
+// BenchmarkCompareObservedLargest is the per-call cost of the largest observed
+// comparison allowed (docs/performance.md): 100,000 trials of 16 planners, and
+// its 120 paired comparisons alone.
+func BenchmarkCompareObservedLargest(b *testing.B) {
+	in := largestObservedInput()
+	b.Run("call", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := CompareObservedTrials(context.Background(), in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pairs", func(b *testing.B) {
+		plan, err := observedTrialsPlan(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runs := make([][]journeyRuns, len(in.Planners))
+		var t trialTally
+		for p := range in.Planners {
+			t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
+			for i, tr := range in.Trials {
+				if plan.planner[i] == p {
+					t.add(plan.journey[i], tr.Repetition, tr.outcome())
+				}
+			}
+			runs[p] = t.journeyRuns()
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			pairedComparisons(BasisObserved, in.Planners, runs)
+		}
+	})
+}

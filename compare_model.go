@@ -395,7 +395,7 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 		}
 		// As trialTally.add counts, without branching on the outcome.
 		latencies[r-1] = out.latencyMs
-		t.keys = append(t.keys, newRunKey(j, r, out.passed))
+		t.pairing[j].set(r, out.passed)
 		passes += b2i(out.passed)
 		inputTokens += out.inputTokens
 		outputTokens += out.outputTokens

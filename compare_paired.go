@@ -2,6 +2,7 @@ package automium
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -84,30 +85,37 @@ type DifferenceInterval struct {
 	Upper float64 `json:"upper" jsonschema:"upper bound"`
 }
 
-// runKey packs one run's journey index, repetition and outcome into a number
-// whose order is (journey, repetition): journey<<8 | (repetition−1)<<1 | passed.
-// Repetitions are at most MaxRepetitions (100 < 128), so 7 bits hold them.
-type runKey uint64
-
-func newRunKey(journey, repetition int, passed bool) runKey {
-	return runKey(uint64(journey)<<8 | uint64(repetition-1)<<1 | uint64(b2i(passed)))
+// journeyRuns is one planner's runs of one journey, for pairing: bit r−1 of
+// ran is set when the planner made repetition r, and of passed when that run
+// passed. Repetitions are at most MaxRepetitions (100 < 128), so two words
+// hold them, and pairing two planners on a journey is a few bitwise operations
+// however many repetitions it had: no list of runs is kept or sorted.
+type journeyRuns struct {
+	journey     int
+	ran, passed [2]uint64
 }
 
-// run is the key without the outcome: which (journey, repetition) it is.
-func (k runKey) run() uint64     { return uint64(k) >> 1 }
-func (k runKey) journey() uint64 { return uint64(k) >> 8 }
-func (k runKey) passed() int     { return int(k & 1) }
+// set records repetition rep. Repetitions past 128, which no input may have
+// (tests of the model draw thousands), are not recorded.
+func (jr *journeyRuns) set(rep int, passed bool) {
+	if uint(rep-1) >= 128 {
+		return
+	}
+	w, bit := (rep-1)>>6, uint(rep-1)&63
+	jr.ran[w] |= 1 << bit
+	jr.passed[w] |= uint64(b2i(passed)) << bit
+}
 
 // pairedComparisons compares every pair of planners (i < j, input order) over
-// their shared runs. keys[p] are planner p's runs, sorted. The verdicts use the
-// Holm correction across all pairs; a modeled report's verdicts are all
-// PairModeledNotEvidence, with the same statistics.
-func pairedComparisons(basis Basis, planners []PlannerRef, keys [][]runKey) []PairedComparison {
+// their shared runs. runs[p] are planner p's journeys, by journey index. The
+// verdicts use the Holm correction across all pairs; a modeled report's
+// verdicts are all PairModeledNotEvidence, with the same statistics.
+func pairedComparisons(basis Basis, planners []PlannerRef, runs [][]journeyRuns) []PairedComparison {
 	pairs := make([]PairedComparison, 0, len(planners)*(len(planners)-1)/2)
 	exact := make([]float64, 0, cap(pairs)) // unrounded p-values, for Holm
 	for a := range planners {
 		for b := a + 1; b < len(planners); b++ {
-			pc, p := pairRuns(keys[a], keys[b])
+			pc, p := pairRuns(runs[a], runs[b])
 			pc.PlannerA, pc.PlannerB = planners[a].ID, planners[b].ID
 			pairs = append(pairs, pc)
 			exact = append(exact, p)
@@ -131,53 +139,48 @@ func pairedComparisons(basis Basis, planners []PlannerRef, keys [][]runKey) []Pa
 	return pairs
 }
 
-// pairRuns merges two planners' sorted runs and computes the pair's statistics
+// pairRuns merges two planners' journeys and computes the pair's statistics
 // (all but the names, Holm and the verdict), returning the unrounded McNemar p.
 //
 // The clustered variance needs d̂ before the per-journey residuals; expanding
 // Σⱼ(Dⱼ − d̂·mⱼ)² into sums of Dⱼ², Dⱼ·mⱼ and mⱼ² lets one pass gather them, as
 // integers, so the only rounding is in the final few operations.
-func pairRuns(a, b []runKey) (PairedComparison, float64) {
+func pairRuns(a, b []journeyRuns) (PairedComparison, float64) {
 	var (
-		pc                 PairedComparison
-		sumD, sumDD, sumDm int64 // Σ Dⱼ, Σ Dⱼ², Σ Dⱼ·mⱼ
-		sumMM              int64 // Σ mⱼ²
-		dj, mj             int64 // the current journey's D and m
-		journey            uint64
+		pc                        PairedComparison
+		sumD, sumDD, sumDm, sumMM int64 // Σ Dⱼ, Σ Dⱼ², Σ Dⱼ·mⱼ, Σ mⱼ²
 	)
-	closeJourney := func() {
-		if mj > 0 {
-			pc.SharedJourneys++
-			sumD += dj
-			sumDD += dj * dj
-			sumDm += dj * mj
-			sumMM += mj * mj
-		}
-		dj, mj = 0, 0
-	}
 	for i, j := 0, 0; i < len(a) && j < len(b); {
-		ra, rb := a[i].run(), b[j].run()
 		switch {
-		case ra < rb:
+		case a[i].journey < b[j].journey:
 			i++
 			continue
-		case ra > rb:
+		case a[i].journey > b[j].journey:
 			j++
 			continue
 		}
-		if a[i].journey() != journey {
-			closeJourney()
-			journey = a[i].journey()
+		var m, bj, cj int
+		for w := range 2 {
+			shared := a[i].ran[w] & b[j].ran[w]
+			pa, pb := a[i].passed[w]&shared, b[j].passed[w]&shared
+			m += bits.OnesCount64(shared)
+			bj += bits.OnesCount64(pa &^ pb)
+			cj += bits.OnesCount64(pb &^ pa)
 		}
-		d := int64(a[i].passed() - b[j].passed())
-		pc.SharedRuns++
-		pc.APassedBFailed += b2i(d > 0)
-		pc.AFailedBPassed += b2i(d < 0)
-		dj += d
-		mj++
 		i, j = i+1, j+1
+		if m == 0 {
+			continue
+		}
+		pc.SharedJourneys++
+		pc.SharedRuns += m
+		pc.APassedBFailed += bj
+		pc.AFailedBPassed += cj
+		d, m64 := int64(bj-cj), int64(m)
+		sumD += d
+		sumDD += d * d
+		sumDm += d * m64
+		sumMM += m64 * m64
 	}
-	closeJourney()
 
 	p := mcnemarExact(pc.APassedBFailed, pc.AFailedBPassed)
 	pc.McNemarP = roundReport(p)

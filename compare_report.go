@@ -136,9 +136,9 @@ func newComparisonReport(basis Basis, appIDs []string, reps, planners int) Compa
 }
 
 // finish adds what compares the planners with each other, once every planner's
-// report is in: the paired comparisons (keys[p] are planner p's sorted runs) and
-// the Pareto set.
-func (r *ComparisonReport) finish(planners []PlannerRef, keys [][]runKey) {
-	r.Pairs = pairedComparisons(r.Basis, planners, keys)
+// report is in: the paired comparisons (runs[p] are planner p's runs of each
+// journey) and the Pareto set.
+func (r *ComparisonReport) finish(planners []PlannerRef, runs [][]journeyRuns) {
+	r.Pairs = pairedComparisons(r.Basis, planners, runs)
 	r.ParetoPlannerIDs = paretoPlannerIDs(r.Planners)
 }

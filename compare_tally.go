@@ -17,10 +17,10 @@ const reportDecimals = 1e6
 // one planner at a time, so modeled and observed reports cannot drift apart. Its
 // buffers are reused across planners.
 type trialTally struct {
-	runs, passes []int     // per journey index
-	latencies    []int     // one per trial, in milliseconds
-	keys         []runKey  // one per trial, for pairing planners; see runKey
-	passAtK      []float64 // scratch: sum over journeys of pass^k, per k
+	runs, passes []int         // per journey index
+	latencies    []int         // one per trial, in milliseconds
+	pairing      []journeyRuns // per journey index, for pairing planners
+	passAtK      []float64     // scratch: sum over journeys of pass^k, per k
 	selection    orderStatistics
 	inputTokens  int
 	outputTokens int
@@ -32,7 +32,7 @@ func (t *trialTally) reset(journeys, trials int) {
 	t.runs = resize(t.runs, journeys)
 	t.passes = resize(t.passes, journeys)
 	t.latencies = slices.Grow(t.latencies[:0], trials)
-	t.keys = slices.Grow(t.keys[:0], trials)
+	t.pairing = resize(t.pairing, journeys)
 	t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0
 }
 
@@ -46,7 +46,7 @@ func resize[T any](s []T, n int) []T {
 // add counts one trial, repetition rep of the journey with index journey,
 // without branching on its outcome, which goes either way at random.
 func (t *trialTally) add(journey, rep int, o trialOutcome) {
-	t.keys = append(t.keys, newRunKey(journey, rep, o.passed))
+	t.pairing[journey].set(rep, o.passed)
 	t.runs[journey]++
 	t.passes[journey] += b2i(o.passed)
 	t.latencies = append(t.latencies, o.latencyMs)
@@ -63,11 +63,17 @@ func b2i(b bool) int {
 	return 0
 }
 
-// sortedKeys returns a copy of the tally's run keys, sorted, for pairing.
-func (t *trialTally) sortedKeys() []runKey {
-	keys := slices.Clone(t.keys)
-	slices.Sort(keys)
-	return keys
+// journeyRuns returns the planner's runs of each journey it ran, by journey
+// index, for pairing; the result is the caller's.
+func (t *trialTally) journeyRuns() []journeyRuns {
+	out := make([]journeyRuns, 0, len(t.pairing))
+	for j, jr := range t.pairing {
+		if t.runs[j] > 0 {
+			jr.journey = j
+			out = append(out, jr)
+		}
+	}
+	return out
 }
 
 // maxRuns is the largest number of runs of one journey.
