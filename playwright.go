@@ -316,7 +316,11 @@ func (rd *pwReader) value(src PlaywrightSource, sp *pwSpec, t *pwTest, at Path, 
 			}
 		}
 	}
-	var where echo.Message // where the mapping looks, for the message
+	if len(found) == 1 && found[0] != "" {
+		return found[0], nil
+	}
+	// Only a test the mapping cannot place pays for the wording.
+	var where echo.Message // where the mapping looks
 	switch src.From {
 	case PlaywrightFromTag:
 		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
@@ -325,13 +329,10 @@ func (rd *pwReader) value(src PlaywrightSource, sp *pwSpec, t *pwTest, at Path, 
 	default:
 		where = echo.Msg("a projectName")
 	}
-	switch {
-	case len(found) == 0 || found[0] == "":
-		return "", newError(CodeInvalidArgument, at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
-	case len(found) > 1:
+	if len(found) > 1 {
 		return "", newError(CodeInvalidArgument, at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
 	}
-	return found[0], nil
+	return "", newError(CodeInvalidArgument, at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
 }
 
 func containsString(list []string, s string) bool {

@@ -1,8 +1,10 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -18,7 +20,7 @@ import (
 // node. CI runs that script afresh and points AUTOMIUM_PLAYWRIGHT_REPORT at its
 // output, so the reader is held to the reporter as it is, not as it was when the
 // file was checked in.
-func realPlaywrightReport(t *testing.T) []byte {
+func realPlaywrightReport(t testing.TB) []byte {
 	t.Helper()
 	path := "testdata/playwright/report.json"
 	if p := os.Getenv("AUTOMIUM_PLAYWRIGHT_REPORT"); p != "" {
@@ -225,6 +227,37 @@ func TestComparePlaywrightReportPaths(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
 				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
+			}
+		})
+	}
+}
+
+// BenchmarkTrialsFromPlaywrightReport reads the real report (18 tests, 55 KB)
+// and one of 15,000 retried tests in the reporter's shape, 6.5 MB, near the
+// 8 MiB bound.
+func BenchmarkTrialsFromPlaywrightReport(b *testing.B) {
+	var large strings.Builder
+	large.WriteString(`{"suites":[{"title":"journeys.spec.js","specs":[`)
+	for i := range 15_000 {
+		if i > 0 {
+			large.WriteByte(',')
+		}
+		fmt.Fprintf(&large, `{"title":"journey %d","tags":["journey:journey-%05d"],"tests":[{"timeout":30000,"annotations":[],"expectedStatus":"passed","projectId":"baseline","projectName":"baseline","status":"flaky","results":[{"workerIndex":0,"status":"failed","duration":1200,"retry":0,"errors":[],"stdout":[],"stderr":[],"attachments":[]},{"workerIndex":0,"status":"passed","duration":900,"retry":1,"errors":[],"stdout":[],"stderr":[],"attachments":[]}]}]}`, i, i)
+	}
+	large.WriteString(`]}]}`)
+	m := byProjectAndTag
+	m.AppID, m.FixtureID = cmpApp, cmpFixture
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"real", realPlaywrightReport(b)}, {"tests=15000", []byte(large.String())}} {
+		b.Run(fmt.Sprintf("%s/bytes=%d", c.name, len(c.data)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if _, err := TrialsFromPlaywrightReport(bytes.NewReader(c.data), m); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
