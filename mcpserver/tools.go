@@ -145,7 +145,8 @@ const (
 
 	comparePlannersDescription = "Compare planner backends on the reference journeys of the chosen apps at a fixed corpus " +
 		"version: per planner, pass rate with a 95% Wilson interval and its n, repeatability as pass^k, median journey " +
-		"latency, token spend and recovery success rate. Give corpusVersion (from automium_list_apps), appIds, planners " +
+		"latency, token spend and recovery success rate, the Pareto set, and per pair of planners a paired comparison whose " +
+		"verdict is always \"not evidence: modeled draws\". Give corpusVersion (from automium_list_apps), appIds, planners " +
 		"(each with id, vendor and model) and repetitions (1 to 100). The comparison is modeled: trials are deterministic " +
 		"draws from a documented model, no planner API is called and no journey is executed, so it shows the shape of a " +
 		"comparison, not which planner is better."
