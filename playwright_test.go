@@ -262,3 +262,28 @@ func BenchmarkTrialsFromPlaywrightReport(b *testing.B) {
 		})
 	}
 }
+
+// FuzzTrialsFromPlaywrightReport: whatever the bytes, the reader returns
+// trials or a coded *Error with a bounded field and message, and never panics.
+func FuzzTrialsFromPlaywrightReport(f *testing.F) {
+	f.Add(realPlaywrightReport(f))
+	f.Add([]byte(`{"suites":[{"specs":[{"tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"flaky","results":[{"duration":1},{"duration":2}]}]}]}]}`))
+	f.Add([]byte(`{"suites":[],"suit\u0065s":[]}`))
+	f.Add([]byte("{\"suites\":[{\"specs\":[{\"tags\":[\"\xff\"]}]}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := TrialsFromPlaywrightReport(bytes.NewReader(data), byProjectAndTag)
+		if err == nil {
+			if len(got.Trials) == 0 || len(got.Sources) != len(got.Trials) || got.Tests < len(got.Trials)+got.Skipped {
+				t.Fatalf("inconsistent result %+v", got)
+			}
+			return
+		}
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code == "" {
+			t.Fatalf("err = %v; want a coded *Error", err)
+		}
+		if len(ae.Message) > 600 || len(ae.Field) > 600 {
+			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+		}
+	})
+}
