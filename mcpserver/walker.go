@@ -109,7 +109,7 @@ type wfield struct {
 var walkers sync.Map // reflect.Type -> *wnode
 
 // walkerOf returns the walker of t, building it on first use: a tool's first
-// call, not the server's start, pays for it (0.5 to 1 ms for all seven). A type
+// call, not the server's start, pays for it (0.5 to 1 ms for all seven of the first round). A type
 // the walker cannot read panics there, and the tool's recovery answers an
 // internal error; the tests call every tool, so such a type never ships.
 func walkerOf(t reflect.Type) *wnode {
