@@ -12,10 +12,10 @@ import (
 )
 
 // messageMakers are the functions and methods that make a message from a
-// format and its arguments: the root package's, the MCP adapter's and the
-// renderer's own. Their formats are this module's words and their client
+// format and its arguments: the root package's, the MCP adapter's, the
+// binding packages' (refuse) and the renderer's own. Their formats are this module's words and their client
 // values are echo.Value, which only the renderer writes.
-var messageMakers = []string{"newError", "newProblem", "NewProblem", "add", "problem", "Msg", "bad", "msg"}
+var messageMakers = []string{"newError", "newProblem", "NewProblem", "add", "problem", "Msg", "bad", "msg", "refuse"}
 
 // preformatters are the calls that turn a value into text before a message is
 // made: passing their result to a message maker would format a client value
@@ -33,14 +33,16 @@ var preformatters = map[string][]string{
 var quoteAllowed = []string{"path.go", "mcpserver/http.go"}
 
 // TestMessagesAreRenderedOnce is a vet-like check of the rule "one renderer
-// writes every message": in the root package and the MCP adapter, no message
-// maker gets a format that is not a literal, or an argument formatted before
-// it (fmt.Sprintf, strconv.Quote, echo.Quote), and nothing but the allowed
-// files calls echo.Quote. TestHostileValuesGetBoundedAnswers in mcpserver
-// checks the same rule from outside, with a huge value in every field.
+// writes every message": in the root package, the MCP adapter and the
+// binding packages (whose refusals quote what a model or a server sent), no
+// message maker gets a format that is not a literal, or an argument formatted
+// before it (fmt.Sprintf, strconv.Quote, echo.Quote), and nothing but the
+// allowed files calls echo.Quote. TestHostileValuesGetBoundedAnswers in
+// mcpserver checks the same rule from outside, with a huge value in every
+// field.
 func TestMessagesAreRenderedOnce(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"*.go", "mcpserver/*.go"} {
+	for _, glob := range []string{"*.go", "mcpserver/*.go", "binding/*.go", "binding/dispatch/*.go"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

@@ -79,7 +79,11 @@ import (
 // Codes of the errors this package returns. They are [automium.Code] values, so
 // a caller handles a refused call like any other Automium error: by its code.
 // Each way of bending a grant has its own code, so an audit log says which check
-// stopped a call.
+// stopped a call. Where the problem is, is the error's [automium.Path] (such as
+// steps[0][1].tool of a plan, or tools[3].annotations of a list answer), built
+// from names and indices, never parsed from text; its message is rendered by
+// the root's one renderer, which quotes every value a model or a server sent
+// cut to a short prefix.
 const (
 	// CodeServerSubstituted: the call went to a server whose identity is not the
 	// granted one, such as another server exposing a tool of the same name.
@@ -155,9 +159,13 @@ const (
 	CodeInvalidGrant automium.Code = "invalid_grant"
 )
 
-// refuse builds the error for a refused or malformed input.
-func refuse(code automium.Code, field, format string, args ...any) *automium.Error {
-	return &automium.Error{Code: code, Field: field, Message: fmt.Sprintf(format, args...)}
+// refuse builds the error for a refused or malformed input, at the path of
+// the field it is about, through the root's one renderer: the format is this
+// package's words, and every client value among args is an
+// [automium.ClientValue] (or an echo.Message whose values are), so no refusal
+// quotes more than a bounded prefix of what a model or a server sent.
+func refuse(code automium.Code, at automium.Path, format string, args ...any) *automium.Error {
+	return automium.NewProblem(code, at, nil, format, args...).Err()
 }
 
 // Digest returns "sha256:" and the lowercase hex SHA-256 of v's RFC 8785

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
+	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -141,13 +141,13 @@ const maxCachedSchemas = 64
 // missing clock.
 func NewBroker(opts BrokerOptions) (*Broker, error) {
 	if opts.Now == nil {
-		return nil, refuse(CodeInvalidGrant, "Now", "a broker needs a clock")
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("Now"), "a broker needs a clock")
 	}
 	if opts.RunID == "" || !IsDigest(opts.PolicyDigest) || opts.Host == "" {
-		return nil, refuse(CodeInvalidGrant, "BrokerOptions", "a broker needs a run ID, a policy digest (sha256:<64 hex>) and a host")
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("BrokerOptions"), "a broker needs a run ID, a policy digest (sha256:<64 hex>) and a host")
 	}
 	if opts.PlanID != "" && !IsDigest(opts.PlanID) {
-		return nil, refuse(CodeInvalidGrant, "PlanID", "a plan ID is a digest, sha256:<64 lowercase hex>")
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("PlanID"), "a plan ID is a digest, sha256:<64 lowercase hex>")
 	}
 	vm, err := canonicalUUID(opts.VMUUID)
 	if err != nil {
@@ -155,21 +155,21 @@ func NewBroker(opts BrokerOptions) (*Broker, error) {
 	}
 	opts.VMUUID = vm
 	if opts.Skew < 0 || opts.Skew > MaxSkew {
-		return nil, refuse(CodeInvalidGrant, "Skew", "the allowed clock skew is 0 to %v", MaxSkew)
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("Skew"), "the allowed clock skew is 0 to %v", MaxSkew)
 	}
 	if opts.MaxLifetime == 0 {
 		opts.MaxLifetime = DefaultMaxLifetime
 	}
 	if opts.MaxLifetime < 0 || opts.MaxLifetime > MaxGrantLifetime {
-		return nil, refuse(CodeInvalidGrant, "MaxLifetime", "the longest grant lifetime is 0 (the default, %v) up to %v", DefaultMaxLifetime, MaxGrantLifetime)
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("MaxLifetime"), "the longest grant lifetime is 0 (the default, %v) up to %v", DefaultMaxLifetime, MaxGrantLifetime)
 	}
 	seen := map[string]bool{}
-	for _, k := range opts.Keys {
-		if err := k.check("Keys"); err != nil {
+	for i, k := range opts.Keys {
+		if err := k.check(automium.PathOf("Keys").Index(i)); err != nil {
 			return nil, err
 		}
 		if seen[k.ID] {
-			return nil, refuse(CodeInvalidGrant, "Keys", "two keys have the ID %s; a seal names its key by ID, so only one of them could ever verify", echo.Quote(k.ID))
+			return nil, refuse(CodeInvalidGrant, automium.PathOf("Keys").Index(i), "two keys have the ID %s; a seal names its key by ID, so only one of them could ever verify", automium.ClientValue(k.ID))
 		}
 		seen[k.ID] = true
 	}
@@ -237,42 +237,42 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (Authorized, error) {
 	defer b.mu.Unlock()
 	pos, err := b.opts.Steps.Position(b.opts.RunID)
 	if err != nil {
-		return Authorized{}, refuse(CodeStateUnavailable, "steps", "the broker cannot read which steps were used (%s); nothing was dispatched", echo.Quote(err.Error()))
+		return Authorized{}, refuse(CodeStateUnavailable, automium.PathOf("steps"), "the broker cannot read which steps were used (%s); nothing was dispatched", automium.ClientValue(err.Error()))
 	}
 	if pos.PlanID == g.PlanID && g.Step < pos.Next {
-		return Authorized{}, refuse(CodeGrantConsumed, "step", "step %d of plan %s was already used; a step is one-shot, whichever candidate was chosen and whether its call succeeded or failed",
+		return Authorized{}, refuse(CodeGrantConsumed, automium.PathOf("step"), "step %d of plan %s was already used; a step is one-shot, whichever candidate was chosen and whether its call succeeded or failed",
 			g.Step, quoteDigest(g.PlanID))
 	}
 	if g.RunID != b.opts.RunID {
-		return Authorized{}, refuse(CodeCrossRun, "runId", "the grant is for run %s, not this run %s", echo.Quote(g.RunID), echo.Quote(b.opts.RunID))
+		return Authorized{}, refuse(CodeCrossRun, automium.PathOf("runId"), "the grant is for run %s, not this run %s", automium.ClientValue(g.RunID), automium.ClientValue(b.opts.RunID))
 	}
 	if g.PolicyDigest != b.opts.PolicyDigest {
-		return Authorized{}, refuse(CodeCrossRun, "policyDigest", "the grant is under policy %s, not this run's policy %s", quoteDigest(g.PolicyDigest), b.opts.PolicyDigest)
+		return Authorized{}, refuse(CodeCrossRun, automium.PathOf("policyDigest"), "the grant is under policy %s, not this run's policy %s", quoteDigest(g.PolicyDigest), b.opts.PolicyDigest)
 	}
 	if plan := b.plan(pos); plan != "" && g.PlanID != plan {
-		return Authorized{}, refuse(CodeOtherPlan, "planId", "the grant is a step of plan %s, but this run follows plan %s; plans are not interchangeable, even where their steps agree",
+		return Authorized{}, refuse(CodeOtherPlan, automium.PathOf("planId"), "the grant is a step of plan %s, but this run follows plan %s; plans are not interchangeable, even where their steps agree",
 			quoteDigest(g.PlanID), plan)
 	}
 	if g.Host != b.opts.Host {
-		return Authorized{}, refuse(CodeWrongTarget, "host", "the grant is for host %s, not %s", echo.Quote(g.Host), echo.Quote(b.opts.Host))
+		return Authorized{}, refuse(CodeWrongTarget, automium.PathOf("host"), "the grant is for host %s, not %s", automium.ClientValue(g.Host), automium.ClientValue(b.opts.Host))
 	}
 	if g.VMUUID != b.opts.VMUUID {
-		return Authorized{}, refuse(CodeWrongTarget, "vmUuid", "the grant is for VM %s, not %s", echo.Quote(g.VMUUID), b.opts.VMUUID)
+		return Authorized{}, refuse(CodeWrongTarget, automium.PathOf("vmUuid"), "the grant is for VM %s, not %s", automium.ClientValue(g.VMUUID), b.opts.VMUUID)
 	}
 	if life := g.ExpiresAt.Sub(g.IssuedAt); life > b.opts.MaxLifetime {
-		return Authorized{}, refuse(CodeLifetimeExceeded, "expiresAt", "the grant is valid for %v, longer than this broker's maximum %v; issue shorter-lived grants", life, b.opts.MaxLifetime)
+		return Authorized{}, refuse(CodeLifetimeExceeded, automium.PathOf("expiresAt"), "the grant is valid for %v, longer than this broker's maximum %v; issue shorter-lived grants", life, b.opts.MaxLifetime)
 	}
 	now := b.opts.Now()
 	if now.Add(b.opts.Skew).Before(g.IssuedAt) {
-		return Authorized{}, refuse(CodeGrantNotYetValid, "issuedAt", "the grant was issued at %s, after the broker's time %s plus the allowed skew %v",
+		return Authorized{}, refuse(CodeGrantNotYetValid, automium.PathOf("issuedAt"), "the grant was issued at %s, after the broker's time %s plus the allowed skew %v",
 			g.IssuedAt.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano), b.opts.Skew)
 	}
 	if !now.Before(g.ExpiresAt) {
-		return Authorized{}, refuse(CodeGrantStale, "expiresAt", "the grant expired at %s; the broker's time is %s",
+		return Authorized{}, refuse(CodeGrantStale, automium.PathOf("expiresAt"), "the grant expired at %s; the broker's time is %s",
 			g.ExpiresAt.UTC().Format(time.RFC3339Nano), now.UTC().Format(time.RFC3339Nano))
 	}
 	if g.Step != pos.Next {
-		return Authorized{}, refuse(CodeOutOfOrder, "step", "the grant is step %d of its plan, but the next step allowed is %d; steps run in plan order, none skipped",
+		return Authorized{}, refuse(CodeOutOfOrder, automium.PathOf("step"), "the grant is step %d of its plan, but the next step allowed is %d; steps run in plan order, none skipped",
 			g.Step, pos.Next)
 	}
 	index, err := choose(g, c)
@@ -284,17 +284,17 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (Authorized, error) {
 	if err != nil {
 		return Authorized{}, err
 	}
-	granted, err := canonicalArguments(schema, chosen.Arguments, "arguments")
+	granted, err := canonicalArguments(schema, chosen.Arguments, automium.PathOf("arguments"))
 	if err != nil {
 		return Authorized{}, err
 	}
 	ok, err := b.opts.Steps.Advance(b.opts.RunID, pos, g.PlanID)
 	if err != nil {
-		return Authorized{}, refuse(CodeStateUnavailable, "steps", "the broker could not record step %d as used (%s); nothing was dispatched, and the step may or may not be usable again",
-			g.Step, echo.Quote(err.Error()))
+		return Authorized{}, refuse(CodeStateUnavailable, automium.PathOf("steps"), "the broker could not record step %d as used (%s); nothing was dispatched, and the step may or may not be usable again",
+			g.Step, automium.ClientValue(err.Error()))
 	}
 	if !ok {
-		return Authorized{}, refuse(CodeGrantConsumed, "step", "step %d of plan %s was used by another broker of this run first", g.Step, quoteDigest(g.PlanID))
+		return Authorized{}, refuse(CodeGrantConsumed, automium.PathOf("step"), "step %d of plan %s was used by another broker of this run first", g.Step, quoteDigest(g.PlanID))
 	}
 	chosen.Arguments = granted
 	return Authorized{Step: g.Step, Index: index, Candidate: chosen}, nil
@@ -327,17 +327,17 @@ func choose(g Grant, c LiveCall) (int, error) {
 	}
 	switch {
 	case len(sameServer) == 0:
-		return 0, refuse(CodeServerSubstituted, "server", "the call is for server %s, but no candidate of the grant is; the grant allows %s",
-			echo.Quote(c.Server.String()), serversOf(g))
+		return 0, refuse(CodeServerSubstituted, automium.PathOf("server"), "the call is for server %s, but no candidate of the grant is; the grant allows %s",
+			automium.ClientValue(c.Server.String()), serversOf(g))
 	case len(sameCatalog) == 0:
-		return 0, refuse(CodeContractDrift, "catalogDigest", "the live server's catalog digest %s is not the pinned %s; its tools, resources, prompts or protocol version changed",
+		return 0, refuse(CodeContractDrift, automium.PathOf("catalogDigest"), "the live server's catalog digest %s is not the pinned %s; its tools, resources, prompts or protocol version changed",
 			quoteDigest(c.CatalogDigest), g.Candidates[sameServer[0]].CatalogDigest)
 	case len(sameTool) == 0:
-		return 0, refuse(CodeCallAltered, "tool", "the call is to tool %s, which no candidate of the grant on this server names", echo.Quote(c.Tool))
+		return 0, refuse(CodeCallAltered, automium.PathOf("tool"), "the call is to tool %s, which no candidate of the grant on this server names", automium.ClientValue(c.Tool))
 	}
 	called, err := canonicalize(c.Arguments)
 	if err != nil {
-		return 0, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not I-JSON, so they are not the granted ones")
+		return 0, refuse(CodeArgumentsAltered, automium.PathOf("arguments"), "the call's arguments are not I-JSON, so they are not the granted ones")
 	}
 	for _, i := range sameTool {
 		granted, err := canonicalize(g.Candidates[i].Arguments)
@@ -345,22 +345,30 @@ func choose(g Grant, c LiveCall) (int, error) {
 			return i, nil
 		}
 	}
-	return 0, refuse(CodeArgumentsAltered, "arguments", "the call's arguments are not those of any candidate of the grant; a granted call cannot be changed")
+	return 0, refuse(CodeArgumentsAltered, automium.PathOf("arguments"), "the call's arguments are not those of any candidate of the grant; a granted call cannot be changed")
 }
 
-// serversOf lists a grant's candidate servers for a message, bounded.
-func serversOf(g Grant) string {
-	var names []string
+// serversOf lists a grant's distinct candidate servers for a message: at most
+// three by name, each a client value the renderer quotes, then "and others".
+func serversOf(g Grant) echo.Message {
+	var names []any
 	for _, c := range g.Candidates {
-		q := echo.Quote(c.Server.String())
+		v := automium.ClientValue(c.Server.String())
+		if slices.Contains(names, any(v)) {
+			continue
+		}
 		if len(names) == 3 {
-			return strings.Join(names, ", ") + " and others"
+			return echo.Msg("%s, %s, %s and others", names...)
 		}
-		if !slices.Contains(names, q) {
-			names = append(names, q)
-		}
+		names = append(names, v)
 	}
-	return strings.Join(names, ", ")
+	switch len(names) {
+	case 1:
+		return echo.Msg("%s", names...)
+	case 2:
+		return echo.Msg("%s, %s", names...)
+	}
+	return echo.Msg("%s, %s, %s", names...)
 }
 
 // schema returns the resolved closed schema, from the cache when it is there.
@@ -372,7 +380,7 @@ func (b *Broker) schema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	if s, ok := b.schemas[key]; ok {
 		return s, nil
 	}
-	s, err := compileClosedSchema(raw, "inputSchema")
+	s, err := compileClosedSchema(raw, automium.PathOf("inputSchema"))
 	if err != nil {
 		return nil, err
 	}
@@ -383,10 +391,11 @@ func (b *Broker) schema(raw json.RawMessage) (*jsonschema.Resolved, error) {
 	return s, nil
 }
 
-// quoteDigest shows a digest whole, and anything else cut.
-func quoteDigest(s string) string {
+// quoteDigest is a message argument that shows a digest whole (its form is
+// fixed and short) and anything else as a client value, cut.
+func quoteDigest(s string) any {
 	if IsDigest(s) {
 		return s
 	}
-	return echo.Quote(s)
+	return automium.ClientValue(s)
 }

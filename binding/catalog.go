@@ -14,8 +14,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
-	"github.com/automium/automium/internal/echo"
 )
 
 // CatalogRule names the serialization rule of catalog digests. A client pins a
@@ -116,15 +116,15 @@ type catalogLists struct{ tools, resources, prompts []byte }
 
 func (c Catalog) canonicalLists() (catalogLists, error) {
 	var l catalogLists
-	tools, err := project(c.Tools, "tools", "name", projectTool)
+	tools, err := project(c.Tools, automium.PathOf("tools"), "name", projectTool)
 	if err != nil {
 		return l, err
 	}
-	resources, err := project(c.Resources, "resources", "uri", projectResource)
+	resources, err := project(c.Resources, automium.PathOf("resources"), "uri", projectResource)
 	if err != nil {
 		return l, err
 	}
-	prompts, err := project(c.Prompts, "prompts", "name", projectPrompt)
+	prompts, err := project(c.Prompts, automium.PathOf("prompts"), "name", projectPrompt)
 	if err != nil {
 		return l, err
 	}
@@ -196,7 +196,7 @@ func (l catalogLists) digest(protocolVersion string) (string, error) {
 
 func (l catalogLists) writeDocument(w io.Writer, protocolVersion string) error {
 	if protocolVersion == "" {
-		return refuse(CodeInvalidCatalog, "protocolVersion", "the protocol version is missing; it is part of the digest")
+		return refuse(CodeInvalidCatalog, automium.PathOf("protocolVersion"), "the protocol version is missing; it is part of the digest")
 	}
 	for _, part := range [][]byte{
 		canonicaljson.AppendString([]byte(`{"catalog":`), CatalogRule), []byte(`,"prompts":`), l.prompts,
@@ -213,11 +213,11 @@ func (l catalogLists) writeDocument(w io.Writer, protocolVersion string) error {
 // member names) is never returned.
 func (c Catalog) Tool(name string) (json.RawMessage, bool) {
 	for i, raw := range c.Tools {
-		f, err := readItem(raw, "tools["+strconv.Itoa(i)+"]")
+		f, err := readItem(raw, automium.PathOf("tools").Index(i))
 		if err != nil {
 			continue
 		}
-		if n, err := f.str("name", ""); err == nil && n == name {
+		if n, err := f.str("name", automium.Path{}); err == nil && n == name {
 			canonical, _ := canonicaljson.Canonicalize(raw) // readItem parsed it: it has a canonical form
 			return canonical, true
 		}
@@ -239,11 +239,11 @@ func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
 func (c Catalog) inputSchemas() map[string]json.RawMessage {
 	out := make(map[string]json.RawMessage, len(c.Tools))
 	for i, raw := range c.Tools {
-		f, err := readItem(raw, "tools["+strconv.Itoa(i)+"]")
+		f, err := readItem(raw, automium.PathOf("tools").Index(i))
 		if err != nil {
 			continue
 		}
-		name, err := f.str("name", "")
+		name, err := f.str("name", automium.Path{})
 		if _, seen := out[name]; err != nil || seen {
 			continue
 		}
@@ -260,13 +260,13 @@ func (c Catalog) inputSchemas() map[string]json.RawMessage {
 // encoding/json, which go-sdk uses) could read another member than the digest.
 type fields map[string]json.RawMessage
 
-func readItem(raw json.RawMessage, field string) (fields, error) {
+func readItem(raw json.RawMessage, at automium.Path) (fields, error) {
 	members, err := canonicaljson.Members(raw)
 	if err != nil {
-		return nil, refuse(CodeInvalidCatalog, field, "want an I-JSON object: %v", err)
+		return nil, refuse(CodeInvalidCatalog, at, "want an I-JSON object: %v", err)
 	}
 	if a, b, ok := caseVariantNames(raw); ok {
-		return nil, refuse(CodeInvalidCatalog, field, "member names %s and %s differ only in case; a case-insensitive reader could take either", echo.Quote(a), echo.Quote(b))
+		return nil, refuse(CodeInvalidCatalog, at, "member names %s and %s differ only in case; a case-insensitive reader could take either", automium.ClientValue(a), automium.ClientValue(b))
 	}
 	f := make(fields, len(members))
 	for _, m := range members {
@@ -323,34 +323,34 @@ func foldName(s string) string {
 }
 
 // str returns an optional string field; absent, null and "" all give "".
-func (f fields) str(key, field string) (string, error) {
+func (f fields) str(key string, at automium.Path) (string, error) {
 	raw, ok := f[key]
 	if !ok || string(raw) == "null" {
 		return "", nil
 	}
 	var s string
 	if err := jsonv2.Unmarshal(raw, &s); err != nil {
-		return "", refuse(CodeInvalidCatalog, field+"."+key, "want a string")
+		return "", refuse(CodeInvalidCatalog, at.Field(key), "want a string")
 	}
 	return s, nil
 }
 
 // boolean returns a boolean field, or def when it is absent or null.
-func (f fields) boolean(key, field string, def bool) (bool, error) {
+func (f fields) boolean(key string, at automium.Path, def bool) (bool, error) {
 	raw, ok := f[key]
 	if !ok || string(raw) == "null" {
 		return def, nil
 	}
 	var b bool
 	if err := jsonv2.Unmarshal(raw, &b); err != nil {
-		return false, refuse(CodeInvalidCatalog, field+"."+key, "want true or false")
+		return false, refuse(CodeInvalidCatalog, at.Field(key), "want true or false")
 	}
 	return b, nil
 }
 
 // putStr adds a string field to a projection when it is not empty.
-func putStr(out map[string]any, f fields, key, field string) error {
-	s, err := f.str(key, field)
+func putStr(out map[string]any, f fields, key string, at automium.Path) error {
+	s, err := f.str(key, at)
 	if s != "" {
 		out[key] = s
 	}
@@ -359,22 +359,22 @@ func putStr(out map[string]any, f fields, key, field string) error {
 
 // project reads every item of a list, projects it, and sorts the projections by
 // their key field, refusing duplicates.
-func project(items []json.RawMessage, list, key string, fn func(fields, string) (map[string]any, error)) ([]map[string]any, error) {
+func project(items []json.RawMessage, list automium.Path, key string, fn func(fields, automium.Path) (map[string]any, error)) ([]map[string]any, error) {
 	out := make([]map[string]any, 0, len(items))
 	for i, raw := range items {
-		field := fmt.Sprintf("%s[%d]", list, i)
-		f, err := readItem(raw, field)
+		at := list.Index(i)
+		f, err := readItem(raw, at)
 		if err != nil {
 			return nil, err
 		}
-		id, err := f.str(key, field)
+		id, err := f.str(key, at)
 		if err != nil {
 			return nil, err
 		}
 		if id == "" {
-			return nil, refuse(CodeInvalidCatalog, field+"."+key, "every item needs a non-empty %s", key)
+			return nil, refuse(CodeInvalidCatalog, at.Field(key), "every item needs a non-empty %s", key)
 		}
-		p, err := fn(f, field)
+		p, err := fn(f, at)
 		if err != nil {
 			return nil, err
 		}
@@ -384,16 +384,16 @@ func project(items []json.RawMessage, list, key string, fn func(fields, string) 
 	slices.SortFunc(out, func(a, b map[string]any) int { return canonicaljson.CompareUTF16(a[key].(string), b[key].(string)) })
 	for i := 1; i < len(out); i++ {
 		if out[i][key] == out[i-1][key] {
-			return nil, refuse(CodeInvalidCatalog, list, "two items have %s %s; a call could not say which one it means", key, echo.Quote(out[i][key].(string)))
+			return nil, refuse(CodeInvalidCatalog, list, "two items have %s %s; a call could not say which one it means", key, automium.ClientValue(out[i][key].(string)))
 		}
 	}
 	return out, nil
 }
 
-func projectTool(f fields, field string) (map[string]any, error) {
+func projectTool(f fields, at automium.Path) (map[string]any, error) {
 	out := map[string]any{}
 	for _, k := range []string{"title", "description"} {
-		if err := putStr(out, f, k, field); err != nil {
+		if err := putStr(out, f, k, at); err != nil {
 			return nil, err
 		}
 	}
@@ -405,19 +405,19 @@ func projectTool(f fields, field string) (map[string]any, error) {
 	ann := fields{}
 	if raw, ok := f["annotations"]; ok && string(raw) != "null" {
 		var err error
-		if ann, err = readItem(raw, field+".annotations"); err != nil {
+		if ann, err = readItem(raw, at.Field("annotations")); err != nil {
 			return nil, err
 		}
 	}
 	a := map[string]any{}
-	if err := putStr(a, ann, "title", field+".annotations"); err != nil {
+	if err := putStr(a, ann, "title", at.Field("annotations")); err != nil {
 		return nil, err
 	}
 	for _, h := range []struct {
 		key string
 		def bool
 	}{{"readOnlyHint", false}, {"destructiveHint", true}, {"idempotentHint", false}, {"openWorldHint", true}} {
-		b, err := ann.boolean(h.key, field+".annotations", h.def)
+		b, err := ann.boolean(h.key, at.Field("annotations"), h.def)
 		if err != nil {
 			return nil, err
 		}
@@ -427,20 +427,20 @@ func projectTool(f fields, field string) (map[string]any, error) {
 	return out, nil
 }
 
-func projectResource(f fields, field string) (map[string]any, error) {
+func projectResource(f fields, at automium.Path) (map[string]any, error) {
 	out := map[string]any{}
 	for _, k := range []string{"name", "title", "description", "mimeType"} {
-		if err := putStr(out, f, k, field); err != nil {
+		if err := putStr(out, f, k, at); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func projectPrompt(f fields, field string) (map[string]any, error) {
+func projectPrompt(f fields, at automium.Path) (map[string]any, error) {
 	out := map[string]any{}
 	for _, k := range []string{"title", "description"} {
-		if err := putStr(out, f, k, field); err != nil {
+		if err := putStr(out, f, k, at); err != nil {
 			return nil, err
 		}
 	}
@@ -448,20 +448,20 @@ func projectPrompt(f fields, field string) (map[string]any, error) {
 	if raw, ok := f["arguments"]; ok && string(raw) != "null" {
 		var values []jsontext.Value
 		if err := jsonv2.Unmarshal(raw, &values); err != nil {
-			return nil, refuse(CodeInvalidCatalog, field+".arguments", "want an array (an empty one is [], never {})")
+			return nil, refuse(CodeInvalidCatalog, at.Field("arguments"), "want an array (an empty one is [], never {})")
 		}
 		for _, v := range values {
 			args = append(args, json.RawMessage(v))
 		}
 	}
-	projected, err := project(args, field+".arguments", "name", func(a fields, afield string) (map[string]any, error) {
+	projected, err := project(args, at.Field("arguments"), "name", func(a fields, arg automium.Path) (map[string]any, error) {
 		p := map[string]any{}
 		for _, k := range []string{"title", "description"} {
-			if err := putStr(p, a, k, afield); err != nil {
+			if err := putStr(p, a, k, arg); err != nil {
 				return nil, err
 			}
 		}
-		req, err := a.boolean("required", afield, false)
+		req, err := a.boolean("required", arg, false)
 		p["required"] = req
 		return p, err
 	})

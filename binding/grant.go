@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
-	"fmt"
 	"regexp"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
-	"github.com/automium/automium/internal/echo"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -140,12 +139,12 @@ const MinSealKeyBytes = 32
 // the seal's input could confuse.
 var keyIDPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._:-]{1,64}$`) })
 
-func (k SealKey) check(field string) error {
+func (k SealKey) check(at automium.Path) error {
 	if !keyIDPattern().MatchString(k.ID) {
-		return refuse(CodeInvalidGrant, field+".ID", "a seal key needs an ID of 1 to 64 characters from A-Z a-z 0-9 . _ : -")
+		return refuse(CodeInvalidGrant, at.Field("ID"), "a seal key needs an ID of 1 to 64 characters from A-Z a-z 0-9 . _ : -")
 	}
 	if len(k.Secret) < MinSealKeyBytes {
-		return refuse(CodeInvalidGrant, field+".Secret", "a seal key needs at least %d random bytes, got %d", MinSealKeyBytes, len(k.Secret))
+		return refuse(CodeInvalidGrant, at.Field("Secret"), "a seal key needs at least %d random bytes, got %d", MinSealKeyBytes, len(k.Secret))
 	}
 	return nil
 }
@@ -217,15 +216,15 @@ const (
 // step: a grant that could not be honoured is never made.
 func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	if key != nil {
-		if err := key.check("key"); err != nil {
+		if err := key.check(automium.PathOf("key")); err != nil {
 			return nil, err
 		}
 	}
 	if len(p.Steps) == 0 || len(p.Steps) > MaxPlanCalls {
-		return nil, refuse(CodeInvalidGrant, "steps", "a plan has 1 to %d steps, got %d", MaxPlanCalls, len(p.Steps))
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("steps"), "a plan has 1 to %d steps, got %d", MaxPlanCalls, len(p.Steps))
 	}
 	if p.ExpiresAt.Sub(p.IssuedAt) > MaxGrantLifetime {
-		return nil, refuse(CodeInvalidGrant, "expiresAt", "a grant lives at most %v; this plan asks for %v", MaxGrantLifetime, p.ExpiresAt.Sub(p.IssuedAt))
+		return nil, refuse(CodeInvalidGrant, automium.PathOf("expiresAt"), "a grant lives at most %v; this plan asks for %v", MaxGrantLifetime, p.ExpiresAt.Sub(p.IssuedAt))
 	}
 	vm, err := canonicalUUID(p.VMUUID)
 	if err != nil {
@@ -233,12 +232,12 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	}
 	servers := make(map[ServerIdentity]pinned, len(p.Servers))
 	for i, s := range p.Servers {
-		field := fmt.Sprintf("servers[%d]", i)
-		if err := checkIdentity(s.Identity, field+".identity"); err != nil {
+		at := automium.PathOf("servers").Index(i)
+		if err := checkIdentity(s.Identity, at.Field("identity")); err != nil {
 			return nil, err
 		}
 		if _, dup := servers[s.Identity]; dup {
-			return nil, refuse(CodeInvalidGrant, field, "server %s is pinned twice", echo.Quote(s.Identity.String()))
+			return nil, refuse(CodeInvalidGrant, at, "server %s is pinned twice", automium.ClientValue(s.Identity.String()))
 		}
 		digest, err := s.Catalog.Digest()
 		if err != nil {
@@ -249,17 +248,17 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 	steps := make([][]Candidate, len(p.Steps))
 	for i, calls := range p.Steps {
 		if len(calls) == 0 || len(calls) > MaxStepCandidates {
-			return nil, refuse(CodeInvalidGrant, fmt.Sprintf("steps[%d]", i), "a step has 1 to %d candidate calls, got %d", MaxStepCandidates, len(calls))
+			return nil, refuse(CodeInvalidGrant, automium.PathOf("steps").Index(i), "a step has 1 to %d candidate calls, got %d", MaxStepCandidates, len(calls))
 		}
 		for j, c := range calls {
-			field := fmt.Sprintf("steps[%d][%d]", i, j)
-			cand, err := candidate(c, p.Servers, servers, field)
+			at := automium.PathOf("steps").Index(i).Index(j)
+			cand, err := candidate(c, p.Servers, servers, at)
 			if err != nil {
 				return nil, err
 			}
 			for k, other := range steps[i] {
 				if other.Server == cand.Server && other.Tool == cand.Tool && string(other.Arguments) == string(cand.Arguments) {
-					return nil, refuse(CodeInvalidGrant, field, "the step lists this call twice (as candidate %d too); each candidate must be distinct", k)
+					return nil, refuse(CodeInvalidGrant, at, "the step lists this call twice (as candidate %d too); each candidate must be distinct", k)
 				}
 			}
 			steps[i] = append(steps[i], cand)
@@ -296,34 +295,34 @@ type pinned struct {
 }
 
 // candidate binds one call of a plan to its pinned server.
-func candidate(c Call, list []PinnedServer, servers map[ServerIdentity]pinned, field string) (Candidate, error) {
+func candidate(c Call, list []PinnedServer, servers map[ServerIdentity]pinned, at automium.Path) (Candidate, error) {
 	id := c.Server
 	if id == (ServerIdentity{}) {
 		if len(list) != 1 {
-			return Candidate{}, refuse(CodeInvalidGrant, field+".server", "the plan pins %d servers, so each call must name its server", len(list))
+			return Candidate{}, refuse(CodeInvalidGrant, at.Field("server"), "the plan pins %d servers, so each call must name its server", len(list))
 		}
 		id = list[0].Identity
 	}
 	pin, ok := servers[id]
 	if !ok {
-		return Candidate{}, refuse(CodeServerUnknown, field+".server", "the call names server %s, which the plan does not pin", echo.Quote(id.String()))
+		return Candidate{}, refuse(CodeServerUnknown, at.Field("server"), "the call names server %s, which the plan does not pin", automium.ClientValue(id.String()))
 	}
 	if !toolNamePattern().MatchString(c.Tool) {
-		return Candidate{}, refuse(CodeCallAltered, field+".tool", "a tool name that binds is 1 to 128 characters from A-Z a-z 0-9 _ - . (MCP's tool name rule), got %s", echo.Quote(c.Tool))
+		return Candidate{}, refuse(CodeCallAltered, at.Field("tool"), "a tool name that binds is 1 to 128 characters from A-Z a-z 0-9 _ - . (MCP's tool name rule), got %s", automium.ClientValue(c.Tool))
 	}
 	schema, ok := pin.schemas[c.Tool]
 	if !ok {
-		return Candidate{}, refuse(CodeCallAltered, field+".tool", "the pinned catalog of %s has no tool %s with an input schema", echo.Quote(id.String()), echo.Quote(c.Tool))
+		return Candidate{}, refuse(CodeCallAltered, at.Field("tool"), "the pinned catalog of %s has no tool %s with an input schema", automium.ClientValue(id.String()), automium.ClientValue(c.Tool))
 	}
 	resolved := pin.resolved[c.Tool]
 	if resolved == nil {
 		var err error
-		if resolved, err = compileClosedSchema(schema, field+".tool"); err != nil {
+		if resolved, err = compileClosedSchema(schema, at.Field("tool")); err != nil {
 			return Candidate{}, err
 		}
 		pin.resolved[c.Tool] = resolved
 	}
-	args, err := canonicalArguments(resolved, c.Arguments, field+".arguments")
+	args, err := canonicalArguments(resolved, c.Arguments, at.Field("arguments"))
 	if err != nil {
 		return Candidate{}, err
 	}
@@ -337,10 +336,10 @@ var toolNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 
 // checkIdentity refuses a server identity that is not printable ASCII, or
 // that starts or ends with a space a reviewer would not see.
-func checkIdentity(id ServerIdentity, field string) error {
+func checkIdentity(id ServerIdentity, at automium.Path) error {
 	for _, part := range []string{id.Name, id.Version} {
 		if part == "" || len(part) > 128 || strings.TrimSpace(part) != part || strings.IndexFunc(part, func(r rune) bool { return r < 0x20 || r > 0x7e }) >= 0 {
-			return refuse(CodeInvalidGrant, field, "a server identity that binds has a name and a version of 1 to 128 printable ASCII characters, not starting or ending with a space, got %s", echo.Quote(id.String()))
+			return refuse(CodeInvalidGrant, at, "a server identity that binds has a name and a version of 1 to 128 printable ASCII characters, not starting or ending with a space, got %s", automium.ClientValue(id.String()))
 		}
 	}
 	return nil
@@ -348,34 +347,34 @@ func checkIdentity(id ServerIdentity, field string) error {
 
 // CheckIdentity reports whether id can be bound (see [ServerIdentity]); the
 // dispatcher refuses to connect a server whose identity cannot.
-func CheckIdentity(id ServerIdentity) error { return checkIdentity(id, "serverInfo") }
+func CheckIdentity(id ServerIdentity) error { return checkIdentity(id, automium.PathOf("serverInfo")) }
 
 // checkFields checks the fields a grant must have to be meaningful.
 func (g Grant) checkFields() error {
 	switch {
 	case g.RunID == "":
-		return refuse(CodeInvalidGrant, "runId", "a grant needs the run ID it is for")
+		return refuse(CodeInvalidGrant, automium.PathOf("runId"), "a grant needs the run ID it is for")
 	case !IsDigest(g.PolicyDigest):
-		return refuse(CodeInvalidGrant, "policyDigest", "want the policy digest, of the form sha256:<64 lowercase hex>")
+		return refuse(CodeInvalidGrant, automium.PathOf("policyDigest"), "want the policy digest, of the form sha256:<64 lowercase hex>")
 	case g.Host == "" || len(g.Host) > 253 || strings.ContainsAny(g.Host, " \t\r\n/"):
-		return refuse(CodeInvalidGrant, "host", "want a host name of 1 to 253 characters")
+		return refuse(CodeInvalidGrant, automium.PathOf("host"), "want a host name of 1 to 253 characters")
 	case g.Step < 0 || g.Step >= MaxPlanCalls:
-		return refuse(CodeInvalidGrant, "step", "a step is 0 to %d", MaxPlanCalls-1)
+		return refuse(CodeInvalidGrant, automium.PathOf("step"), "a step is 0 to %d", MaxPlanCalls-1)
 	case len(g.Candidates) == 0 || len(g.Candidates) > MaxStepCandidates:
-		return refuse(CodeInvalidGrant, "candidates", "a step has 1 to %d candidate calls", MaxStepCandidates)
+		return refuse(CodeInvalidGrant, automium.PathOf("candidates"), "a step has 1 to %d candidate calls", MaxStepCandidates)
 	case g.IssuedAt.IsZero() || !g.ExpiresAt.After(g.IssuedAt):
-		return refuse(CodeInvalidGrant, "expiresAt", "a grant needs an issue time and an expiry after it")
+		return refuse(CodeInvalidGrant, automium.PathOf("expiresAt"), "a grant needs an issue time and an expiry after it")
 	case g.IssuedAt.UTC().Year() < 1 || g.ExpiresAt.UTC().Year() > 9999:
-		return refuse(CodeInvalidGrant, "expiresAt", "grant times are within the years 1 to 9999, which RFC 3339 can write")
+		return refuse(CodeInvalidGrant, automium.PathOf("expiresAt"), "grant times are within the years 1 to 9999, which RFC 3339 can write")
 	case !IsDigest(g.PlanID):
-		return refuse(CodeInvalidGrant, "planId", "want the plan's ID, of the form sha256:<64 lowercase hex>")
+		return refuse(CodeInvalidGrant, automium.PathOf("planId"), "want the plan's ID, of the form sha256:<64 lowercase hex>")
 	}
 	for i, c := range g.Candidates {
-		if err := checkIdentity(c.Server, fmt.Sprintf("candidates[%d].server", i)); err != nil {
+		if err := checkIdentity(c.Server, automium.PathOf("candidates").Index(i).Field("server")); err != nil {
 			return err
 		}
 		if !IsDigest(c.CatalogDigest) {
-			return refuse(CodeInvalidGrant, fmt.Sprintf("candidates[%d].catalogDigest", i), "want a digest of the form sha256:<64 lowercase hex>")
+			return refuse(CodeInvalidGrant, automium.PathOf("candidates").Index(i).Field("catalogDigest"), "want a digest of the form sha256:<64 lowercase hex>")
 		}
 	}
 	if _, err := canonicalUUID(g.VMUUID); err != nil {
@@ -393,7 +392,7 @@ var uuidPattern = sync.OnceValue(func() *regexp.Regexp {
 // has one spelling in a grant.
 func canonicalUUID(s string) (string, error) {
 	if !uuidPattern().MatchString(s) {
-		return "", refuse(CodeInvalidGrant, "vmUuid", "want the VM's UUID as 8-4-4-4-12 hex digits, got %s", echo.Quote(s))
+		return "", refuse(CodeInvalidGrant, automium.PathOf("vmUuid"), "want the VM's UUID as 8-4-4-4-12 hex digits, got %s", automium.ClientValue(s))
 	}
 	return strings.ToLower(s), nil
 }
@@ -418,7 +417,7 @@ func (g Grant) ComputeID() (string, error) {
 		"expiresAt":    g.ExpiresAt.UTC().Format(time.RFC3339Nano),
 	})
 	if err != nil {
-		return "", refuse(CodeGrantAltered, "id", "the grant has no canonical form: %s", shorten(err.Error()))
+		return "", refuse(CodeGrantAltered, automium.PathOf("id"), "the grant has no canonical form: %s", shorten(err.Error()))
 	}
 	return digestOf(canonical), nil
 }
@@ -444,7 +443,7 @@ func planID(scope Grant, steps [][]Candidate) (string, error) {
 		"steps":        docs,
 	})
 	if err != nil {
-		return "", refuse(CodeInvalidGrant, "plan", "the plan has no canonical form: %s", shorten(err.Error()))
+		return "", refuse(CodeInvalidGrant, automium.PathOf("plan"), "the plan has no canonical form: %s", shorten(err.Error()))
 	}
 	return digestOf(canonical), nil
 }
@@ -455,11 +454,11 @@ func candidatesDoc(cands []Candidate) ([]any, error) {
 	out := make([]any, len(cands))
 	for i, c := range cands {
 		if len(c.Arguments) == 0 {
-			return nil, refuse(CodeGrantAltered, fmt.Sprintf("candidates[%d].arguments", i), "a candidate carries its arguments, at least {}")
+			return nil, refuse(CodeGrantAltered, automium.PathOf("candidates").Index(i).Field("arguments"), "a candidate carries its arguments, at least {}")
 		}
 		args, err := canonicaljson.Canonicalize(c.Arguments)
 		if err != nil || args[0] != '{' {
-			return nil, refuse(CodeGrantAltered, fmt.Sprintf("candidates[%d].arguments", i), "the granted arguments are not an I-JSON object")
+			return nil, refuse(CodeGrantAltered, automium.PathOf("candidates").Index(i).Field("arguments"), "the granted arguments are not an I-JSON object")
 		}
 		out[i] = map[string]any{
 			"server":        map[string]any{"name": c.Server.Name, "version": c.Server.Version},
@@ -479,14 +478,14 @@ func candidatesDoc(cands []Candidate) ([]any, error) {
 // grant; a [Broker] does.
 func ParseGrant(data []byte) (Grant, error) {
 	if _, err := canonicaljson.Canonicalize(data); err != nil {
-		return Grant{}, refuse(CodeInvalidGrant, "grant", "want an I-JSON object: %v", err)
+		return Grant{}, refuse(CodeInvalidGrant, automium.PathOf("grant"), "want an I-JSON object: %v", err)
 	}
 	if a, b, ok := caseVariantNames(data); ok {
-		return Grant{}, refuse(CodeInvalidGrant, "grant", "member names %s and %s differ only in case", echo.Quote(a), echo.Quote(b))
+		return Grant{}, refuse(CodeInvalidGrant, automium.PathOf("grant"), "member names %s and %s differ only in case", automium.ClientValue(a), automium.ClientValue(b))
 	}
 	var g Grant
 	if err := jsonv2.Unmarshal(data, &g, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return Grant{}, refuse(CodeInvalidGrant, "grant", "not a grant: %s", shorten(err.Error()))
+		return Grant{}, refuse(CodeInvalidGrant, automium.PathOf("grant"), "not a grant: %s", shorten(err.Error()))
 	}
 	return g, nil
 }
@@ -513,21 +512,21 @@ func (g Grant) Verify(keys ...SealKey) error {
 		return err
 	}
 	if !hmac.Equal([]byte(id), []byte(g.ID)) {
-		return refuse(CodeGrantAltered, "id", "the grant's fields do not hash to its ID %s; a field was changed after issue", quoteDigest(g.ID))
+		return refuse(CodeGrantAltered, automium.PathOf("id"), "the grant's fields do not hash to its ID %s; a field was changed after issue", quoteDigest(g.ID))
 	}
 	if len(keys) == 0 {
 		return nil
 	}
 	if g.Seal == nil {
-		return refuse(CodeGrantUnsealed, "seal", "the grant is not sealed and this broker accepts only sealed grants")
+		return refuse(CodeGrantUnsealed, automium.PathOf("seal"), "the grant is not sealed and this broker accepts only sealed grants")
 	}
 	for _, k := range keys {
 		if k.ID == g.Seal.KeyID {
 			if !hmac.Equal([]byte(k.mac(g.ID)), []byte(g.Seal.MAC)) {
-				return refuse(CodeGrantUnsealed, "seal.mac", "the seal does not verify under key %s; the grant was forged or altered", echo.Quote(k.ID))
+				return refuse(CodeGrantUnsealed, automium.PathOf("seal").Field("mac"), "the seal does not verify under key %s; the grant was forged or altered", automium.ClientValue(k.ID))
 			}
 			return nil
 		}
 	}
-	return refuse(CodeGrantUnsealed, "seal.keyId", "the grant is sealed with key %s, which this broker does not hold", echo.Quote(g.Seal.KeyID))
+	return refuse(CodeGrantUnsealed, automium.PathOf("seal").Field("keyId"), "the grant is sealed with key %s, which this broker does not hold", automium.ClientValue(g.Seal.KeyID))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
 	"github.com/automium/automium/internal/echo"
 	"github.com/google/jsonschema-go/jsonschema"
@@ -70,42 +71,45 @@ var (
 
 // compileClosedSchema checks that raw is a closed object schema and resolves it
 // for validation.
-func compileClosedSchema(raw json.RawMessage, field string) (*jsonschema.Resolved, error) {
+func compileClosedSchema(raw json.RawMessage, at automium.Path) (*jsonschema.Resolved, error) {
 	canonical, err := canonicaljson.Canonicalize(raw)
 	if err != nil {
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not I-JSON: %v", err)
+		return nil, refuse(CodeSchemaNotClosed, at, "the input schema is not I-JSON: %v", err)
 	}
 	var root any
 	if err := jsonv2.Unmarshal(canonical, &root); err != nil {
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not JSON")
+		return nil, refuse(CodeSchemaNotClosed, at, "the input schema is not JSON")
 	}
 	obj, ok := root.(map[string]any)
 	if !ok || obj["type"] != "object" {
-		return nil, refuse(CodeSchemaNotClosed, field, `the input schema must be an object with "type": "object"`)
+		return nil, refuse(CodeSchemaNotClosed, at, `the input schema must be an object with "type": "object"`)
 	}
 	if err := checkClosed(obj, obj, "", true); err != nil {
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema is not closed at %s: %s", echo.Quote("#"+err.at), err.why)
+		return nil, refuse(CodeSchemaNotClosed, at, "the input schema is not closed at %s: %s", automium.ClientValue("#"+err.at), err.why)
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(canonical, &s); err != nil { // canonical and allow-listed: no name this reads differently
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema cannot be read: %s", shorten(err.Error()))
+		return nil, refuse(CodeSchemaNotClosed, at, "the input schema cannot be read: %s", shorten(err.Error()))
 	}
 	resolved, err := s.Resolve(nil) // nil loader: nothing is ever fetched
 	if err != nil {
-		return nil, refuse(CodeSchemaNotClosed, field, "the input schema cannot be resolved: %s", shorten(err.Error()))
+		return nil, refuse(CodeSchemaNotClosed, at, "the input schema cannot be resolved: %s", shorten(err.Error()))
 	}
 	return resolved, nil
 }
 
 // openAt says where and why a schema is not closed.
-type openAt struct{ at, why string }
+type openAt struct {
+	at  string
+	why echo.Message
+}
 
 // checkClosed checks one schema node under the allow-list; at is its JSON
 // pointer from the root.
 func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt {
 	obj, ok := node.(map[string]any)
 	if !ok {
-		return &openAt{at, "a schema must be a JSON object; true, false and other values are not closed schemas"}
+		return &openAt{at, echo.Msg("a schema must be a JSON object; true, false and other values are not closed schemas")}
 	}
 	allowed := slices.Clone(annotationKeywords)
 	if isRoot {
@@ -113,47 +117,47 @@ func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt 
 	}
 	if ref, ok := obj["$ref"]; ok {
 		if !localRef(ref, root) {
-			return &openAt{at + "/$ref", `a $ref must be "#/$defs/NAME" or "#/definitions/NAME" naming a definition of this schema`}
+			return &openAt{at + "/$ref", echo.Msg(`a $ref must be "#/$defs/NAME" or "#/definitions/NAME" naming a definition of this schema`)}
 		}
 		allowed = append(allowed, "$ref")
 	} else {
 		typ, hasType := obj["type"]
 		switch t, isString := typ.(string); {
 		case hasType && !isString:
-			return &openAt{at + "/type", "type must be one string; a list of types is not closed"}
+			return &openAt{at + "/type", echo.Msg("type must be one string; a list of types is not closed")}
 		case hasType:
 			kw, known := typeKeywords[t]
 			if !known {
-				return &openAt{at + "/type", "type " + echo.Quote(t) + " is not one of object, array, string, integer, number, boolean, null"}
+				return &openAt{at + "/type", echo.Msg("type %s is not one of object, array, string, integer, number, boolean, null", automium.ClientValue(t))}
 			}
 			allowed = append(append(append(allowed, "type"), kw...), valueKeywords...)
 		default:
 			_, hasEnum := obj["enum"]
 			_, hasConst := obj["const"]
 			if !hasEnum && !hasConst {
-				return &openAt{at, "a schema needs a type, or an enum or const naming every accepted value"}
+				return &openAt{at, echo.Msg("a schema needs a type, or an enum or const naming every accepted value")}
 			}
 			allowed = append(allowed, valueKeywords...)
 		}
 	}
 	for _, k := range sortedKeys(obj) {
 		if !slices.Contains(allowed, k) {
-			return &openAt{at + "/" + pointerToken(k), "keyword " + echo.Quote(k) + " is not in the allow-list of closed schemas here"}
+			return &openAt{at + "/" + pointerToken(k), echo.Msg("keyword %s is not in the allow-list of closed schemas here", automium.ClientValue(k))}
 		}
 	}
 	if s, ok := obj["$schema"]; ok && !slices.Contains(schemaDialects, asString(s)) {
-		return &openAt{at + "/$schema", "want draft 2020-12 or draft-07"}
+		return &openAt{at + "/$schema", echo.Msg("want draft 2020-12 or draft-07")}
 	}
 	if e, ok := obj["enum"]; ok {
 		if list, _ := e.([]any); len(list) == 0 {
-			return &openAt{at + "/enum", "enum must be a non-empty list"}
+			return &openAt{at + "/enum", echo.Msg("enum must be a non-empty list")}
 		}
 	}
 	for _, defs := range []string{"$defs", "definitions"} {
 		if d, ok := obj[defs]; ok {
 			m, ok := d.(map[string]any)
 			if !ok {
-				return &openAt{at + "/" + defs, defs + " must map names to schemas"}
+				return &openAt{at + "/" + defs, echo.Msg("%s must map names to schemas", defs)}
 			}
 			for _, name := range sortedKeys(m) {
 				if err := checkClosed(m[name], root, at+"/"+defs+"/"+pointerToken(name), false); err != nil {
@@ -165,11 +169,11 @@ func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt 
 	switch obj["type"] {
 	case "object":
 		if obj["additionalProperties"] != false {
-			return &openAt{at + "/additionalProperties", "an object must set additionalProperties to false"}
+			return &openAt{at + "/additionalProperties", echo.Msg("an object must set additionalProperties to false")}
 		}
 		props, ok := obj["properties"].(map[string]any)
 		if !ok {
-			return &openAt{at + "/properties", "an object must name its properties"}
+			return &openAt{at + "/properties", echo.Msg("an object must name its properties")}
 		}
 		for _, name := range sortedKeys(props) {
 			if err := checkClosed(props[name], root, at+"/properties/"+pointerToken(name), false); err != nil {
@@ -179,18 +183,18 @@ func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt 
 		if r, ok := obj["required"]; ok {
 			list, ok := r.([]any)
 			if !ok {
-				return &openAt{at + "/required", "required must be a list of property names"}
+				return &openAt{at + "/required", echo.Msg("required must be a list of property names")}
 			}
 			for _, n := range list {
 				if name, ok := n.(string); !ok || props[name] == nil {
-					return &openAt{at + "/required", "required must name properties of this object"}
+					return &openAt{at + "/required", echo.Msg("required must name properties of this object")}
 				}
 			}
 		}
 	case "array":
 		items, ok := obj["items"]
 		if !ok {
-			return &openAt{at + "/items", "an array must say what its items are"}
+			return &openAt{at + "/items", echo.Msg("an array must say what its items are")}
 		}
 		if err := checkClosed(items, root, at+"/items", false); err != nil {
 			return err
@@ -228,23 +232,23 @@ const maxSafeInteger = 1<<53 - 1
 
 // canonicalArguments returns the canonical form of args, which must be a JSON
 // object that validates against schema.
-func canonicalArguments(schema *jsonschema.Resolved, args json.RawMessage, field string) ([]byte, error) {
+func canonicalArguments(schema *jsonschema.Resolved, args json.RawMessage, at automium.Path) ([]byte, error) {
 	canonical, err := canonicaljson.Canonicalize(args)
 	if err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments are not I-JSON: %v", err)
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the arguments are not I-JSON: %v", err)
 	}
 	if n, ok := unsafeInteger(args); ok {
-		return nil, refuse(CodeArgumentsOutsideSchema, field, "the integer %s is beyond 2^53 and would be bound as another number; bind it as a string", echo.Quote(n))
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the integer %s is beyond 2^53 and would be bound as another number; bind it as a string", automium.ClientValue(n))
 	}
 	var instance any
 	if err := jsonv2.Unmarshal(canonical, &instance); err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments are not JSON")
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the arguments are not JSON")
 	}
 	if _, ok := instance.(map[string]any); !ok {
-		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments must be a JSON object")
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the arguments must be a JSON object")
 	}
 	if err := schema.Validate(instance); err != nil {
-		return nil, refuse(CodeArgumentsOutsideSchema, field, "the arguments do not validate against the tool's closed input schema: %s", shorten(err.Error()))
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the arguments do not validate against the tool's closed input schema: %s", shorten(err.Error()))
 	}
 	return canonical, nil
 }

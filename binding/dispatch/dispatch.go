@@ -176,7 +176,7 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 	init := cs.InitializeResult()
 	if init == nil || init.ServerInfo == nil || init.ServerInfo.Name == "" || init.ServerInfo.Version == "" {
 		cs.Close()
-		return nil, &automium.Error{Code: binding.CodeServerUnknown, Field: "serverInfo", Message: "the server reported no name and version; an unidentified server cannot be bound"}
+		return nil, refuse(binding.CodeServerUnknown, "serverInfo", "the server reported no name and version; an unidentified server cannot be bound")
 	}
 	srv.identity = binding.ServerIdentity{Name: init.ServerInfo.Name, Version: init.ServerInfo.Version}
 	if err := binding.CheckIdentity(srv.identity); err != nil {
@@ -194,8 +194,8 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 		if strings.EqualFold(other.identity.Name, srv.identity.Name) && strings.EqualFold(other.identity.Version, srv.identity.Version) {
 			d.mu.Unlock()
 			cs.Close()
-			return nil, &automium.Error{Code: binding.CodeServerAmbiguous, Field: "serverInfo",
-				Message: fmt.Sprintf("already connected to a server that reports %s; calls could not be routed to exactly one", echo.Quote(srv.identity.String()))}
+			return nil, refuse(binding.CodeServerAmbiguous, "serverInfo",
+				"already connected to a server that reports %s; calls could not be routed to exactly one", automium.ClientValue(srv.identity.String()))
 		}
 	}
 	d.servers = append(d.servers, srv)
@@ -255,18 +255,26 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
 		return binding.Catalog{}, "", closedError(s)
 	}
 	if s.changes != s.readAt {
-		why := "it changed again while it was being read"
+		why := echo.Msg("it changed again while it was being read")
 		switch {
 		case errors.Is(err, errReadPending):
-			why = "another dispatch is reading it again now"
+			why = echo.Msg("another dispatch is reading it again now")
 		case s.readErr != nil:
-			why = "the re-read failed: " + echo.Quote(s.readErr.Error())
+			why = echo.Msg("the re-read failed: %s", automium.ClientValue(s.readErr.Error()))
 		}
-		return binding.Catalog{}, "", &automium.Error{Code: binding.CodeCatalogStale, Field: "server",
-			Message: fmt.Sprintf("server %s announced a catalog change and %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
-				echo.Quote(s.identity.String()), why)}
+		return binding.Catalog{}, "", refuse(binding.CodeCatalogStale, "server",
+			"server %s announced a catalog change and %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
+			automium.ClientValue(s.identity.String()), why)
 	}
 	return s.catalog, s.digest, nil
+}
+
+// refuse is the error of a refused dispatch, about the top-level field name
+// of the dispatch (the server, the call, the context), made by the root's one
+// renderer as binding's refusals are: every client value among args is an
+// [automium.ClientValue] or an echo.Message whose values are.
+func refuse(code automium.Code, name, format string, args ...any) *automium.Error {
+	return automium.NewProblem(code, automium.PathOf(name), nil, format, args...).Err()
 }
 
 // errReadPending: another dispatch's re-read of the catalog is in progress.
@@ -274,8 +282,8 @@ var errReadPending = errors.New("dispatch: a catalog re-read is in progress")
 
 // closedError is the refusal for a server whose session ended. s.mu is held.
 func closedError(s *Server) error {
-	return &automium.Error{Code: binding.CodeServerUnknown, Field: "server",
-		Message: fmt.Sprintf("the session with server %s has ended; nothing was dispatched and the grant is unused; connect the server again", echo.Quote(s.identity.String()))}
+	return refuse(binding.CodeServerUnknown, "server",
+		"the session with server %s has ended; nothing was dispatched and the grant is unused; connect the server again", automium.ClientValue(s.identity.String()))
 }
 
 // Dispatch sends the model's choice, call, to the server it names, as
@@ -301,16 +309,16 @@ func closedError(s *Server) error {
 func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call binding.Call) (*mcp.CallToolResult, error) {
 	srv := d.server(call.Server)
 	if srv == nil {
-		return nil, &automium.Error{Code: binding.CodeServerUnknown, Field: "server",
-			Message: fmt.Sprintf("no connected server reports %s; a call can only go to a server the dispatcher was given; nothing was dispatched and the grant is unused", echo.Quote(call.Server.String()))}
+		return nil, refuse(binding.CodeServerUnknown, "server",
+			"no connected server reports %s; a call can only go to a server the dispatcher was given; nothing was dispatched and the grant is unused", automium.ClientValue(call.Server.String()))
 	}
 	catalog, digest, err := srv.live(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, &automium.Error{Code: binding.CodeNotDispatched, Field: "ctx",
-			Message: fmt.Sprintf("the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)}
+		return nil, refuse(binding.CodeNotDispatched, "ctx",
+			"the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)
 	}
 	schema, _ := catalog.InputSchema(call.Tool)
 	auth, err := d.broker.Authorize(grant, binding.LiveCall{
@@ -324,9 +332,9 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 	chosen := auth.Candidate
 	res, err := srv.session.CallTool(ctx, &mcp.CallToolParams{Name: chosen.Tool, Arguments: json.RawMessage(chosen.Arguments)})
 	if err != nil {
-		return nil, &automium.Error{Code: binding.CodeCallFailed, Field: "call",
-			Message: fmt.Sprintf("the call to %s on %s was handed to the session and failed, so it may have reached the server: %s; its step is consumed and is not retried under this grant",
-				echo.Quote(chosen.Tool), echo.Quote(srv.identity.String()), echo.Quote(err.Error()))}
+		return nil, refuse(binding.CodeCallFailed, "call",
+			"the call to %s on %s was handed to the session and failed, so it may have reached the server: %s; its step is consumed and is not retried under this grant",
+			automium.ClientValue(chosen.Tool), automium.ClientValue(srv.identity.String()), automium.ClientValue(err.Error()))
 	}
 	return res, nil
 }
