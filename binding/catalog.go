@@ -42,22 +42,11 @@ const CatalogRule = "tool-catalog-v1"
 //	 "prompts": [{"name", "title"?, "description"?,
 //	              "arguments": [{"name", "title"?, "description"?, "required"}, ...]}, ...]}
 //
-// with these normalizations, each chosen so that the digest depends on what the
-// catalog means and not on how an SDK happens to serialize it:
-//
-//   - tools and prompts are sorted by name, resources by URI, prompt arguments
-//     by name, comparing UTF-16 code units as RFC 8785 sorts keys; two items
-//     with the same name (or URI) make the catalog invalid, since a call could
-//     not say which one it means;
-//   - only the fields above are kept; "_meta", icons, sizes and any other field
-//     are left out (a resource's size would change with its body, and _meta is
-//     per-response metadata);
-//   - an optional string that is absent, null or empty is left out;
-//   - the four tool hints are always present with their effective value, the
-//     MCP defaults filling in absent ones (readOnlyHint false, destructiveHint
-//     true, idempotentHint false, openWorldHint true); "required" of a prompt
-//     argument is always present, false when absent;
-//   - schemas are kept whole, as JSON values.
+// with the normalizations [CatalogRules] states, each chosen so that the digest
+// depends on what the catalog means and not on how an SDK happens to serialize
+// it, and a catalog that could be read two ways has no digest at all. Those
+// sentences are the rule's one statement: docs/binding.md and Automium's
+// contract resource carry them word for word.
 //
 // The protocol version is part of the digest, because what a catalog means
 // depends on the protocol it is served under: a session that negotiates another
@@ -71,6 +60,26 @@ type Catalog struct {
 	Tools           []json.RawMessage
 	Resources       []json.RawMessage
 	Prompts         []json.RawMessage
+}
+
+// CatalogRules states the tool-catalog-v1 rule, one sentence group a rule, in
+// the words docs/binding.md and Automium's contract resource
+// (automium://contracts/tool-catalog-v1) repeat: enough for a program in
+// another language to compute the same digest from a server's list answers.
+// A test holds the documentation to it and each rule to the code. It returns
+// a new slice on every call.
+func CatalogRules() []string {
+	return []string{
+		`The digest is "sha256:" followed by the lowercase hex SHA-256 of the RFC 8785 (JSON Canonicalization Scheme) form of the document {"catalog": "tool-catalog-v1", "protocolVersion", "tools", "resources", "prompts"}. The three lists are always present: [] when the server has none or does not announce the capability.`,
+		`RFC 8785: object members sorted by name as sequences of UTF-16 code units, no whitespace, numbers in ECMAScript shortest form (4.50 is 4.5, 1E30 is 1e+30), strings with only '"', '\' and U+0000..U+001F escaped.`,
+		`Every list item, as the server sent it, must be an I-JSON object: valid UTF-8, no lone surrogate escapes, no duplicate member names, numbers within the range of a double, nesting at most ` + strconv.Itoa(canonicaljson.MaxDepth) + ` deep. No object anywhere in an item may have two member names that are equal under Unicode simple case folding ("inputSchema" and "INPUTSCHEMA", "k" and U+212A KELVIN SIGN): a case-insensitive reader could take another member than the digest. An item that breaks this makes the catalog invalid: it has no digest.`,
+		`tools: every tool of every tools/list page, as {"name", "title"?, "description"?, "inputSchema"?, "outputSchema"?, "annotations": {"title"?, "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}}, its name a non-empty string. "inputSchema" and "outputSchema" are kept whole, as JSON values, when present and not null: "inputSchema": null is the same as no inputSchema, and such a tool cannot be granted. "annotations" is always written; absent or null, it is {}, and otherwise must be an object. The four hints are always written with their effective value, absent or null taking MCP's defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.`,
+		`resources: every resource of every resources/list page, as {"uri", "name"?, "title"?, "description"?, "mimeType"?}, its uri a non-empty string. Sizes are left out: they follow the bodies, which are not part of the contract. Resource templates (resources/templates/list) are not part of the catalog.`,
+		`prompts: every prompt of every prompts/list page, as {"name", "title"?, "description"?, "arguments": [{"name", "title"?, "description"?, "required"}, ...]}, its name a non-empty string. "arguments" is always written as an array: absent, null and [] are all []; any other value ({} included) makes the catalog invalid. Each argument is an object with a non-empty name; its "required" is always written, false when absent or null.`,
+		`An optional string member that is absent, null or "" is left out; a string member that holds anything but a string or null makes the catalog invalid, as does a hint or "required" that is not a boolean or null. "_meta", "icons", "size" and every other member are left out.`,
+		`Tools and prompts are sorted by name, resources by uri, and each prompt's arguments by name, comparing the names as sequences of UTF-16 code units, the order RFC 8785 uses for member names (so U+1F600, a surrogate pair, sorts before U+FB33). Two tools or two prompts with one name, two resources with one uri, or two arguments of one prompt with one name make the catalog invalid: a call could not say which one it means.`,
+		`The protocol version is part of the digest, so one catalog has one digest per protocol version; a client pins the digest of the version it negotiates.`,
+	}
 }
 
 // Digest returns the catalog's tool-catalog-v1 digest.

@@ -3,6 +3,7 @@ package binding_test
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -224,5 +225,122 @@ func TestGrantIsDeterministic(t *testing.T) {
 	p.VMUUID = strings.ToUpper(vmUUID)
 	if got := issue(t, p, &key)[0].ID; got != a[0].ID {
 		t.Errorf("upper-case VM UUID gave another grant ID")
+	}
+}
+
+// TestCatalogRulesDocumented: docs/binding.md states the tool-catalog-v1 rule
+// in CatalogRules' words, one bullet a rule, so the documentation, the
+// contract resource (which serves CatalogRules) and the code have one text.
+func TestCatalogRulesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/binding.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "\n### tool-catalog-v1\n")
+	if !ok {
+		t.Fatal("docs/binding.md has no tool-catalog-v1 section")
+	}
+	section, _, _ = strings.Cut(section, "\n### ")
+	var got []string
+	for line := range strings.SplitSeq(section, "\n") {
+		if rule, ok := strings.CutPrefix(line, "- "); ok {
+			got = append(got, rule)
+		}
+	}
+	if diff := cmp.Diff(binding.CatalogRules(), got); diff != "" {
+		t.Errorf("docs/binding.md's tool-catalog-v1 bullets are not binding.CatalogRules(); copy them over (-code +docs):\n%s", diff)
+	}
+}
+
+// TestCatalogRulesHold holds the rules CatalogRules states, one row each, to
+// what Digest does: spellings the rules call equal have one digest, items
+// they call invalid have none, and names sort as UTF-16 code units.
+func TestCatalogRulesHold(t *testing.T) {
+	tool := func(item string) binding.Catalog {
+		return binding.Catalog{ProtocolVersion: "v", Tools: []json.RawMessage{json.RawMessage(item)}}
+	}
+	prompt := func(item string) binding.Catalog {
+		return binding.Catalog{ProtocolVersion: "v", Prompts: []json.RawMessage{json.RawMessage(item)}}
+	}
+	same := []struct {
+		name     string
+		spelling []binding.Catalog
+	}{
+		{"inputSchema null is no inputSchema", []binding.Catalog{tool(`{"name":"a"}`), tool(`{"name":"a","inputSchema":null}`)}},
+		{"outputSchema null is no outputSchema", []binding.Catalog{tool(`{"name":"a"}`), tool(`{"name":"a","outputSchema":null}`)}},
+		{"annotations absent, null and {}", []binding.Catalog{tool(`{"name":"a"}`), tool(`{"name":"a","annotations":null}`), tool(`{"name":"a","annotations":{}}`)}},
+		{"hints absent, null and MCP's defaults", []binding.Catalog{tool(`{"name":"a","annotations":{"readOnlyHint":null}}`),
+			tool(`{"name":"a","annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false,"openWorldHint":true}}`)}},
+		{"optional strings absent, null and empty", []binding.Catalog{tool(`{"name":"a"}`), tool(`{"name":"a","title":null,"description":""}`)}},
+		{"other members left out", []binding.Catalog{tool(`{"name":"a"}`), tool(`{"name":"a","_meta":{"k":1},"icons":[{"src":"x"}],"x-vendor":true}`)}},
+		{"prompt arguments absent, null and []", []binding.Catalog{prompt(`{"name":"p"}`), prompt(`{"name":"p","arguments":null}`), prompt(`{"name":"p","arguments":[]}`)}},
+		{"required absent, null and false", []binding.Catalog{prompt(`{"name":"p","arguments":[{"name":"x"}]}`),
+			prompt(`{"name":"p","arguments":[{"name":"x","required":null}]}`), prompt(`{"name":"p","arguments":[{"name":"x","required":false}]}`)}},
+		{"no list and an empty list", []binding.Catalog{{ProtocolVersion: "v"}, {ProtocolVersion: "v", Tools: []json.RawMessage{}}}},
+	}
+	for _, tt := range same {
+		want := mustDigest(t, tt.spelling[0])
+		for i, c := range tt.spelling[1:] {
+			if got := mustDigest(t, c); got != want {
+				t.Errorf("%s: spelling %d has digest %s, want %s", tt.name, i+1, got, want)
+			}
+		}
+	}
+
+	invalid := []struct {
+		name    string
+		catalog binding.Catalog
+		field   string
+	}{
+		{"prompt arguments as {}", prompt(`{"name":"p","arguments":{}}`), "prompts[0].arguments"},
+		{"prompt arguments as a string", prompt(`{"name":"p","arguments":"goal"}`), "prompts[0].arguments"},
+		{"prompt argument without a name", prompt(`{"name":"p","arguments":[{"description":"d"}]}`), "prompts[0].arguments[0].name"},
+		{"required not a boolean", prompt(`{"name":"p","arguments":[{"name":"x","required":"yes"}]}`), "prompts[0].arguments[0].required"},
+		{"annotations not an object", tool(`{"name":"a","annotations":[]}`), "tools[0].annotations"},
+		{"name not a string", tool(`{"name":7}`), "tools[0].name"},
+		{"title not a string", tool(`{"name":"a","title":false}`), "tools[0].title"},
+		{"case-variant names deep in a schema", tool(`{"name":"a","inputSchema":{"type":"object","properties":{"k":{},"\u212a":{}}}}`), "tools[0]"},
+		{"case-variant member names of the item", tool(`{"name":"a","inputSchema":null,"INPUTSCHEMA":{"type":"object"}}`), "tools[0]"},
+		{"invalid UTF-8", tool("{\"name\":\"a\xff\"}"), "tools[0]"},
+		{"a lone surrogate", tool(`{"name":"a\ud800"}`), "tools[0]"},
+		{"a number beyond a double", tool(`{"name":"a","inputSchema":{"maximum":1e400}}`), "tools[0]"},
+		{"nesting past the bound", tool(`{"name":"a","inputSchema":` + strings.Repeat("[", canonicaljson.MaxDepth) + strings.Repeat("]", canonicaljson.MaxDepth) + `}`), "tools[0]"},
+		{"two resources with one uri", binding.Catalog{ProtocolVersion: "v", Resources: []json.RawMessage{json.RawMessage(`{"uri":"x://a"}`), json.RawMessage(`{"uri":"x://a","name":"b"}`)}}, "resources"},
+		{"two prompts with one name", binding.Catalog{ProtocolVersion: "v", Prompts: []json.RawMessage{json.RawMessage(`{"name":"p"}`), json.RawMessage(`{"name":"p"}`)}}, "prompts"},
+	}
+	for _, tt := range invalid {
+		_, err := tt.catalog.Digest()
+		aerr, ok := errors.AsType[*automium.Error](err)
+		if !ok || aerr.Code != binding.CodeInvalidCatalog || aerr.Field != tt.field {
+			t.Errorf("%s: Digest error = %v, want %s at %s", tt.name, err, binding.CodeInvalidCatalog, tt.field)
+		}
+	}
+
+	// U+FB33 is one UTF-16 code unit, 0xFB33; U+1F600 is the pair 0xD83D
+	// 0xDE00, so it sorts first, although its code point is larger. Code
+	// point or UTF-8 byte order would put it last.
+	c := binding.Catalog{ProtocolVersion: "v",
+		Tools:   []json.RawMessage{json.RawMessage(`{"name":"\ufb33"}`), json.RawMessage(`{"name":"\ud83d\ude00"}`)},
+		Prompts: []json.RawMessage{json.RawMessage(`{"name":"p","arguments":[{"name":"\ufb33"},{"name":"\ud83d\ude00"},{"name":"Z"}]}`)}}
+	doc, err := c.Canonical()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Tools   []struct{ Name string }
+		Prompts []struct{ Arguments []struct{ Name string } }
+	}
+	if err := json.Unmarshal(doc, &got); err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, tl := range got.Tools {
+		order = append(order, tl.Name)
+	}
+	for _, a := range got.Prompts[0].Arguments {
+		order = append(order, a.Name)
+	}
+	if diff := cmp.Diff([]string{"\U0001F600", "\uFB33", "Z", "\U0001F600", "\uFB33"}, order); diff != "" {
+		t.Errorf("names not in UTF-16 code unit order (-want +got):\n%s", diff)
 	}
 }

@@ -81,16 +81,10 @@ func newServerCatalog(digests map[string]string) serverCatalog {
 			"contract it was tested against and notice any change: the SHA-256 of one canonical JSON document " +
 			"built from the server's tools/list, resources/list and prompts/list answers and the negotiated " +
 			"protocol version.",
-		Rules: []string{
-			`The digest is "sha256:" followed by the lowercase hex SHA-256 of the RFC 8785 (JSON Canonicalization Scheme) form of the document {"catalog": "tool-catalog-v1", "protocolVersion", "tools", "resources", "prompts"}.`,
-			`RFC 8785: object members sorted by key as UTF-16 code units, no whitespace, numbers in ECMAScript shortest form (4.50 is 4.5, 1E30 is 1e+30), strings with only '"', '\\' and U+0000..U+001F escaped. Input must be I-JSON: no duplicate keys, no lone surrogates.`,
-			`tools: every tool of every tools/list page as {"name", "title"?, "description"?, "inputSchema"?, "outputSchema"?, "annotations": {"title"?, "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}}, sorted by name.`,
-			`resources: every resource of every resources/list page as {"uri", "name"?, "title"?, "description"?, "mimeType"?}, sorted by uri. Sizes are left out: they follow the bodies, which are not part of the contract.`,
-			`prompts: every prompt of every prompts/list page as {"name", "title"?, "description"?, "arguments": [{"name", "title"?, "description"?, "required"}]}, prompts and arguments sorted by name.`,
-			`Optional strings that are absent, null or empty are left out. The four tool hints are always written with their effective value, MCP's defaults filling in absent ones (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true); a prompt argument's required is false when absent. _meta, icons and every other field are left out.`,
-			`Two tools or prompts with one name, or two resources with one URI, make a catalog invalid: it has no digest.`,
-			`The protocol version is part of the digest, so one catalog has one digest per protocol version; a client pins the digest of the version it negotiates. This server advertises the digest for the negotiated version in the initialize result's _meta under "` + CatalogMetaKey + `" (and in server/discover's _meta for the requested version).`,
-		},
+		// The rule in binding's words, which docs/binding.md carries too, then
+		// what only this server does: where it advertises its digest.
+		Rules: append(binding.CatalogRules(),
+			`This server advertises the digest for the negotiated protocol version in the initialize result's _meta under "`+CatalogMetaKey+`" (and in server/discover's _meta for the requested version), and lists every version's digest under "digests" here. A client should compute the digest itself from the list answers rather than trust the advertised one.`),
 		MetaKey:   CatalogMetaKey,
 		Server:    binding.ServerIdentity{Name: Name, Version: Version()},
 		Digests:   digests,

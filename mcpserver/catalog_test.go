@@ -3,6 +3,8 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/automium/automium/binding"
@@ -49,6 +51,12 @@ func TestCatalogDigestLive(t *testing.T) {
 			}
 			if doc.Digests[init.ProtocolVersion] != got || doc.Server.Name != Name || doc.Server.Version != Version() {
 				t.Errorf("contract resource: server %v, digests %v; want %s for %s", doc.Server, doc.Digests, got, init.ProtocolVersion)
+			}
+			// The served rule is binding's, which docs/binding.md carries too,
+			// plus this server's own: where it advertises the digest.
+			if rules := binding.CatalogRules(); len(doc.Rules) != len(rules)+1 || !slices.Equal(doc.Rules[:len(rules)], rules) ||
+				!strings.Contains(doc.Rules[len(rules)], CatalogMetaKey) {
+				t.Errorf("contract resource rules = %q; want binding.CatalogRules() and the _meta rule", doc.Rules)
 			}
 		})
 	}
