@@ -3,7 +3,10 @@ package binding_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,6 +80,50 @@ func TestRefusalsCarryPaths(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want.String(), e.Field); diff != "" {
 				t.Errorf("field (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSubstitutionNamesTheGrantedServers: a call to a server no candidate
+// names is refused with the grant's distinct servers, at most three by name,
+// each quoted and cut as a client value; a server repeated among the
+// candidates is not "others".
+func TestSubstitutionNamesTheGrantedServers(t *testing.T) {
+	long := strings.Repeat("s", 100)
+	server := func(name string) binding.ServerIdentity { return binding.ServerIdentity{Name: name, Version: "1"} }
+	tests := []struct {
+		name    string
+		servers []string // one candidate a server, in order
+		want    string
+	}{
+		{"one", []string{"a"}, `"a@1"`},
+		{"a repeated server", []string{"a", "b", "a"}, `"a@1", "b@1"`},
+		{"three and a repeat", []string{"a", "b", "c", "b"}, `"a@1", "b@1", "c@1"`},
+		{"four", []string{"a", "b", "c", "d"}, `"a@1", "b@1", "c@1" and others`},
+		{"a long name, cut", []string{long}, `"` + long[:40] + `"… (102 bytes)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := plan(t)
+			p.Steps = [][]binding.Call{nil}
+			for i, s := range tt.servers {
+				if !slices.ContainsFunc(p.Servers, func(ps binding.PinnedServer) bool { return ps.Identity == server(s) }) {
+					p.Servers = append(p.Servers, binding.PinnedServer{Identity: server(s), Catalog: uiCatalog(false)})
+				}
+				p.Steps[0] = append(p.Steps[0], binding.Call{Server: server(s), Tool: "click", Arguments: json.RawMessage(fmt.Sprintf(`{"target":"button:%d"}`, i))})
+			}
+			g := issue(t, p, nil)[0]
+			call := liveOn(t, g, 0)
+			call.Server = server("intruder")
+			_, err := brokerAt(t, issuedAt).Authorize(g, call)
+			e, ok := errors.AsType[*automium.Error](err)
+			if !ok || e.Code != binding.CodeServerSubstituted {
+				t.Fatalf("error %v, want %s", err, binding.CodeServerSubstituted)
+			}
+			_, allows, _ := strings.Cut(e.Message, "the grant allows ")
+			if diff := cmp.Diff(tt.want, allows); diff != "" {
+				t.Errorf("servers named (-want +got):\n%s", diff)
 			}
 		})
 	}
