@@ -36,9 +36,11 @@
 // connects to MCP servers with the go-sdk client and calls tools only through a
 // Broker, refusing every call to a server whose catalog may have changed.
 //
-// Everything here is pure: it depends on the standard library and the automium
-// package only, reads no clock, key, file or environment variable, and opens no
-// connection. Keys and time are always passed in.
+// Everything here is pure: beyond the standard library it depends only on this
+// module's root package (codes, paths) and its message renderer, canonicaljson and
+// jsonschema-go (which the root package already uses); it reads no clock, key,
+// file or environment variable, and opens no connection. Keys and time are
+// always passed in.
 //
 // # Canonical forms
 //
