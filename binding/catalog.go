@@ -66,12 +66,13 @@ type Catalog struct {
 // the words docs/binding.md and Automium's contract resource
 // (automium://contracts/tool-catalog-v1) repeat: enough for a program in
 // another language to compute the same digest from a server's list answers.
-// A test holds the documentation to it and each rule to the code. It returns
-// a new slice on every call.
+// go generate ./... writes docs/binding.md's list from it, and
+// TestCatalogRulesHold holds each rule to the code. It returns a new slice on
+// every call.
 func CatalogRules() []string {
 	return []string{
 		`The digest is "sha256:" followed by the lowercase hex SHA-256 of the RFC 8785 (JSON Canonicalization Scheme) form of the document {"catalog": "tool-catalog-v1", "protocolVersion", "tools", "resources", "prompts"}. The three lists are always present: [] when the server has none or does not announce the capability.`,
-		`RFC 8785: object members sorted by name as sequences of UTF-16 code units, no whitespace, numbers in ECMAScript shortest form (4.50 is 4.5, 1E30 is 1e+30), strings with only '"', '\' and U+0000..U+001F escaped.`,
+		`RFC 8785: object members sorted by name as sequences of UTF-16 code units, no whitespace, numbers in ECMAScript shortest form (4.50 is 4.5, 1E30 is 1e+30), strings with only the quotation mark, the backslash and U+0000..U+001F escaped: \" and \\, \b \t \n \f \r, and \u00 with two lowercase hex digits for the other controls.`,
 		`Every list item, as the server sent it, must be an I-JSON object: valid UTF-8, no lone surrogate escapes, no duplicate member names, numbers within the range of a double, nesting at most ` + strconv.Itoa(canonicaljson.MaxDepth) + ` deep. No object anywhere in an item may have two member names that are equal under Unicode simple case folding ("inputSchema" and "INPUTSCHEMA", "k" and U+212A KELVIN SIGN): a case-insensitive reader could take another member than the digest. An item that breaks this makes the catalog invalid: it has no digest.`,
 		`tools: every tool of every tools/list page, as {"name", "title"?, "description"?, "inputSchema"?, "outputSchema"?, "annotations": {"title"?, "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}}, its name a non-empty string. "inputSchema" and "outputSchema" are kept whole, as JSON values, when present and not null: "inputSchema": null is the same as no inputSchema, and such a tool cannot be granted. "annotations" is always written; absent or null, it is {}, and otherwise must be an object. The four hints are always written with their effective value, absent or null taking MCP's defaults: readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.`,
 		`resources: every resource of every resources/list page, as {"uri", "name"?, "title"?, "description"?, "mimeType"?}, its uri a non-empty string. Sizes are left out: they follow the bodies, which are not part of the contract. Resource templates (resources/templates/list) are not part of the catalog.`,

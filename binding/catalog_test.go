@@ -3,7 +3,6 @@ package binding_test
 import (
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -225,30 +224,6 @@ func TestGrantIsDeterministic(t *testing.T) {
 	p.VMUUID = strings.ToUpper(vmUUID)
 	if got := issue(t, p, &key)[0].ID; got != a[0].ID {
 		t.Errorf("upper-case VM UUID gave another grant ID")
-	}
-}
-
-// TestCatalogRulesDocumented: docs/binding.md states the tool-catalog-v1 rule
-// in CatalogRules' words, one bullet a rule, so the documentation, the
-// contract resource (which serves CatalogRules) and the code have one text.
-func TestCatalogRulesDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../docs/binding.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(doc), "\n### tool-catalog-v1\n")
-	if !ok {
-		t.Fatal("docs/binding.md has no tool-catalog-v1 section")
-	}
-	section, _, _ = strings.Cut(section, "\n### ")
-	var got []string
-	for line := range strings.SplitSeq(section, "\n") {
-		if rule, ok := strings.CutPrefix(line, "- "); ok {
-			got = append(got, rule)
-		}
-	}
-	if diff := cmp.Diff(binding.CatalogRules(), got); diff != "" {
-		t.Errorf("docs/binding.md's tool-catalog-v1 bullets are not binding.CatalogRules(); copy them over (-code +docs):\n%s", diff)
 	}
 }
 

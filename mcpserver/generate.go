@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
 	"github.com/automium/automium/internal/gen"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -21,9 +22,10 @@ import (
 // generatedFiles lists the adapter's generated files: every tool's advertised
 // schemas (toolschemas/), the tool-catalog-v1 digests of the server New builds,
 // the size of every fixed resource, the texts of the prompt and resource
-// goldens in testdata/, and the README's inventory of tools, resources and
-// prompts. The schemas come from the root package's schemas as compiled in, so
-// after a change there the generator runs twice (see internal/cmd/gen).
+// goldens in testdata/, the README's inventory of tools, resources and
+// prompts, and the tool-catalog-v1 rule in docs/binding.md. The schemas come
+// from the root package's schemas as compiled in, so after a change there the
+// generator runs twice (see internal/cmd/gen).
 func generatedFiles(fs.FS) ([]gen.Output, error) {
 	calls := toolExamples().calls()
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
@@ -78,7 +80,16 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 		return nil, err
 	}
 	begin, end := gen.BlockMarkers("MCP inventory, from the live server's lists")
-	return append(outs, gen.BlockOf("README.md", begin, end, inventory+"\n")), nil
+	outs = append(outs, gen.BlockOf("README.md", begin, end, inventory+"\n"))
+
+	// The tool-catalog-v1 rule in docs/binding.md is the contract resource's,
+	// word for word: binding.CatalogRules, one bullet each.
+	var rules strings.Builder
+	for _, r := range binding.CatalogRules() {
+		rules.WriteString("- " + r + "\n")
+	}
+	begin, end = gen.BlockMarkers("tool-catalog-v1 rules, binding.CatalogRules")
+	return append(outs, gen.BlockOf("docs/binding.md", begin, end, rules.String())), nil
 }
 
 // Files of the package that generatedFiles writes, relative to the package.
