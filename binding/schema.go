@@ -240,6 +240,9 @@ func canonicalArguments(schema *jsonschema.Resolved, args json.RawMessage, at au
 	if n, ok := unsafeInteger(args); ok {
 		return nil, refuse(CodeArgumentsOutsideSchema, at, "the integer %s is beyond 2^53 and would be bound as another number; bind it as a string", automium.ClientValue(n))
 	}
+	if n, ok := inexactNumber(args); ok {
+		return nil, refuse(CodeArgumentsOutsideSchema, at, "the number %s has no exact double, so it would be bound as another number; write it with at most 17 significant digits within the range of a double, or bind it as a string", automium.ClientValue(n))
+	}
 	var instance any
 	if err := jsonv2.Unmarshal(canonical, &instance); err != nil {
 		return nil, refuse(CodeArgumentsOutsideSchema, at, "the arguments are not JSON")
@@ -274,6 +277,81 @@ func unsafeInteger(data []byte) (string, bool) {
 			return lit, true
 		}
 	}
+}
+
+// inexactNumber returns the first number literal in data (which is I-JSON)
+// whose decimal value its RFC 8785 form does not keep: the form is that of the
+// nearest double, so 9007199254740993.0, 0.10000000000000000000001 and 1e-400
+// would be bound as 9007199254740992, 0.1 and 0. unsafeInteger covers only
+// integers written as integers; this covers every spelling. A literal binds
+// when its canonical form names the same decimal value, as 1.50 (1.5), 1E2
+// (100) and -0 (0, which RFC 8785 writes for both zeros) do.
+func inexactNumber(data []byte) (string, bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	for {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return "", false // io.EOF, or an error Canonicalize already reported
+		}
+		if tok.Kind() != '0' {
+			continue
+		}
+		lit := tok.String()
+		f, err := strconv.ParseFloat(lit, 64)
+		if err != nil {
+			return lit, true // out of range; Canonicalize refuses it first
+		}
+		canonical, err := canonicaljson.AppendNumber(nil, f)
+		if err != nil || !sameDecimal(lit, string(canonical)) {
+			return lit, true
+		}
+	}
+}
+
+// sameDecimal reports whether the JSON number literals a and b name the same
+// decimal value, reading each once, without big arithmetic: both are reduced
+// to their significant digits and the power of ten of the last one.
+func sameDecimal(a, b string) bool {
+	da, ea, za := decimalParts(a)
+	db, eb, zb := decimalParts(b)
+	if za || zb {
+		return za == zb // both zeros are one value, as RFC 8785 writes them
+	}
+	return da == db && ea == eb
+}
+
+// decimalParts returns the significant digits of the JSON number literal s
+// (sign first, no leading or trailing zeros), the power of ten of the last
+// digit, and whether the value is zero. An exponent beyond ±10^9 is clamped:
+// no double is that large or small, so such a literal is inexact either way.
+func decimalParts(s string) (digits string, exp int64, zero bool) {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	mant, expText, _ := strings.Cut(strings.ToLower(s), "e")
+	intPart, frac, _ := strings.Cut(mant, ".")
+	all := strings.TrimLeft(intPart+frac, "0")
+	if all == "" {
+		return "", 0, true
+	}
+	trimmed := strings.TrimRight(all, "0")
+	exp = int64(len(all)-len(trimmed)) - int64(len(frac))
+	expText = strings.TrimPrefix(expText, "+")
+	sign := int64(1)
+	if strings.HasPrefix(expText, "-") {
+		sign, expText = -1, expText[1:]
+	}
+	expText = strings.TrimLeft(expText, "0")
+	var e int64
+	if len(expText) > 9 {
+		e = 1_000_000_000
+	} else if expText != "" {
+		e, _ = strconv.ParseInt(expText, 10, 64)
+	}
+	exp += sign * e
+	if neg {
+		trimmed = "-" + trimmed
+	}
+	return trimmed, exp, false
 }
 
 // shorten cuts a validator message, which may quote argument values, to a

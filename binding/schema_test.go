@@ -164,3 +164,36 @@ func TestInputSchemaIsWhatTheDigestPins(t *testing.T) {
 		t.Error("InputSchema(b) with inputSchema null: found one")
 	}
 }
+
+// TestInexactNumbersRefused: a number is bound as the double RFC 8785 reads it
+// as, so a literal whose decimal value that double does not keep would bind
+// another number than the planner wrote, whatever its form: an integer written
+// with a fraction or an exponent beyond 2^53, more digits than a double holds,
+// or a value below the smallest double. Each is refused; a literal whose value
+// the canonical form keeps exactly binds, however it is spelled.
+func TestInexactNumbersRefused(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"type":"number"}},"additionalProperties":false}`
+	for _, args := range []string{
+		`{"n":9007199254740993.0}`,
+		`{"n":9.007199254740993e15}`,
+		`{"n":-9007199254740993E0}`,
+		`{"n":90071992547409930e-1}`,
+		`{"n":0.10000000000000000000001}`,
+		`{"n":1e-400}`,
+		`{"n":-4.9e-325}`,
+		`{"n":1.00000000000000000000000000000000000000000000000001}`,
+	} {
+		var aerr *automium.Error
+		if err := issueWithSchema(t, schema, args); !errors.As(err, &aerr) || aerr.Code != binding.CodeArgumentsOutsideSchema {
+			t.Errorf("%s: IssuePlan error = %v, want %s", args, err, binding.CodeArgumentsOutsideSchema)
+		}
+	}
+	for _, args := range []string{
+		`{"n":0.1}`, `{"n":1.50}`, `{"n":1E2}`, `{"n":-0}`, `{"n":0e999}`, `{"n":1e300}`,
+		`{"n":9007199254740992.0}`, `{"n":5e-324}`, `{"n":1.7976931348623157e308}`, `{"n":0.000001}`,
+	} {
+		if err := issueWithSchema(t, schema, args); err != nil {
+			t.Errorf("%s: %v", args, err)
+		}
+	}
+}
