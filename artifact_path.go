@@ -72,6 +72,12 @@ func artifactPathProblem(p string) (echo.Message, bool) {
 	case strings.IndexFunc(p, isInvisible) >= 0:
 		r, _ := utf8.DecodeRuneInString(p[strings.IndexFunc(p, isInvisible):])
 		return bad("%s contains U+%04X, an invisible, blank or line-breaking character (such as a bidi override, a zero-width space, a variation selector or a Hangul filler), which makes it read as another path", r)
+	case strings.IndexFunc(p, notGraphic) >= 0:
+		r, _ := utf8.DecodeRuneInString(p[strings.IndexFunc(p, notGraphic):])
+		return bad("%s contains U+%04X, which is unassigned, private-use or a noncharacter: it has no meaning every system agrees on, and a later Unicode version may make it invisible or normalize it", r)
+	case strings.IndexFunc(p, isSeparatorLookalike) >= 0:
+		r, _ := utf8.DecodeRuneInString(p[strings.IndexFunc(p, isSeparatorLookalike):])
+		return bad("%s contains U+%04X, which looks like %s, so the path reads as other segments than it has", r, separatorLookalikes[r])
 	case !norm.NFKC.IsNormalString(p):
 		return bad("%s contains characters that Unicode compatibility normalization changes (such as fullwidth dots or slashes), which another system can fold into . / \\ or :; write the plain characters")
 	case strings.ContainsRune(p, '\\'):
@@ -91,6 +97,10 @@ func artifactPathProblem(p string) (echo.Message, bool) {
 		switch {
 		case seg == "":
 			return bad("%s has an empty segment (// or a trailing /)")
+		case len(seg) > maxSegmentBytes:
+			return bad("%s has a segment of %d bytes; file systems store names of at most %d bytes (ext4) or 255 UTF-16 units (NTFS, APFS), so shorten it", len(seg), maxSegmentBytes)
+		case unicode.Is(unicode.M, firstRune(seg)):
+			return bad("%s has a segment that starts with a combining mark, which draws onto the slash before it; start each segment with a base character")
 		case seg == "..":
 			return bad("%s has a .. segment, which could leave the root")
 		case seg == ".":
@@ -126,6 +136,44 @@ func artifactPathProblem(p string) (echo.Message, bool) {
 func isInvisible(r rune) bool {
 	return r != ' ' && r >= 0x80 && (unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) ||
 		unicode.Is(unicode.Variation_Selector, r) || unicode.Is(unicode.White_Space, r) || r == '\u2800')
+}
+
+// maxSegmentBytes is the longest segment a file system stores: ext4 and most
+// Linux file systems allow 255 bytes of a name (NAME_MAX), NTFS and APFS 255
+// UTF-16 code units. A UTF-8 string never has more UTF-16 units than bytes,
+// so 255 bytes is within both.
+const maxSegmentBytes = 255
+
+// notGraphic reports the code points outside Unicode's graphic categories
+// (letters, marks, numbers, punctuation, symbols and the space separator):
+// controls, format characters and line separators, which earlier cases name,
+// and the ones no one agrees on, namely unassigned code points and
+// noncharacters (Cn) and private use (Co). An unassigned code point may
+// become a Default_Ignorable_Code_Point or gain a compatibility mapping in a
+// later Unicode version, so a path accepted today would read otherwise then.
+func notGraphic(r rune) bool { return !unicode.IsGraphic(r) }
+
+// separatorLookalikes are the symbols and punctuation that Unicode's
+// confusables data (UTS #39, confusables.txt) maps to a character a reader
+// splits a path on: the slash, the backslash and the colon. Lookalikes that
+// compatibility normalization folds (fullwidth ／ ＼ ：, small ﹨ ﹕) are
+// refused by the NFKC case already; letters of a script (katakana ノ, CJK 丿)
+// are not listed, since they are ordinary text in their script.
+var separatorLookalikes = map[rune]string{
+	'\u2041': "a slash", '\u2044': "a slash", '\u2215': "a slash", '\u2571': "a slash", '\u27cb': "a slash",
+	'\u29f8': "a slash", '\u31d3': "a slash", '\U0001d23a': "a slash",
+	'\u2216': "a backslash", '\u2572': "a backslash", '\u27cd': "a backslash", '\u29f5': "a backslash",
+	'\u29f9': "a backslash", '\u31d4': "a backslash", '\U0001d20f': "a backslash",
+	'\u0589': "a colon", '\u05c3': "a colon", '\u0703': "a colon", '\u0704': "a colon", '\u16ec': "a colon",
+	'\u1803': "a colon", '\u1809': "a colon", '\u205a': "a colon", '\u2236': "a colon", '\ua789': "a colon",
+}
+
+func isSeparatorLookalike(r rune) bool { _, ok := separatorLookalikes[r]; return ok }
+
+// firstRune returns the first rune of s, which is not empty.
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
 }
 
 // isWindowsReserved reports whether Windows resolves the path segment seg to a

@@ -398,3 +398,58 @@ func TestArtifactPathsRefuseDefaultIgnorables(t *testing.T) {
 		t.Errorf("derived only %d Default_Ignorable_Code_Point code points; is the derivation right?", n)
 	}
 }
+
+// TestArtifactPathsRefuseWhatNoFileSystemOrReaderKeeps extends the path rules
+// beyond the characters the issues named, by class: a segment longer than a
+// file system stores, a code point with no assigned graphic meaning (a future
+// Unicode version may make it invisible or normalize it otherwise), a segment
+// that starts with a combining mark (it draws onto the slash before it), and a
+// symbol that Unicode's confusables data (UTS #39) lists as a lookalike of a
+// separator a reader splits on: / \ and :.
+func TestArtifactPathsRefuseWhatNoFileSystemOrReaderKeeps(t *testing.T) {
+	tests := []struct {
+		name string
+		path string
+		bad  bool
+	}{
+		{"255-byte segment", strings.Repeat("a", 255), false},
+		{"255-byte segment of 3-byte runes", strings.Repeat("\u30d5", 85), false},
+		{"256-byte segment", strings.Repeat("a", 256), true},
+		{"256-byte segment under a directory", "attempt-1/" + strings.Repeat("b", 252) + ".png", true},
+		{"258-byte segment of 3-byte runes", strings.Repeat("\u30d5", 86), true},
+		{"private use", "a\ue000b", true},
+		{"supplementary private use", "a\U000f0000", true},
+		{"unassigned", "a\u0378b", true},
+		{"noncharacter U+FFFE", "\ufffe", true},
+		{"noncharacter U+FDD0", "a\ufdd0", true},
+		{"noncharacter U+10FFFF", "a\U0010ffff", true},
+		{"path starting with a combining mark", "\u0301x", true},
+		{"segment starting with a combining mark", "a/\u0301b", true},
+		{"combining mark after a letter", "x\u0301", false},
+		{"division slash", "a\u2215b", true},
+		{"fraction slash", "a\u2044b", true},
+		{"big solidus", "a\u29f8b", true},
+		{"box drawing diagonal", "a\u2571b", true},
+		{"mathematical rising diagonal", "a\u27cbb", true},
+		{"set minus", "a\u2216b", true},
+		{"reverse solidus operator", "a\u29f5b", true},
+		{"big reverse solidus", "a\u29f9b", true},
+		{"ratio", "a\u2236b", true},
+		{"armenian full stop", "a\u0589b", true},
+		{"two dot punctuation", "a\u205ab", true},
+		{"modifier letter colon", "a\ua789b", true},
+		{"katakana no, a letter", "\u30ce\u30fc\u30c8.png", false},
+		{"greek letters", "\u0391\u0392.png", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, bad := artifactPathProblem(tt.path)
+			if bad != tt.bad {
+				t.Errorf("artifactPathProblem(%q) = %q, %v; want refused %v", tt.path, msg, bad, tt.bad)
+			}
+			if bad && len(msg.String()) > 1024 {
+				t.Errorf("message is %d bytes", len(msg.String()))
+			}
+		})
+	}
+}
