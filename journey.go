@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -279,11 +281,17 @@ func journeyProblems(in CompileJourneyInput) *problems {
 	ps.validate(in, field("fixtureId"))
 	app := owned().appByID[in.AppID]
 	fixture := ps.fixtureOfApp(field("fixtureId"), reflect.TypeOf(in), app, in.FixtureID)
+	ps.lineProblems(field("goal"), in.Goal)
 	for i, s := range in.Steps {
-		stepProblems(ps, field("steps").at(i), i == len(in.Steps)-1, s, app, fixture)
+		at := field("steps").at(i)
+		ps.targetLineProblems(at.dot("target"), s.Target)
+		ps.targetLineProblems(at.dot("destination"), s.Destination)
+		stepProblems(ps, at, i == len(in.Steps)-1, s, app, fixture)
 	}
 	for i, a := range in.Assertions {
-		assertionProblems(ps, field("assertions").at(i), a)
+		at := field("assertions").at(i)
+		ps.targetLineProblems(at.dot("target"), a.Target)
+		assertionProblems(ps, at, a)
 	}
 	strategies := field("recovery").dot("strategies")
 	switch r := in.Recovery; {
@@ -294,6 +302,50 @@ func journeyProblems(in CompileJourneyInput) *problems {
 		ps.add(strategies, CodeInvalidArgument, nil, "strategies apply only before retries, and maxRetries is 0; remove them, or allow retries")
 	}
 	return ps
+}
+
+// targetLineProblems checks the accessible name of t, if any, as one line.
+func (ps *problems) targetLineProblems(at Path, t *Target) {
+	if t != nil {
+		ps.lineProblems(at.dot("name"), t.Name)
+	}
+}
+
+// lineProblems records what keeps s, at at, from being one line of text that
+// reads as it is hashed, unless at already has a problem (blank, too long, not
+// UTF-8). A goal and an accessible name are read by people and hashed into the
+// journey's digest and the run ID, so two texts that look alike must not be
+// two texts: what a reader cannot see is refused rather than repaired, as
+// everywhere else. That is a control character (NUL, tab, newline, DEL, C1); a
+// format character (Cf: bidi controls, zero-width spaces and joiners, the soft
+// hyphen, the byte order mark) or a line or paragraph separator; white space
+// at either end; and a run of white space, which an accessible name collapses
+// into one space, so "Add to cart " and "Add  to cart" name what "Add to cart"
+// names. Characters that show (letters, marks, symbols, NBSP between words)
+// are text.
+func (ps *problems) lineProblems(at Path, s string) {
+	if ps.has(at) || s == "" {
+		return
+	}
+	const fix = "; write one line of visible text"
+	prevSpace := false
+	for i, r := range s {
+		space := unicode.IsSpace(r)
+		switch {
+		case unicode.IsControl(r):
+			ps.add(at, CodeInvalidArgument, nil, "%s contains the control character U+%04X (such as NUL, a tab or a line break)"+fix, echo.Value(s), r)
+		case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
+			ps.add(at, CodeInvalidArgument, nil, "%s contains U+%04X, an invisible format or line-breaking character (a bidi control, a zero-width space or joiner, a soft hyphen or a byte order mark), so it reads as other text than it is"+fix, echo.Value(s), r)
+		case space && (i == 0 || i+utf8.RuneLen(r) == len(s)):
+			ps.add(at, CodeInvalidArgument, nil, "%s starts or ends with white space, which a reader does not see; remove it", echo.Value(s))
+		case space && prevSpace:
+			ps.add(at, CodeInvalidArgument, nil, "%s has a run of white space, which reads as one space; write one", echo.Value(s))
+		default:
+			prevSpace = space
+			continue
+		}
+		return
+	}
 }
 
 // stepProblems checks the rules of one step that depend on its intent. An unknown

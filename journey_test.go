@@ -618,3 +618,76 @@ func TestCompileJourneyWithoutRecovery(t *testing.T) {
 		}
 	}
 }
+
+// TestJourneyTextIsOneVisibleLine: a goal and an accessible name are one line
+// of text a person reads, and both are hashed into the journey's digest and the
+// run ID. Two journeys that read alike must not get two digests, so text a
+// reader cannot see is refused, not repaired: controls (NUL, tab, newline),
+// format characters (bidi overrides, zero-width spaces and joiners, soft
+// hyphens, byte order marks), line and paragraph separators, white space at
+// either end, and runs of white space (an accessible name collapses them, so
+// "Add  to cart" and "Add to cart " name the element "Add to cart" names).
+func TestJourneyTextIsOneVisibleLine(t *testing.T) {
+	goal := func(s string) func(*CompileJourneyInput) { return func(in *CompileJourneyInput) { in.Goal = s } }
+	name := func(s string) func(*CompileJourneyInput) {
+		return func(in *CompileJourneyInput) { in.Steps[3].Target = &Target{Role: "button", Name: s} }
+	}
+	assertName := func(s string) func(*CompileJourneyInput) {
+		return func(in *CompileJourneyInput) {
+			in.Assertions = append(in.Assertions, Assertion{Kind: "element_visible", Target: &Target{Role: "button", Name: s}})
+		}
+	}
+	const g = "Find a kettle and add it to the cart"
+	tests := []struct {
+		name  string
+		edit  func(*CompileJourneyInput)
+		field string // "" when the journey is valid
+	}{
+		{"plain goal", goal(g), ""},
+		{"goal with NBSP inside", goal("Find a\u00a0kettle"), ""},
+		{"goal with an emoji", goal("Find a kettle \U0001F375"), ""},
+		{"goal with accents", goal("Trouver une bouilloire \u00e0 th\u00e9"), ""},
+		{"goal with NUL", goal(g + "\x00"), "goal"},
+		{"goal with a newline", goal("Find a kettle\nand add it"), "goal"},
+		{"goal with a tab", goal("Find\ta kettle"), "goal"},
+		{"goal with DEL", goal(g + "\x7f"), "goal"},
+		{"goal with a C1 control", goal(g + "\u0085"), "goal"},
+		{"goal with a bidi override", goal(g + "\u202e"), "goal"},
+		{"goal with a bidi isolate", goal("\u2066" + g), "goal"},
+		{"goal with a zero-width space", goal("Find a\u200b kettle"), "goal"},
+		{"goal with a soft hyphen", goal("Find a ket\u00adtle"), "goal"},
+		{"goal with a byte order mark", goal("\ufeff" + g), "goal"},
+		{"goal with a line separator", goal(g + "\u2028"), "goal"},
+		{"goal with a trailing space", goal(g + " "), "goal"},
+		{"goal with a leading ideographic space", goal("\u3000" + g), "goal"},
+		{"goal with two spaces", goal("Find a  kettle"), "goal"},
+		{"plain name", name("Add to cart"), ""},
+		{"name with a trailing space", name("Add to cart "), "steps[3].target.name"},
+		{"name with a leading NBSP", name("\u00a0Add to cart"), "steps[3].target.name"},
+		{"name with two spaces", name("Add  to cart"), "steps[3].target.name"},
+		{"name with a zero-width joiner", name("Add to cart\u200d"), "steps[3].target.name"},
+		{"name with a tab", name("Add\tto cart"), "steps[3].target.name"},
+		{"assertion target name with a bidi mark", assertName("Cart\u200f"), "assertions[1].target.name"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validJourney()
+			tt.edit(&in)
+			res, err := CompileJourney(context.Background(), in)
+			if err != nil {
+				t.Fatalf("CompileJourney: %v", err)
+			}
+			var got []string
+			for _, p := range res.Errors {
+				got = append(got, p.Field)
+			}
+			var want []string
+			if tt.field != "" {
+				want = []string{tt.field}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("problem fields (-want +got):\n%s\n%v", diff, res.Errors)
+			}
+		})
+	}
+}
