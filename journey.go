@@ -311,41 +311,48 @@ func (ps *problems) targetLineProblems(at Path, t *Target) {
 	}
 }
 
-// lineProblems records what keeps s, at at, from being one line of text that
-// reads as it is hashed, unless at already has a problem (blank, too long, not
-// UTF-8). A goal and an accessible name are read by people and hashed into the
-// journey's digest and the run ID, so two texts that look alike must not be
-// two texts: what a reader cannot see is refused rather than repaired, as
-// everywhere else. That is a control character (NUL, tab, newline, DEL, C1); a
-// format character (Cf: bidi controls, zero-width spaces and joiners, the soft
+// lineProblems records, at at, what keeps s from being one line of visible
+// text (see lineProblem), unless at already has a problem (blank, too long,
+// not UTF-8).
+func (ps *problems) lineProblems(at Path, s string) {
+	if ps.has(at) {
+		return
+	}
+	if msg, bad := lineProblem(s); bad {
+		ps.addProblem(newProblem(CodeInvalidArgument, at, nil, msg))
+	}
+}
+
+// lineProblem explains what keeps s from being one line of text that reads as
+// it is hashed, and reports whether anything does. A goal, an accessible name
+// and a planner reference are read by people and hashed into a journey's
+// digest or a run ID, so two texts that look alike must not be two texts:
+// what a reader cannot see is refused rather than repaired, as everywhere
+// else. That is a control character (NUL, tab, newline, DEL, C1); a format
+// character (Cf: bidi controls, zero-width spaces and joiners, the soft
 // hyphen, the byte order mark) or a line or paragraph separator; white space
 // at either end; and a run of white space, which an accessible name collapses
 // into one space, so "Add to cart " and "Add  to cart" name what "Add to cart"
 // names. Characters that show (letters, marks, symbols, NBSP between words)
 // are text.
-func (ps *problems) lineProblems(at Path, s string) {
-	if ps.has(at) || s == "" {
-		return
-	}
+func lineProblem(s string) (echo.Message, bool) {
 	const fix = "; write one line of visible text"
 	prevSpace := false
 	for i, r := range s {
 		space := unicode.IsSpace(r)
 		switch {
 		case unicode.IsControl(r):
-			ps.add(at, CodeInvalidArgument, nil, "%s contains the control character U+%04X (such as NUL, a tab or a line break)"+fix, echo.Value(s), r)
+			return echo.Msg("%s contains the control character U+%04X (such as NUL, a tab or a line break)"+fix, echo.Value(s), r), true
 		case unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp):
-			ps.add(at, CodeInvalidArgument, nil, "%s contains U+%04X, an invisible format or line-breaking character (a bidi control, a zero-width space or joiner, a soft hyphen or a byte order mark), so it reads as other text than it is"+fix, echo.Value(s), r)
+			return echo.Msg("%s contains U+%04X, an invisible format or line-breaking character (a bidi control, a zero-width space or joiner, a soft hyphen or a byte order mark), so it reads as other text than it is"+fix, echo.Value(s), r), true
 		case space && (i == 0 || i+utf8.RuneLen(r) == len(s)):
-			ps.add(at, CodeInvalidArgument, nil, "%s starts or ends with white space, which a reader does not see; remove it", echo.Value(s))
+			return echo.Msg("%s has leading or trailing spaces, which a reader does not see; remove them", echo.Value(s)), true
 		case space && prevSpace:
-			ps.add(at, CodeInvalidArgument, nil, "%s has a run of white space, which reads as one space; write one", echo.Value(s))
-		default:
-			prevSpace = space
-			continue
+			return echo.Msg("%s has a run of white space, which reads as one space; write one", echo.Value(s)), true
 		}
-		return
+		prevSpace = space
 	}
+	return echo.Message{}, false
 }
 
 // stepProblems checks the rules of one step that depend on its intent. An unknown

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
@@ -59,12 +58,14 @@ func (p PlannerRef) problems(ps *problems, at Path) bool {
 			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", MaxIDLength)
 		case !utf8.ValidString(part.value):
 			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Value(part.value))
-		case strings.IndexFunc(part.value, unicode.IsControl) >= 0:
-			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s contains control characters; use plain text", echo.Value(part.value))
-		case strings.TrimSpace(part.value) != part.value:
-			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s has leading or trailing spaces; remove them", echo.Value(part.value))
 		default:
-			continue
+			// The parts are hashed into the run ID, so they follow the
+			// one-line rule of every text a person reads (see lineProblem).
+			msg, bad := lineProblem(part.value)
+			if !bad {
+				continue
+			}
+			ps.addProblem(newProblem(CodeMalformedPlanner, at.dot(part.name), nil, msg))
 		}
 		found = true
 	}

@@ -406,6 +406,17 @@ func TestPlannerRefProblem(t *testing.T) {
 		{PlannerRef{Vendor: "b"}, &errorShape{CodeMalformedPlanner, "planners[2]"}, "planner is missing id and model"},
 		{PlannerRef{ID: "a", Vendor: "b"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "planner is missing model"},
 		{PlannerRef{ID: "a", Vendor: "b", Model: "c\nd"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "control"},
+		// The parts are hashed into the run ID: two references that read
+		// alike must not be two runs, whatever invisible character differs.
+		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt-4.1-mini\u200b"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "U+200B"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt-4.1\u00admini"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "U+00AD"},
+		{PlannerRef{ID: "a\u202e", Vendor: "b", Model: "c"}, &errorShape{CodeMalformedPlanner, "planners[2].id"}, "U+202E"},
+		{PlannerRef{ID: "a", Vendor: "\ufeffopenai", Model: "c"}, &errorShape{CodeMalformedPlanner, "planners[2].vendor"}, "U+FEFF"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt  4"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "run of white space"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt\u3000 4"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "run of white space"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "c\u2029"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "U+2029"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "\u00a0c"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "leading or trailing"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt 4.1 mini"}, nil, ""},
 	}
 	for _, tt := range tests {
 		ps := &problems{}
