@@ -198,6 +198,10 @@ func (p prompt) checkArguments(got map[string]string) error {
 		case a.Required && strings.TrimSpace(v) == "":
 			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
 				"is required by prompt %s: %s", p.def.Name, a.Description))
+		case promptLineArgs[a.Name]:
+			if problem, bad := automium.LineProblem(at, v); bad {
+				problems = append(problems, problem)
+			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(got)) {
@@ -212,9 +216,15 @@ func (p prompt) checkArguments(got map[string]string) error {
 	return automium.Join(problems...)
 }
 
-// textArg returns a prompt argument trimmed; checkArguments bounded it.
+// promptLineArgs are the arguments that become text the tools check as one
+// line (a journey's goal); checkArguments refuses them by the same rule,
+// rather than joining or trimming them into text the client did not send.
+var promptLineArgs = map[string]bool{"goal": true}
+
+// textArg returns a prompt argument; checkArguments bounded it and, for the
+// arguments of promptLineArgs, refused what is not one line of visible text.
 func textArg(args map[string]string, name string) string {
-	return strings.TrimSpace(args[name])
+	return args[name]
 }
 
 // defangQuoted neutralises what in client text could pass for the prompt's own
@@ -235,7 +245,8 @@ func defang(s string) string {
 // same ones there.
 func draftJourney(ctx context.Context, args map[string]string) (string, error) {
 	sets := closedSets()
-	appID, fixtureID := strings.TrimSpace(args["appId"]), strings.TrimSpace(args["fixtureId"])
+	// IDs are taken as sent, so " storefront" is refused as the tools refuse it.
+	appID, fixtureID := args["appId"], args["fixtureId"]
 	fixture, err := automium.FixtureOfApp(appID, fixtureID)
 	if err != nil {
 		return "", err
@@ -451,12 +462,13 @@ func suppliedWarnings(s suppliedReplay, runID string, verdict automium.Verdict) 
 // flagged when it names another run or verdict.
 func debugFailedRun(ctx context.Context, args map[string]string) (string, error) {
 	sets := closedSets()
-	runID, verdict := strings.TrimSpace(args["runId"]), automium.Verdict(strings.TrimSpace(args["verdict"]))
+	// Taken as sent, as the tools take them: " failed" is not a verdict.
+	runID, verdict := args["runId"], automium.Verdict(args["verdict"])
 	ref := textArg(args, "artifactManifestRef")
 	if ref == "" {
 		ref = automium.ArtifactManifestRefScheme + runID
 	}
-	snippet := textArg(args, "replaySummary")
+	snippet := strings.TrimSpace(args["replaySummary"]) // JSON or JSON lines, which white space around does not change
 	guide := verdictGuides[verdict]
 	if _, err := automium.GetReplaySummary(ctx, automium.GetReplaySummaryInput{RunID: runID, Verdict: verdict, RetryCount: guide.retries, ArtifactManifestRef: ref}); err != nil {
 		return "", err
@@ -545,7 +557,7 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 // indistinguishable.
 func comparePlannerBackends(ctx context.Context, args map[string]string) (string, error) {
 	appIDs := splitList(textArg(args, "appIds"))
-	plannersArg := textArg(args, "planners")
+	plannersArg := strings.TrimSpace(args["planners"]) // a list, whose items are split and checked one by one
 	planners, err := parsePlanners(plannersArg)
 	if err != nil {
 		return "", err
