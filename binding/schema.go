@@ -45,7 +45,9 @@ import (
 //   - or no "type" and then "enum" or "const", which name every accepted value;
 //   - or "$ref" alone (with annotations), a local reference "#/$defs/NAME" or
 //     "#/definitions/NAME" to a node of the root's $defs or definitions, which
-//     is itself checked, so a $ref to {} is refused like {} is.
+//     is itself checked, so a $ref to {} is refused like {} is, and a chain
+//     of $refs that loops before it reaches a typed node is refused (see
+//     refLoops).
 //
 // The root is an object node and may also carry "$schema" (draft 2020-12 or
 // draft-07) and "$defs" or "definitions". Validation itself is
@@ -118,6 +120,9 @@ func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt 
 	if ref, ok := obj["$ref"]; ok {
 		if !localRef(ref, root) {
 			return &openAt{at + "/$ref", echo.Msg(`a $ref must be "#/$defs/NAME" or "#/definitions/NAME" naming a definition of this schema`)}
+		}
+		if refLoops(obj, root) {
+			return &openAt{at + "/$ref", echo.Msg("the $ref leads, through $refs alone, back to itself, so it names no schema (and a validator follows it forever)")}
 		}
 		allowed = append(allowed, "$ref")
 	} else {
@@ -217,6 +222,45 @@ func localRef(ref any, root map[string]any) bool {
 		}
 	}
 	return false
+}
+
+// refLoops reports whether following $ref from node, through definitions that
+// are themselves only a $ref, comes back to a definition already passed
+// before it reaches one with a type, enum or const. Such a chain names no
+// schema, and jsonschema-go's validator follows it until the goroutine's stack
+// is exhausted, which is a fatal error no recover catches. Recursion through
+// an object's properties or an array's items is not a loop here: each step
+// of it consumes a level of the arguments, whose depth is bounded.
+func refLoops(node map[string]any, root map[string]any) bool {
+	seen := map[string]bool{}
+	for {
+		ref, ok := node["$ref"].(string)
+		if !ok {
+			return false
+		}
+		if seen[ref] {
+			return true
+		}
+		seen[ref] = true
+		next, ok := localDef(ref, root)
+		if !ok {
+			return false // not a local definition: localRef refuses it
+		}
+		node = next
+	}
+}
+
+// localDef returns the definition a local $ref names, if it names one that is
+// a JSON object.
+func localDef(ref string, root map[string]any) (map[string]any, bool) {
+	for _, prefix := range []string{"#/$defs/", "#/definitions/"} {
+		if name, ok := strings.CutPrefix(ref, prefix); ok {
+			defs, _ := root[strings.Trim(prefix, "#/")].(map[string]any)
+			def, ok := defs[name].(map[string]any)
+			return def, ok
+		}
+	}
+	return nil, false
 }
 
 func asString(v any) string { s, _ := v.(string); return s }

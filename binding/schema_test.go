@@ -197,3 +197,38 @@ func TestInexactNumbersRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestRefCyclesRefused: a $ref that leads, through $refs alone, back to
+// itself names no schema, and the validator follows it until the stack runs
+// out: a catalog with one crashed the process (a fatal stack overflow, which
+// no recover catches) when a plan was issued, or when a broker resolved the
+// live schema a server listed. Such a chain is refused as not closed,
+// whatever its length or the definitions it passes through. Recursion through
+// an object or an array is bounded by the arguments' depth and still binds.
+func TestRefCyclesRefused(t *testing.T) {
+	withDefs := func(defs string) string {
+		return `{"type":"object","properties":{"a":{"$ref":"#/$defs/x"}},"additionalProperties":false,` + defs + `}`
+	}
+	refused := []struct{ name, schema string }{
+		{"a definition that refers to itself", withDefs(`"$defs":{"x":{"$ref":"#/$defs/x"}}`)},
+		{"two definitions that refer to each other", withDefs(`"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}`)},
+		{"a loop through definitions and $defs", withDefs(`"$defs":{"x":{"$ref":"#/definitions/y"}},"definitions":{"y":{"$ref":"#/$defs/x"}}`)},
+		{"a loop with annotations", withDefs(`"$defs":{"x":{"$ref":"#/$defs/y","title":"x"},"y":{"description":"y","$ref":"#/$defs/x"}}`)},
+		{"a loop reached from an array's items", `{"type":"object","properties":{"a":{"type":"array","items":{"$ref":"#/$defs/x"}}},"additionalProperties":false,"$defs":{"x":{"$ref":"#/$defs/x"}}}`},
+		{"a loop in an unused definition", `{"type":"object","properties":{},"additionalProperties":false,"$defs":{"x":{"$ref":"#/$defs/y"},"y":{"$ref":"#/$defs/x"}}}`},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			var aerr *automium.Error
+			if err := issueWithSchema(t, tt.schema, `{"a":1}`); !errors.As(err, &aerr) || aerr.Code != binding.CodeSchemaNotClosed {
+				t.Errorf("IssuePlan error = %v, want %s", err, binding.CodeSchemaNotClosed)
+			}
+		})
+	}
+	tree := `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"additionalProperties":false,"$defs":{` +
+		`"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/alias"}}},"additionalProperties":false},` +
+		`"alias":{"$ref":"#/$defs/node"}}}`
+	if err := issueWithSchema(t, tree, `{"root":{"name":"a","children":[{"name":"b","children":[]}]}}`); err != nil {
+		t.Errorf("a recursive tree: %v", err)
+	}
+}
