@@ -47,7 +47,7 @@ import (
 //     "#/definitions/NAME" to a node of the root's $defs or definitions, which
 //     is itself checked, so a $ref to {} is refused like {} is, and a chain
 //     of $refs that loops before it reaches a typed node is refused (see
-//     refLoops).
+//     refChain), as is one longer than maxRefChain.
 //
 // The root is an object node and may also carry "$schema" (draft 2020-12 or
 // draft-07) and "$defs" or "definitions". Validation itself is
@@ -121,8 +121,11 @@ func checkClosed(node any, root map[string]any, at string, isRoot bool) *openAt 
 		if !localRef(ref, root) {
 			return &openAt{at + "/$ref", echo.Msg(`a $ref must be "#/$defs/NAME" or "#/definitions/NAME" naming a definition of this schema`)}
 		}
-		if refLoops(obj, root) {
+		switch refChain(obj, root) {
+		case chainLoops:
 			return &openAt{at + "/$ref", echo.Msg("the $ref leads, through $refs alone, back to itself, so it names no schema (and a validator follows it forever)")}
+		case chainTooLong:
+			return &openAt{at + "/$ref", echo.Msg("the $ref passes through more than %d $refs before it reaches a schema; refer to the definition itself", maxRefChain)}
 		}
 		allowed = append(allowed, "$ref")
 	} else {
@@ -224,27 +227,43 @@ func localRef(ref any, root map[string]any) bool {
 	return false
 }
 
-// refLoops reports whether following $ref from node, through definitions that
-// are themselves only a $ref, comes back to a definition already passed
-// before it reaches one with a type, enum or const. Such a chain names no
-// schema, and jsonschema-go's validator follows it until the goroutine's stack
-// is exhausted, which is a fatal error no recover catches. Recursion through
-// an object's properties or an array's items is not a loop here: each step
-// of it consumes a level of the arguments, whose depth is bounded.
-func refLoops(node map[string]any, root map[string]any) bool {
+// maxRefChain is how many $refs in a row a schema may pass through before a
+// node with a type, enum or const. Real schemas alias a definition once or
+// twice; the bound keeps checking linear and the validator's stack shallow.
+const maxRefChain = 16
+
+// Outcomes of refChain.
+const (
+	chainEnds = iota
+	chainLoops
+	chainTooLong
+)
+
+// refChain follows $ref from node through definitions that are themselves
+// only a $ref. It reports chainLoops when it comes back to a definition it
+// passed before reaching one with a type, enum or const: such a chain names
+// no schema, and jsonschema-go's validator follows it until the goroutine's
+// stack is exhausted, a fatal error no recover catches. It reports
+// chainTooLong past maxRefChain $refs. Recursion through an object's
+// properties or an array's items is not a chain here: each step of it
+// consumes a level of the arguments, whose depth is bounded.
+func refChain(node map[string]any, root map[string]any) int {
 	seen := map[string]bool{}
 	for {
 		ref, ok := node["$ref"].(string)
 		if !ok {
-			return false
+			return chainEnds
 		}
 		if seen[ref] {
-			return true
+			return chainLoops
+		}
+		if len(seen) == maxRefChain {
+			return chainTooLong
 		}
 		seen[ref] = true
 		next, ok := localDef(ref, root)
 		if !ok {
-			return false // not a local definition: localRef refuses it
+			return chainEnds // not a local definition: localRef refuses it
 		}
 		node = next
 	}

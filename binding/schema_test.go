@@ -3,6 +3,7 @@ package binding_test
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/automium/automium"
@@ -224,6 +225,23 @@ func TestRefCyclesRefused(t *testing.T) {
 				t.Errorf("IssuePlan error = %v, want %s", err, binding.CodeSchemaNotClosed)
 			}
 		})
+	}
+	// A chain without a loop is followed once per validation, as deep as it
+	// is long: it is bounded too, so a long one cannot cost quadratic
+	// checking or a deep validator stack.
+	chain := func(n int) string {
+		defs := ""
+		for i := range n {
+			defs += fmt.Sprintf(`"d%d":{"$ref":"#/$defs/d%d"},`, i, i+1)
+		}
+		return `{"type":"object","properties":{"a":{"$ref":"#/$defs/d0"}},"additionalProperties":false,"$defs":{` + defs + fmt.Sprintf(`"d%d":{"type":"string"}}}`, n)
+	}
+	var aerr *automium.Error
+	if err := issueWithSchema(t, chain(1000), `{"a":"x"}`); !errors.As(err, &aerr) || aerr.Code != binding.CodeSchemaNotClosed {
+		t.Errorf("a chain of 1000 $refs: IssuePlan error = %v, want %s", err, binding.CodeSchemaNotClosed)
+	}
+	if err := issueWithSchema(t, chain(8), `{"a":"x"}`); err != nil {
+		t.Errorf("a chain of 8 $refs: %v", err)
 	}
 	tree := `{"type":"object","properties":{"root":{"$ref":"#/$defs/node"}},"additionalProperties":false,"$defs":{` +
 		`"node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/alias"}}},"additionalProperties":false},` +
