@@ -90,3 +90,61 @@ func TestIntegersAsJSONSchemaReadsThem(t *testing.T) {
 		}
 	}
 }
+
+// TestInvisibleDifferencesOverMCP replays, over real sessions, the classes the
+// root package now refuses so that two inputs that read alike are never two
+// digests or two paths: invisible or repeated white space in a journey's goal,
+// an accessible name and a planner reference, and artifact paths with a
+// separator lookalike, a code point with no agreed meaning, or a segment no
+// file system stores. Each is a coded tool error at its field.
+func TestInvisibleDifferencesOverMCP(t *testing.T) {
+	v := validArgs(t)
+	own := func(edit func(j map[string]any)) string {
+		sub := ownJourneySubmission(t, "")
+		var m map[string]any
+		if err := json.Unmarshal([]byte(sub), &m); err != nil {
+			t.Fatal(err)
+		}
+		edit(m["journey"].(map[string]any))
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	manifest := func(path string) string {
+		b, err := json.Marshal(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Replace(v["automium_get_artifact_manifest"], `"attempt-1/trace.zip"`, string(b), 1)
+	}
+	tests := []struct {
+		name, tool, args string
+		want             []string
+	}{
+		{"goal with a zero-width space", "automium_create_run_submission", own(func(j map[string]any) { j["goal"] = "Find a\u200b kettle" }), []string{"invalid_argument journey.goal"}},
+		{"goal with a bidi override", "automium_create_run_submission", own(func(j map[string]any) { j["goal"] = "Find a kettle\u202e" }), []string{"invalid_argument journey.goal"}},
+		{"accessible name with two spaces", "automium_create_run_submission", own(func(j map[string]any) {
+			j["steps"].([]any)[1].(map[string]any)["target"].(map[string]any)["name"] = "Search  products"
+		}), []string{"invalid_argument journey.steps[1].target.name"}},
+		{"planner model with a soft hyphen", "automium_create_run_submission",
+			strings.Replace(v["automium_create_run_submission"], "gpt-4.1-mini", "gpt-4.1\u00admini", 1), []string{"malformed_planner planner.model"}},
+		{"path with a division slash", "automium_get_artifact_manifest", manifest("attempt-1\u2215trace.zip"), []string{"invalid_artifact_path entries[0].path"}},
+		{"path with a private-use character", "automium_get_artifact_manifest", manifest("trace\ue000.zip"), []string{"invalid_artifact_path entries[0].path"}},
+		{"path with a 256-byte segment", "automium_get_artifact_manifest", manifest(strings.Repeat("t", 252) + ".zip"), []string{"invalid_artifact_path entries[0].path"}},
+	}
+	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: json.RawMessage(tt.args)})
+				if err != nil {
+					t.Fatalf("CallTool: %v", err)
+				}
+				if diff := cmp.Diff(tt.want, problemList(t, toolError(t, res))); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+			})
+		}
+	})
+}
