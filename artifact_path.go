@@ -107,6 +107,8 @@ func artifactPathProblem(p string) (echo.Message, bool) {
 			return bad("%s has a . segment; write the path without it")
 		case strings.HasSuffix(seg, ".") || strings.HasSuffix(seg, " "):
 			return bad("%s has a segment ending in a dot or a space, which Windows strips, so it names another file there")
+		case strings.HasPrefix(seg, " "):
+			return bad("%s has a segment starting with a space, which a reader does not see after the slash; remove it")
 		case isWindowsReserved(seg):
 			return bad("%s has a segment Windows reserves for a device (CON, PRN, AUX, NUL, CLOCK$, CONIN$, CONOUT$, COM0-9, LPT0-9, COM or LPT with ¹²³; in any case, with any extension)")
 		}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Target names an element semantically, the way an accessibility tree does.
@@ -345,10 +346,13 @@ func LineProblem(at Path, s string) (Problem, bool) {
 // else. That is a control character (NUL, tab, newline, DEL, C1); a format
 // character (Cf: bidi controls, zero-width spaces and joiners, the soft
 // hyphen, the byte order mark) or a line or paragraph separator; white space
-// at either end; and a run of white space, which an accessible name collapses
+// at either end; a run of white space, which an accessible name collapses
 // into one space, so "Add to cart " and "Add  to cart" name what "Add to cart"
-// names. Characters that show (letters, marks, symbols, NBSP between words)
-// are text.
+// names; and text not in NFC, since canonically equivalent strings (é and
+// e + U+0301) are one text by Unicode's definition but two to a hash.
+// Characters that show (letters, marks, symbols, NBSP between words) are
+// text. Lookalikes from different scripts (Latin a, Cyrillic а) are not
+// refused: goals and names mix scripts legitimately.
 func lineProblem(s string) (echo.Message, bool) {
 	const fix = "; write one line of visible text"
 	prevSpace := false
@@ -365,6 +369,9 @@ func lineProblem(s string) (echo.Message, bool) {
 			return echo.Msg("%s has a run of white space, which reads as one space; write one", echo.Value(s)), true
 		}
 		prevSpace = space
+	}
+	if !norm.NFC.IsNormalString(s) {
+		return echo.Msg("%s is not in Unicode normalization form C (NFC): it spells a character as a base and a combining mark where a precomposed character exists (e and U+0301 for U+00E9), or uses a singleton such as the Ohm sign, so it reads like text it is not; write it in NFC", echo.Value(s)), true
 	}
 	return echo.Message{}, false
 }

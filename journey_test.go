@@ -661,6 +661,13 @@ func TestJourneyTextIsOneVisibleLine(t *testing.T) {
 		{"goal with a trailing space", goal(g + " "), "goal"},
 		{"goal with a leading ideographic space", goal("\u3000" + g), "goal"},
 		{"goal with two spaces", goal("Find a  kettle"), "goal"},
+		// Canonically equivalent text is one text (Unicode's definition);
+		// only NFC, where a precomposed character exists, has one spelling.
+		{"goal in NFD", goal("Find a café kettle"), "goal"},
+		{"goal in NFC", goal("Find a café kettle"), ""},
+		{"goal with a mark no character precomposes", goal("Find x́"), ""},
+		{"name in NFD", name("Café"), "steps[3].target.name"},
+		{"name with a singleton (Ohm sign)", name("100 Ω"), "steps[3].target.name"},
 		{"plain name", name("Add to cart"), ""},
 		{"name with a trailing space", name("Add to cart "), "steps[3].target.name"},
 		{"name with a leading NBSP", name("\u00a0Add to cart"), "steps[3].target.name"},

@@ -417,6 +417,8 @@ func TestPlannerRefProblem(t *testing.T) {
 		{PlannerRef{ID: "a", Vendor: "b", Model: "c\u2029"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "U+2029"},
 		{PlannerRef{ID: "a", Vendor: "b", Model: "\u00a0c"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "leading or trailing"},
 		{PlannerRef{ID: "a", Vendor: "b", Model: "gpt 4.1 mini"}, nil, ""},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "mode\u0301le"}, &errorShape{CodeMalformedPlanner, "planners[2].model"}, "NFC"},
+		{PlannerRef{ID: "a", Vendor: "b", Model: "mod\u00e8le"}, nil, ""},
 	}
 	for _, tt := range tests {
 		ps := &problems{}
