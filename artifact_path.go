@@ -143,7 +143,9 @@ func isInvisible(r rune) bool {
 // maxSegmentBytes is the longest segment a file system stores: ext4 and most
 // Linux file systems allow 255 bytes of a name (NAME_MAX), NTFS and APFS 255
 // UTF-16 code units. A UTF-8 string never has more UTF-16 units than bytes,
-// so 255 bytes is within both.
+// so 255 bytes is within both. It is a rule of the file systems a path must
+// fit, like the Windows device names, not an input bound of limits.go: it
+// counts bytes because ext4 does, where those bounds count characters.
 const maxSegmentBytes = 255
 
 // notGraphic reports the code points outside Unicode's graphic categories
