@@ -279,6 +279,14 @@ func TestPromptArgumentsFollowTheRules(t *testing.T) {
 		{"goal with a trailing space", "draft_journey", "goal", "Find a kettle ", automium.CodeInvalidArgument},
 		{"goal with two spaces", "draft_journey", "goal", "Find a  kettle", automium.CodeInvalidArgument},
 		{"goal with NBSP between words", "draft_journey", "goal", "Find a\u00a0kettle", ""},
+		// The replay summary is JSON, quoted into the prompt as it is sent:
+		// any control or format character can be written as a \u escape, so
+		// one written raw (a bidi override reordering the prompt, a NUL) is
+		// refused; line breaks and tabs between JSON lines are white space.
+		{"replay summary with a raw bidi override", "debug_failed_run", "replaySummary", "{\"runId\":\"" + testRunID + "\u202e\"}", automium.CodeInvalidArgument},
+		{"replay summary with a raw NUL", "debug_failed_run", "replaySummary", "{\"runId\":\"" + testRunID + "\x00\"}", automium.CodeInvalidArgument},
+		{"replay summary with a raw zero-width space", "debug_failed_run", "replaySummary", "{\"a\":\"\u200b\"}", automium.CodeInvalidArgument},
+		{"replay summary with escapes and lines", "debug_failed_run", "replaySummary", "{\"seq\":1,\"note\":\"\\u202e\\u0000\"}\r\n\t{\"seq\":2}\n", ""},
 		// An ID is not trimmed into another: the tools refuse " storefront".
 		{"app ID with a leading space", "draft_journey", "appId", " storefront", automium.CodeInvalidAppID},
 		{"fixture ID with a trailing space", "draft_journey", "fixtureId", "storefront-guest-catalog ", automium.CodeInvalidFixtureID},

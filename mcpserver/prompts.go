@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/automium/automium"
@@ -202,6 +203,12 @@ func (p prompt) checkArguments(got map[string]string) error {
 			if problem, bad := automium.LineProblem(at, v); bad {
 				problems = append(problems, problem)
 			}
+		case promptJSONArgs[a.Name]:
+			if i := strings.IndexFunc(v, rawInJSON); i >= 0 {
+				r, _ := utf8.DecodeRuneInString(v[i:])
+				problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
+					"contains U+%04X written raw, a control or invisible format character that would reach the prompt as it is (a bidi control reorders what a reader sees); write it as a JSON \\u escape", r))
+			}
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(got)) {
@@ -220,6 +227,20 @@ func (p prompt) checkArguments(got map[string]string) error {
 // line (a journey's goal); checkArguments refuses them by the same rule,
 // rather than joining or trimming them into text the client did not send.
 var promptLineArgs = map[string]bool{"goal": true}
+
+// promptJSONArgs are the arguments that carry JSON text, quoted into the
+// prompt as sent. JSON can write any character as a \u escape, so a control
+// or format character written raw is refused (see rawInJSON) at no cost to
+// what can be said; the white space between JSON values is allowed.
+var promptJSONArgs = map[string]bool{"replaySummary": true}
+
+// rawInJSON reports a character that JSON text needs to carry only as an
+// escape: controls other than the tab and line breaks JSON allows between
+// values, format characters (bidi controls, zero-width characters, the byte
+// order mark) and the Unicode line and paragraph separators.
+func rawInJSON(r rune) bool {
+	return r != '\t' && r != '\n' && r != '\r' && unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+}
 
 // textArg returns a prompt argument; checkArguments bounded it and, for the
 // arguments of promptLineArgs, refused what is not one line of visible text.
