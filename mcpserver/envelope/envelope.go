@@ -1,0 +1,569 @@
+// Package envelope is the one door every JSON-RPC message from an MCP client
+// passes before go-sdk sees it, whatever the transport: the stdio transport
+// (mcpserver/stdio), the HTTP handler (mcpserver.NewHTTPHandler), and any
+// transport an embedding program builds from [Parse] and [Message.JSONRPC].
+//
+// # The rule
+//
+// [Parse] reads one message with encoding/json/jsontext, in one pass, and
+// refuses it unless:
+//
+//   - it is exactly one JSON value: nothing but white space after it;
+//   - every string, member names included, is valid UTF-8 without lone
+//     surrogates;
+//   - it holds at most MaxValues values and nests at most MaxDepth deep,
+//     counting every level: _meta, capabilities and tool arguments included;
+//   - no object, at any level, has two member names that are equal once
+//     unescaped and case-folded: "\u0069d" is "id", and "METHOD", "Method" and
+//     "method" are one name. go-sdk decodes with encoding/json, which matches
+//     names without regard to case and lets the last duplicate win; with no
+//     two such names anywhere, every reader of the message sees the same
+//     members, whatever its rules;
+//   - it is a JSON-RPC 2.0 request, notification or response, with an id that
+//     is a string or an integer go-sdk keeps exactly, params that are an
+//     object, and a method name of at most [MaxMethodBytes].
+//
+// What it accepts it describes in one [Message]: the method, the id as its
+// raw token, the params as raw bytes, the tool or prompt name, the resource
+// URI, the sessionless protocol version in params._meta and the request id a
+// cancellation names. The audit log, session admission, the protocol pin and
+// dispatch all read that view; nothing after the door reads the bytes again
+// with a parser whose rules differ. go-sdk still decodes params into its own
+// types, but it can no longer disagree about which members are there.
+//
+// What it refuses it answers with a [Problem]: a JSON-RPC code, a message of
+// fixed text in which every client value is cut by echo.Quote, and the
+// request's id when it is known exactly, so the client can match the error.
+// Both transports write the same error for the same input.
+package envelope
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/json/jsontext"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/automium/automium/internal/echo"
+)
+
+// DefaultMaxValues is how many JSON values one message may hold when
+// Limits.MaxValues is zero, counting every object, array, string, number,
+// true, false and null at any depth (member names are not values). The largest
+// valid Automium call holds a few thousand; a 16 MiB message of empty objects
+// holds millions, which go-sdk would take seconds and a gigabyte to decode.
+const DefaultMaxValues = 100_000
+
+// DefaultMaxDepth is how deeply one message may nest objects and arrays when
+// Limits.MaxDepth is zero. MCP messages nest a handful of levels.
+const DefaultMaxDepth = 64
+
+// MaxMethodBytes is the longest method name let through. Every MCP method is a
+// few dozen bytes; go-sdk quotes a method it does not know in its error and in
+// its log, so a longer one is answered at the door as not found.
+const MaxMethodBytes = 128
+
+// MaxErrorMessageBytes is the longest error message a transport writes.
+const MaxErrorMessageBytes = 4 << 10
+
+// maxExactID is the largest integer a float64 holds exactly. go-sdk decodes
+// numeric ids through float64, so beyond it the answer would carry another id.
+const maxExactID = 1<<53 - 1
+
+// Limits bounds the structure of one message. Zero fields take the defaults.
+type Limits struct {
+	MaxValues, MaxDepth int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.MaxValues <= 0 {
+		l.MaxValues = DefaultMaxValues
+	}
+	if l.MaxDepth <= 0 {
+		l.MaxDepth = DefaultMaxDepth
+	}
+	return l
+}
+
+// Message is the one parsed view of a message that passed the door. Its raw
+// fields are slices of the bytes given to Parse, which must not be changed
+// while the Message is in use.
+type Message struct {
+	// Method is the method of a request or notification; "" for a response.
+	Method string
+	// ID is the id member's raw token ("7", "\"a\""), nil when there is none.
+	ID jsontext.Value
+	// Params is the raw params value, nil when there is none.
+	Params jsontext.Value
+	// Response is true for a response (a result or an error, no method).
+	Response bool
+	// Name is params.name of tools/call, prompts/get and completion-less calls
+	// that carry one, and params.uri of the resources/* calls: what the audit
+	// log names. "" when absent or not a string.
+	Name string
+	// ProtocolVersion is params._meta["io.modelcontextprotocol/protocolVersion"]
+	// when it is a string, which go-sdk reads to serve a call sessionless.
+	ProtocolVersion string
+	// CancelledID is params.requestId of a notifications/cancelled, raw.
+	CancelledID jsontext.Value
+
+	raw []byte
+}
+
+// IsCall reports whether the message is a request that expects an answer.
+func (m *Message) IsCall() bool { return !m.Response && m.ID != nil }
+
+// Problem is why a message was refused, as the JSON-RPC error to answer it with.
+type Problem struct {
+	// ID is the raw id to answer with, nil for null.
+	ID      jsontext.Value
+	Code    int64
+	Message string
+}
+
+func (p *Problem) Error() string { return p.Message }
+
+// Response is the error response line for the problem, without a line ending.
+func (p *Problem) Response() []byte { return ErrorResponse(p.ID, p.Code, p.Message) }
+
+// ErrorResponse encodes a JSON-RPC error response by hand, because
+// jsonrpc.EncodeMessage omits an id it considers invalid, and JSON-RPC requires
+// "id": null when the request's id is unknown. The message is cut to
+// MaxErrorMessageBytes.
+func ErrorResponse(id jsontext.Value, code int64, message string) []byte {
+	if id == nil {
+		id = jsontext.Value("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", json.RawMessage(id), jsonrpc.Error{Code: code, Message: CapMessage(message)}})
+	if err != nil { // only if id is not valid JSON, which Parse rules out
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
+	}
+	return data
+}
+
+// CapMessage cuts a message to MaxErrorMessageBytes on a rune boundary,
+// noting its length.
+func CapMessage(msg string) string {
+	if len(msg) <= MaxErrorMessageBytes {
+		return msg
+	}
+	note := "… (" + strconv.Itoa(len(msg)) + " bytes)"
+	cut := MaxErrorMessageBytes - len(note)
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return msg[:cut] + note
+}
+
+// BatchMessage is the error a JSON array (a JSON-RPC batch) gets: MCP removed
+// batches in protocol 2025-06-18, and no element of one is executed.
+const BatchMessage = "Invalid Request: JSON-RPC batches are not supported; send one message at a time"
+
+// JSONRPC returns the go-sdk message the view describes, built without
+// decoding the bytes again. A response is decoded by go-sdk: it carries a
+// result or error go-sdk reads itself, and only answers a server request.
+func (m *Message) JSONRPC() (jsonrpc.Message, error) {
+	if m.Response {
+		return jsonrpc.DecodeMessage(m.raw)
+	}
+	req := &jsonrpc.Request{Method: m.Method, Params: json.RawMessage(m.Params)}
+	if m.ID != nil {
+		id, err := idOf(m.ID)
+		if err != nil {
+			return nil, err
+		}
+		req.ID = id
+	}
+	return req, nil
+}
+
+// idOf is the go-sdk id of a raw id token Parse accepted.
+func idOf(raw jsontext.Value) (jsonrpc.ID, error) {
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return jsonrpc.ID{}, err
+		}
+		return jsonrpc.MakeID(s)
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	if err != nil {
+		return jsonrpc.ID{}, err
+	}
+	return jsonrpc.MakeID(float64(n))
+}
+
+// parser is the state of one Parse.
+type parser struct {
+	data   []byte
+	lim    Limits
+	values int
+
+	// Per depth d (the top-level object is depth 1): folded[d] and set[d]
+	// hold the case-folded member names of the object open there, key[d] the
+	// name of the member being read, start[d] where the value opened.
+	folded [][]string
+	set    []map[string]struct{}
+	key    []string
+	start  []int
+
+	version                        string
+	hasVersion, hasMethod, hasID   bool
+	hasParams, hasResult, hasError bool
+	methodIsString                 bool
+	method                         string
+	id, params, cancelled          jsontext.Value
+	idRepeated                     bool
+	name, uri, protocol            string
+
+	problem *Problem // the first structure problem found
+}
+
+// errStop ends the walk at the first structure problem: what follows is not
+// read, so a hostile message costs no more than its first MaxValues values.
+var errStop = errors.New("envelope: structure bound")
+
+// Parse passes one message through the door. It returns the message's view,
+// or the problem to answer it with.
+func Parse(data []byte, lim Limits) (*Message, *Problem) {
+	p := &parser{data: data, lim: lim.withDefaults()}
+	// Duplicate names are allowed by the tokenizer because the walk refuses
+	// them itself, case-folded, which is stricter; UTF-8 stays strict.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
+	if err := p.walk(dec); err != nil {
+		if errors.Is(err, errStop) {
+			return nil, p.withID(p.problem)
+		}
+		return nil, parseError(err)
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, &Problem{Code: jsonrpc.CodeParseError, Message: "Parse error: bytes after the message's JSON value; send one JSON value per message"}
+	}
+	switch bytes.TrimLeft(data, " \t\r\n")[0] {
+	case '[':
+		return nil, &Problem{Code: jsonrpc.CodeInvalidRequest, Message: BatchMessage}
+	case '{':
+	default:
+		return nil, &Problem{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: a message must be a JSON object"}
+	}
+	if p.problem != nil {
+		return nil, p.withID(p.problem)
+	}
+	return p.message()
+}
+
+// withID gives a problem the request's id when it is exactly known.
+func (p *parser) withID(pr *Problem) *Problem {
+	if !p.idRepeated {
+		pr.ID = echoableID(p.id)
+	}
+	return pr
+}
+
+// parseError turns the tokenizer's error into a -32700 whose text holds no
+// client value: the tokenizer's own words and the byte offset.
+func parseError(err error) *Problem {
+	detail := "the message is not valid JSON"
+	var serr *jsontext.SyntacticError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		detail = "the message ends before its JSON value does"
+	case errors.As(err, &serr) && serr.Err != nil:
+		detail = serr.Err.Error() + " at byte " + strconv.FormatInt(serr.ByteOffset, 10)
+	}
+	return &Problem{Code: jsonrpc.CodeParseError, Message: CapMessage("Parse error: " + detail)}
+}
+
+// walk reads the one top-level value token by token, counting values and
+// depth, refusing repeated names, and noting what the view needs.
+func (p *parser) walk(dec *jsontext.Decoder) error {
+	for {
+		depth := dec.StackDepth()
+		kind, n := dec.StackIndex(depth)
+		if depth == 0 && n > 0 {
+			return nil
+		}
+		isName := kind == '{' && n%2 == 0
+		before := int(dec.InputOffset())
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		end := int(dec.InputOffset())
+		switch k := tok.Kind(); {
+		case k == '}' || k == ']':
+			p.closed(depth, end)
+		case isName:
+			if !p.memberName(depth, tok.String()) {
+				return errStop
+			}
+		default:
+			p.values++
+			if p.values > p.lim.MaxValues {
+				p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
+					Message: "Invalid Request: the message holds more than " + strconv.Itoa(p.lim.MaxValues) + " JSON values"}
+				return errStop
+			}
+			if k == '{' || k == '[' {
+				if depth+1 > p.lim.MaxDepth {
+					p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
+						Message: "Invalid Request: the message nests objects and arrays more than " + strconv.Itoa(p.lim.MaxDepth) + " levels deep"}
+					return errStop
+				}
+				p.opened(depth, depth+1, end-1)
+				continue
+			}
+			p.scalar(depth, tok, jsontext.Value(p.data[end-len(trimValue(p.data[before:end])):end]))
+		}
+	}
+}
+
+// trimValue drops what may precede a token: white space, ':' and ','.
+func trimValue(b []byte) []byte { return bytes.TrimLeft(b, " \t\r\n:,") }
+
+func (p *parser) grow(d int) {
+	for len(p.key) <= d {
+		p.folded = append(p.folded, nil)
+		p.set = append(p.set, nil)
+		p.key = append(p.key, "")
+		p.start = append(p.start, 0)
+	}
+}
+
+// opened notes an object or array that opened at offset at, as a value of
+// the container at depth parent.
+func (p *parser) opened(parent, d, at int) {
+	p.grow(d)
+	p.folded[d] = p.folded[d][:0]
+	p.set[d] = nil
+	p.key[d] = ""
+	p.start[d] = at
+	if parent == 1 {
+		switch top := p.key[1]; {
+		case strings.EqualFold(top, "id"):
+			// An object or array id: never exact, never echoed.
+			p.hasID, p.id = true, jsontext.Value(p.data[at:at+1])
+		case strings.EqualFold(top, "method"):
+			p.hasMethod, p.methodIsString = true, false
+		case strings.EqualFold(top, "result"):
+			p.hasResult = true
+		case strings.EqualFold(top, "error"):
+			p.hasError = true
+		}
+	}
+}
+
+// closed finishes the object or array open at depth d, which ended at end.
+func (p *parser) closed(d, end int) {
+	if d == 2 && strings.EqualFold(p.key[1], "params") {
+		p.hasParams, p.params = true, jsontext.Value(p.data[p.start[2]:end])
+	}
+}
+
+// memberName checks a member name of the object open at depth d against the
+// others in it, unescaped and case-folded. It reports false at a repeat.
+func (p *parser) memberName(d int, name string) bool {
+	p.grow(d)
+	p.key[d] = name
+	f := fold(name)
+	repeated := false
+	if p.set[d] != nil {
+		_, repeated = p.set[d][f]
+		p.set[d][f] = struct{}{}
+	} else {
+		for _, seen := range p.folded[d] {
+			if seen == f {
+				repeated = true
+				break
+			}
+		}
+		p.folded[d] = append(p.folded[d], f)
+		if len(p.folded[d]) > 16 {
+			p.set[d] = make(map[string]struct{}, 2*len(p.folded[d]))
+			for _, s := range p.folded[d] {
+				p.set[d][s] = struct{}{}
+			}
+		}
+	}
+	if !repeated {
+		return true
+	}
+	if d == 1 && f == fold("id") {
+		p.idRepeated = true
+	}
+	p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
+		Message: "Invalid Request: the member name " + echo.Quote(name) + " appears twice in one object (names are compared unescaped and ignoring case, as go-sdk's decoder matches them); send each member once"}
+	return false
+}
+
+// fold maps a name to one spelling per case-insensitive class: each rune to
+// the least rune of its Unicode simple-folding orbit, the equivalence that
+// strings.EqualFold and encoding/json's name matching use.
+func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		b.WriteRune(least)
+	}
+	return b.String()
+}
+
+// scalar notes a string, number or literal read at depth d (raw is its token).
+func (p *parser) scalar(d int, tok jsontext.Token, raw jsontext.Value) {
+	isString := tok.Kind() == '"'
+	switch {
+	case d == 1:
+		switch top := p.key[1]; {
+		case strings.EqualFold(top, "jsonrpc"):
+			p.hasVersion = true
+			if isString {
+				p.version = tok.String()
+			}
+		case strings.EqualFold(top, "method"):
+			p.hasMethod, p.methodIsString = true, isString
+			if isString {
+				p.method = tok.String()
+			}
+		case strings.EqualFold(top, "id"):
+			p.hasID, p.id = true, raw
+			if tok.Kind() == 'n' {
+				p.hasID, p.id = false, nil // "id": null is no id, as go-sdk reads it
+			}
+		case strings.EqualFold(top, "params"):
+			p.hasParams, p.params = true, raw
+		case strings.EqualFold(top, "result"):
+			p.hasResult = true
+		case strings.EqualFold(top, "error"):
+			p.hasError = true
+		}
+	case d == 2 && strings.EqualFold(p.key[1], "params"):
+		switch k := p.key[2]; {
+		case strings.EqualFold(k, "name") && isString:
+			p.name = tok.String()
+		case strings.EqualFold(k, "uri") && isString:
+			p.uri = tok.String()
+		case strings.EqualFold(k, "requestId"):
+			p.cancelled = raw
+		}
+	case d == 3 && strings.EqualFold(p.key[1], "params") && strings.EqualFold(p.key[2], "_meta"):
+		// go-sdk reads _meta into a map: its keys match exactly.
+		if p.key[3] == mcp.MetaKeyProtocolVersion && isString {
+			p.protocol = tok.String()
+		}
+	}
+}
+
+// message checks the JSON-RPC shape and builds the view.
+func (p *parser) message() (*Message, *Problem) {
+	id := echoableID(p.id)
+	refuse := func(code int64, msg string) (*Message, *Problem) {
+		return nil, &Problem{ID: id, Code: code, Message: msg}
+	}
+	if !p.hasVersion || p.version != "2.0" {
+		return refuse(jsonrpc.CodeInvalidRequest, `Invalid Request: "jsonrpc" must be "2.0"`)
+	}
+	m := &Message{raw: p.data}
+	switch {
+	case p.hasMethod:
+		if !p.methodIsString {
+			return refuse(jsonrpc.CodeInvalidRequest, `Invalid Request: "method" must be a string`)
+		}
+		if len(p.method) > MaxMethodBytes {
+			return refuse(jsonrpc.CodeMethodNotFound, "Method not found: "+echo.Quote(p.method))
+		}
+		m.Method = p.method
+	case p.hasResult || p.hasError:
+		m.Response = true
+	default:
+		return refuse(jsonrpc.CodeInvalidRequest,
+			"Invalid Request: a message needs a method (a request or notification), or a result or error (a response)")
+	}
+	if p.hasID {
+		if !exactID(p.id) {
+			return refuse(jsonrpc.CodeInvalidRequest,
+				"Invalid Request: id must be a string or an integer between -9007199254740991 and 9007199254740991")
+		}
+		m.ID = p.id
+	} else if m.Response {
+		return refuse(jsonrpc.CodeInvalidRequest, "Invalid Request: a response needs the id of the request it answers")
+	}
+	if p.hasParams && !m.Response {
+		if c := p.params[0]; c != '{' && !bytes.Equal(p.params, []byte("null")) {
+			return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+echo.Quote(p.method)+" must be a JSON object")
+		}
+		m.Params = p.params
+	}
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		m.Name = p.name
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		m.Name = p.uri
+	}
+	m.ProtocolVersion = p.protocol
+	if m.Method == "notifications/cancelled" {
+		m.CancelledID = p.cancelled
+	}
+	return m, nil
+}
+
+// echoableID returns raw when it is a JSON string or number, the only ids a
+// client can match an error to, and nil otherwise.
+func echoableID(raw jsontext.Value) jsontext.Value {
+	if len(raw) == 0 {
+		return nil
+	}
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+		return raw
+	}
+	return nil
+}
+
+// exactID reports whether go-sdk answers with the very id the client sent: a
+// string, or an integer written without fraction or exponent within
+// ±maxExactID.
+func exactID(raw jsontext.Value) bool {
+	if len(raw) > 0 && raw[0] == '"' {
+		return true
+	}
+	n, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil && n >= -maxExactID && n <= maxExactID
+}
+
+// ID returns the wire form of an id go-sdk holds, encoded as go-sdk encodes
+// it (encoding/json without HTML escaping). Transports answer with the token
+// the client sent where they have it; this is for the ids they do not.
+func ID(id jsonrpc.ID) jsontext.Value {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(id.Raw()); err != nil {
+		return nil
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}

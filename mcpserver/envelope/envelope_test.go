@@ -1,0 +1,107 @@
+package envelope
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+func TestParseRefuses(t *testing.T) {
+	deep := strings.Repeat("[", 70) + strings.Repeat("]", 70)
+	many := "[" + strings.Repeat("0,", 200) + "0]"
+	tests := []struct {
+		name, in string
+		want     Problem
+	}{
+		{"not JSON", `{"jsonrpc":`, Problem{Code: -32700}},
+		{"trailing bytes", `{"jsonrpc":"2.0","id":1,"method":"ping"}x`, Problem{Code: -32700}},
+		{"two values", `{"jsonrpc":"2.0","id":1,"method":"ping"} {}`, Problem{Code: -32700}},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"p\xffing\"}", Problem{Code: -32700}},
+		{"lone surrogate", `{"jsonrpc":"2.0","id":1,"method":"\ud800"}`, Problem{Code: -32700}},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"initialize"}]`, Problem{Code: -32600, Message: BatchMessage}},
+		{"scalar", `7`, Problem{Code: -32600}},
+		{"case-variant method", `{"jsonrpc":"2.0","id":1,"method":"tools/call","METHOD":"ping"}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"escaped duplicate id", `{"jsonrpc":"2.0","id":1,"\u0069d":2,"method":"ping"}`, Problem{Code: -32600}},
+		{"kelvin sign", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","\u212aey":1,"key":2}}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"duplicate in _meta", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"a":1,"A":2}}}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"duplicate in capabilities", `{"jsonrpc":"2.0","id":"x","method":"initialize","params":{"capabilities":{"roots":{},"Roots":{}}}}`, Problem{ID: []byte(`"x"`), Code: -32600}},
+		{"duplicate params", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{},"Params":{}}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"too deep", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{"x":` + deep + `}}}`, Problem{ID: []byte("3"), Code: -32600}},
+		{"too many values", `{"id":4,"jsonrpc":"2.0","method":"ping","params":{"_meta":{"x":` + many + `}}}`, Problem{ID: []byte("4"), Code: -32600}},
+		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, Problem{ID: []byte("1.5"), Code: -32600}},
+		{"huge id", `{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`, Problem{ID: []byte("9007199254740992"), Code: -32600}},
+		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, Problem{Code: -32600}},
+		{"no version", `{"id":1,"method":"ping"}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":5}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"long method", `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("m", 200) + `"}`, Problem{ID: []byte("1"), Code: -32601}},
+		{"string params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"` + strings.Repeat("p", 1000) + `"}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"neither", `{"jsonrpc":"2.0","id":1}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"response without id", `{"jsonrpc":"2.0","result":{}}`, Problem{Code: -32600}},
+	}
+	lim := Limits{MaxValues: 100, MaxDepth: 64}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, p := Parse([]byte(tt.in), lim)
+			if p == nil {
+				t.Fatalf("Parse accepted it: %+v", m)
+			}
+			if len(p.Message) > 300 {
+				t.Errorf("message is %d bytes, want a bounded one: %.100s", len(p.Message), p.Message)
+			}
+			if tt.want.Message == "" {
+				tt.want.Message = p.Message
+			}
+			if diff := cmp.Diff(tt.want, *p); diff != "" {
+				t.Errorf("Parse(%.80s) problem (-want +got):\n%s", tt.in, diff)
+			}
+		})
+	}
+}
+
+func TestParseView(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     Message
+	}{
+		{"call", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"automium_x","arguments":{"a":[1,{"b":2}]}}}`,
+			Message{Method: "tools/call", ID: []byte("7"), Params: []byte(`{"name":"automium_x","arguments":{"a":[1,{"b":2}]}}`), Name: "automium_x"}},
+		{"escaped names", `{"jsonrpc":"2.0","\u0069d":"a","m\u0065thod":"prompts/get","params":{"n\u0061me":"p"}}`,
+			Message{Method: "prompts/get", ID: []byte(`"a"`), Params: []byte(`{"n\u0061me":"p"}`), Name: "p"}},
+		{"sessionless", `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+			Message{Method: "tools/list", ID: []byte("1"), Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`), ProtocolVersion: "2026-07-28"}},
+		{"cancelled", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":12}}`,
+			Message{Method: "notifications/cancelled", Params: []byte(`{"requestId":12}`), CancelledID: []byte("12")}},
+		{"resource", ` {"jsonrpc":"2.0","id":-3,"method":"resources/read","params":{"uri":"automium://x"}} `,
+			Message{Method: "resources/read", ID: []byte("-3"), Params: []byte(`{"uri":"automium://x"}`), Name: "automium://x"}},
+		{"response", `{"jsonrpc":"2.0","id":"s1","result":{}}`, Message{ID: []byte(`"s1"`), Response: true}},
+		{"null id is a notification", `{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}`, Message{Method: "notifications/initialized"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, p := Parse([]byte(tt.in), Limits{})
+			if p != nil {
+				t.Fatalf("Parse refused it: %+v", p)
+			}
+			m.raw = nil
+			if diff := cmp.Diff(tt.want, *m, cmp.AllowUnexported(Message{})); diff != "" {
+				t.Errorf("view (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestJSONRPC(t *testing.T) {
+	m, p := Parse([]byte(`{"jsonrpc":"2.0","id":"x\u2028","method":"ping","params":{}}`), Limits{})
+	if p != nil {
+		t.Fatal(p)
+	}
+	msg, err := m.JSONRPC()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(`"x\u2028"`, string(ID(msg.(*jsonrpc.Request).ID))); diff != "" {
+		t.Errorf("ID (-want +got):\n%s", diff)
+	}
+}
