@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,9 +20,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/automium/automium/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/mcpserver/envelope"
 )
 
 // Defaults of [HTTPOptions]. They match the stdio transport where the two have
@@ -41,6 +42,12 @@ const (
 	// DefaultHTTPSessionIdleTimeout closes a session that has received no request
 	// for this long, so abandoned sessions give their place back.
 	DefaultHTTPSessionIdleTimeout = 10 * time.Minute
+	// DefaultHTTPMaxInFlightBytes bounds the bodies held at once, all clients
+	// together: four bodies at the body cap.
+	DefaultHTTPMaxInFlightBytes = 4 * DefaultHTTPMaxBodyBytes
+	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once:
+	// two at the body cap, the stdio transport's budget for one client.
+	DefaultHTTPMaxSessionBytes = 2 * DefaultHTTPMaxBodyBytes
 )
 
 // HTTPOptions configures [NewHTTPHandler]. A nil *HTTPOptions is refused, because
@@ -64,8 +71,20 @@ type HTTPOptions struct {
 	// larger body is refused with 413 before it is parsed.
 	MaxBodyBytes int64
 	// MaxSessions bounds the sessions open at once; 0 means
-	// DefaultHTTPMaxSessions. An initialize over the limit gets 503.
+	// DefaultHTTPMaxSessions. Every POST without a session ID takes a place
+	// while it is served, because go-sdk creates a session for it whatever it
+	// carries. At the limit, the least recently used session with no POST in
+	// flight is closed to make room (its client gets 404 and starts a new
+	// one, as MCP asks); when every session has a POST in flight, the new one
+	// gets 503.
 	MaxSessions int
+	// MaxInFlightBytes bounds the request bodies held at once, all clients
+	// together, and MaxSessionBytes those of one session; 0 means
+	// DefaultHTTPMaxInFlightBytes and DefaultHTTPMaxSessionBytes. A body is
+	// held from its first byte until its answer is written. Reading stops at
+	// the bound: the request gets 503 with Retry-After. A body alone is always
+	// admitted.
+	MaxInFlightBytes, MaxSessionBytes int64
 	// MaxInFlight bounds the POST and DELETE requests served at once; 0 means
 	// DefaultHTTPMaxInFlight. A request over the limit gets 503.
 	MaxInFlight int
@@ -152,6 +171,12 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 	if o.SessionIdleTimeout <= 0 {
 		o.SessionIdleTimeout = DefaultHTTPSessionIdleTimeout
 	}
+	if o.MaxInFlightBytes <= 0 {
+		o.MaxInFlightBytes = DefaultHTTPMaxInFlightBytes
+	}
+	if o.MaxSessionBytes <= 0 {
+		o.MaxSessionBytes = DefaultHTTPMaxSessionBytes
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -168,6 +193,7 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 		server:   server,
 		origins:  origins,
 		inFlight: make(chan struct{}, o.MaxInFlight),
+		sessions: map[string]*sessionState{},
 		tokenSum: sha256.Sum256([]byte(o.Token)),
 		stateful: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 			JSONResponse:        o.JSONResponse,
@@ -219,28 +245,36 @@ type httpHandler struct {
 	nextRef atomic.Uint64
 
 	mu       sync.Mutex
-	admitted int // initialize requests admitted and not yet finished
+	admitted int                      // POSTs without a session ID being served
+	sessions map[string]*sessionState // what the handler knows of each session
+	clock    uint64                   // counts requests, to order sessions by last use
+	held     int64                    // body bytes held, all sessions together
 }
 
-// auditRecord is what one request's audit line says. The MCP middleware fills
-// in the method, name and outcome of each JSON-RPC call the request carried;
-// describe fills in the method and name of a small body beforehand, for the
-// messages that never reach the middleware before the line is written
-// (notifications, answered 202 at once, and messages the SDK refuses).
+// sessionState is what the handler tracks of one session, under h.mu.
+type sessionState struct {
+	last  uint64 // h.clock at its latest request
+	posts int    // POST and DELETE requests in flight
+	held  int64  // body bytes its requests hold
+	// ordered is closed when the initialize being served on the session
+	// ends, nil when there is none: go-sdk handles initialize before
+	// anything else and queues, without bound, what arrives meanwhile, so
+	// the session's other requests wait here instead.
+	ordered chan struct{}
+}
+
+// auditRecord is what one request's audit line says. The method and the tool
+// or prompt name or resource URI come from the envelope door's view of the
+// body, the one reading every other part of the server shares; the MCP
+// middleware adds the outcome of the call.
 type auditRecord struct {
 	refusal string
-	calls   int // JSON-RPC messages in the body, when describe parsed it
 
 	mu        sync.Mutex
 	rpcMethod string
 	name      string
 	outcomes  []callOutcome
 }
-
-// describeMaxBytes bounds the bodies describe parses. Larger ones are calls
-// with large arguments, which the middleware describes; reading them whole
-// here would add a copy and a parse to the largest requests.
-const describeMaxBytes = 64 << 10
 
 type callOutcome struct {
 	outcome string // ok, tool_error or rpc_error
@@ -318,69 +352,261 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if r.ContentLength > h.opts.MaxBodyBytes {
-		h.refuse(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is %d bytes, over the %d-byte limit", r.ContentLength, h.opts.MaxBodyBytes))
+	body, held, ok := h.readBody(aw, rec, r)
+	if !ok {
 		return
 	}
-	// Read the first describeMaxBytes; a body that ends within them is
-	// described here, a longer one goes on to the SDK unread, without a copy,
-	// still bounded (the SDK answers 413 past the limit).
-	body := http.MaxBytesReader(aw, r.Body, h.opts.MaxBodyBytes)
-	head := make([]byte, describeMaxBytes+1)
-	n, err := io.ReadFull(body, head)
-	head = head[:n]
-	var tooLarge *http.MaxBytesError
-	switch {
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		rec.describe(head)
-		r.Body = io.NopCloser(bytes.NewReader(head))
-		r.ContentLength = int64(n)
-	case errors.As(err, &tooLarge):
-		h.refuse(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, fmt.Sprintf("Request Entity Too Large: the body is over the %d-byte limit", h.opts.MaxBodyBytes))
+	defer h.release(held)
+	view, problem := envelope.Parse(body, envelope.Limits{})
+	if problem != nil {
+		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, problem.Response())
 		return
-	case err != nil:
-		h.refuse(aw, rec, "unreadable_body", http.StatusBadRequest, "Bad Request: the body could not be read")
-		return
-	default:
-		r.Body = struct {
-			io.Reader
-			io.Closer
-		}{io.MultiReader(bytes.NewReader(head), body), body}
+	}
+	rec.setMethod(view.Method, view.Name)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	if view.ProtocolVersion >= sessionlessVersion {
+		// The protocol pin reads the door's view: a call that go-sdk
+		// would serve sessionless is never served by the stateful handler,
+		// which would keep a session for it.
+		handler = h.stateless
 	}
 
-	if handler == h.stateful && requestSession == "" && rec.rpcMethod == "initialize" {
+	switch {
+	case handler == h.stateful && requestSession == "":
+		// go-sdk creates a session for every POST without a session ID,
+		// whatever it carries, and keeps it if it ends up initialized.
 		if !h.admitSession() {
 			aw.Header().Set("Retry-After", "60")
 			h.refuse(aw, rec, "session_limit", http.StatusServiceUnavailable,
-				fmt.Sprintf("Service Unavailable: %d sessions are open, the limit; end one with DELETE or wait for an idle one to expire", h.opts.MaxSessions))
+				fmt.Sprintf("Service Unavailable: %d sessions are open, each with a request in flight, the limit; try again later", h.opts.MaxSessions))
 			return
 		}
 		defer h.endAdmission()
+		if view.Method == "initialize" {
+			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id")) }
+			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
+		}
+	case handler == h.stateful:
+		if !h.enterSession(r.Context(), requestSession, held) {
+			aw.Header().Set("Retry-After", "1")
+			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
+				fmt.Sprintf("Service Unavailable: the session holds %d bytes of requests, the limit; read its answers, then retry", h.opts.MaxSessionBytes))
+			return
+		}
+		defer h.leaveSession(requestSession, held)
+		if view.Method == "initialize" {
+			h.beginOrdered(requestSession)
+			defer h.endOrdered(requestSession)
+		}
 	}
 
 	ref := strconv.FormatUint(h.nextRef.Add(1), 10)
 	h.refs.Store(ref, rec)
 	defer h.refs.Delete(ref)
 	r.Header.Set(auditRefHeader, ref)
-	handler.ServeHTTP(aw, r)
+	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID}
+	handler.ServeHTTP(rw, r)
+	rw.finish()
 }
 
-// admitSession reserves a place for a new session if there is one. The places
-// taken are the server's sessions with an ID plus the initializations still
-// being served, which are not yet among them.
-func (h *httpHandler) admitSession() bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	open := 0
-	for s := range h.server.Sessions() {
-		if s.ID() != "" {
-			open++
+// readBody reads a POST body whole, taking its bytes from the global budget
+// as they arrive, so that reading stops at the bound. It answers a body over
+// MaxBodyBytes, one that cannot be read and one over the budget itself, and
+// reports false for them; otherwise the caller releases held when done.
+func (h *httpHandler) readBody(aw *auditWriter, rec *auditRecord, r *http.Request) (body []byte, held int64, ok bool) {
+	tooLarge := func(prefix []byte) {
+		h.answer(aw, rec, "body_too_large", http.StatusRequestEntityTooLarge, envelope.ErrorResponse(envelope.SniffID(prefix),
+			jsonrpc.CodeInvalidRequest, fmt.Sprintf("Invalid Request: the message exceeds the limit of %d bytes", h.opts.MaxBodyBytes)))
+	}
+	if r.ContentLength > h.opts.MaxBodyBytes {
+		// Refused unread but for its start, where the id usually is.
+		prefix := make([]byte, 4<<10)
+		n, _ := io.ReadFull(r.Body, prefix)
+		tooLarge(prefix[:n])
+		return nil, 0, false
+	}
+	const chunk = 64 << 10
+	in := http.MaxBytesReader(aw, r.Body, h.opts.MaxBodyBytes)
+	body = make([]byte, 0, min(max(r.ContentLength, 0), h.opts.MaxBodyBytes)+1)
+	for {
+		if cap(body)-len(body) < chunk/4 {
+			body = append(body, make([]byte, chunk)...)[:len(body)]
+		}
+		free := int64(cap(body) - len(body))
+		if held < int64(cap(body)) {
+			if !h.take(int64(cap(body)) - held) {
+				h.release(held)
+				aw.Header().Set("Retry-After", "1")
+				h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
+					fmt.Sprintf("Service Unavailable: %d bytes of requests are held, the limit; retry", h.opts.MaxInFlightBytes))
+				return nil, 0, false
+			}
+			held = int64(cap(body))
+		}
+		n, err := in.Read(body[len(body) : int64(len(body))+free])
+		body = body[:len(body)+n]
+		var over *http.MaxBytesError
+		switch {
+		case err == io.EOF:
+			return body, held, true
+		case errors.As(err, &over):
+			h.release(held)
+			tooLarge(body[:min(len(body), 4<<10)])
+			return nil, 0, false
+		case err != nil:
+			h.release(held)
+			h.refuse(aw, rec, "unreadable_body", http.StatusBadRequest, "Bad Request: the body could not be read")
+			return nil, 0, false
 		}
 	}
-	if open+h.admitted >= h.opts.MaxSessions {
+}
+
+// take reserves n bytes of the global budget; a request alone always gets them.
+func (h *httpHandler) take(n int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held > 0 && h.held+n > h.opts.MaxInFlightBytes {
 		return false
 	}
+	h.held += n
+	return true
+}
+
+func (h *httpHandler) release(n int64) {
+	h.mu.Lock()
+	h.held -= n
+	h.mu.Unlock()
+}
+
+// enterSession counts a request of a session as in flight, with the bytes
+// it holds, once the session's budget has room and no initialize is being
+// served on it. It reports false when the budget is full.
+func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64) bool {
+	for {
+		h.mu.Lock()
+		st := h.session(id)
+		if wait := st.ordered; wait != nil {
+			h.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return false
+			}
+		}
+		defer h.mu.Unlock()
+		if st.held > 0 && st.held+bytes > h.opts.MaxSessionBytes {
+			return false
+		}
+		h.clock++
+		st.last, st.held = h.clock, st.held+bytes
+		st.posts++
+		return true
+	}
+}
+
+func (h *httpHandler) leaveSession(id string, bytes int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := h.session(id)
+	st.posts--
+	st.held -= bytes
+}
+
+// session returns the state of session id, creating it; h.mu must be held.
+func (h *httpHandler) session(id string) *sessionState {
+	st := h.sessions[id]
+	if st == nil {
+		h.clock++
+		st = &sessionState{last: h.clock}
+		h.sessions[id] = st
+	}
+	return st
+}
+
+// beginOrdered marks an initialize in flight on a session, before its answer
+// (and, for a new session, its ID) reaches the client.
+func (h *httpHandler) beginOrdered(id string) {
+	if id == "" {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if st := h.session(id); st.ordered == nil {
+		st.ordered = make(chan struct{})
+	}
+}
+
+func (h *httpHandler) endOrdered(id string) {
+	if id == "" {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if st := h.sessions[id]; st != nil && st.ordered != nil {
+		close(st.ordered)
+		st.ordered = nil
+	}
+}
+
+// answer writes a JSON-RPC error the door or the handler made, as the body of
+// an HTTP error.
+func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason string, status int, body []byte) {
+	rec.refusal = reason
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// admitSession reserves a place for the session go-sdk may create. The
+// places taken are the server's sessions with an ID plus the POSTs without
+// one still being served, which are not yet among them. At the limit, the
+// least recently used session with no POST in flight is closed to make room.
+func (h *httpHandler) admitSession() bool {
+	h.mu.Lock()
+	var (
+		open   = map[string]*mcp.ServerSession{}
+		victim *mcp.ServerSession
+		oldest uint64
+	)
+	for s := range h.server.Sessions() {
+		if id := s.ID(); id != "" {
+			open[id] = s
+		}
+	}
+	for id := range h.sessions {
+		if open[id] == nil {
+			delete(h.sessions, id) // closed or expired
+		}
+	}
+	if len(open)+h.admitted < h.opts.MaxSessions {
+		h.admitted++
+		h.mu.Unlock()
+		return true
+	}
+	for id, s := range open {
+		st := h.sessions[id]
+		var last uint64
+		if st != nil {
+			if st.posts > 0 || st.ordered != nil {
+				continue
+			}
+			last = st.last
+		}
+		if victim == nil || last < oldest || last == oldest && id < victim.ID() {
+			victim, oldest = s, last
+		}
+	}
+	if victim == nil || len(open)-1+h.admitted >= h.opts.MaxSessions {
+		h.mu.Unlock()
+		return false
+	}
+	delete(h.sessions, victim.ID())
 	h.admitted++
+	h.mu.Unlock()
+	_ = victim.Close() // ends its event stream; its next request gets 404
 	return true
 }
 
@@ -441,45 +667,6 @@ func isLoopbackHost(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
-}
-
-// describe notes the JSON-RPC method and the tool or prompt name or resource URI
-// of the body's first message; a body that is not JSON-RPC leaves them empty
-// (the SDK answers it).
-func (rec *auditRecord) describe(body []byte) {
-	type message struct {
-		Method string `json:"method"`
-		Params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"params"`
-	}
-	var msgs []message
-	trimmed := bytes.TrimLeft(body, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '[' {
-		if json.Unmarshal(body, &msgs) != nil {
-			return
-		}
-	} else {
-		var m message
-		if json.Unmarshal(body, &m) != nil {
-			return
-		}
-		msgs = []message{m}
-	}
-	rec.calls = len(msgs)
-	if len(msgs) == 0 {
-		return
-	}
-	m := msgs[0]
-	var name string
-	switch m.Method {
-	case "tools/call", "prompts/get":
-		name = m.Params.Name
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		name = m.Params.URI
-	}
-	rec.setMethod(m.Method, name)
 }
 
 // setMethod records the first method and name the record hears of.
@@ -602,9 +789,6 @@ func (h *httpHandler) audit(r *http.Request, aw *auditWriter, rec *auditRecord, 
 	if rec.refusal != "" {
 		record.AddAttrs(slog.String("reason", rec.refusal))
 	}
-	if rec.calls > 1 {
-		record.AddAttrs(slog.Int("calls", rec.calls))
-	}
 	record.AddAttrs(
 		slog.Float64("duration_ms", float64(end.Sub(start).Microseconds())/1000),
 		slog.Int64("bytes", aw.bytes.Load()),
@@ -628,15 +812,21 @@ type auditWriter struct {
 	http.ResponseWriter
 	status atomic.Int64
 	bytes  atomic.Int64
+	// onHeader, if set, sees the header just before it is sent.
+	onHeader func(http.Header)
 }
 
 func (w *auditWriter) WriteHeader(code int) {
-	w.status.CompareAndSwap(0, int64(code))
+	if w.status.CompareAndSwap(0, int64(code)) && w.onHeader != nil {
+		w.onHeader(w.Header())
+	}
 	w.ResponseWriter.WriteHeader(code)
 }
 
 func (w *auditWriter) Write(p []byte) (int, error) {
-	w.status.CompareAndSwap(0, http.StatusOK)
+	if w.status.CompareAndSwap(0, http.StatusOK) && w.onHeader != nil {
+		w.onHeader(w.Header())
+	}
 	n, err := w.ResponseWriter.Write(p)
 	w.bytes.Add(int64(n))
 	return n, err

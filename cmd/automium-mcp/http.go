@@ -182,8 +182,14 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
 	conns := newConnTracker()
+	// Connections are capped whether or not they carry the token: one that
+	// never sends a request is closed by the next at the cap.
+	limit := &mcpserver.ConnLimiter{}
 	srv := &http.Server{
-		ConnState:         conns.track,
+		ConnState: func(c net.Conn, state http.ConnState) {
+			limit.ConnState(c, state)
+			conns.track(c, state)
+		},
 		Handler:           mux,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,

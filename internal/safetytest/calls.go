@@ -19,10 +19,6 @@ type call struct {
 	method string          // JSON-RPC method
 	params json.RawMessage // the request's params
 	want   outcome
-	// overHTTP, when set, is how the call ends over HTTP instead: the stdio
-	// transport's structure bound refuses some lines before the adapter sees
-	// them, where over HTTP the adapter's argument walker refuses the call.
-	overHTTP *outcome
 }
 
 // outcome is how a call is expected to end.
@@ -132,10 +128,9 @@ func sessionCalls() []call {
 	for i := range huge.Steps {
 		huge.Steps[i] = automium.Step{Intent: "click"}
 	}
-	// 200,000 JSON values: the transport's structure bound refuses the line
-	// before the SDK decodes it.
+	// 200,000 JSON values: the envelope door's structure bound refuses the
+	// message before the SDK decodes it, over stdio and over HTTP alike.
 	tool("compile_journey bad: 100,000 steps", "automium_compile_journey", huge, wantRPCError)
-	calls[len(calls)-1].overHTTP = new(wantIsError)
 	tool("compile_journey bad: steps not an array", "automium_compile_journey", map[string]any{"id": journey.ID, "steps": "all of them"}, wantIsError)
 
 	tool("create_run_submission good", "automium_create_run_submission", submission, wantResult)

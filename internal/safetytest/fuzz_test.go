@@ -135,9 +135,15 @@ func runFuzzSession(t testing.TB, line []byte) map[string][]string {
 }
 
 // fuzzRequestID is the canonical id of line when it is a JSON-RPC request that
-// must be answered: an object with "jsonrpc":"2.0", a string method and a string
-// or exact-integer id. Otherwise it is "".
+// must be answered: strict JSON (see strictJSON) and an object with
+// "jsonrpc":"2.0", a string method and a string or exact-integer id.
+// Otherwise it is "".
 func fuzzRequestID(line []byte) string {
+	if !strictJSON(bytes.TrimSpace(line)) {
+		// Refused at the door, with -32700 or with an id that may be null:
+		// not a request that must be served.
+		return ""
+	}
 	var m map[string]json.RawMessage
 	if json.Unmarshal(bytes.TrimSpace(line), &m) != nil {
 		return ""

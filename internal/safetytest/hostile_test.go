@@ -211,8 +211,9 @@ func TestDrainAnswersEveryRequest(t *testing.T) {
 
 // TestHostileLineStructure: a line under the 16 MiB cap whose structure is
 // hostile (millions of values, anywhere on the line, or deep nesting) is
-// refused with -32600 and its id before the SDK decodes it, and a ping queued
-// behind it is answered at once.
+// refused with -32600 and its id before the SDK decodes it, within a memory
+// bound, and a ping queued behind it is answered. The time it takes is logged
+// as a figure, not asserted: no unit test depends on the machine's speed.
 func TestHostileLineStructure(t *testing.T) {
 	if testing.Short() {
 		t.Skip("sends 16 MiB lines; skipped with -short")

@@ -52,6 +52,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/nesting"
 )
 
 // DefaultMaxValues is how many JSON values one message may hold when
@@ -62,8 +63,9 @@ import (
 const DefaultMaxValues = 100_000
 
 // DefaultMaxDepth is how deeply one message may nest objects and arrays when
-// Limits.MaxDepth is zero. MCP messages nest a handful of levels.
-const DefaultMaxDepth = 64
+// Limits.MaxDepth is zero: the module's one nesting bound (internal/nesting),
+// which the argument walker applies to the arguments too.
+const DefaultMaxDepth = nesting.MaxDepth
 
 // MaxMethodBytes is the longest method name let through. Every MCP method is a
 // few dozen bytes; go-sdk quotes a method it does not know in its error and in
@@ -225,6 +227,7 @@ type parser struct {
 	method                         string
 	id, params, cancelled          jsontext.Value
 	idRepeated                     bool
+	idEnd                          int
 	name, uri, protocol            string
 
 	problem *Problem // the first structure problem found
@@ -243,6 +246,7 @@ func Parse(data []byte, lim Limits) (*Message, *Problem) {
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
 	if err := p.walk(dec); err != nil {
 		if errors.Is(err, errStop) {
+			p.findID(dec)
 			return nil, p.withID(p.problem)
 		}
 		return nil, parseError(err)
@@ -261,6 +265,51 @@ func Parse(data []byte, lim Limits) (*Message, *Problem) {
 		return nil, p.withID(p.problem)
 	}
 	return p.message()
+}
+
+// findID reads on, after a structure problem, only to find a top-level id that
+// follows it, so the error can carry it. Nested values are skipped whole,
+// without counting; a repeated id, or anything the tokenizer refuses, ends the
+// search with no id.
+func (p *parser) findID(dec *jsontext.Decoder) {
+	if p.idRepeated || p.hasID {
+		// Already found before the bound: the error carries the id the
+		// client wrote first, and the rest of the message is never read.
+		return
+	}
+	for {
+		depth := dec.StackDepth()
+		if depth == 0 {
+			return
+		}
+		kind, n := dec.StackIndex(depth)
+		switch next := dec.PeekKind(); {
+		case next == '}' || next == ']':
+			if _, err := dec.ReadToken(); err != nil {
+				return
+			}
+		case kind == '{' && n%2 == 0:
+			tok, err := dec.ReadToken()
+			if err != nil {
+				return
+			}
+			if depth == 1 && strings.EqualFold(tok.String(), "id") {
+				if p.hasID {
+					p.idRepeated = true
+					return
+				}
+				raw, err := dec.ReadValue()
+				if err != nil {
+					return
+				}
+				p.hasID, p.id = true, bytes.Clone(raw)
+			}
+		default:
+			if dec.SkipValue() != nil {
+				return
+			}
+		}
+	}
 }
 
 // withID gives a problem the request's id when it is exactly known.
@@ -325,6 +374,9 @@ func (p *parser) walk(dec *jsontext.Decoder) error {
 				continue
 			}
 			p.scalar(depth, tok, jsontext.Value(p.data[end-len(trimValue(p.data[before:end])):end]))
+			if depth == 1 && strings.EqualFold(p.key[1], "id") {
+				p.idEnd = end
+			}
 		}
 	}
 }
@@ -450,10 +502,7 @@ func (p *parser) scalar(d int, tok jsontext.Token, raw jsontext.Value) {
 				p.method = tok.String()
 			}
 		case strings.EqualFold(top, "id"):
-			p.hasID, p.id = true, raw
-			if tok.Kind() == 'n' {
-				p.hasID, p.id = false, nil // "id": null is no id, as go-sdk reads it
-			}
+			p.hasID, p.id = true, raw // null included: MCP ids are never null
 		case strings.EqualFold(top, "params"):
 			p.hasParams, p.params = true, raw
 		case strings.EqualFold(top, "result"):
@@ -566,4 +615,31 @@ func ID(id jsonrpc.ID) jsontext.Value {
 		return nil
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// SniffID looks for the id of a message of which only prefix is known (the
+// start of one too long to read), so that its error can still be matched to
+// the request. It reads the prefix by the door's rules and gives up (nil, for
+// id null) at a repeated name, or when the id is not whole within the prefix.
+func SniffID(prefix []byte) jsontext.Value {
+	p := &parser{data: prefix, lim: Limits{}.withDefaults()}
+	dec := jsontext.NewDecoder(bytes.NewBuffer(prefix), jsontext.AllowDuplicateNames(true))
+	err := p.walk(dec)
+	if errors.Is(err, errStop) || p.idRepeated || !exactID(p.id) {
+		return nil
+	}
+	if p.id[0] != '"' && p.idEnd >= len(prefix) {
+		return nil // a number cut at the end may have had more digits
+	}
+	return echoableID(p.id)
+}
+
+// IDOf is the go-sdk id of a raw id token, as go-sdk decodes it, and whether
+// it is one the door accepts (a string or an exact integer).
+func IDOf(raw jsontext.Value) (jsonrpc.ID, bool) {
+	if len(raw) == 0 || !exactID(raw) {
+		return jsonrpc.ID{}, false
+	}
+	id, err := idOf(raw)
+	return id, err == nil
 }

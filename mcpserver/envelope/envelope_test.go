@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,7 @@ func TestParseRefuses(t *testing.T) {
 		{"too many values", `{"id":4,"jsonrpc":"2.0","method":"ping","params":{"_meta":{"x":` + many + `}}}`, Problem{ID: []byte("4"), Code: -32600}},
 		{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, Problem{ID: []byte("1.5"), Code: -32600}},
 		{"huge id", `{"jsonrpc":"2.0","id":9007199254740992,"method":"ping"}`, Problem{ID: []byte("9007199254740992"), Code: -32600}},
+		{"null id", `{"jsonrpc":"2.0","id":null,"method":"ping"}`, Problem{Code: -32600}},
 		{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, Problem{Code: -32600}},
 		{"no version", `{"id":1,"method":"ping"}`, Problem{ID: []byte("1"), Code: -32600}},
 		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":5}`, Problem{ID: []byte("1"), Code: -32600}},
@@ -76,7 +78,6 @@ func TestParseView(t *testing.T) {
 		{"resource", ` {"jsonrpc":"2.0","id":-3,"method":"resources/read","params":{"uri":"automium://x"}} `,
 			Message{Method: "resources/read", ID: []byte("-3"), Params: []byte(`{"uri":"automium://x"}`), Name: "automium://x"}},
 		{"response", `{"jsonrpc":"2.0","id":"s1","result":{}}`, Message{ID: []byte(`"s1"`), Response: true}},
-		{"null id is a notification", `{"jsonrpc":"2.0","id":null,"method":"notifications/initialized"}`, Message{Method: "notifications/initialized"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,5 +104,74 @@ func TestJSONRPC(t *testing.T) {
 	}
 	if diff := cmp.Diff(`"x\u2028"`, string(ID(msg.(*jsonrpc.Request).ID))); diff != "" {
 		t.Errorf("ID (-want +got):\n%s", diff)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	tests := []struct {
+		name          string
+		line          string
+		values, depth int
+		want          *Problem
+	}{
+		{"small", `{"jsonrpc":"2.0","id":1,"method":"ping"}`, 4, 1, nil},
+		{"exactly the values", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2,3]}}`, 9, 3, nil},
+		{"one value over", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2,3,4]}}`, 9, 3, &Problem{ID: []byte("1"), Code: -32600}},
+		{"member names are not values", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":1,"b":2,"c":3}}`, 8, 2, nil},
+		{"exactly the depth", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[[{}]]}}`, 10, 5, nil},
+		{"one level over", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[[{"b":[]}]]}}`, 10, 5, &Problem{ID: []byte("1"), Code: -32600}},
+		{"id after the excess", `{"a":[{},{},{},{},{}],"id":"late"}`, 3, 10, &Problem{ID: []byte(`"late"`), Code: -32600}},
+		{"id after the depth", `{"a":[[[[[[]]]]]],"id":"deep"}`, 10, 3, &Problem{ID: []byte(`"deep"`), Code: -32600}},
+		{"repeated id after the excess", `{"a":[{},{},{},{},{}],"id":1,"ID":2}`, 3, 10, &Problem{Code: -32600}},
+		{"id before the excess, repeated after", `{"id":1,"a":[{},{},{},{},{}],"ID":2}`, 3, 10, &Problem{ID: []byte("1"), Code: -32600}},
+		{"nested id does not count", `{"a":{"id":5},"b":[1,2,3,4,5]}`, 3, 10, &Problem{Code: -32600}},
+		{"strings with quotes and brackets", `{"jsonrpc":"2.0","method":"ping","id":"a\"[{","x":"\\","y":"[[[["}`, 6, 1, nil},
+		{"space around tokens", ` { "jsonrpc" : "2.0" , "id" : 7 , "method" : "ping" } `, 4, 1, nil},
+		{"escaped fractional id", `{"jsonrpc":"2.0","i\u0064":1.5,"method":"ping"}`, 4, 1, &Problem{ID: []byte("1.5"), Code: -32600}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, p := Parse([]byte(tt.line), Limits{MaxValues: tt.values, MaxDepth: tt.depth})
+			if p != nil && tt.want != nil {
+				tt.want.Message = p.Message
+			}
+			if diff := cmp.Diff(tt.want, p); diff != "" {
+				t.Errorf("Parse(%s) (-want +got):\n%s", tt.line, diff)
+			}
+		})
+	}
+}
+
+func TestCapMessage(t *testing.T) {
+	long := strings.Repeat("é", MaxErrorMessageBytes)
+	got := CapMessage(long)
+	if len(got) > MaxErrorMessageBytes || !strings.HasSuffix(got, "… ("+strconv.Itoa(len(long))+" bytes)") {
+		t.Errorf("CapMessage: %d bytes ending %q", len(got), got[len(got)-30:])
+	}
+	if short := "short"; CapMessage(short) != short {
+		t.Errorf("CapMessage changed a short message")
+	}
+}
+
+func TestSniffID(t *testing.T) {
+	tests := []struct {
+		prefix string
+		want   string
+	}{
+		{`{"jsonrpc":"2.0","id":5,"method":"x","params":{"a":"bbbb`, "5"},
+		{`{"id":"s","params":`, `"s"`},
+		{`{"params":{"id":1,"x":"yyy`, ""}, // nested id does not count
+		{`{"params":{"a":1},"id":-3,"x`, "-3"},
+		{`{"id":true,"x`, ""},
+		{`{"id":12`, ""}, // cut inside the id: it may go on
+		{`{"id":1,"ID":2,"x`, ""},
+		{`{"id":1.5,"x`, ""},
+		{`[{"id":1}`, ""},
+		{`garbage`, ""},
+	}
+	for _, tt := range tests {
+		if got := string(SniffID([]byte(tt.prefix))); got != tt.want {
+			t.Errorf("SniffID(%q) = %q, want %q", tt.prefix, got, tt.want)
+		}
 	}
 }

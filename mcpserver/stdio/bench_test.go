@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/automium/automium/mcpserver/envelope"
 )
 
 // BenchmarkRequestRoundTrip measures one tools/call through the transport and a
@@ -61,7 +63,7 @@ func BenchmarkEncodeResult(b *testing.B) {
 	b.Run("as-is", func(b *testing.B) {
 		b.SetBytes(int64(len(resp.Result)))
 		for b.Loop() {
-			resultLine(resp)
+			resultLine(json.RawMessage(`"id-<7>"`), resp.Result)
 		}
 	})
 	b.Run("EncodeMessage", func(b *testing.B) {
@@ -99,8 +101,12 @@ func BenchmarkDecodeLargeLine(b *testing.B) {
 	b.SetBytes(int64(len(line)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, rejections := decodeLine(line, DefaultMaxValues, DefaultMaxDepth); rejections != nil {
-			b.Fatal(rejections)
+		view, problem := envelope.Parse(line, envelope.Limits{})
+		if problem != nil {
+			b.Fatal(problem)
+		}
+		if _, err := view.JSONRPC(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

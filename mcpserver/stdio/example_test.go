@@ -38,5 +38,5 @@ func Example() {
 	}
 	// Output:
 	// {"jsonrpc":"2.0","id":2,"result":{}}
-	// {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: invalid character 'n' looking for beginning of object key string"}}
+	// {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: invalid character 'o' in literal null (expecting 'u') at byte 2"}}
 }

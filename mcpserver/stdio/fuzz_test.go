@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	jsonv2 "encoding/json/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,18 +143,27 @@ func classify(line []byte) (requestID string, mentioned []string) {
 	if len(line) > DefaultMaxLineBytes {
 		return "", nil
 	}
+	if !strictJSON(line) {
+		// Refused at the door (invalid UTF-8, names repeated however
+		// spelled): answered with the id, or null when the id is unclear.
+		var m map[string]json.RawMessage
+		if json.Unmarshal(line, &m) == nil && echoable(m["id"]) {
+			return "", []string{idKey(m["id"])}
+		}
+		return "", nil
+	}
 	var elems []json.RawMessage
 	if json.Unmarshal(line, &elems) == nil {
 		for _, e := range elems {
 			var m map[string]json.RawMessage
-			if json.Unmarshal(e, &m) == nil && echoableID(m["id"]) != nil {
+			if json.Unmarshal(e, &m) == nil && echoable(m["id"]) {
 				mentioned = append(mentioned, idKey(m["id"]))
 			}
 		}
 		return "", mentioned
 	}
 	var m map[string]json.RawMessage
-	if json.Unmarshal(line, &m) != nil || echoableID(m["id"]) == nil {
+	if json.Unmarshal(line, &m) != nil || !echoable(m["id"]) {
 		return "", nil
 	}
 	id := idKey(m["id"])
@@ -192,4 +202,47 @@ func idKey(raw json.RawMessage) string {
 		return "n:" + strconv.FormatInt(n, 10)
 	}
 	return "raw:" + string(raw)
+}
+
+// echoable reports whether an id is a string or a number, the ids an error
+// can carry back.
+func echoable(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '"' || raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9')
+}
+
+// strictJSON is the door's rule written out independently: JSON v2's strict
+// decode (valid UTF-8, no exact duplicate names, one value), and no object
+// with two names equal ignoring case.
+func strictJSON(line []byte) bool {
+	var v any
+	if jsonv2.Unmarshal(line, &v) != nil {
+		return false
+	}
+	var distinct func(any) bool
+	distinct = func(v any) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			names := make([]string, 0, len(v))
+			for name, member := range v {
+				for _, other := range names {
+					if strings.EqualFold(name, other) {
+						return false
+					}
+				}
+				names = append(names, name)
+				if !distinct(member) {
+					return false
+				}
+			}
+		case []any:
+			for _, e := range v {
+				if !distinct(e) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return distinct(v)
 }

@@ -1,14 +1,12 @@
 package stdio
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/mcpserver/envelope"
 )
 
 // sessionlessFrom is the first protocol version that go-sdk v1.8.0 serves
@@ -42,11 +40,8 @@ type sessionProtocol struct {
 // admit applies the one-protocol rule of the package documentation to a call. It
 // returns the session's protocol once the call is served, or the reason it must
 // be refused (without the "Invalid Request: " prefix).
-func (p sessionProtocol) admit(req *jsonrpc.Request) (sessionProtocol, string) {
-	version, problem := sessionlessVersion(req.Params)
-	if problem != "" {
-		return p, problem
-	}
+func (p sessionProtocol) admit(req *envelope.Message) (sessionProtocol, string) {
+	version := sessionlessVersion(req)
 	switch {
 	case len(version) > maxVersionBytes:
 		return p, "protocol version " + echo.Quote(version) + " in _meta is not one this server speaks"
@@ -82,63 +77,12 @@ func (p sessionProtocol) admit(req *jsonrpc.Request) (sessionProtocol, string) {
 
 // sessionlessVersion returns the protocol version a call names in params._meta
 // when go-sdk v1.8.0 would serve it as a sessionless call, and "" when the SDK
-// would serve it in the handshake protocol: the SDK decodes params into a struct
-// with an exact-case "_meta" map and reads a string version of at least
-// sessionlessFrom, ignoring anything it cannot decode. A params with two "_meta"
-// members, or a _meta with two versions, is a problem: which one counts would
-// depend on the decoder.
-func sessionlessVersion(params json.RawMessage) (version, problem string) {
-	params = trimSpace(params)
-	if len(params) == 0 || params[0] != '{' {
-		return "", ""
+// would serve it in the handshake protocol: the SDK reads a string version of
+// at least sessionlessFrom. The door read it, and refused a params with two
+// "_meta" members or a _meta with two versions, however spelled.
+func sessionlessVersion(view *envelope.Message) string {
+	if view.ProtocolVersion < sessionlessFrom {
+		return ""
 	}
-	meta, dup := member(params, "_meta")
-	if dup {
-		return "", `params has more than one "_meta" member`
-	}
-	if meta = trimSpace(meta); len(meta) == 0 || meta[0] != '{' {
-		return "", ""
-	}
-	raw, dup := member(meta, mcp.MetaKeyProtocolVersion)
-	if dup {
-		return "", "_meta names " + mcp.MetaKeyProtocolVersion + " more than once"
-	}
-	if json.Unmarshal(raw, &version) != nil || version < sessionlessFrom {
-		return "", ""
-	}
-	return version, ""
-}
-
-// member returns the value of the member of a JSON object named name (compared
-// after unescaping, as decoders do), and whether it appears more than once.
-func member(object []byte, name string) (value json.RawMessage, duplicate bool) {
-	if !bytes.Contains(object, []byte(name)) && bytes.IndexByte(object, '\\') < 0 {
-		return nil, false // without an escape, the name can only be spelled plainly
-	}
-	dec := json.NewDecoder(bytes.NewReader(object))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil, false
-	}
-	found := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, false
-		}
-		if key == name {
-			if found {
-				return nil, true
-			}
-			value, found = v, true
-		}
-	}
-	return value, false
-}
-
-func trimSpace(b []byte) []byte {
-	return bytes.TrimSpace(b)
+	return view.ProtocolVersion
 }

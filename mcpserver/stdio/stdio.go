@@ -31,6 +31,14 @@
 // has been written, so when the client stops reading stdout, answers stop being
 // written, places stop freeing up, and the transport stops reading stdin: memory
 // stays bounded by those two figures and the line cap, whatever the client does.
+// An answer being written counts against MaxInFlightBytes too, so a client that
+// leaves large answers unread stops the reading sooner.
+//
+// go-sdk handles initialize in order: it handles nothing after it until its
+// answer is written, and queues, without bound, whatever it reads meanwhile.
+// So while an initialize is with the SDK, the transport reads nothing at all: a
+// second initialize blocked on an unread stdout holds one line, not the
+// notifications a client keeps sending behind it.
 // SEP-2575 subscriptions/listen calls, which last as long as the session, do not
 // take a place; at most [MaxListens] may be open.
 //
@@ -53,30 +61,23 @@
 //     bounded. It is answered with -32600 (Invalid Request). The error carries the
 //     request's id when the id appears in the line's first 4 KiB, which is where
 //     the Go and Python SDKs put it; otherwise its id is null.
-//   - A line that is not valid JSON, or holds more than one JSON value, is answered
-//     with -32700 (Parse error) and id null.
-//   - A line with more than MaxValues JSON values (default [DefaultMaxValues]) or
-//     nested deeper than MaxDepth (default [DefaultMaxDepth]) is answered with
-//     -32600 and the request's id, wherever it sits on the line. The bound covers
-//     the whole line, _meta included, and is checked in one pass over the bytes
-//     before anything is decoded, so the line costs about as much as reading it.
-//     It is -32600, not -32602 (Invalid params), because it is a property of the
-//     message, like its length, found before its method or params mean anything.
-//   - Valid JSON that is not a JSON-RPC 2.0 message is answered with -32600, echoing
-//     the id when it is a string or a number, so the client can match the error to
-//     its request.
-//   - A request whose id is neither a string nor an integer between -(2^53-1) and
-//     2^53-1 gets -32600 with that id: MCP requires string or integer ids, and the
-//     SDK would otherwise answer 1.5 as 1 and round large integers, so the client
-//     could never match the response.
+//   - Every other line passes the envelope door (package
+//     mcpserver/envelope), the same parse every Automium transport uses: one
+//     JSON value, valid UTF-8, at most MaxValues values (default
+//     [DefaultMaxValues]) nested at most MaxDepth deep (default
+//     [DefaultMaxDepth]), _meta included, no member name twice in one object
+//     however escaped or cased, a JSON-RPC 2.0 message with a string or exact
+//     integer id, object params and a method of at most [MaxMethodBytes]. A
+//     line it refuses is answered with its error: -32700 (Parse error) and id
+//     null for what is not one valid JSON value, -32600 (Invalid Request),
+//     -32601 (Method not found) or -32602 (Invalid params) with the request's
+//     id, wherever it sits on the line, when it is exactly known. The SDK sees
+//     the door's parsed view, never the bytes: the transport builds the SDK's
+//     message from it instead of decoding the line again.
+//   - A batch (a JSON array; MCP removed batching in 2025-06-18) is not
+//     executed: it gets one -32600 with id null, the answer HTTP gives too.
 //   - A request that reuses the id of one still in flight gets -32600 with that id
 //     (the SDK would send that error without any id).
-//   - A method name longer than [MaxMethodBytes] is no MCP method: -32601 (Method
-//     not found), without reaching the SDK.
-//   - A batch (a JSON array; MCP removed batching in 2025-06-18) is not executed:
-//     each element that carries a string or number id gets its own -32600 line with
-//     that id, and the rest share at most one -32600 line with id null. No error
-//     line is an array, so every MCP client can parse it.
 //
 // Messages span exactly one line, as the MCP stdio transport requires; a JSON value
 // pretty-printed over several lines is several malformed lines.
@@ -124,13 +125,10 @@
 //   - An error the SDK would send with code 0, which is not a JSON-RPC code (it
 //     does so for plain Go errors), is sent as -32603 (Internal error).
 //   - The SDK's params decoding errors name Go types and quote the whole params
-//     (`unmarshaling "…" into a *mcp.CallToolParamsRaw: …`). They are rewritten,
-//     by code and by the SDK's known message prefix, to a plain -32602 (Invalid
+//     (`unmarshaling "…" into a *mcp.CallToolParamsRaw: …`). They are
+//     rendered by envelope.SDKError, as over HTTP, to a plain -32602 (Invalid
 //     params) naming the method, and so is initialize's missing or malformed
-//     params, which the SDK sends as a plain error. Rewriting the SDK's answer
-//     was chosen over checking each method's params before the SDK sees them,
-//     because a check of our own could refuse a request the SDK accepts, while a
-//     rewrite only ever changes an error's text; a test pins the prefixes.
+//     params, which the SDK sends as a plain error; a test pins the prefixes.
 //   - Every client value an error repeats (a method name, an unsupported
 //     protocol version) is cut by echo.Quote, and no error message is longer
 //     than [MaxErrorMessageBytes].
@@ -156,7 +154,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/mcpserver/envelope"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
@@ -181,15 +179,21 @@ const MaxListens = 4
 // MaxMethodBytes is the longest method name passed to the SDK. Every MCP method
 // is a few dozen bytes; the SDK quotes a method it does not know in its error and
 // in its log, so a longer one is answered here.
-const MaxMethodBytes = 128
+const MaxMethodBytes = envelope.MaxMethodBytes
 
 // MaxErrorMessageBytes is the longest error message the transport writes; a
 // longer one, which only a handler of an embedding program could produce, is cut
 // with its length noted.
-const MaxErrorMessageBytes = 4 << 10
+const MaxErrorMessageBytes = envelope.MaxErrorMessageBytes
 
 // idSniffBytes is how much of an oversized line is kept to look for its id.
 const idSniffBytes = 4 << 10
+
+// copyBelow is the size under which a line is written in one write, with its
+// newline appended to a copy; a larger one is written in two, without a copy.
+const copyBelow = 64 << 10
+
+var newline = []byte{'\n'}
 
 // listenMethod is the SEP-2575 subscription call. It stays open until the client
 // cancels it or the input ends, and its response only marks the teardown, so
@@ -285,15 +289,19 @@ func orDefault(n, def int) int {
 // inbound is one decoded message on its way from the reader to Read.
 type inbound struct {
 	msg  jsonrpc.Message
-	size int // length of its line
+	view *envelope.Message // what the door read
+	size int               // length of its line
 }
 
 // call is a request passed to the SDK and not yet answered.
 type call struct {
 	method    string
-	size      int  // length of its line, counted while it holds a place
-	place     bool // holds one of the MaxInFlight places; false for listen calls
-	cancelled bool // cancelled by the client while in flight: its answer is not sent
+	id        json.RawMessage // the id exactly as the client wrote it
+	size      int             // length of its line, counted while it holds a place
+	answer    int             // length of its answer while it is being written
+	ordered   bool            // initialize: go-sdk handles it before reading on
+	place     bool            // holds one of the MaxInFlight places; false for listen calls
+	cancelled bool            // cancelled by the client while in flight: its answer is not sent
 }
 
 // conn is the mcp.Connection returned by Transport.Connect.
@@ -329,7 +337,8 @@ type conn struct {
 	mu        sync.Mutex
 	pending   map[jsonrpc.ID]*call // calls passed to the SDK and not yet answered
 	places    int                  // calls holding a place: with the SDK or being answered
-	placeSize int                  // summed sizes of those calls
+	placeSize int                  // summed sizes of those calls and of the answers being written
+	ordered   int                  // initialize calls with the SDK: it reads nothing else meanwhile
 	listens   int                  // pending listen calls
 	writeErr  error                // the first failed write: nothing more can be delivered
 	changed   chan struct{}        // closed and replaced whenever the fields above change
@@ -347,6 +356,22 @@ func (c *conn) SessionID() string { return "" }
 // Read fails, still delivers them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		c.mu.Lock()
+		ordered, changed := c.ordered, c.changed
+		c.mu.Unlock()
+		if ordered > 0 {
+			// go-sdk handles initialize before the next message, in order,
+			// and queues, without bound, everything it is given meanwhile:
+			// nothing is read until its answer is written.
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-c.closed:
+				return nil, io.EOF
+			case <-changed:
+			}
+			continue
+		}
 		if c.held != nil {
 			ok, changed := c.takePlace(c.held.in)
 			if ok {
@@ -398,8 +423,7 @@ type heldCall struct {
 // response to a request of the server's, or a notification. A cancellation
 // passes only when it names a call in flight.
 func (c *conn) admitOther(in inbound) bool {
-	req, ok := in.msg.(*jsonrpc.Request)
-	return !ok || req.Method != cancelledMethod || c.cancelInFlight(req)
+	return in.view.Method != cancelledMethod || c.cancelInFlight(in.view)
 }
 
 // admitCall answers here a call the SDK must not see and reports false; a call
@@ -407,32 +431,28 @@ func (c *conn) admitOther(in inbound) bool {
 // until one frees up (false) otherwise.
 func (c *conn) admitCall(in inbound) bool {
 	req := in.msg.(*jsonrpc.Request)
-	id := rawID(req.ID)
-	if len(req.Method) > MaxMethodBytes {
-		c.reject(rejection{id, jsonrpc.CodeMethodNotFound, "Method not found: " + echo.Quote(req.Method)})
-		return false
-	}
+	id := in.view.ID
 	c.mu.Lock()
 	_, duplicate := c.pending[req.ID]
 	listens := c.listens
 	c.mu.Unlock()
 	if duplicate {
-		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"})
+		c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: id is already used by a request in flight"})
 		return false
 	}
-	decided, problem := c.protocol.admit(req)
+	decided, problem := c.protocol.admit(in.view)
 	if problem != "" {
-		c.reject(rejection{id, jsonrpc.CodeInvalidRequest, "Invalid Request: " + problem})
+		c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + problem})
 		return false
 	}
 	if req.Method == listenMethod {
 		if listens >= MaxListens {
-			c.reject(rejection{id, jsonrpc.CodeInvalidRequest,
-				"Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
+			c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest,
+				Message: "Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
 			return false
 		}
 		c.mu.Lock()
-		c.pending[req.ID] = &call{method: req.Method}
+		c.pending[req.ID] = &call{method: req.Method, id: json.RawMessage(id)}
 		c.listens++
 		c.mu.Unlock()
 		c.protocol = decided
@@ -454,9 +474,13 @@ func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
-		c.pending[req.ID] = &call{method: req.Method, size: in.size, place: true}
+		cl := &call{method: req.Method, id: json.RawMessage(in.view.ID), size: in.size, place: true, ordered: req.Method == "initialize"}
+		c.pending[req.ID] = cl
 		c.places++
 		c.placeSize += in.size
+		if cl.ordered {
+			c.ordered++
+		}
 		return true, nil
 	}
 	return false, c.changed
@@ -465,15 +489,9 @@ func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
 // cancelInFlight marks the call a cancellation names so that its answer is not
 // sent, and reports whether the SDK should see the cancellation: only when it
 // names a call in flight, or names it in a way the SDK will reject anyway.
-func (c *conn) cancelInFlight(req *jsonrpc.Request) bool {
-	var params struct {
-		RequestID any `json:"requestId"`
-	}
-	if json.Unmarshal(req.Params, &params) != nil {
-		return true
-	}
-	id, err := jsonrpc.MakeID(params.RequestID)
-	if err != nil || !id.IsValid() {
+func (c *conn) cancelInFlight(view *envelope.Message) bool {
+	id, ok := envelope.IDOf(view.CancelledID)
+	if !ok || !id.IsValid() {
 		return true
 	}
 	c.mu.Lock()
@@ -492,7 +510,10 @@ func (c *conn) release(cl *call) {
 	defer c.mu.Unlock()
 	if cl.place {
 		c.places--
-		c.placeSize -= cl.size
+		c.placeSize -= cl.size + cl.answer
+		if cl.ordered {
+			c.ordered--
+		}
 	} else {
 		c.listens--
 	}
@@ -591,12 +612,20 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if cl != nil && cl.cancelled {
 		return nil
 	}
-	method := ""
+	method, id := "", json.RawMessage(nil)
 	if cl != nil {
-		method = cl.method
+		method, id = cl.method, cl.id
 	}
-	data, err := encodeResponse(resp, method)
+	data, err := encodeResponse(resp, method, id)
 	if err == nil {
+		if cl != nil && cl.place {
+			// The answer is held until it is out: it counts against the
+			// byte budget, so a client that does not read stops the reading.
+			c.mu.Lock()
+			cl.answer = len(data)
+			c.placeSize += cl.answer
+			c.mu.Unlock()
+		}
 		err = c.writeLine(data)
 	}
 	if err != nil {
@@ -623,11 +652,17 @@ func (c *conn) notifyLocked() {
 // session as normally as end of input does, so the error also matches io.EOF:
 // the SDK then ends the session without reporting an error.
 func (c *conn) writeLine(data []byte) error {
-	line := make([]byte, 0, len(data)+1)
-	line = append(append(line, data...), '\n')
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	_, err := c.out.Write(line)
+	var err error
+	if len(data) < copyBelow {
+		line := make([]byte, 0, len(data)+1)
+		_, err = c.out.Write(append(append(line, data...), '\n'))
+	} else if _, err = c.out.Write(data); err == nil {
+		// A large answer is not copied to add its newline: two writes under
+		// the lock keep the line whole and the answer's memory single.
+		_, err = c.out.Write(newline)
+	}
 	if errors.Is(err, syscall.EPIPE) || errors.Is(err, io.ErrClosedPipe) {
 		return fmt.Errorf("stdio: the client stopped reading: %w: %w", err, io.EOF)
 	}
@@ -636,9 +671,9 @@ func (c *conn) writeLine(data []byte) error {
 
 // reject writes the transport's own error responses. A failed write is recorded
 // like a failed response, because it means the client can no longer be answered.
-func (c *conn) reject(rs ...rejection) {
+func (c *conn) reject(rs ...envelope.Problem) {
 	for _, r := range rs {
-		if err := c.writeLine(errorLine(r.id, r.code, r.message)); err != nil {
+		if err := c.writeLine(r.Response()); err != nil {
 			c.mu.Lock()
 			if c.writeErr == nil {
 				c.writeErr = err
@@ -691,8 +726,8 @@ func (c *conn) readLoop() {
 			continue // the same line goes on
 		}
 		if oversized {
-			c.reject(rejection{sniffID(line), jsonrpc.CodeInvalidRequest,
-				fmt.Sprintf("Invalid Request: line exceeds the limit of %d bytes", c.maxLine)})
+			c.reject(envelope.Problem{ID: envelope.SniffID(line), Code: jsonrpc.CodeInvalidRequest,
+				Message: fmt.Sprintf("Invalid Request: the message exceeds the limit of %d bytes", c.maxLine)})
 		} else if !c.handleLine(line) {
 			return
 		}
@@ -704,238 +739,35 @@ func (c *conn) readLoop() {
 	}
 }
 
-// handleLine answers or forwards one complete line. It reports false once the
+// handleLine answers or forwards one complete line. Every line passes the
+// envelope door: what it refuses is answered here with its problem, and what
+// it accepts goes on with its one parsed view. It reports false once the
 // connection is closed and nothing more should be read.
 func (c *conn) handleLine(line []byte) bool {
 	line = bytes.TrimSpace(line)
 	if len(line) == 0 {
 		return true
 	}
-	msg, rejections := decodeLine(line, c.maxValues, c.maxDepth)
-	c.reject(rejections...)
-	if msg == nil {
+	view, problem := envelope.Parse(line, envelope.Limits{MaxValues: c.maxValues, MaxDepth: c.maxDepth})
+	if problem != nil {
+		c.reject(*problem)
+		return true
+	}
+	msg, err := view.JSONRPC()
+	if err != nil {
+		// Only a response the SDK cannot read: the door checked the rest.
+		c.reject(envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response"})
 		return true
 	}
 	to := c.others
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+	if view.IsCall() {
 		to = c.calls
 	}
 	select {
-	case to <- inbound{msg, len(line)}:
+	case to <- inbound{msg, view, len(line)}:
 		return true
 	case <-c.closed:
 		return false
 	}
-}
-
-// rejection is an error response the transport writes on its own.
-type rejection struct {
-	id      json.RawMessage // nil writes "id": null
-	code    int64
-	message string
-}
-
-// decodeLine turns one trimmed, non-empty line into either a message for the SDK
-// or the error responses it deserves. Its messages are fixed text: a decoder's
-// error would name Go types.
-func decodeLine(line []byte, maxValues, maxDepth int) (jsonrpc.Message, []rejection) {
-	if !json.Valid(line) {
-		var syntax any
-		detail := "invalid JSON"
-		var serr *json.SyntaxError
-		if err := json.Unmarshal(line, &syntax); errors.As(err, &serr) {
-			detail = serr.Error() // names one character and what was expected
-		}
-		return nil, []rejection{{code: jsonrpc.CodeParseError, message: "Parse error: " + detail}}
-	}
-	scan := scanLine(line, maxValues, maxDepth)
-	if scan.problem != "" {
-		var id json.RawMessage
-		if line[0] == '{' {
-			id = echoableID(scan.id)
-		}
-		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: scan.problem}}
-	}
-	switch line[0] {
-	case '[':
-		return nil, rejectBatch(line)
-	case '{':
-	default:
-		return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
-	}
-	// The members are decoded only when a message is wrong or its top-level
-	// names are escaped: for a valid call, scanLine's lexing replaces a decode
-	// that copied the whole line, a fifth of the cost of a large one.
-	var members map[string]json.RawMessage
-	decodeMembers := func() bool {
-		return members != nil || json.Unmarshal(line, &members) == nil
-	}
-	rawIDValue, hasID := scan.id, scan.hasID
-	if !scan.plain {
-		if !decodeMembers() {
-			return nil, []rejection{{code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: a message must be a JSON object"}}
-		}
-		rawIDValue, hasID = members["id"]
-	}
-	id := echoableID(rawIDValue)
-	msg, err := jsonrpc.DecodeMessage(line)
-	if err != nil {
-		decodeMembers()
-		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest, message: "Invalid Request: " + wireProblem(members)}}
-	}
-	req, isRequest := msg.(*jsonrpc.Request)
-	if !isRequest {
-		decodeMembers()
-		_, hasResult := members["result"]
-		_, hasError := members["error"]
-		if !hasResult && !hasError {
-			// Neither a request (no method) nor a response: JSON-RPC calls
-			// this an invalid request, and the SDK would drop it unanswered.
-			return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest,
-				message: "Invalid Request: a message needs a method (a request or notification), or a result or error (a response)"}}
-		}
-	}
-	if !isRequest || !hasID {
-		return msg, nil // a response to a server request, or a notification
-	}
-	if !exactID(rawIDValue) {
-		return nil, []rejection{{id: id, code: jsonrpc.CodeInvalidRequest,
-			message: "Invalid Request: id must be a string or an integer between -9007199254740991 and 9007199254740991"}}
-	}
-	return req, nil
-}
-
-// wireProblem names, in JSON-RPC terms, why the SDK could not decode a message
-// that is a JSON object.
-func wireProblem(members map[string]json.RawMessage) string {
-	var version string
-	if json.Unmarshal(members["jsonrpc"], &version) != nil || version != "2.0" {
-		return `"jsonrpc" must be "2.0"`
-	}
-	if m, ok := members["method"]; ok {
-		var method string
-		if json.Unmarshal(m, &method) != nil {
-			return `"method" must be a string`
-		}
-	}
-	return "the message is not a JSON-RPC 2.0 request, notification or response"
-}
-
-// rejectBatch answers a batch without executing it: one error per element that
-// has a string or number id, and one null-id error for all the others together
-// (none if they are all notifications, which are never answered).
-func rejectBatch(line []byte) []rejection {
-	const message = "Invalid Request: JSON-RPC batches are not supported; send one message per line"
-	var elems []json.RawMessage
-	if err := json.Unmarshal(line, &elems); err != nil || len(elems) == 0 {
-		return []rejection{{code: jsonrpc.CodeInvalidRequest, message: message}}
-	}
-	var out []rejection
-	anonymous := false
-	for _, e := range elems {
-		var members map[string]json.RawMessage
-		if json.Unmarshal(e, &members) != nil {
-			anonymous = true
-			continue
-		}
-		if id := echoableID(members["id"]); id != nil {
-			out = append(out, rejection{id: id, code: jsonrpc.CodeInvalidRequest, message: message})
-			continue
-		}
-		if _, hasMethod := members["method"]; hasMethod && members["id"] == nil {
-			continue // a notification: JSON-RPC never answers those
-		}
-		anonymous = true
-	}
-	if anonymous {
-		out = append(out, rejection{code: jsonrpc.CodeInvalidRequest, message: message})
-	}
-	return out
-}
-
-// echoableID returns raw when it is a JSON string or number, the only ids a
-// client can match an error to, and nil otherwise.
-func echoableID(raw json.RawMessage) json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return nil
-	}
-	switch c := raw[0]; {
-	case c == '"', c == '-', c >= '0' && c <= '9':
-		return raw
-	}
-	return nil
-}
-
-// maxExactID is the largest integer a float64 holds exactly. The SDK decodes
-// numeric ids through float64, so beyond it the response would carry another id.
-const maxExactID = 1<<53 - 1
-
-// exactID reports whether the SDK will answer with the very id the client sent: a
-// string, or an integer written without fraction or exponent within ±maxExactID.
-func exactID(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) > 0 && raw[0] == '"' {
-		return true
-	}
-	n, err := strconv.ParseInt(string(raw), 10, 64)
-	return err == nil && n >= -maxExactID && n <= maxExactID
-}
-
-// rawID is the wire form of an id the SDK accepted, encoded as the SDK encodes
-// it: without HTML escaping.
-func rawID(id jsonrpc.ID) json.RawMessage {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(id.Raw()); err != nil {
-		return nil
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-}
-
-// sniffID looks for a string or number "id" member among the leading members of
-// the start of an oversized line, so its error can still be matched to the
-// request. It gives up (returning nil, for id null) at the first thing it cannot
-// read, which includes reaching the cut.
-func sniffID(prefix []byte) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(prefix))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
-	}
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		var value json.RawMessage
-		if err := dec.Decode(&value); err != nil {
-			return nil
-		}
-		if key == "id" {
-			if dec.InputOffset() == int64(len(prefix)) {
-				return nil // a number cut at the end may have had more digits
-			}
-			return echoableID(value)
-		}
-	}
-	return nil
-}
-
-// errorLine encodes an error response by hand, because jsonrpc.EncodeMessage omits
-// an id it considers invalid, and JSON-RPC requires "id": null when the request's
-// id is unknown.
-func errorLine(id json.RawMessage, code int64, message string) []byte {
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: code, Message: message}})
-	if err != nil { // only if id is not valid JSON, which callers rule out
-		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}`)
-	}
-	return data
 }

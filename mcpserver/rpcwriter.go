@@ -1,0 +1,138 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json/jsontext"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/automium/automium/mcpserver/envelope"
+)
+
+// rpcWriter renders the JSON-RPC errors go-sdk writes into an HTTP response
+// as the stdio transport renders them (envelope.SDKError): the same codes,
+// never 0, no Go type names, no whole params quoted back, and the id the
+// client sent. go-sdk writes each message in one Write: an application/json
+// body, or one text/event-stream event. Results pass untouched.
+//
+// go-sdk also refuses some calls before handling them (an unknown method, a
+// missing params), with a plain-text 400 where stdio gets a JSON-RPC error
+// from the same check: that text is held back and rendered as the JSON-RPC
+// error stdio writes, with the same status. For a notification, which
+// JSON-RPC never answers, the 400 goes out with no body, as stdio writes
+// nothing.
+type rpcWriter struct {
+	*auditWriter
+	method string         // the call the request carried
+	id     jsontext.Value // its id as the client wrote it, nil for a notification
+
+	refused int          // the status of go-sdk's plain-text refusal, held back
+	text    bytes.Buffer // its text, at most MaxErrorMessageBytes
+}
+
+func (w *rpcWriter) WriteHeader(code int) {
+	if code == http.StatusBadRequest && w.refused == 0 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+		w.refused = code
+		return
+	}
+	w.auditWriter.WriteHeader(code)
+}
+
+// finish writes the refusal held back, once go-sdk is done.
+func (w *rpcWriter) finish() {
+	if w.refused == 0 {
+		return
+	}
+	w.Header().Del("Content-Length")
+	if w.id == nil {
+		w.Header().Del("Content-Type")
+		w.auditWriter.WriteHeader(w.refused)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.auditWriter.WriteHeader(w.refused)
+	wire := envelope.SDKRefusal(w.text.String(), w.method)
+	_, _ = w.auditWriter.Write(envelope.ErrorResponse(w.id, wire.Code, wire.Message))
+}
+
+var errorMember = []byte(`"error"`)
+
+func (w *rpcWriter) Write(p []byte) (int, error) {
+	if w.refused != 0 {
+		if room := envelope.MaxErrorMessageBytes - w.text.Len(); room > 0 {
+			w.text.Write(p[:min(len(p), room)])
+		}
+		return len(p), nil
+	}
+	if !bytes.Contains(p, errorMember) {
+		return w.auditWriter.Write(p)
+	}
+	out := p
+	switch ct := w.Header().Get("Content-Type"); {
+	case strings.HasPrefix(ct, "application/json"):
+		out = w.render(p)
+	case strings.HasPrefix(ct, "text/event-stream"):
+		out = w.renderEvent(p)
+	}
+	if _, err := w.auditWriter.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// renderEvent renders the message in an event's data line.
+func (w *rpcWriter) renderEvent(event []byte) []byte {
+	const data = "data: "
+	start := 0
+	if !bytes.HasPrefix(event, []byte(data)) {
+		i := bytes.Index(event, []byte("\n"+data))
+		if i < 0 {
+			return event
+		}
+		start = i + 1
+	}
+	end := bytes.IndexByte(event[start:], '\n')
+	if end < 0 {
+		return event
+	}
+	end += start
+	msg := w.render(event[start+len(data) : end])
+	out := make([]byte, 0, start+len(data)+len(msg)+len(event)-end)
+	out = append(out, event[:start+len(data)]...)
+	out = append(out, msg...)
+	return append(out, event[end:]...)
+}
+
+// render renders one message if it is an error response.
+func (w *rpcWriter) render(msg []byte) []byte {
+	decoded, err := jsonrpc.DecodeMessage(msg)
+	if err != nil {
+		return msg
+	}
+	resp, ok := decoded.(*jsonrpc.Response)
+	if !ok || resp.Error == nil {
+		return msg
+	}
+	wire := envelope.SDKError(resp.Error, w.method)
+	if !resp.ID.IsValid() {
+		return envelope.ErrorResponse(nil, wire.Code, wire.Message)
+	}
+	id := envelope.ID(resp.ID)
+	if got, ok := envelope.IDOf(w.id); ok && got == resp.ID {
+		id = w.id
+	}
+	if wire.Data != nil {
+		fixed := *resp
+		fixed.Error = wire
+		if data, err := jsonrpc.EncodeMessage(&fixed); err == nil {
+			return data
+		}
+	}
+	return envelope.ErrorResponse(id, wire.Code, wire.Message)
+}
+
+// Flush and Unwrap keep what go-sdk finds through http.ResponseController.
+func (w *rpcWriter) Flush()                      { w.auditWriter.Flush() }
+func (w *rpcWriter) Unwrap() http.ResponseWriter { return w.auditWriter }
