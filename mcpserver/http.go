@@ -43,11 +43,15 @@ const (
 	// for this long, so abandoned sessions give their place back.
 	DefaultHTTPSessionIdleTimeout = 10 * time.Minute
 	// DefaultHTTPMaxInFlightBytes bounds the bodies held at once, all clients
-	// together: four bodies at the body cap.
-	DefaultHTTPMaxInFlightBytes = 4 * DefaultHTTPMaxBodyBytes
+	// together: two bodies at the body cap, the stdio transport's budget for
+	// its one client. Each body is held twice while go-sdk reads it (the
+	// door's copy and go-sdk's), and a handler's work grows with its input,
+	// so this is what bounds the server's memory under concurrent large calls.
+	DefaultHTTPMaxInFlightBytes = 2 * DefaultHTTPMaxBodyBytes
 	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once:
-	// two at the body cap, the stdio transport's budget for one client.
-	DefaultHTTPMaxSessionBytes = 2 * DefaultHTTPMaxBodyBytes
+	// one body at the cap, so that one session never takes the whole budget
+	// from the others.
+	DefaultHTTPMaxSessionBytes = DefaultHTTPMaxBodyBytes
 )
 
 // HTTPOptions configures [NewHTTPHandler]. A nil *HTTPOptions is refused, because
@@ -430,8 +434,12 @@ func (h *httpHandler) readBody(aw *auditWriter, rec *auditRecord, r *http.Reques
 	in := http.MaxBytesReader(aw, r.Body, h.opts.MaxBodyBytes)
 	body = make([]byte, 0, min(max(r.ContentLength, 0), h.opts.MaxBodyBytes)+1)
 	for {
-		if cap(body)-len(body) < chunk/4 {
-			body = append(body, make([]byte, chunk)...)[:len(body)]
+		if len(body) == cap(body) {
+			// Past what Content-Length announced, or without one: grow by
+			// half again, at least a chunk, within the cap.
+			grown := make([]byte, len(body), min(int64(cap(body))+max(int64(cap(body))/2, chunk), h.opts.MaxBodyBytes+1))
+			copy(grown, body)
+			body = grown
 		}
 		free := int64(cap(body) - len(body))
 		if held < int64(cap(body)) {

@@ -54,7 +54,8 @@ func (w *rpcWriter) finish() {
 	w.Header().Set("Content-Type", "application/json")
 	w.auditWriter.WriteHeader(w.refused)
 	wire := envelope.SDKRefusal(w.text.String(), w.method)
-	_, _ = w.auditWriter.Write(envelope.ErrorResponse(w.id, wire.Code, wire.Message))
+	id, _ := envelope.IDOf(w.id)
+	_, _ = w.auditWriter.Write(envelope.ErrorResponse(envelope.ID(id), wire.Code, wire.Message))
 }
 
 var errorMember = []byte(`"error"`)
@@ -119,10 +120,7 @@ func (w *rpcWriter) render(msg []byte) []byte {
 	if !resp.ID.IsValid() {
 		return envelope.ErrorResponse(nil, wire.Code, wire.Message)
 	}
-	id := envelope.ID(resp.ID)
-	if got, ok := envelope.IDOf(w.id); ok && got == resp.ID {
-		id = w.id
-	}
+	id := envelope.ID(resp.ID) // as go-sdk writes it, and stdio too
 	if wire.Data != nil {
 		fixed := *resp
 		fixed.Error = wire

@@ -168,6 +168,11 @@ func attackTable() []attackRow {
 		{"a notification with an id", call("27", `"method":"notifications/initialized"`)},
 		{"unknown tool", call("26", `"method":"tools/call","params":{"name":"`+strings.Repeat("t", 1000)+`","arguments":{}}`)},
 		{"string id with escapes", call(`"a\u2028\"b"`, `"method":"ping"`)},
+		{"string id with an escaped letter", call(`"\u0041"`, `"method":"ping"`)},
+		{"id minus zero", call(`-0`, `"method":"ping"`)},
+		{"escaped id and an error", call(`"\u0042"`, `"method":"no/such/method"`)},
+		{"byte order mark", "\ufeff" + call("28", `"method":"ping"`)},
+		{"method in another case only", call("29", `"METHOD":"ping"`)},
 		{"a message over 16 MiB, id first", call(`"big"`, `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"`+strings.Repeat("x", 16<<20)+`"}}`)},
 	}
 }

@@ -15,10 +15,12 @@
 //     counting every level: _meta, capabilities and tool arguments included;
 //   - no object, at any level, has two member names that are equal once
 //     unescaped and case-folded: "\u0069d" is "id", and "METHOD", "Method" and
-//     "method" are one name. go-sdk decodes with encoding/json, which matches
-//     names without regard to case and lets the last duplicate win; with no
-//     two such names anywhere, every reader of the message sees the same
-//     members, whatever its rules;
+//     "method" are one name. A decoder may match names without regard to case
+//     and let the last duplicate win (encoding/json does), or match them
+//     exactly; with no two such names anywhere, and the members the door
+//     reads (JSON-RPC's, and name, uri, requestId and _meta in params)
+//     spelled exactly, every reader of the message sees the same members,
+//     whatever its rules;
 //   - it is a JSON-RPC 2.0 request, notification or response, with an id that
 //     is a string or an integer go-sdk keeps exactly, params that are an
 //     object, and a method name of at most [MaxMethodBytes].
@@ -212,9 +214,10 @@ type parser struct {
 	lim    Limits
 	values int
 
-	// Per depth d (the top-level object is depth 1): folded[d] and set[d]
-	// hold the case-folded member names of the object open there, key[d] the
-	// name of the member being read, start[d] where the value opened.
+	// Per depth d (the top-level object is depth 1): folded[d] holds the
+	// member names of the object open there, and set[d] their case-folded
+	// forms once there are many; key[d] is the name of the member being
+	// read, start[d] where the value opened.
 	folded [][]string
 	set    []map[string]struct{}
 	key    []string
@@ -293,8 +296,8 @@ func (p *parser) findID(dec *jsontext.Decoder) {
 			if err != nil {
 				return
 			}
-			if depth == 1 && strings.EqualFold(tok.String(), "id") {
-				if p.hasID {
+			if name := tok.String(); depth == 1 && strings.EqualFold(name, "id") {
+				if p.hasID || name != "id" {
 					p.idRepeated = true
 					return
 				}
@@ -374,7 +377,7 @@ func (p *parser) walk(dec *jsontext.Decoder) error {
 				continue
 			}
 			p.scalar(depth, tok, jsontext.Value(p.data[end-len(trimValue(p.data[before:end])):end]))
-			if depth == 1 && strings.EqualFold(p.key[1], "id") {
+			if depth == 1 && p.key[1] == "id" {
 				p.idEnd = end
 			}
 		}
@@ -403,14 +406,14 @@ func (p *parser) opened(parent, d, at int) {
 	p.start[d] = at
 	if parent == 1 {
 		switch top := p.key[1]; {
-		case strings.EqualFold(top, "id"):
+		case top == "id":
 			// An object or array id: never exact, never echoed.
 			p.hasID, p.id = true, jsontext.Value(p.data[at:at+1])
-		case strings.EqualFold(top, "method"):
+		case top == "method":
 			p.hasMethod, p.methodIsString = true, false
-		case strings.EqualFold(top, "result"):
+		case top == "result":
 			p.hasResult = true
-		case strings.EqualFold(top, "error"):
+		case top == "error":
 			p.hasError = true
 		}
 	}
@@ -418,7 +421,7 @@ func (p *parser) opened(parent, d, at int) {
 
 // closed finishes the object or array open at depth d, which ended at end.
 func (p *parser) closed(d, end int) {
-	if d == 2 && strings.EqualFold(p.key[1], "params") {
+	if d == 2 && p.key[1] == "params" {
 		p.hasParams, p.params = true, jsontext.Value(p.data[p.start[2]:end])
 	}
 }
@@ -428,35 +431,72 @@ func (p *parser) closed(d, end int) {
 func (p *parser) memberName(d int, name string) bool {
 	p.grow(d)
 	p.key[d] = name
-	f := fold(name)
 	repeated := false
 	if p.set[d] != nil {
+		f := fold(name)
 		_, repeated = p.set[d][f]
 		p.set[d][f] = struct{}{}
 	} else {
+		// Few names: compared in place, without folding a copy of each.
 		for _, seen := range p.folded[d] {
-			if seen == f {
+			if strings.EqualFold(seen, name) {
 				repeated = true
 				break
 			}
 		}
-		p.folded[d] = append(p.folded[d], f)
+		p.folded[d] = append(p.folded[d], name)
 		if len(p.folded[d]) > 16 {
 			p.set[d] = make(map[string]struct{}, 2*len(p.folded[d]))
-			for _, s := range p.folded[d] {
-				p.set[d][s] = struct{}{}
+			for _, seen := range p.folded[d] {
+				p.set[d][fold(seen)] = struct{}{}
 			}
 		}
 	}
 	if !repeated {
+		if want := p.misspelled(d, name); want != "" {
+			if d == 1 && want == "id" {
+				p.idRepeated = true // which id go-sdk would read is unclear
+			}
+			p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
+				Message: "Invalid Request: the member name " + echo.Quote(name) + " must be spelled " + strconv.Quote(want) + ", exactly"}
+			return false
+		}
 		return true
 	}
-	if d == 1 && f == fold("id") {
+	if d == 1 && strings.EqualFold(name, "id") {
 		p.idRepeated = true
 	}
 	p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
 		Message: "Invalid Request: the member name " + echo.Quote(name) + " appears twice in one object (names are compared unescaped and ignoring case, as go-sdk's decoder matches them); send each member once"}
 	return false
+}
+
+// The member names the door reads, by where they are: JSON-RPC's at the top
+// level and, in params, the ones the view holds. A decoder may match them
+// exactly (go-sdk's HTTP transport does) or ignoring case (encoding/json
+// does), so the door accepts them only as spelled here: then every reader
+// finds the same members.
+var (
+	topMembers    = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+	paramsMembers = []string{"name", "uri", "requestId", "_meta"}
+)
+
+// misspelled returns the spelling a member name at depth d must have when it
+// is a case variant of a name the door reads, and "" otherwise.
+func (p *parser) misspelled(d int, name string) string {
+	var known []string
+	switch {
+	case d == 1:
+		known = topMembers
+	case d == 2 && p.key[1] == "params":
+		known = paramsMembers
+	}
+	for _, k := range known {
+		if name != k && strings.EqualFold(name, k) {
+			return k
+		}
+	}
+	return ""
 }
 
 // fold maps a name to one spelling per case-insensitive class: each rune to
@@ -491,35 +531,35 @@ func (p *parser) scalar(d int, tok jsontext.Token, raw jsontext.Value) {
 	switch {
 	case d == 1:
 		switch top := p.key[1]; {
-		case strings.EqualFold(top, "jsonrpc"):
+		case top == "jsonrpc":
 			p.hasVersion = true
 			if isString {
 				p.version = tok.String()
 			}
-		case strings.EqualFold(top, "method"):
+		case top == "method":
 			p.hasMethod, p.methodIsString = true, isString
 			if isString {
 				p.method = tok.String()
 			}
-		case strings.EqualFold(top, "id"):
+		case top == "id":
 			p.hasID, p.id = true, raw // null included: MCP ids are never null
-		case strings.EqualFold(top, "params"):
+		case top == "params":
 			p.hasParams, p.params = true, raw
-		case strings.EqualFold(top, "result"):
+		case top == "result":
 			p.hasResult = true
-		case strings.EqualFold(top, "error"):
+		case top == "error":
 			p.hasError = true
 		}
-	case d == 2 && strings.EqualFold(p.key[1], "params"):
+	case d == 2 && p.key[1] == "params":
 		switch k := p.key[2]; {
-		case strings.EqualFold(k, "name") && isString:
+		case k == "name" && isString:
 			p.name = tok.String()
-		case strings.EqualFold(k, "uri") && isString:
+		case k == "uri" && isString:
 			p.uri = tok.String()
-		case strings.EqualFold(k, "requestId"):
+		case k == "requestId":
 			p.cancelled = raw
 		}
-	case d == 3 && strings.EqualFold(p.key[1], "params") && strings.EqualFold(p.key[2], "_meta"):
+	case d == 3 && p.key[1] == "params" && p.key[2] == "_meta":
 		// go-sdk reads _meta into a map: its keys match exactly.
 		if p.key[3] == mcp.MetaKeyProtocolVersion && isString {
 			p.protocol = tok.String()

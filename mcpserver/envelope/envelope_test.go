@@ -40,6 +40,10 @@ func TestParseRefuses(t *testing.T) {
 		{"long method", `{"jsonrpc":"2.0","id":1,"method":"` + strings.Repeat("m", 200) + `"}`, Problem{ID: []byte("1"), Code: -32601}},
 		{"string params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"` + strings.Repeat("p", 1000) + `"}`, Problem{ID: []byte("1"), Code: -32602}},
 		{"neither", `{"jsonrpc":"2.0","id":1}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"METHOD alone", `{"jsonrpc":"2.0","id":1,"METHOD":"ping"}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"ID alone", `{"jsonrpc":"2.0","ID":1,"method":"ping"}`, Problem{Code: -32600}},
+		{"_META in params", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_META":{}}}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"Name in params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"x"}}`, Problem{ID: []byte("1"), Code: -32600}},
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, Problem{Code: -32600}},
 	}
 	lim := Limits{MaxValues: 100, MaxDepth: 64}

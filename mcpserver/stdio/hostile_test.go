@@ -80,8 +80,7 @@ func TestSessionlessVersion(t *testing.T) {
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}`, ""},
 		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
 		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
-		{`{"_META":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "2026-07-28"}, // go-sdk matches "_meta" ignoring case
-		{`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, ""},           // but the map's keys exactly
+		{`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, ""}, // the map's keys match exactly
 		{`{"_meta":null}`, ""},
 		{`{"_meta":[]}`, ""},
 		{`{}`, ""},

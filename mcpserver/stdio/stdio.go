@@ -141,7 +141,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -296,12 +295,11 @@ type inbound struct {
 // call is a request passed to the SDK and not yet answered.
 type call struct {
 	method    string
-	id        json.RawMessage // the id exactly as the client wrote it
-	size      int             // length of its line, counted while it holds a place
-	answer    int             // length of its answer while it is being written
-	ordered   bool            // initialize: go-sdk handles it before reading on
-	place     bool            // holds one of the MaxInFlight places; false for listen calls
-	cancelled bool            // cancelled by the client while in flight: its answer is not sent
+	size      int  // length of its line, counted while it holds a place
+	answer    int  // length of its answer while it is being written
+	ordered   bool // initialize: go-sdk handles it before reading on
+	place     bool // holds one of the MaxInFlight places; false for listen calls
+	cancelled bool // cancelled by the client while in flight: its answer is not sent
 }
 
 // conn is the mcp.Connection returned by Transport.Connect.
@@ -452,7 +450,7 @@ func (c *conn) admitCall(in inbound) bool {
 			return false
 		}
 		c.mu.Lock()
-		c.pending[req.ID] = &call{method: req.Method, id: json.RawMessage(id)}
+		c.pending[req.ID] = &call{method: req.Method}
 		c.listens++
 		c.mu.Unlock()
 		c.protocol = decided
@@ -474,7 +472,7 @@ func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
-		cl := &call{method: req.Method, id: json.RawMessage(in.view.ID), size: in.size, place: true, ordered: req.Method == "initialize"}
+		cl := &call{method: req.Method, size: in.size, place: true, ordered: req.Method == "initialize"}
 		c.pending[req.ID] = cl
 		c.places++
 		c.placeSize += in.size
@@ -612,11 +610,11 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if cl != nil && cl.cancelled {
 		return nil
 	}
-	method, id := "", json.RawMessage(nil)
+	method := ""
 	if cl != nil {
-		method, id = cl.method, cl.id
+		method = cl.method
 	}
-	data, err := encodeResponse(resp, method, id)
+	data, err := encodeResponse(resp, method)
 	if err == nil {
 		if cl != nil && cl.place {
 			// The answer is held until it is out: it counts against the

@@ -714,7 +714,7 @@ func TestEncodeResponse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := encodeResponse(tt.resp, "", nil)
+			got, err := encodeResponse(tt.resp, "")
 			if err != nil {
 				t.Fatal(err)
 			}
