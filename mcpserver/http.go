@@ -493,7 +493,16 @@ func (h *httpHandler) release(n int64) {
 func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64) bool {
 	for {
 		h.mu.Lock()
-		st := h.session(id)
+		st := h.sessions[id]
+		if st == nil {
+			if !h.isOpen(id) {
+				// No such session: go-sdk answers 404, and an ID a client
+				// made up leaves no state behind.
+				h.mu.Unlock()
+				return true
+			}
+			st = h.session(id)
+		}
 		if wait := st.ordered; wait != nil {
 			h.mu.Unlock()
 			select {
@@ -517,9 +526,21 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64) 
 func (h *httpHandler) leaveSession(id string, bytes int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	st := h.session(id)
-	st.posts--
-	st.held -= bytes
+	if st := h.sessions[id]; st != nil {
+		st.posts--
+		st.held -= bytes
+	}
+}
+
+// isOpen reports whether the server has a session with this ID; h.mu must be
+// held. There are at most MaxSessions.
+func (h *httpHandler) isOpen(id string) bool {
+	for s := range h.server.Sessions() {
+		if s.ID() == id {
+			return true
+		}
+	}
+	return false
 }
 
 // session returns the state of session id, creating it; h.mu must be held.

@@ -21,11 +21,9 @@ const (
 	sdkMissingParams = `missing required "params"`
 	// sdkBeforeInitialize ends the plain error for a call before initialize.
 	sdkBeforeInitialize = "is invalid during session initialization"
-	// sdkNotHandled and sdkInvalidRequest begin the texts of go-sdk's check of
-	// a call's method, id and params (jsonrpc2.ErrNotHandled and
-	// ErrInvalidRequest), which its HTTP transport sends as plain text.
-	sdkNotHandled     = "JSON RPC not handled"
-	sdkInvalidRequest = "invalid request"
+	// sdkNotHandled begins the text of go-sdk's check of a call's method
+	// (jsonrpc2.ErrNotHandled), which its HTTP transport sends as plain text.
+	sdkNotHandled = "JSON RPC not handled"
 )
 
 // SDKRefusal renders the plain-text refusal go-sdk's HTTP transport sends
@@ -36,10 +34,10 @@ func SDKRefusal(text, method string) *jsonrpc.Error {
 	switch {
 	case strings.HasPrefix(text, sdkNotHandled):
 		return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: text}, method)
-	case strings.HasPrefix(text, sdkInvalidRequest):
-		return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: text}, method)
 	}
-	return SDKError(errors.New(text), method)
+	// Its other refusals (a protocol version header it does not speak, an
+	// Accept header without both media types) are the client's to fix too.
+	return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: text}, method)
 }
 
 // SDKError turns an error go-sdk is about to send for a call of method into

@@ -1,0 +1,42 @@
+package mcpserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// TestHTTPMadeUpSessionIDsLeaveNoState: requests naming sessions that do not
+// exist get go-sdk's 404 and leave nothing in the handler's session table, so
+// a client cannot grow it by making IDs up.
+func TestHTTPMadeUpSessionIDsLeaveNoState(t *testing.T) {
+	const token = "test-token-0123456789abcdef"
+	handler, err := NewHTTPHandler(New(nil), &HTTPOptions{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handler.(*httpHandler)
+	for i := range 200 {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Session-Id", fmt.Sprintf("made-up-%d", i))
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusNotFound {
+			t.Fatalf("request %d: status %d, want 404", i, rec.Code)
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(h.sessions); n != 0 {
+		t.Errorf("%d sessions tracked after 200 made-up IDs, want 0", n)
+	}
+	if h.held != 0 {
+		t.Errorf("%d body bytes still held, want 0", h.held)
+	}
+}
