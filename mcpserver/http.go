@@ -392,7 +392,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
 		}
 	case handler == h.stateful:
-		if !h.enterSession(r.Context(), requestSession, held) {
+		if !h.enterSession(r.Context(), requestSession, held, view.Method == "initialize") {
 			aw.Header().Set("Retry-After", "1")
 			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
 				fmt.Sprintf("Service Unavailable: the session holds %d bytes of requests, the limit; read its answers, then retry", h.opts.MaxSessionBytes))
@@ -400,7 +400,6 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		defer h.leaveSession(requestSession, held)
 		if view.Method == "initialize" {
-			h.beginOrdered(requestSession)
 			defer h.endOrdered(requestSession)
 		}
 	}
@@ -489,8 +488,10 @@ func (h *httpHandler) release(n int64) {
 
 // enterSession counts a request of a session as in flight, with the bytes
 // it holds, once the session's budget has room and no initialize is being
-// served on it. It reports false when the budget is full.
-func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64) bool {
+// served on it; an initialize (ordered) then marks itself as being served, in
+// the same step, so that two cannot both pass. It reports false when the
+// budget is full.
+func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool) bool {
 	for {
 		h.mu.Lock()
 		st := h.sessions[id]
@@ -519,6 +520,9 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64) 
 		h.clock++
 		st.last, st.held = h.clock, st.held+bytes
 		st.posts++
+		if ordered {
+			st.ordered = make(chan struct{})
+		}
 		return true
 	}
 }
