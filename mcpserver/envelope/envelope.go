@@ -236,8 +236,9 @@ type parser struct {
 	problem *Problem // the first structure problem found
 }
 
-// errStop ends the walk at the first structure problem: what follows is not
-// read, so a hostile message costs no more than its first MaxValues values.
+// errStop ends the walk at the first structure problem: what follows is only
+// skipped, to check that it is JSON and find a late id, never counted or
+// decoded.
 var errStop = errors.New("envelope: structure bound")
 
 // Parse passes one message through the door. It returns the message's view,
@@ -247,15 +248,22 @@ func Parse(data []byte, lim Limits) (*Message, *Problem) {
 	// Duplicate names are allowed by the tokenizer because the walk refuses
 	// them itself, case-folded, which is stricter; UTF-8 stays strict.
 	dec := jsontext.NewDecoder(bytes.NewBuffer(data), jsontext.AllowDuplicateNames(true))
-	if err := p.walk(dec); err != nil {
-		if errors.Is(err, errStop) {
-			p.findID(dec)
+	err := p.walk(dec)
+	if errors.Is(err, errStop) {
+		err = p.finish(dec)
+		if err == nil {
 			return nil, p.withID(p.problem)
 		}
-		return nil, parseError(err)
+	} else if err == nil {
+		if _, end := dec.ReadToken(); end != io.EOF {
+			err = errTrailing
+		}
 	}
-	if _, err := dec.ReadToken(); err != io.EOF {
+	switch {
+	case errors.Is(err, errTrailing):
 		return nil, &Problem{Code: jsonrpc.CodeParseError, Message: "Parse error: bytes after the message's JSON value; send one JSON value per message"}
+	case err != nil:
+		return nil, parseError(err)
 	}
 	switch bytes.TrimLeft(data, " \t\r\n")[0] {
 	case '[':
@@ -270,50 +278,55 @@ func Parse(data []byte, lim Limits) (*Message, *Problem) {
 	return p.message()
 }
 
-// findID reads on, after a structure problem, only to find a top-level id that
-// follows it, so the error can carry it. Nested values are skipped whole,
-// without counting; a repeated id, or anything the tokenizer refuses, ends the
-// search with no id.
-func (p *parser) findID(dec *jsontext.Decoder) {
-	if p.idRepeated || p.hasID {
-		// Already found before the bound: the error carries the id the
-		// client wrote first, and the rest of the message is never read.
-		return
-	}
+// finish reads the rest of a message after a structure problem, without
+// counting or checking names, so that a message that is not JSON at all is
+// still a parse error (id null), as JSON-RPC asks, and the error of one that
+// is can carry a top-level id that follows the problem. Nested values are
+// skipped whole. A second top-level id, however spelled, makes the id unclear.
+func (p *parser) finish(dec *jsontext.Decoder) error {
 	for {
 		depth := dec.StackDepth()
 		if depth == 0 {
-			return
+			if _, err := dec.ReadToken(); err != io.EOF {
+				return errTrailing
+			}
+			return nil
 		}
 		kind, n := dec.StackIndex(depth)
 		switch next := dec.PeekKind(); {
+		case next == 0:
+			_, err := dec.ReadToken() // the tokenizer's error
+			return err
 		case next == '}' || next == ']':
 			if _, err := dec.ReadToken(); err != nil {
-				return
+				return err
 			}
 		case kind == '{' && n%2 == 0:
 			tok, err := dec.ReadToken()
 			if err != nil {
-				return
+				return err
 			}
 			if name := tok.String(); depth == 1 && strings.EqualFold(name, "id") {
 				if p.hasID || name != "id" {
 					p.idRepeated = true
-					return
 				}
 				raw, err := dec.ReadValue()
 				if err != nil {
-					return
+					return err
 				}
-				p.hasID, p.id = true, bytes.Clone(raw)
+				if !p.hasID {
+					p.hasID, p.id = true, bytes.Clone(raw)
+				}
 			}
 		default:
-			if dec.SkipValue() != nil {
-				return
+			if err := dec.SkipValue(); err != nil {
+				return err
 			}
 		}
 	}
 }
+
+var errTrailing = errors.New("envelope: bytes after the value")
 
 // withID gives a problem the request's id when it is exactly known.
 func (p *parser) withID(pr *Problem) *Problem {
