@@ -529,8 +529,10 @@ func TestHTTPInFlightLimit(t *testing.T) {
 	}()
 	io.WriteString(send, initializeBody[:20])
 
-	// The held request takes its place once its headers are read.
-	for i := 0; ; i++ {
+	// The held request takes its place once its headers are read, however
+	// long the machine takes to get there: the loop paces itself and has no
+	// deadline (the test binary's timeout catches a place that never fills).
+	for {
 		resp := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`, nil)
 		io.Copy(io.Discard, resp.Body)
 		if resp.StatusCode == http.StatusServiceUnavailable {
@@ -538,9 +540,6 @@ func TestHTTPInFlightLimit(t *testing.T) {
 				t.Error("503 without Retry-After")
 			}
 			break
-		}
-		if i == 1000 {
-			t.Fatalf("no 503 after 10 s of requests beside a held one; last status %d", resp.StatusCode)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -2,8 +2,8 @@ package envelope
 
 import (
 	"bytes"
-	jsonv2 "encoding/json/v2"
 	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"strings"
 	"testing"
 )
