@@ -43,14 +43,16 @@ const (
 	// for this long, so abandoned sessions give their place back.
 	DefaultHTTPSessionIdleTimeout = 10 * time.Minute
 	// DefaultHTTPMaxInFlightBytes bounds the bodies held at once, all clients
-	// together: two bodies at the body cap, the stdio transport's budget for
-	// its one client. Each body is held twice while go-sdk reads it (the
-	// door's copy and go-sdk's), and a handler's work grows with its input,
-	// so this is what bounds the server's memory under concurrent large calls.
-	DefaultHTTPMaxInFlightBytes = 2 * DefaultHTTPMaxBodyBytes
-	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once:
-	// one body at the cap, so that one session never takes the whole budget
-	// from the others.
+	// together: one body at the body cap. Each body is held twice while
+	// go-sdk reads it (the door's copy and go-sdk's), and a handler's work
+	// grows with its input (a maximal compile_journey call works through some
+	// 20 MiB for its 1.6 MB), so this is what bounds the server's memory
+	// under concurrent large calls: about ten maximal calls at once, where
+	// stdio's 16 places admit sixteen.
+	DefaultHTTPMaxInFlightBytes = DefaultHTTPMaxBodyBytes
+	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once.
+	// It equals the global budget by default; an embedder that raises the
+	// global one keeps each session to this.
 	DefaultHTTPMaxSessionBytes = DefaultHTTPMaxBodyBytes
 )
 

@@ -21,7 +21,7 @@ import (
 // whatever it sends and whether or not it reads: docs/limits.md and
 // SECURITY.md quote them, TestSeededAdversarialSessions proves them. Most of
 // the peak is the work of the calls in flight (16 maximal compile_journey
-// calls at once over stdio, as many as the 32 MiB budget admits over HTTP);
+// calls at once over stdio, as many as the 16 MiB body budget admits over HTTP);
 // the bounds are the highest peaks measured under load, about 260 and 325 MiB,
 // plus a quarter for the garbage collector's timing. The binary before the
 // door and the budgets reached 577 to 760 MiB and 485 to 673 MiB here.
