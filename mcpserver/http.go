@@ -108,6 +108,25 @@ type HTTPOptions struct {
 	Now func() time.Time
 	// Logger receives the SDK transport's diagnostics. Nil discards.
 	Logger *slog.Logger
+	// EventStoreMaxBytes, when positive, makes session event streams
+	// resumable: the messages go-sdk writes as server-sent events are kept in
+	// memory, at most this many bytes for all sessions together (each stream
+	// and event also counts a small fixed cost), and the oldest streams are
+	// forgotten whole beyond it or when their session closes. go-sdk then
+	// starts each POST's event stream with a priming event that carries an
+	// event ID, gives every event an ID, and a client that lost a stream
+	// resumes it with a GET carrying Last-Event-ID and gets what it missed; a
+	// request handler may close its stream with RequestExtra.CloseSSEStream
+	// (an event carrying retry) and answer later. A stream no longer kept gets
+	// 400. Sessionless requests (protocol 2026-07-28, which removed
+	// resumption) and JSONResponse answers are not resumable either way.
+	//
+	// 0 means no event store: no priming event, no event IDs, and a GET with
+	// Last-Event-ID gets 400. This suits a server whose answers are written as
+	// soon as they are ready, as automium-mcp's are, since the store would
+	// keep every answer until the bound pushes it out, for clients that
+	// already read it.
+	EventStoreMaxBytes int64
 	// Stop, when closed, ends every open GET event stream, so that
 	// http.Server.Shutdown can drain: it waits for connections to go idle, and
 	// a stream never does. POST requests in flight are not affected.
@@ -183,6 +202,9 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 	if o.MaxSessionBytes <= 0 {
 		o.MaxSessionBytes = DefaultHTTPMaxSessionBytes
 	}
+	if o.EventStoreMaxBytes < 0 {
+		return nil, fmt.Errorf("mcpserver: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -194,6 +216,10 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 		origins[strings.ToLower(origin)] = true
 	}
 	getServer := func(*http.Request) *mcp.Server { return server }
+	var events mcp.EventStore // a nil *eventStore in it would not be nil
+	if o.EventStoreMaxBytes > 0 {
+		events = newEventStore(o.EventStoreMaxBytes)
+	}
 	h := &httpHandler{
 		opts:     o,
 		server:   server,
@@ -206,6 +232,7 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 			Logger:              o.Logger,
 			SessionTimeout:      o.SessionIdleTimeout,
 			MaxRequestBodyBytes: o.MaxBodyBytes,
+			EventStore:          events,
 		}),
 		stateless: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 			Stateless:           true,
