@@ -78,7 +78,7 @@ const reasonPatterns = [
   /unknown (?:tool|prompt) \\?"((?:test_|json_schema_)[a-z0-9_]*)\\?"/,
   /Tool '((?:test_|json_schema_)[a-z0-9_]*)' not found/,
   /resource \\?"(test:\/\/[^"\\]+)\\?" not found/,
-  /method not found: \\?"(resources\/(?:un)?subscribe)/,
+  /method not found: \\?"(resources\/(?:un)?subscribe)/i,
   /Not testable: ([^."\\]{1,160})/,
 ];
 function missingFixture(r) {

@@ -32,6 +32,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -159,7 +160,27 @@ func (f *fixture) addTools(s *mcp.Server) {
 		}
 		return textResult("region " + args["region"]), nil
 	})
+	add("test_reconnection", "Closes its own event stream before answering (SEP-1699), so that the client resumes it with Last-Event-ID to get the answer.", nil, reconnection)
 	f.addInputRequiredTools(add)
+}
+
+// reconnectAfter is the retry delay test_reconnection asks for when it closes
+// its stream: short, because the client has nothing to wait for.
+const reconnectAfter = 100 * time.Millisecond
+
+// reconnection closes the call's event stream with a retry delay, then answers.
+// The answer goes to the handler's event store, not to the closed stream, and
+// reaches the client when it resumes the stream with Last-Event-ID (scenario
+// server-sse-polling). It needs a handler with an event store, as the fixture
+// command configures: without one, the answer to a closed stream is lost. Where
+// there is no stream to close (stdio, sessionless protocol 2026-07-28), go-sdk
+// leaves CloseSSEStream unset or makes it do nothing, and the answer goes out as
+// usual.
+func reconnection(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if extra := req.Extra; extra != nil && extra.CloseSSEStream != nil {
+		extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: reconnectAfter})
+	}
+	return textResult("answered after the stream was closed"), nil
 }
 
 // objectSchema is a closed object of required string properties.

@@ -29,13 +29,18 @@ func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // mcpserver.NewHTTPHandler with the token on, at both protocol revisions: on a
 // session (2025-11-25) the server asks the client over the session; sessionless
 // (2026-07-28) it answers with input-required results and the client calls
-// again. go test thus covers what conformance/run.sh checks with the suite.
+// again; test_reconnection closes its stream, and go-sdk's client resumes it
+// with Last-Event-ID (2025-11-25; 2026-07-28 has no resumption, and the answer
+// comes on the stream). go test thus covers what conformance/run.sh checks
+// with the suite.
 func TestThroughHTTPHandler(t *testing.T) {
 	server, err := conformancefixture.New(conformancefixture.Options{StateKey: bytes.Repeat([]byte{1}, 32)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{Token: token})
+	// The event store, as the fixture command has it: test_reconnection's
+	// answer reaches go-sdk's client only by resuming the stream it closed.
+	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{Token: token, EventStoreMaxBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +71,7 @@ func TestThroughHTTPHandler(t *testing.T) {
 				{"test_elicitation", map[string]any{"message": "Who?"}, `Elicitation completed: action=accept, content={"color":"green","email":"ada@example.com","name":"Ada","username":"ada"}`},
 				{"test_input_required_result_elicitation", nil, "Hello, Ada!"},
 				{"test_input_required_result_multi_round", nil, "state-ok: both rounds completed"},
+				{"test_reconnection", nil, "answered after the stream was closed"},
 				{"automium_list_apps", nil, ""}, // Automium is on the same server
 			}
 			for _, tt := range tests {

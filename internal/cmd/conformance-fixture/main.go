@@ -38,6 +38,14 @@ import (
 	"github.com/automium/automium/mcpserver"
 )
 
+// eventStoreMaxBytes bounds the events the handler keeps so that a stream can
+// be resumed (scenario server-sse-polling calls test_reconnection, which
+// closes its stream and answers into the store). The suite's answers are a
+// few kilobytes, so 4 MiB keeps every stream of a run that a client might
+// resume. automium-mcp keeps none: its answers are written as soon as they
+// are ready.
+const eventStoreMaxBytes = 4 << 20
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stderr))
 }
@@ -69,10 +77,11 @@ func run(args []string, stderr io.Writer) int {
 	signaled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{
-		Token:  token,
-		Audit:  audit,
-		Logger: logger,
-		Stop:   signaled.Done(),
+		Token:              token,
+		Audit:              audit,
+		Logger:             logger,
+		Stop:               signaled.Done(),
+		EventStoreMaxBytes: eventStoreMaxBytes,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance-fixture: %v\n", err)
