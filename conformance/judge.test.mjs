@@ -40,6 +40,8 @@ const cases = [
   { name: 'real fails, suite says not testable', want: 0, fixture: { s: [ok] }, real: { s: [failed('Not testable: server exposes no tool')] } },
   { name: 'real fails naming nothing', want: 1, fixture: { s: [ok] }, real: { s: [ok, failed('ttlMs missing')] } },
   { name: 'real warns naming nothing', want: 1, fixture: { s: [ok] }, real: { s: [ok, warned('no retry field')] } },
+  { name: 'real fails an unsubscribable resource, either case', want: 0, fixture: { s: [ok] }, real: { s: [failed('Failed: Method not found: "resources/subscribe"')] } },
+  { name: 'real fails another method not found', want: 1, fixture: { s: [ok] }, real: { s: [failed('Failed: Method not found: "tools/call"')] } },
   { name: 'real fails naming an Automium tool', want: 1, fixture: { s: [ok] }, real: { s: [failed('unknown tool "automium_list_apps"')] } },
   { name: 'real fails a fixture, fixture fails too', want: 1, fixture: { s: [failed('x')] }, real: { s: [failed('unknown tool "test_simple_text"')] } },
   { name: 'fixture warns', want: 1, fixture: { s: [ok, warned('x')] }, real: { s: [ok] } },

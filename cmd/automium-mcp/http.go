@@ -169,6 +169,10 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 		Audit:          audit,
 		Logger:         logger,
 		Stop:           signaled.Done(),
+		// No EventStoreMaxBytes: every answer is written as soon as it
+		// is ready, so a resumable stream would only keep answers in
+		// memory, per session, for clients that already read them. A
+		// client that loses a stream sends its call again.
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "automium-mcp: %v\n", err)
