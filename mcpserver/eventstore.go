@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	streamlist "container/list"
 	"context"
 	"errors"
@@ -32,6 +33,14 @@ var errEventsNotRetained = errors.New("mcpserver: the event stream is no longer 
 // server-sent events, so that a client that lost a stream can resume it with
 // Last-Event-ID and get what it missed.
 //
+// What it keeps is what the client would have read on the stream: go-sdk
+// stores a message before it writes it, and the handler's rpcWriter renders
+// the errors among them only as they are written, so the store renders them
+// the same way, with the method of the call whose stream it is (go-sdk opens
+// a POST's stream with the request's context, which carries it: see
+// [withCallMethod]). A resumed stream thus replays the errors stdio would
+// write, never go-sdk's own.
+//
 // It is go-sdk's MemoryEventStore with two differences that keep it bounded:
 // the bound counts what each stream and event costs besides its bytes, and it
 // holds after every Append (go-sdk's purges before appending, so one message
@@ -51,6 +60,7 @@ type eventStore struct {
 
 type retainedStream struct {
 	session, id string
+	method      string   // the call the stream answers, "" when unknown
 	data        [][]byte // the stream's events from its first, index = event number
 	cost        int64
 	elem        *streamlist.Element
@@ -64,7 +74,7 @@ func newEventStore(maxBytes int64) *eventStore {
 
 // Open implements mcp.EventStore: go-sdk opens each stream once, when it
 // creates it.
-func (s *eventStore) Open(_ context.Context, sessionID, streamID string) error {
+func (s *eventStore) Open(ctx context.Context, sessionID, streamID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	streams := s.sessions[sessionID]
@@ -75,7 +85,9 @@ func (s *eventStore) Open(_ context.Context, sessionID, streamID string) error {
 	if streams[streamID] != nil {
 		return nil
 	}
-	st := &retainedStream{session: sessionID, id: streamID, cost: eventStoreStreamCost + int64(len(sessionID)+len(streamID))}
+	method, _ := ctx.Value(callMethodKey{}).(string)
+	st := &retainedStream{session: sessionID, id: streamID, method: method,
+		cost: eventStoreStreamCost + int64(len(sessionID)+len(streamID)+len(method))}
 	st.elem = s.order.PushBack(st)
 	streams[streamID] = st
 	s.used += st.cost
@@ -83,8 +95,9 @@ func (s *eventStore) Open(_ context.Context, sessionID, streamID string) error {
 	return nil
 }
 
-// Append implements mcp.EventStore. It keeps a copy of data: go-sdk does not
-// promise not to reuse the slice.
+// Append implements mcp.EventStore. It keeps a copy of data, an error
+// rendered as the client reads it live: go-sdk does not promise not to reuse
+// the slice.
 func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -93,11 +106,15 @@ func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data 
 		return errEventsNotRetained
 	}
 	var kept []byte
-	if len(data) > 0 {
-		kept = append([]byte(nil), data...)
+	switch {
+	case bytes.Contains(data, errorMember):
+		// render returns data itself unless it renders an error.
+		kept = bytes.Clone((&rpcWriter{method: st.method}).render(data))
+	case len(data) > 0:
+		kept = bytes.Clone(data)
 	}
 	st.data = append(st.data, kept)
-	cost := eventStoreEventCost + int64(len(data))
+	cost := eventStoreEventCost + int64(len(kept))
 	st.cost += cost
 	s.used += cost
 	s.trim()
@@ -166,4 +183,14 @@ func (s *eventStore) forget(st *retainedStream) {
 	if len(streams) == 0 {
 		delete(s.sessions, st.session)
 	}
+}
+
+// callMethodKey is the context key under which the HTTP handler passes the
+// JSON-RPC method of a POST (the door's view of it) to go-sdk, which hands
+// the request's context to the event store when it opens the POST's stream.
+type callMethodKey struct{}
+
+// withCallMethod returns ctx carrying method for the event store.
+func withCallMethod(ctx context.Context, method string) context.Context {
+	return context.WithValue(ctx, callMethodKey{}, method)
 }

@@ -195,3 +195,36 @@ func TestEventStoreCopiesData(t *testing.T) {
 		}
 	}
 }
+
+// TestEventStoreRendersErrors: the store keeps an error as the client reads it
+// live, rendered for the method of the call that opened the stream (which the
+// handler passes in the context go-sdk opens the stream with); anything else
+// is kept as go-sdk wrote it.
+func TestEventStoreRendersErrors(t *testing.T) {
+	ctx := withCallMethod(context.Background(), "tools/cal")
+	s := newEventStore(1 << 20)
+	_ = s.Open(ctx, "s", "a")
+	in := []string{
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not handled"}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":0,"message":"plain"}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"\"error\""}]}}`,
+	}
+	for _, d := range in {
+		_ = s.Append(ctx, "s", "a", []byte(d))
+	}
+	var got []string
+	for data, err := range s.After(ctx, "s", "a", -1) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, string(data))
+	}
+	want := []string{
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: \"tools/cal\""}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"plain"}}`,
+		in[2],
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kept events (-want +got):\n%s", diff)
+	}
+}

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -52,7 +53,8 @@ func readEvents(t *testing.T, resp *http.Response) []sseEvent {
 
 // resumableServer serves Automium's server plus one tool, "reconnect", that
 // closes its own event stream (asking the client to come back in 250 ms) and
-// then answers, so that the answer reaches the client only by resumption.
+// then answers, so that the answer reaches the client only by resumption, and
+// two failing prompts.
 func resumableServer(t *testing.T, opts mcpserver.HTTPOptions) (url string, audit *syncBuffer) {
 	t.Helper()
 	audit = new(syncBuffer)
@@ -64,6 +66,17 @@ func resumableServer(t *testing.T, opts mcpserver.HTTPOptions) (url string, audi
 			req.Extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 250 * time.Millisecond})
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "after the close"}}}, nil
 		})
+	// A prompt that fails with a plain Go error, which go-sdk sends with
+	// code 0 and the handler renders as -32603, once on its stream and once
+	// after closing it.
+	for _, name := range []string{"fail", "close_and_fail"} {
+		server.AddPrompt(&mcp.Prompt{Name: name}, func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			if name == "close_and_fail" {
+				req.Extra.CloseSSEStream(mcp.CloseSSEStreamArgs{RetryAfter: 250 * time.Millisecond})
+			}
+			return nil, errors.New("the prompt failed")
+		})
+	}
 	h, err := mcpserver.NewHTTPHandler(server, &opts)
 	if err != nil {
 		t.Fatal(err)
@@ -198,5 +211,29 @@ func TestHTTPNoEventStore(t *testing.T) {
 	}
 	if _, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), &mcpserver.HTTPOptions{Token: testToken, EventStoreMaxBytes: -1}); err == nil || !strings.Contains(err.Error(), "EventStoreMaxBytes is -1") {
 		t.Errorf("a negative EventStoreMaxBytes: %v, want it refused", err)
+	}
+}
+
+// TestHTTPEventStoreReplaysRenderedErrors: an error replayed on a resumed
+// stream is the one the client reads live (rendered by the handler as stdio
+// writes it), not go-sdk's own, which the store receives.
+func TestHTTPEventStoreReplaysRenderedErrors(t *testing.T) {
+	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 1 << 20})
+	s := &testServer{url: url, audit: audit}
+	id := session(t, s)
+	headers := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}
+	live := readEvents(t, s.post(t, `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"fail"}}`, headers))
+	closed := readEvents(t, s.post(t, `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"close_and_fail"}}`, headers))
+	if len(live) != 2 || len(closed) != 2 {
+		t.Fatalf("live stream %+v, closed stream %+v; want a priming event and one more each", live, closed)
+	}
+	replayed := readEvents(t, resume(t, url, id, closed[0].ID))
+	var got []string
+	for _, e := range replayed {
+		got = append(got, e.Data)
+	}
+	want := []string{live[1].Data}
+	if diff := cmp.Diff(want, got); diff != "" || !strings.Contains(live[1].Data, `"code":-32603`) {
+		t.Errorf("replayed error (-live +replayed):\n%s", diff)
 	}
 }

@@ -115,7 +115,8 @@ type HTTPOptions struct {
 	// forgotten whole beyond it or when their session closes. go-sdk then
 	// starts each POST's event stream with a priming event that carries an
 	// event ID, gives every event an ID, and a client that lost a stream
-	// resumes it with a GET carrying Last-Event-ID and gets what it missed; a
+	// resumes it with a GET carrying Last-Event-ID and gets what it missed
+	// (errors as rendered live, the same as on stdio); a
 	// request handler may close its stream with RequestExtra.CloseSSEStream
 	// (an event carrying retry) and answer later. A stream no longer kept gets
 	// 400. Sessionless requests (protocol 2026-07-28, which removed
@@ -396,6 +397,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.setMethod(view.Method, view.Name)
+	r = r.WithContext(withCallMethod(r.Context(), view.Method)) // for the event store
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	if view.ProtocolVersion >= sessionlessVersion {
