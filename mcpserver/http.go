@@ -116,10 +116,9 @@ type HTTPOptions struct {
 	// starts each POST's event stream with a priming event that carries an
 	// event ID, gives every event an ID, and a client that lost a stream
 	// resumes it with a GET carrying Last-Event-ID and gets what it missed
-	// (errors as rendered live, the same as on stdio); a
-	// request handler may close its stream with RequestExtra.CloseSSEStream
-	// (an event carrying retry) and answer later. A stream no longer kept gets
-	// 400. Sessionless requests (protocol 2026-07-28, which removed
+	// (errors as rendered live, the same as on stdio); a request handler may
+	// close its stream with RequestExtra.CloseSSEStream (an event carrying
+	// retry) and answer later. A stream no longer kept gets 400. Sessionless requests (protocol 2026-07-28, which removed
 	// resumption) and JSONResponse answers are not resumable either way.
 	//
 	// 0 means no event store: no priming event, no event IDs, and a GET with
