@@ -237,3 +237,59 @@ func TestHTTPEventStoreReplaysRenderedErrors(t *testing.T) {
 		t.Errorf("replayed error (-live +replayed):\n%s", diff)
 	}
 }
+
+// TestHTTPMalformedLastEventID: a Last-Event-ID that is not an event ID this
+// server could have sent is refused by the handler, naming nothing the client
+// sent; go-sdk would have quoted the header back whole. A well-formed one still
+// reaches the store.
+func TestHTTPMalformedLastEventID(t *testing.T) {
+	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 1 << 20})
+	s := &testServer{url: url, audit: audit}
+	id := session(t, s)
+	huge := strings.Repeat("<", 60<<10)
+	tests := []struct{ name, value string }{
+		{"huge", huge},
+		{"huge with an index", huge + "_1"},
+		{"no index", "ABC"},
+		{"two separators", "A_B_1"},
+		{"signed index", "ABC_+1"},
+		{"negative index", "ABC_-1"},
+		{"index past an int", "ABC_" + strings.Repeat("9", 19)},
+		{"empty index", "ABC_"},
+		{"escape in the stream", "A%42C_1"},
+		{"space", "ABC _1"},
+		{"non-ASCII letter", "ÅBC_1"},
+		{"script", "<script>_1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := resume(t, url, id, tt.value)
+			body, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != http.StatusBadRequest {
+				t.Errorf("status %d, want 400", resp.StatusCode)
+			}
+			if len(body) > 256 || strings.Contains(string(body), tt.value) || strings.Contains(string(body), "<") {
+				t.Errorf("body (%d bytes) %.200q: want a short refusal naming nothing sent", len(body), body)
+			}
+		})
+	}
+	// Two headers are one too many, even when each is well formed.
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testToken)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	req.Header.Add("Last-Event-ID", "ABC_1")
+	req.Header.Add("Last-Event-ID", "ABC_2")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusBadRequest {
+		t.Errorf("two Last-Event-ID headers: status %d, want 400", resp.StatusCode)
+	}
+}

@@ -351,6 +351,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.Method {
 	case http.MethodGet:
+		if ids := r.Header.Values("Last-Event-ID"); len(ids) > 0 && !wellFormedEventID(ids) {
+			// go-sdk would answer a malformed one with a 400 that quotes the
+			// header back whole; the door renders every refusal itself.
+			h.refuse(aw, rec, "last_event_id", http.StatusBadRequest,
+				"Bad Request: Last-Event-ID must be one event ID this server sent: a stream ID, an underscore and an index")
+			return
+		}
 		// An event stream lives until the client leaves, its session closes
 		// (it expires when idle) or Stop is closed: no read or write timeout
 		// of the server applies to it.
@@ -677,6 +684,35 @@ func (h *httpHandler) endAdmission() {
 	h.mu.Lock()
 	h.admitted--
 	h.mu.Unlock()
+}
+
+// maxEventIDBytes bounds a Last-Event-ID: go-sdk's event IDs are a 26-letter
+// stream ID (or none, on the GET stream), "_" and a decimal index.
+const maxEventIDBytes = 128
+
+// wellFormedEventID reports whether ids is one event ID of the form go-sdk
+// writes, <stream>_<index> with a base-32 stream ID and a decimal index that
+// fits an int, so that nothing else reaches go-sdk's parser, whose refusal
+// echoes the header.
+func wellFormedEventID(ids []string) bool {
+	if len(ids) != 1 || len(ids[0]) > maxEventIDBytes {
+		return false
+	}
+	stream, index, ok := strings.Cut(ids[0], "_")
+	if !ok || len(index) == 0 || len(index) > 18 {
+		return false
+	}
+	for _, c := range []byte(stream) {
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	for _, c := range []byte(index) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (h *httpHandler) refuse(w http.ResponseWriter, rec *auditRecord, reason string, status int, message string) {
