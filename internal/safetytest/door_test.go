@@ -173,6 +173,11 @@ func attackTable() []attackRow {
 		{"escaped id and an error", call(`"\u0042"`, `"method":"no/such/method"`)},
 		{"byte order mark", "\ufeff" + call("28", `"method":"ping"`)},
 		{"method in another case only", call("29", `"METHOD":"ping"`)},
+		// The protocol pin reads the version the door read; a version of
+		// 1 MiB once reached go-sdk over HTTP, which quoted 4 KiB of it
+		// beside the Mcp-Protocol-Version header in a -32020.
+		{"protocol version of 1 MiB in _meta", call("30", `"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("<", 1<<20)+`"}}`)},
+		{"protocol version of 1 MiB in _meta, before 2026", call("31", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("1", 1<<20)+`"}}`)},
 		{"a message over 16 MiB, id first", call(`"big"`, `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"`+strings.Repeat("x", 16<<20)+`"}}`)},
 	}
 }
@@ -215,7 +220,7 @@ func TestAttackTableBothTransports(t *testing.T) {
 				if len(answer) > 8<<10 {
 					t.Errorf("answer of %d bytes, want a bounded one: %.300s", len(answer), answer)
 				}
-				for _, leak := range []string{"*mcp.", "jsonrpc2", "unmarshaling", `"code":0`, strings.Repeat("m", 100), strings.Repeat("p", 100), strings.Repeat("<", 100)} {
+				for _, leak := range []string{"*mcp.", "jsonrpc2", "unmarshaling", `"code":0`, strings.Repeat("m", 100), strings.Repeat("p", 100), strings.Repeat("<", 100), strings.Repeat("1", 100)} {
 					if bytes.Contains(answer, []byte(leak)) {
 						t.Errorf("answer holds %q: %.300s", leak, answer)
 					}

@@ -23,7 +23,8 @@
 //     whatever its rules;
 //   - it is a JSON-RPC 2.0 request, notification or response, with an id that
 //     is a string or an integer go-sdk keeps exactly, params that are an
-//     object, and a method name of at most [MaxMethodBytes].
+//     object, a method name of at most [MaxMethodBytes], and a protocol
+//     version in params._meta of at most [MaxProtocolVersionBytes].
 //
 // What it accepts it describes in one [Message]: the method, the id as its
 // raw token, the params as raw bytes, the tool or prompt name, the resource
@@ -73,6 +74,12 @@ const DefaultMaxDepth = nesting.MaxDepth
 // few dozen bytes; go-sdk quotes a method it does not know in its error and in
 // its log, so a longer one is answered at the door as not found.
 const MaxMethodBytes = 128
+
+// MaxProtocolVersionBytes bounds a protocol version named in params._meta.
+// Versions are dates; go-sdk routes a call on the version and quotes one it
+// does not speak in its errors, over HTTP beside the Mcp-Protocol-Version
+// header, so a longer one is refused here, for every transport alike.
+const MaxProtocolVersionBytes = 32
 
 // MaxErrorMessageBytes is the longest error message a transport writes.
 const MaxErrorMessageBytes = 4 << 10
@@ -625,6 +632,10 @@ func (p *parser) message() (*Message, *Problem) {
 		m.Name = p.name
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		m.Name = p.uri
+	}
+	if len(p.protocol) > MaxProtocolVersionBytes {
+		return refuse(jsonrpc.CodeInvalidRequest,
+			"Invalid Request: protocol version "+echo.Quote(p.protocol)+" in _meta is not one this server speaks")
 	}
 	m.ProtocolVersion = p.protocol
 	if m.Method == "notifications/cancelled" {

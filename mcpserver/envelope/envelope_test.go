@@ -45,6 +45,8 @@ func TestParseRefuses(t *testing.T) {
 		{"_META in params", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_META":{}}}`, Problem{ID: []byte("1"), Code: -32600}},
 		{"Name in params", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"Name":"x"}}`, Problem{ID: []byte("1"), Code: -32600}},
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, Problem{Code: -32600}},
+		{"long protocol version in _meta", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + strings.Repeat("9", 33) + `"}}}`, Problem{ID: []byte("1"), Code: -32600}},
+		{"long protocol version before the sessionless one", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + strings.Repeat("1", 1000) + `"}}}`, Problem{ID: []byte("1"), Code: -32600}},
 	}
 	lim := Limits{MaxValues: 100, MaxDepth: 64}
 	for _, tt := range tests {

@@ -14,10 +14,6 @@ import (
 // versions as strings, and so does the transport.
 const sessionlessFrom = "2026-07-28"
 
-// maxVersionBytes bounds a protocol version named in _meta: versions are dates,
-// and the SDK echoes an unsupported one whole in its error.
-const maxVersionBytes = 32
-
 // beforeInitialize lists the calls go-sdk v1.8.0 serves before initialize in
 // the handshake protocol (ServerSession.handle); it refuses any other.
 var beforeInitialize = map[string]bool{
@@ -43,8 +39,6 @@ type sessionProtocol struct {
 func (p sessionProtocol) admit(req *envelope.Message) (sessionProtocol, string) {
 	version := sessionlessVersion(req)
 	switch {
-	case len(version) > maxVersionBytes:
-		return p, "protocol version " + echo.Quote(version) + " in _meta is not one this server speaks"
 	case version != "" && !slices.Contains(mcp.SupportedProtocolVersions(), version):
 		// The SDK refuses it with the versions it supports, whatever the
 		// session, and the client may retry with one of them: it decides nothing.
