@@ -413,6 +413,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		handler = h.stateless
 	}
 
+	if problem := standardHeaders(r.Header, view); problem != nil {
+		if !view.IsCall() {
+			// JSON-RPC answers no notification: the status says it.
+			rec.refusal = "header_mismatch"
+			aw.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		h.answer(aw, rec, "header_mismatch", http.StatusBadRequest, problem.Response())
+		return
+	}
+
 	switch {
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
@@ -448,6 +459,52 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID}
 	handler.ServeHTTP(rw, r)
 	rw.finish()
+}
+
+// standardHeaders checks the standard headers of protocol 2026-07-28 and
+// later against the door's view of the body: Mcp-Method must name the method,
+// and Mcp-Name the tool, prompt or resource of tools/call, prompts/get and
+// resources/read. go-sdk checks the same, but quotes both values whole (the
+// header up to the server's header limit, the body's up to the body limit)
+// in its -32020, raw; here each is cut by echo.Quote.
+func standardHeaders(header http.Header, view *envelope.Message) *envelope.Problem {
+	if header.Get("Mcp-Protocol-Version") < sessionlessVersion || view.Response {
+		return nil
+	}
+	mismatch := func(msg string) *envelope.Problem {
+		return &envelope.Problem{ID: view.ID, Code: mcp.CodeHeaderMismatch, Message: msg}
+	}
+	switch method := header.Get("Mcp-Method"); {
+	case method == "":
+		return mismatch("missing required Mcp-Method header")
+	case method != view.Method:
+		return mismatch("header mismatch: Mcp-Method header value " + echo.Quote(method) +
+			" does not match body value " + echo.Quote(view.Method))
+	}
+	switch view.Method {
+	case "tools/call", "prompts/get", "resources/read":
+	default:
+		return nil
+	}
+	switch name := header.Get("Mcp-Name"); {
+	case name == "":
+		return mismatch("missing required Mcp-Name header for method " + echo.Quote(view.Method))
+	case view.Name == "":
+		return mismatch("header mismatch: Mcp-Name header value " + echo.Quote(name) +
+			" does not match the body, whose " + nameMember(view.Method) + " is not a non-empty string")
+	case name != view.Name:
+		return mismatch("header mismatch: Mcp-Name header value " + echo.Quote(name) +
+			" does not match body value " + echo.Quote(view.Name))
+	}
+	return nil
+}
+
+// nameMember is the params member Mcp-Name stands for.
+func nameMember(method string) string {
+	if method == "resources/read" {
+		return "uri"
+	}
+	return "name"
 }
 
 // readBody reads a POST body whole, taking its bytes from the global budget
