@@ -294,7 +294,21 @@ type sessionState struct {
 	// anything else and queues, without bound, what arrives meanwhile, so
 	// the session's other requests wait here instead.
 	ordered chan struct{}
+	// calls holds the ids of the session's calls in flight, as go-sdk
+	// compares them (the number 0 is also -0): a second call with one of
+	// them is refused here, as the stdio transport refuses it, and go-sdk's
+	// own refusal, which quotes the id whole, is never reached.
+	calls map[jsonrpc.ID]struct{}
 }
+
+// sessionEntry is how enterSession ended.
+type sessionEntry int
+
+const (
+	entered       sessionEntry = iota
+	sessionFull                // the session's byte budget is full
+	duplicateCall              // a call with the same id is in flight
+)
 
 // auditRecord is what one request's audit line says. The method and the tool
 // or prompt name or resource URI come from the envelope door's view of the
@@ -440,13 +454,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
 		}
 	case handler == h.stateful:
-		if !h.enterSession(r.Context(), requestSession, held, view.Method == "initialize") {
+		callID, isCall := envelope.IDOf(view.ID)
+		isCall = isCall && view.IsCall()
+		switch h.enterSession(r.Context(), requestSession, held, view.Method == "initialize", callID, isCall) {
+		case sessionFull:
 			aw.Header().Set("Retry-After", "1")
 			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
 				fmt.Sprintf("Service Unavailable: the session holds %d bytes of requests, the limit; read its answers, then retry", h.opts.MaxSessionBytes))
 			return
+		case duplicateCall:
+			h.answer(aw, rec, "duplicate_id", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
+				jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"))
+			return
 		}
-		defer h.leaveSession(requestSession, held)
+		defer h.leaveSession(requestSession, held, callID, isCall)
 		if view.Method == "initialize" {
 			defer h.endOrdered(requestSession)
 		}
@@ -581,11 +602,12 @@ func (h *httpHandler) release(n int64) {
 }
 
 // enterSession counts a request of a session as in flight, with the bytes
-// it holds, once the session's budget has room and no initialize is being
-// served on it; an initialize (ordered) then marks itself as being served, in
-// the same step, so that two cannot both pass. It reports false when the
-// budget is full.
-func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool) bool {
+// it holds and, for a call, its id, once the session's budget has room and
+// no initialize is being served on it; an initialize (ordered) then marks
+// itself as being served, in the same step, so that two cannot both pass. It
+// reports sessionFull when the budget is full, and duplicateCall when a call
+// with the same id is in flight on the session.
+func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool, callID jsonrpc.ID, isCall bool) sessionEntry {
 	for {
 		h.mu.Lock()
 		st := h.sessions[id]
@@ -594,7 +616,7 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, 
 				// No such session: go-sdk answers 404, and an ID a client
 				// made up leaves no state behind.
 				h.mu.Unlock()
-				return true
+				return entered
 			}
 			st = h.session(id)
 		}
@@ -604,29 +626,43 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, 
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return false
+				return sessionFull
 			}
 		}
 		defer h.mu.Unlock()
+		if isCall {
+			if _, dup := st.calls[callID]; dup {
+				return duplicateCall
+			}
+		}
 		if st.held > 0 && st.held+bytes > h.opts.MaxSessionBytes {
-			return false
+			return sessionFull
 		}
 		h.clock++
 		st.last, st.held = h.clock, st.held+bytes
 		st.posts++
+		if isCall {
+			if st.calls == nil {
+				st.calls = map[jsonrpc.ID]struct{}{}
+			}
+			st.calls[callID] = struct{}{}
+		}
 		if ordered {
 			st.ordered = make(chan struct{})
 		}
-		return true
+		return entered
 	}
 }
 
-func (h *httpHandler) leaveSession(id string, bytes int64) {
+func (h *httpHandler) leaveSession(id string, bytes int64, callID jsonrpc.ID, isCall bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if st := h.sessions[id]; st != nil {
 		st.posts--
 		st.held -= bytes
+		if isCall {
+			delete(st.calls, callID)
+		}
 	}
 }
 

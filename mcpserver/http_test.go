@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -594,6 +595,72 @@ func TestHTTPStandardHeadersBounded(t *testing.T) {
 			}
 			if len(data) > 512 || bytes.Contains(data, []byte(strings.Repeat("h", 100))) || bytes.Contains(data, []byte(strings.Repeat("b", 100))) {
 				t.Errorf("answer of %d bytes quotes a client value beyond the bound: %.300s", len(data), data)
+			}
+		})
+	}
+}
+
+// TestHTTPDuplicateIDInFlight: while a call is in flight on a session, another
+// call with the same id (as go-sdk compares ids: -0 is 0) gets the -32600 the
+// stdio transport writes, with no client value quoted; go-sdk's own refusal
+// quoted the id whole. Once the first call is answered, the id is free again.
+func TestHTTPDuplicateIDInFlight(t *testing.T) {
+	tests := []struct{ name, first, second string }{
+		{"string id", `"dup"`, `"dup"`},
+		{"1 MiB string id", `"` + strings.Repeat("i", 1<<20) + `"`, `"` + strings.Repeat("i", 1<<20) + `"`},
+		{"0 then -0", `0`, `-0`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t, mcpserver.HTTPOptions{})
+			entered, release := make(chan struct{}), make(chan struct{})
+			mcp.AddTool(s.server, &mcp.Tool{Name: "hold"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+				close(entered)
+				<-release
+				return &mcp.CallToolResult{}, nil, nil
+			})
+			resp := s.post(t, initializeBody, nil)
+			io.Copy(io.Discard, resp.Body)
+			session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+			io.Copy(io.Discard, s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session).Body)
+
+			done := make(chan int)
+			go func() {
+				req, _ := http.NewRequest(http.MethodPost, s.url, strings.NewReader(`{"jsonrpc":"2.0","id":`+tt.first+`,"method":"tools/call","params":{"name":"hold","arguments":{}}}`))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Accept", "application/json, text/event-stream")
+				req.Header.Set("Authorization", "Bearer "+testToken)
+				for k, v := range session {
+					req.Header.Set(k, v)
+				}
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					done <- 0
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				done <- resp.StatusCode
+			}()
+			<-entered
+			second := `{"jsonrpc":"2.0","id":` + tt.second + `,"method":"ping"}`
+			resp = s.post(t, second, session)
+			data, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `{"jsonrpc":"2.0","id":` + tt.second + `,"error":{"code":-32600,"message":"Invalid Request: id is already used by a request in flight"}}`
+			if diff := cmp.Diff(want, string(bytes.TrimSpace(data))); resp.StatusCode != http.StatusBadRequest || diff != "" {
+				t.Errorf("second call with the id in flight: status %d (-want +got):\n%.2000s", resp.StatusCode, diff)
+			}
+			close(release)
+			if status := <-done; status != http.StatusOK {
+				t.Errorf("first call: status %d, want 200", status)
+			}
+			resp = s.post(t, second, session)
+			io.Copy(io.Discard, resp.Body)
+			if resp.StatusCode != http.StatusOK {
+				t.Errorf("the id again once the first call was answered: status %d, want 200", resp.StatusCode)
 			}
 		})
 	}
