@@ -483,17 +483,26 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // standardHeaders checks the standard headers of protocol 2026-07-28 and
-// later against the door's view of the body: Mcp-Method must name the method,
+// later against the door's view of the body: Mcp-Protocol-Version must be
+// the version params._meta names, if it names one; Mcp-Method must name the method,
 // and Mcp-Name the tool, prompt or resource of tools/call, prompts/get and
 // resources/read. go-sdk checks the same, but quotes both values whole (the
 // header up to the server's header limit, the body's up to the body limit)
 // in its -32020, raw; here each is cut by echo.Quote.
 func standardHeaders(header http.Header, view *envelope.Message) *envelope.Problem {
-	if header.Get("Mcp-Protocol-Version") < sessionlessVersion || view.Response {
+	if view.Response {
 		return nil
 	}
 	mismatch := func(msg string) *envelope.Problem {
 		return &envelope.Problem{ID: view.ID, Code: mcp.CodeHeaderMismatch, Message: msg}
+	}
+	version := header.Get("Mcp-Protocol-Version")
+	if version != "" && view.ProtocolVersion != "" && version != view.ProtocolVersion {
+		return mismatch("Mcp-Protocol-Version header " + echo.Quote(version) + " does not match request " +
+			mcp.MetaKeyProtocolVersion + " " + echo.Quote(view.ProtocolVersion))
+	}
+	if version < sessionlessVersion {
+		return nil
 	}
 	switch method := header.Get("Mcp-Method"); {
 	case method == "":

@@ -564,21 +564,27 @@ func TestHTTPStandardHeadersBounded(t *testing.T) {
 	long := strings.Repeat("h", 60_000)
 	body := strings.Repeat("b", 1<<20)
 	tests := []struct {
-		name, message, method, mcpName string
-		wantOK                         bool
+		name, message, version, method, mcpName string
+		wantOK                                  bool
 	}{
-		{"matching headers", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},` + meta + `}}`, "tools/call", "automium_list_apps", true},
-		{"long Mcp-Method", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}`, long, "", false},
-		{"long Mcp-Name, long tool name", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"` + body + `","arguments":{},` + meta + `}}`, "tools/call", long, false},
-		{"long resource URI", `{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"` + body + `",` + meta + `}}`, "resources/read", "q", false},
-		{"long prompt name", `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"` + body + `",` + meta + `}}`, "prompts/get", "q", false},
-		{"long Mcp-Name, empty tool name", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"","arguments":{},` + meta + `}}`, "tools/call", long, false},
-		{"long Mcp-Name, tool name a number", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5,"arguments":{},` + meta + `}}`, "tools/call", long, false},
-		{"long Mcp-Method on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + meta + `}}`, long, "", false},
+		{"matching headers", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},` + meta + `}}`, "", "tools/call", "automium_list_apps", true},
+		{"long Mcp-Method", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta + `}}`, "", long, "", false},
+		{"long Mcp-Name, long tool name", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"` + body + `","arguments":{},` + meta + `}}`, "", "tools/call", long, false},
+		{"long resource URI", `{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"` + body + `",` + meta + `}}`, "", "resources/read", "q", false},
+		{"long prompt name", `{"jsonrpc":"2.0","id":5,"method":"prompts/get","params":{"name":"` + body + `",` + meta + `}}`, "", "prompts/get", "q", false},
+		{"long Mcp-Name, empty tool name", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"","arguments":{},` + meta + `}}`, "", "tools/call", long, false},
+		{"long Mcp-Name, tool name a number", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":5,"arguments":{},` + meta + `}}`, "", "tools/call", long, false},
+		{"long Mcp-Method on a notification", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + meta + `}}`, "", long, "", false},
+		{"long Mcp-Protocol-Version after the date", `{"jsonrpc":"2.0","id":8,"method":"tools/list","params":{` + meta + `}}`, "2026-07-28" + long, "tools/list", "", false},
+		{"long Mcp-Protocol-Version of nines", `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{` + meta + `}}`, strings.Repeat("9", 60_000), "tools/list", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			resp := s.post(t, tt.message, map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": tt.method, "Mcp-Name": tt.mcpName})
+			version := tt.version
+			if version == "" {
+				version = "2026-07-28"
+			}
+			resp := s.post(t, tt.message, map[string]string{"Mcp-Protocol-Version": version, "Mcp-Method": tt.method, "Mcp-Name": tt.mcpName})
 			data, err := io.ReadAll(resp.Body)
 			if err != nil {
 				t.Fatal(err)
@@ -593,7 +599,7 @@ func TestHTTPStandardHeadersBounded(t *testing.T) {
 				// A notification gets the status and no body.
 				t.Errorf("want a -32020 for a call, nothing for a notification: %.300s", data)
 			}
-			if len(data) > 512 || bytes.Contains(data, []byte(strings.Repeat("h", 100))) || bytes.Contains(data, []byte(strings.Repeat("b", 100))) {
+			if len(data) > 512 || bytes.Contains(data, []byte(strings.Repeat("h", 100))) || bytes.Contains(data, []byte(strings.Repeat("b", 100))) || bytes.Contains(data, []byte(strings.Repeat("9", 100))) {
 				t.Errorf("answer of %d bytes quotes a client value beyond the bound: %.300s", len(data), data)
 			}
 		})
