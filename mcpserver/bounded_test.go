@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -13,126 +14,33 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/hostile"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// maxAnswerBytes bounds any answer to one hostile value, as SECURITY.md
-// promises.
-const maxAnswerBytes = 64 << 10
-
-// hostileValue is a client value far over every bound: a letter that JSON
-// writes as itself, or < that an HTML-escaping encoder writes as \u003c.
-type hostileValue struct {
-	name string
-	unit string
-	n    int
-}
-
-func (v hostileValue) String() string { return strings.Repeat(v.unit, v.n) }
-
-// hostileValues are the values of the issue that made the answers grow: 1 MiB,
-// and 7 MiB of <, which JSON escaping multiplies by six. The 7 MiB value runs
-// in full mode only, since every call carries it through an encoder twice.
-func hostileValues(t *testing.T) []hostileValue {
-	vs := []hostileValue{{"1MiB", "x", 1 << 20}}
-	if !testing.Short() {
-		vs = append(vs, hostileValue{"7MiB-of-<", "<", 7 << 20})
+// hostileValues are the values of hostile.Values: 1 MiB of x, and 7 MiB of <,
+// which encoding/json escaping multiplies by six. The 7 MiB value runs in full
+// mode only.
+func hostileValues() []hostile.Value {
+	vs := hostile.Values()
+	if testing.Short() {
+		return vs[:1]
 	}
 	return vs
 }
 
-// stringFields lists the paths of every string field a JSON Schema declares,
-// each as the steps to it ("" for an array's item), read from the schema the
-// tool advertises, so a field added to a tool is attacked without a test change.
-func stringFields(t *testing.T, schema any) [][]string {
-	t.Helper()
-	raw, err := json.Marshal(schema)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var node map[string]any
-	if err := json.Unmarshal(raw, &node); err != nil {
-		t.Fatal(err)
-	}
-	var out [][]string
-	var walk func(n map[string]any, at []string, depth int)
-	walk = func(n map[string]any, at []string, depth int) {
-		if depth > 8 {
-			return
-		}
-		switch typ := n["type"].(type) {
-		case string:
-			if typ == "string" {
-				out = append(out, slices.Clone(at))
-			}
-		case []any:
-			if slices.Contains(typ, any("string")) {
-				out = append(out, slices.Clone(at))
-			}
-		}
-		if props, ok := n["properties"].(map[string]any); ok {
-			for _, name := range slices.Sorted(mapKeys(props)) {
-				if p, ok := props[name].(map[string]any); ok {
-					walk(p, append(at, name), depth+1)
-				}
-			}
-		}
-		if items, ok := n["items"].(map[string]any); ok {
-			walk(items, append(at, ""), depth+1)
-		}
-	}
-	walk(node, nil, 0)
-	return out
-}
-
-func mapKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
-// argsWith builds arguments that hold value at path and nothing else: objects
-// and one-element arrays on the way.
-func argsWith(path []string, value string) any {
-	var v any = value
-	for i := len(path) - 1; i >= 0; i-- {
-		if path[i] == "" {
-			v = []any{v}
-		} else {
-			v = map[string]any{path[i]: v}
-		}
-	}
-	if _, ok := v.(map[string]any); !ok {
-		return map[string]any{}
-	}
-	return v
-}
-
 // checkAnswer fails when an answer quotes more of v than the bounded quote
 // shows, in any of the spellings an encoder gives it, or is over the bound.
-func checkAnswer(t *testing.T, what string, v hostileValue, answer []byte) {
+func checkAnswer(t *testing.T, what string, v hostile.Value, answer []byte) {
 	t.Helper()
-	if len(answer) > maxAnswerBytes {
-		t.Errorf("%s: answer is %d bytes, want at most %d", what, len(answer), maxAnswerBytes)
-	}
-	for _, unit := range []string{v.unit, `\u003c`, `\\u003c`} {
-		if unit != v.unit && v.unit != "<" {
-			continue
-		}
-		if run := strings.Repeat(unit, echo.MaxPrefix+1); strings.Contains(string(answer), run) {
-			t.Errorf("%s: answer quotes more than %d units of the client value: %.200s", what, echo.MaxPrefix, answer)
-			return
-		}
+	if problem := hostile.Check(answer, v, echo.MaxPrefix); problem != "" {
+		t.Errorf("%s: %s", what, problem)
 	}
 }
 
 // goAPI is the root function behind each tool, called through the Go API with
-// the value decoded by encoding/json, so the domain sees it whole, without the
+// the value set in its input, so the domain sees it whole, without the
 // argument walker's bounds in front.
 var goAPI = map[string]any{
 	"ListApps":                automium.ListApps,
@@ -146,37 +54,71 @@ var goAPI = map[string]any{
 	"ComparePlaywrightReport": automium.ComparePlaywrightReport,
 }
 
+// setAt sets the string at a schema path (JSON names, "" for an array's item)
+// in a Go input, allocating pointers and one-element slices on the way: what
+// decoding hostile.Object's JSON gives, without encoding and decoding the
+// value (a 7 MiB value of < is 42 MiB of encoding/json output).
+func setAt(v reflect.Value, path []string, value string) error {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		v = v.Elem()
+	}
+	if len(path) == 0 {
+		if v.Kind() != reflect.String {
+			return fmt.Errorf("a %s, not a string", v.Type())
+		}
+		v.SetString(value)
+		return nil
+	}
+	switch {
+	case path[0] == "" && v.Kind() == reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		return setAt(v.Index(0), path[1:], value)
+	case path[0] != "" && v.Kind() == reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); f.IsExported() && name == path[0] {
+				return setAt(v.Field(i), path[1:], value)
+			}
+		}
+		return fmt.Errorf("%s has no field %q", v.Type(), path[0])
+	}
+	return fmt.Errorf("cannot follow %q into a %s", path[0], v.Type())
+}
+
 // TestHostileValuesGetBoundedAnswers is the rule "no answer repeats a client
 // value whole" for every string field of every tool and every prompt argument,
 // generated from what the server advertises: a huge value in each, one at a
 // time, through the Go API, the tool's handler and an in-memory MCP session.
+// internal/safetytest TestHostileFieldsBothTransports sends the same values,
+// generated the same way (internal/hostile), to the binary over stdio and HTTP.
 func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 	ctx := context.Background()
 	cs := connect(t, New(nil), "")
-	for _, v := range hostileValues(t) {
-		value := v.String()
+	for _, v := range hostileValues() {
+		value := string(v.Bytes())
 		for _, tl := range tools() {
-			fields := stringFields(t, tl.def.InputSchema)
+			fields, err := hostile.StringFields(tl.def.InputSchema)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(fields) == 0 && len(tl.in.Name()) > 0 && tl.def.Name != "automium_list_apps" {
 				t.Errorf("%s: no string fields found in its schema", tl.def.Name)
 			}
 			for _, f := range fields {
-				what := tl.def.Name + "." + strings.Join(f, ".") + "=" + v.name
-				args := argsWith(f, value)
-				raw, err := json.Marshal(args)
-				if err != nil {
-					t.Fatal(err)
-				}
+				what := tl.def.Name + "." + strings.Join(f, ".") + "=" + v.Name
 				// Go API.
 				fn, ok := goAPI[tl.goName]
 				if !ok {
 					t.Fatalf("no Go API function for %s", tl.goName)
 				}
-				in := reflect.New(tl.in)
-				if err := json.Unmarshal(raw, in.Interface()); err != nil {
-					t.Fatalf("%s: %v", what, err)
+				in := reflect.New(tl.in).Elem()
+				if err := setAt(in, f, value); err != nil {
+					t.Fatalf("%s: the schema's field is not in %s: %v", what, tl.in, err)
 				}
-				outs := reflect.ValueOf(fn).Call([]reflect.Value{reflect.ValueOf(ctx), in.Elem()})
+				outs := reflect.ValueOf(fn).Call([]reflect.Value{reflect.ValueOf(ctx), in})
 				if err, _ := outs[1].Interface().(error); err != nil {
 					checkAnswer(t, what+" (Go API Error())", v, []byte(err.Error()))
 					body, _ := json.Marshal(err)
@@ -186,7 +128,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 					checkAnswer(t, what+" (Go API result)", v, body)
 				}
 				// MCP, in memory.
-				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tl.def.Name, Arguments: args})
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tl.def.Name, Arguments: hostile.Object(f, value)})
 				if err != nil {
 					checkAnswer(t, what+" (MCP error)", v, []byte(err.Error()))
 					continue
@@ -200,7 +142,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 		}
 		for _, p := range prompts() {
 			for _, a := range p.def.Arguments {
-				what := p.def.Name + "." + a.Name + "=" + v.name
+				what := p.def.Name + "." + a.Name + "=" + v.Name
 				args := map[string]string{a.Name: value}
 				// The handler, as an embedder's transport would call it.
 				_, err := p.handler(discard)(ctx, &mcp.GetPromptRequest{Params: &mcp.GetPromptParams{Name: p.def.Name, Arguments: args}})
@@ -211,7 +153,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 		}
 		// An unknown argument name is a client value too.
 		for _, p := range prompts() {
-			what := p.def.Name + ".<unknown name>=" + v.name
+			what := p.def.Name + ".<unknown name>=" + v.Name
 			_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: p.def.Name, Arguments: map[string]string{value: "x"}})
 			checkPromptError(t, what, v, err)
 		}
@@ -220,7 +162,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 
 // checkPromptError holds a prompt's refusal to the rules of every error: a
 // JSON-RPC error with a real code, message and data both bounded.
-func checkPromptError(t *testing.T, what string, v hostileValue, err error) {
+func checkPromptError(t *testing.T, what string, v hostile.Value, err error) {
 	t.Helper()
 	if err == nil {
 		t.Errorf("%s: accepted", what)
