@@ -107,7 +107,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 			if len(fields) == 0 && len(tl.in.Name()) > 0 && tl.def.Name != "automium_list_apps" {
 				t.Errorf("%s: no string fields found in its schema", tl.def.Name)
 			}
-			for _, f := range fields {
+			for i, f := range fields {
 				what := tl.def.Name + "." + strings.Join(f, ".") + "=" + v.Name
 				// Go API.
 				fn, ok := goAPI[tl.goName]
@@ -127,7 +127,19 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 					body, _ := json.Marshal(outs[0].Interface())
 					checkAnswer(t, what+" (Go API result)", v, body)
 				}
-				// MCP, in memory.
+				// MCP, in memory: the 1 MiB value in every field, the
+				// 7 MiB value of < in each tool's first only. go-sdk
+				// writes it raw (its encoder does not escape HTML), so
+				// the server reads the same 7 MiB of < that
+				// internal/safetytest TestHostileFieldsBothTransports
+				// writes into every field over both real wires, through
+				// the same SDK decoding and the same handlers; here it
+				// would cost some 0.1 s of SDK encoding and decoding per
+				// field and prove nothing those do not, while the Go API
+				// above still gets it in every field.
+				if v.Unit == "<" && i > 0 {
+					continue
+				}
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tl.def.Name, Arguments: hostile.Object(f, value)})
 				if err != nil {
 					checkAnswer(t, what+" (MCP error)", v, []byte(err.Error()))
