@@ -71,10 +71,18 @@ func startHTTP(t testing.TB) *httpProcess {
 // response event of an event stream.
 func (p *httpProcess) post(body []byte) (int, []byte) {
 	p.t.Helper()
-	req, err := http.NewRequest(http.MethodPost, p.url, bytes.NewReader(body))
+	return p.postFrom(bytes.NewReader(body), int64(len(body)))
+}
+
+// postFrom is post with a body of n bytes read from body as it is sent, so
+// that a caller with a large body need not hold it in one piece.
+func (p *httpProcess) postFrom(body io.Reader, n int64) (int, []byte) {
+	p.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, p.url, body)
 	if err != nil {
 		p.t.Fatal(err)
 	}
+	req.ContentLength = n
 	req.Header.Set("Authorization", "Bearer "+p.token)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
