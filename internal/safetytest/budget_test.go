@@ -100,9 +100,7 @@ func stallOrDone(done *atomic.Int64, target int64) {
 // process stays under the documented bound. It is a memory proof, not a timed
 // test: the only waits decide when a stretch of unread answers ends.
 func TestSeededAdversarialSessions(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sends hundreds of MiB to two processes; skipped with -short")
-	}
+	skipUnlessProofs(t, "sends hundreds of MiB to two processes")
 	seeds := []uint64{1, 2, 3}
 	t.Run("stdio", func(t *testing.T) {
 		for _, seed := range seeds {

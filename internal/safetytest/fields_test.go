@@ -88,9 +88,7 @@ func advertisedFieldCases(t *testing.T, p *process) []fieldCase {
 // echo.MaxPrefix units of the value in any spelling, and is the same on both
 // transports. The largest answer per transport is logged for SECURITY.md.
 func TestHostileFieldsBothTransports(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sends some 300 MiB of hostile values to two processes; skipped with -short")
-	}
+	skipUnlessProofs(t, "sends some 300 MiB of hostile values to two processes")
 	stdio := start(t, "")
 	stdio.initialize()
 	web := startHTTP(t)

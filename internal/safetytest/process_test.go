@@ -14,6 +14,20 @@ import (
 // memoryCalls is the number of calls TestMemoryStaysFlat makes.
 var memoryCalls = flag.Int("memory-calls", 10_000, "calls TestMemoryStaysFlat makes against the binary")
 
+// proofs runs the two long process-level proofs, TestSeededAdversarialSessions
+// and TestHostileFieldsBothTransports: together some two minutes on a 2-core
+// machine, so that go test ./... would otherwise be dominated by them. .ci/run
+// runs them with go test ./internal/safetytest -proofs.
+var proofs = flag.Bool("proofs", false, "run the long process-level proofs (seeded adversarial sessions, every field on both transports)")
+
+// skipUnlessProofs skips a long proof unless -proofs is given (and always with -short).
+func skipUnlessProofs(t *testing.T, what string) {
+	t.Helper()
+	if testing.Short() || !*proofs {
+		t.Skipf("%s; run with go test ./internal/safetytest -proofs, as .ci/run does", what)
+	}
+}
+
 // Bounds of TestMemoryStaysFlat. Measured on linux/amd64 (Go 1.26): RSS settles
 // at about 16.5 MiB after the first 1,000 calls and moves by less than 1 MiB
 // over the next 9,000, so these leave room for a different machine's page
