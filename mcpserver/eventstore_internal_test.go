@@ -221,7 +221,7 @@ func TestEventStoreRendersErrors(t *testing.T) {
 	}
 	want := []string{
 		`{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found: \"tools/cal\""}}`,
-		`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"plain"}}`,
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"Internal error: the server failed to answer the call of \"tools/cal\"; this is a bug, please report it"}}`,
 		in[2],
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -412,6 +412,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer h.release(held)
 	view, problem := envelope.Parse(body, envelope.Limits{})
+	if problem != nil && problem.Notification {
+		// JSON-RPC answers no notification: the status says it was refused.
+		rec.refusal = "invalid_message"
+		aw.WriteHeader(http.StatusBadRequest)
+		return
+	}
 	if problem != nil {
 		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, problem.Response())
 		return
@@ -439,6 +445,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	switch {
+	case handler == h.stateful && requestSession == "" && view.IsCall() && !envelope.AllowedBeforeInitialize(view.Method):
+		// No session, so none initialized: go-sdk would refuse the call with
+		// a plain error (code 0) after creating a session for it. A session
+		// it creates so is never named to the client, so every session a
+		// client can name has been initialized.
+		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.BeforeInitialize(view).Response())
+		return
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
 		// whatever it carries, and keeps it if it ends up initialized.

@@ -595,9 +595,15 @@ func TestHTTPStandardHeadersBounded(t *testing.T) {
 			if tt.wantOK {
 				return
 			}
-			if strings.Contains(tt.message, `"id"`) != bytes.Contains(data, []byte(`"code":-32020`)) {
+			code := `"code":-32020`
+			if strings.Contains(tt.message, `"name":5`) {
+				// Params go-sdk could not decode: the door refuses them
+				// before any header is compared.
+				code = `"code":-32602`
+			}
+			if strings.Contains(tt.message, `"id"`) != bytes.Contains(data, []byte(code)) {
 				// A notification gets the status and no body.
-				t.Errorf("want a -32020 for a call, nothing for a notification: %.300s", data)
+				t.Errorf("want a %s for a call, nothing for a notification: %.300s", code, data)
 			}
 			if len(data) > 512 || bytes.Contains(data, []byte(strings.Repeat("h", 100))) || bytes.Contains(data, []byte(strings.Repeat("b", 100))) || bytes.Contains(data, []byte(strings.Repeat("9", 100))) {
 				t.Errorf("answer of %d bytes quotes a client value beyond the bound: %.300s", len(data), data)

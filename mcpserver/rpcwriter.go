@@ -17,10 +17,10 @@ import (
 // client sent. go-sdk writes each message in one Write: an application/json
 // body, or one text/event-stream event. Results pass untouched.
 //
-// go-sdk also refuses some calls before handling them (an unknown method, a
-// missing params), with a plain-text 400 where stdio gets a JSON-RPC error
-// from the same check: that text is held back and rendered as the JSON-RPC
-// error stdio writes, with the same status. For a notification, which
+// go-sdk's transport also refuses some requests with a plain-text 400 (its
+// header checks: the door refuses before it what its method check would):
+// that text is dropped unread and a JSON-RPC error (envelope.SDKRefusal)
+// written instead, with the same status. For a notification, which
 // JSON-RPC never answers, the 400 goes out with no body, as stdio writes
 // nothing.
 type rpcWriter struct {
@@ -28,8 +28,7 @@ type rpcWriter struct {
 	method string         // the call the request carried
 	id     jsontext.Value // its id as the client wrote it, nil for a notification
 
-	refused int          // the status of go-sdk's plain-text refusal, held back
-	text    bytes.Buffer // its text, at most MaxErrorMessageBytes
+	refused int // the status of go-sdk's plain-text refusal, held back; its text is dropped
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -53,7 +52,7 @@ func (w *rpcWriter) finish() {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.auditWriter.WriteHeader(w.refused)
-	wire := envelope.SDKRefusal(w.text.String(), w.method)
+	wire := envelope.SDKRefusal(w.method)
 	id, _ := envelope.IDOf(w.id)
 	_, _ = w.auditWriter.Write(envelope.ErrorResponse(envelope.ID(id), wire.Code, wire.Message))
 }
@@ -62,9 +61,6 @@ var errorMember = []byte(`"error"`)
 
 func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.refused != 0 {
-		if room := envelope.MaxErrorMessageBytes - w.text.Len(); room > 0 {
-			w.text.Write(p[:min(len(p), room)])
-		}
 		return len(p), nil
 	}
 	if !bytes.Contains(p, errorMember) {

@@ -198,12 +198,12 @@ func stringArgs(req *mcp.CallToolRequest, names ...string) (map[string]string, e
 	args := map[string]string{}
 	if len(req.Params.Arguments) > 0 {
 		if err := json.Unmarshal(req.Params.Arguments, &args); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "arguments must be an object of strings"}
+			return nil, refusal(jsonrpc.CodeInvalidParams, "arguments must be an object of strings", nil)
 		}
 	}
 	for _, n := range names {
 		if args[n] == "" {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing argument " + n}
+			return nil, refusal(jsonrpc.CodeInvalidParams, "missing argument "+n, nil)
 		}
 	}
 	return args, nil
@@ -231,15 +231,29 @@ func toolWithProgress(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallT
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Progress reported."}}}, nil
 }
 
+// refusal is a JSON-RPC error of the fixture's own handlers. Its data holds
+// the {"error": {"code", "message"}} member by which the transports of
+// mcpserver tell a handler's own error, sent as it is, from one of go-sdk's,
+// which they render from its code alone (envelope.SDKError); extra members
+// go beside it.
+func refusal(code int64, message string, extra map[string]any) *jsonrpc.Error {
+	data := map[string]any{"error": map[string]any{"code": "fixture_refusal", "message": message}}
+	for k, v := range extra {
+		data[k] = v
+	}
+	raw, err := json.Marshal(data, json.Deterministic(true))
+	if err != nil { // only for a value json cannot encode, which extra never holds
+		raw = nil
+	}
+	return &jsonrpc.Error{Code: code, Message: message, Data: raw}
+}
+
 func missingCapability(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
 		// Written as a map: the SDK's ClientCapabilities type would also
 		// encode the empty roots member it cannot omit.
-		data, err := json.Marshal(map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}}, json.Deterministic(true))
-		if err != nil {
-			return nil, err
-		}
-		return nil, &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: "this tool needs the client's sampling capability", Data: data}
+		return nil, refusal(mcp.CodeMissingRequiredClientCapabilities, "this tool needs the client's sampling capability",
+			map[string]any{"requiredCapabilities": map[string]any{"sampling": map[string]any{}}})
 	}
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "The client declared sampling."}}}, nil
 }
@@ -487,7 +501,7 @@ var subscribable = map[string]bool{watchedResourceURI: true, "test://static-text
 
 func (f *fixture) subscribe(_ context.Context, req *mcp.SubscribeRequest) error {
 	if !subscribable[req.Params.URI] {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "only the fixture's test:// resources can be subscribed to"}
+		return refusal(jsonrpc.CodeInvalidParams, "only the fixture's test:// resources can be subscribed to", nil)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -702,7 +716,7 @@ func (f *fixture) stateful(tool string, rounds int, ask func(round int) mcp.Inpu
 		if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 			r, err := f.verifyState(tool, req.Params.RequestState)
 			if err != nil {
-				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState refused: " + err.Error()}
+				return nil, refusal(jsonrpc.CodeInvalidParams, "requestState refused: "+err.Error(), nil)
 			}
 			round = r
 			// Every input asked for in this round must be answered;

@@ -186,6 +186,23 @@ func attackTable() []attackRow {
 		// beside the Mcp-Protocol-Version header in a -32020.
 		{"protocol version of 1 MiB in _meta", call("30", `"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("<", 1<<20)+`"}}`)},
 		{"protocol version of 1 MiB in _meta, before 2026", call("31", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("1", 1<<20)+`"}}`)},
+		// What go-sdk refuses by decoding params or by its method table,
+		// refused by the door before go-sdk reads it (envelope.checkMethod).
+		{"tools/call null params", call("40", `"method":"tools/call","params":null`)},
+		{"tools/call _meta a list", call("41", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":[]}`)},
+		{"tools/call arguments a list", call("42", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":[1]}`)},
+		{"prompts/get argument a number", call("43", `"method":"prompts/get","params":{"name":"draft_journey","arguments":{"goal":1}}`)},
+		{"resources/read uri an object", call("44", `"method":"resources/read","params":{"uri":{"`+strings.Repeat("u", 1000)+`":1}}`)},
+		{"logging/setLevel level a list", call("45", `"method":"logging/setLevel","params":{"level":[]}`)},
+		{"completion/complete ref a string", call("46", `"method":"completion/complete","params":{"ref":"x","argument":{"name":"a","value":"b"}}`)},
+		{"tools/list cursor a number", call("47", `"method":"tools/list","params":{"cursor":7}`)},
+		{"second initialize, protocolVersion a number", call("48", `"method":"initialize","params":{"protocolVersion":5,"capabilities":{},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"second initialize, capabilities a list", call("49", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":[],"clientInfo":{"name":"x","version":"0"}}`)},
+		{"second initialize without params", call("50", `"method":"initialize"`)},
+		{"a client method sent to the server", call("51", `"method":"sampling/createMessage","params":{}`)},
+		{"a request without an id", `{"jsonrpc":"2.0","method":"tools/list"}`},
+		{"a notification of an unknown method", `{"jsonrpc":"2.0","method":"notifications/` + strings.Repeat("n", 1000) + `"}`},
+		{"a progress notification of the wrong shape", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"half"}}`},
 		{"a message over 16 MiB, id first", call(`"big"`, `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"`+strings.Repeat("x", 16<<20)+`"}}`)},
 	}
 }
@@ -236,6 +253,27 @@ func TestAttackTableBothTransports(t *testing.T) {
 			}
 			t.Logf("status %d: %.300s", status, overHTTP)
 		})
+	}
+}
+
+// TestBeforeInitializeBothTransports: a call go-sdk would refuse before
+// initialize with a plain error (code 0) is refused by the transport, which
+// knows the session's state, with the door's message: over stdio before the
+// first initialize, over HTTP without a session. The answers are the same.
+func TestBeforeInitializeBothTransports(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short")
+	}
+	const want = `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"tools/list\" was sent before initialize; send initialize first"}}`
+	line := `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`
+	stdio := start(t, "")
+	stdio.send(line)
+	if got := string(stdio.next()); got != want {
+		t.Errorf("stdio: %s\nwant %s", got, want)
+	}
+	web := startHTTP(t)
+	if status, got := web.post([]byte(line)); string(got) != want || status != http.StatusBadRequest {
+		t.Errorf("HTTP without a session: status %d, %s\nwant 400, %s", status, got, want)
 	}
 }
 

@@ -137,6 +137,12 @@ type Problem struct {
 	ID      jsontext.Value
 	Code    int64
 	Message string
+	// Notification is true when the message was a request or notification
+	// without an id, which JSON-RPC never answers: a transport writes no
+	// error line for it (stdio writes nothing; HTTP a 400 without a body).
+	// The door sets it only when it refuses what go-sdk would refuse of a
+	// message it read whole: its method or its params.
+	Notification bool
 }
 
 func (p *Problem) Error() string { return p.Message }
@@ -640,6 +646,11 @@ func (p *parser) message() (*Message, *Problem) {
 	m.ProtocolVersion = p.protocol
 	if m.Method == "notifications/cancelled" {
 		m.CancelledID = p.cancelled
+	}
+	if !m.Response {
+		if pr := checkMethod(m, id); pr != nil {
+			return nil, pr
+		}
 	}
 	return m, nil
 }

@@ -1,80 +1,96 @@
 package envelope
 
 import (
+	"encoding/json"
+	"encoding/json/jsontext"
+	jsonv2 "encoding/json/v2"
 	"errors"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
 )
 
-// The go-sdk v1.8.0 error texts that [SDKError] recognises. A test pins each
-// one against go-sdk, so an upgrade that changes them fails there, not at a
-// client.
-const (
-	// sdkDecodeFailure is in every params decoding error of go-sdk v1.8.0:
-	// `unmarshaling "<the whole params>" into a *mcp.CallToolParamsRaw: <decoder error>`.
-	sdkDecodeFailure = "unmarshaling "
-	sdkDecodeTarget  = " into a "
-	// sdkMissingParams ends the error for a method that requires params.
-	sdkMissingParams = `missing required "params"`
-	// sdkBeforeInitialize ends the plain error for a call before initialize.
-	sdkBeforeInitialize = "is invalid during session initialization"
-	// sdkNotHandled begins the text of go-sdk's check of a call's method
-	// (jsonrpc2.ErrNotHandled), which its HTTP transport sends as plain text.
-	sdkNotHandled = "JSON RPC not handled"
-)
-
-// SDKRefusal renders the plain-text refusal go-sdk's HTTP transport sends
-// for a call its method check fails, as [SDKError] renders the same check's
-// error on stdio, where it arrives with its JSON-RPC code.
-func SDKRefusal(text, method string) *jsonrpc.Error {
-	text = strings.TrimSpace(text)
-	switch {
-	case strings.HasPrefix(text, sdkNotHandled):
-		return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: text}, method)
-	}
-	// Its other refusals (a protocol version header it does not speak, an
-	// Accept header without both media types) are the client's to fix too.
-	return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: text}, method)
+// SDKRefusal is the JSON-RPC error for a call that go-sdk's HTTP transport
+// refused with a plain-text 400 of its own. The door refuses every message
+// go-sdk's method check would (an unknown method, a notification with an id,
+// missing params), so what is left are the transport's header checks: an
+// Accept header without both media types, or an MCP-Protocol-Version header
+// go-sdk does not speak. Its text is never read: the answer is the same
+// whatever go-sdk wrote.
+func SDKRefusal(method string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+		Message: "Invalid Request: the HTTP transport refused the call of " + echo.Quote(method) +
+			"; send Accept: application/json, text/event-stream, and an MCP-Protocol-Version header this server speaks, or none"}
 }
 
-// SDKError turns an error go-sdk is about to send for a call of method into
-// the one the client reads, the same on every transport:
+// SDKError is the error the client reads for an error go-sdk is about to send
+// for a call of method, the same on every transport. It is rendered from the
+// error's code alone, never from its text, which go-sdk may word as it likes
+// and which can quote client values whole:
 //
-//   - a params decoding failure, which names Go types and quotes the whole
-//     params, becomes -32602 naming the method;
-//   - a missing params becomes -32602 (initialize's is a plain error, code 0);
-//   - a call before initialize becomes -32600 (a plain error, code 0);
-//   - method not found quotes the method through echo.Quote;
-//   - any other error without a JSON-RPC code (a plain Go error, or code 0)
-//     becomes -32603 (Internal error) with the same message and data;
-//   - a message longer than MaxErrorMessageBytes is cut, its length noted.
+//   - an error of the server's own handlers (mcpserver's: a -32602 or
+//     -32603 whose data holds an automium error, {"error": {"code": …}})
+//     passes as it was rendered, cut to MaxErrorMessageBytes;
+//   - code 0 (a plain Go error) and -32603 become -32603 with a fixed
+//     message;
+//   - -32601 becomes "Method not found" quoting the method through echo.Quote;
+//   - go-sdk's unsupported protocol version keeps its code, and its data is
+//     rebuilt: the versions go-sdk supports, without the requested one;
+//   - every other code keeps its code with a fixed message for it.
 //
-// The door cannot take these out before go-sdk sees the call: they depend on
-// go-sdk's own params types. Rewriting only ever changes an error's text and
-// code, never whether a request is served.
+// The door refuses before go-sdk sees it everything go-sdk would refuse by
+// decoding params or by its initialization gate, with its own messages, so
+// the classes go-sdk words in Go types are not reached here at all.
 func SDKError(err error, method string) *jsonrpc.Error {
-	var wire *jsonrpc.Error
-	if !errors.As(err, &wire) {
+	wire, ok := errors.AsType[*jsonrpc.Error](err)
+	if !ok {
 		wire = &jsonrpc.Error{}
 	}
-	out := &jsonrpc.Error{Code: wire.Code, Message: err.Error(), Data: wire.Data}
-	switch msg := out.Message; {
-	case strings.Contains(msg, sdkDecodeFailure) && strings.Contains(msg, sdkDecodeTarget):
-		out = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: "Invalid params: the params of " + echo.Quote(method) + " do not have the shape MCP defines for them"}
-	case strings.HasSuffix(msg, sdkMissingParams):
-		out = &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: " + echo.Quote(method) + " requires params"}
-	case out.Code == 0 && strings.HasSuffix(msg, sdkBeforeInitialize):
-		out = &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-			Message: "Invalid Request: " + echo.Quote(method) + " was sent before initialize; send initialize first"}
-	case out.Code == jsonrpc.CodeMethodNotFound:
-		out.Message = "Method not found: " + echo.Quote(method)
-	case out.Code == 0:
-		out.Code = jsonrpc.CodeInternalError
+	if ownError(wire.Data) {
+		return &jsonrpc.Error{Code: wire.Code, Message: CapMessage(wire.Message), Data: wire.Data}
 	}
-	out.Message = CapMessage(out.Message)
+	quoted := echo.Quote(method)
+	out := &jsonrpc.Error{Code: wire.Code}
+	switch wire.Code {
+	case 0, jsonrpc.CodeInternalError:
+		out.Code = jsonrpc.CodeInternalError
+		out.Message = "Internal error: the server failed to answer the call of " + quoted + "; this is a bug, please report it"
+	case jsonrpc.CodeMethodNotFound:
+		out.Message = "Method not found: " + quoted
+	case jsonrpc.CodeInvalidParams:
+		out.Message = "Invalid params: the params of " + quoted + " are not ones the server can serve"
+	case jsonrpc.CodeInvalidRequest:
+		out.Message = "Invalid Request: the call of " + quoted + " is not one the server can serve in this session"
+	case jsonrpc.CodeParseError:
+		out.Message = "Parse error: the call of " + quoted + " is not valid JSON"
+	case mcp.CodeUnsupportedProtocolVersion:
+		out.Message = "Unsupported protocol version: the call of " + quoted + " names a protocol version this server does not speak; retry with one it lists in data.supported"
+		out.Data, _ = json.Marshal(struct {
+			Supported []string `json:"supported"`
+		}{mcp.SupportedProtocolVersions()})
+	default:
+		out.Message = "Error: the call of " + quoted + " failed"
+	}
 	return out
+}
+
+// ownError reports whether an error's data is what mcpserver's one renderer
+// writes for every error of its handlers: an object whose "error" member is
+// an automium error with a code. go-sdk's own errors carry no such data.
+// The check reads the data, made by this module, never go-sdk's message.
+func ownError(data json.RawMessage) bool {
+	if len(data) == 0 {
+		return false
+	}
+	var env struct {
+		Error *struct {
+			Code string `json:"code"`
+		} `json:"error"`
+	}
+	if err := jsonv2.Unmarshal(data, &env, jsonv2.RejectUnknownMembers(false)); err != nil {
+		return false
+	}
+	return env.Error != nil && env.Error.Code != "" && jsontext.Value(data).IsValid()
 }

@@ -82,7 +82,7 @@ func TestSessionlessVersion(t *testing.T) {
 		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
 		{`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, ""}, // the map's keys match exactly
 		{`{"_meta":null}`, ""},
-		{`{"_meta":[]}`, ""},
+		{`{"_meta":{}}`, ""},
 		{`{}`, ""},
 	}
 	for _, tt := range tests {

@@ -14,17 +14,6 @@ import (
 // versions as strings, and so does the transport.
 const sessionlessFrom = "2026-07-28"
 
-// beforeInitialize lists the calls go-sdk v1.8.0 serves before initialize in
-// the handshake protocol (ServerSession.handle); it refuses any other.
-var beforeInitialize = map[string]bool{
-	"initialize":            true,
-	"ping":                  true,
-	"logging/setLevel":      true,
-	"resources/subscribe":   true,
-	"resources/unsubscribe": true,
-	"server/discover":       true, // refused by the SDK with its own error
-}
-
 // sessionProtocol is the protocol a stdio session has settled on.
 type sessionProtocol struct {
 	// kind is "" until the first deciding call, then "handshake" or "sessionless".
@@ -55,7 +44,7 @@ func (p sessionProtocol) admit(req *envelope.Message) (sessionProtocol, string) 
 		return p, ""
 	case req.Method == "initialize" && p.kind == "":
 		return sessionProtocol{kind: "handshake"}, ""
-	case p.kind == "" && !beforeInitialize[req.Method]:
+	case p.kind == "" && !envelope.AllowedBeforeInitialize(req.Method):
 		// Answered here rather than by the SDK, which would also log the
 		// method name on stderr, uncut.
 		return p, echo.Quote(req.Method) + " was sent before initialize; send initialize first"

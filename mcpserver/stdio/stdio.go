@@ -671,6 +671,9 @@ func (c *conn) writeLine(data []byte) error {
 // like a failed response, because it means the client can no longer be answered.
 func (c *conn) reject(rs ...envelope.Problem) {
 	for _, r := range rs {
+		if r.Notification {
+			continue // JSON-RPC answers no notification
+		}
 		if err := c.writeLine(r.Response()); err != nil {
 			c.mu.Lock()
 			if c.writeErr == nil {

@@ -1,0 +1,138 @@
+package envelope
+
+import (
+	"bytes"
+
+	segjson "github.com/segmentio/encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/automium/automium/internal/echo"
+)
+
+// method is what go-sdk v1.8.0 requires of a message that names a method its
+// server handles (serverMethodInfos in mcp/server.go, checkRequest and
+// newMethodInfo in mcp/shared.go): whether it is a notification, whether it
+// needs params, and the Go type go-sdk decodes its params into.
+type method struct {
+	notification   bool
+	paramsOptional bool
+	// decode decodes params as go-sdk does, into the same type with the same
+	// decoder, and reports whether they are nil (JSON null).
+	decode func(params []byte) (isNil bool, err error)
+}
+
+// decodeAs decodes params into a *T with the decoder go-sdk v1.8.0 decodes
+// them with (its internal/json: segmentio/encoding/json, matching struct
+// field names exactly). Through the door the two cannot disagree: it has
+// already refused what that decoder is lenient about (duplicate and
+// case-variant names, invalid UTF-8, excess depth), so the same type and the
+// same decoder give go-sdk's verdict, without reading go-sdk's error.
+func decodeAs[T any](params []byte) (bool, error) {
+	var p *T
+	dec := segjson.NewDecoder(bytes.NewReader(params))
+	dec.DontMatchCaseInsensitiveStructFields()
+	if err := dec.Decode(&p); err != nil {
+		return false, err
+	}
+	return p == nil, nil
+}
+
+// initializeParams mirrors go-sdk's unexported initializeParamsV2, the type it
+// decodes initialize's params into (the workaround for go-sdk issue #607):
+// InitializeParams whose capabilities take roots as a pointer.
+type initializeParams struct {
+	mcp.InitializeParams
+	Capabilities *clientCapabilities `json:"capabilities"`
+}
+
+// clientCapabilities mirrors go-sdk's unexported clientCapabilitiesV2.
+type clientCapabilities struct {
+	mcp.ClientCapabilities
+	Roots *mcp.RootCapabilities `json:"roots,omitempty"`
+}
+
+// methods is go-sdk v1.8.0's serverMethodInfos: every method its server
+// accepts from a client, with its flags and params type. mcpserver registers
+// no method of its own (go-sdk's HTTP transport would refuse one anyway: it
+// checks calls against this same table). TestMethodTableMatchesSDK checks the
+// door's verdicts against go-sdk's own on a raw go-sdk server.
+var methods = map[string]method{
+	"completion/complete":              {decode: decodeAs[mcp.CompleteParams]},
+	"server/discover":                  {paramsOptional: true, decode: decodeAs[mcp.DiscoverParams]},
+	"initialize":                       {decode: decodeAs[initializeParams]},
+	"ping":                             {paramsOptional: true, decode: decodeAs[mcp.PingParams]},
+	"prompts/list":                     {paramsOptional: true, decode: decodeAs[mcp.ListPromptsParams]},
+	"prompts/get":                      {decode: decodeAs[mcp.GetPromptParams]},
+	"tools/list":                       {paramsOptional: true, decode: decodeAs[mcp.ListToolsParams]},
+	"tools/call":                       {decode: decodeAs[mcp.CallToolParamsRaw]},
+	"resources/list":                   {paramsOptional: true, decode: decodeAs[mcp.ListResourcesParams]},
+	"resources/templates/list":         {paramsOptional: true, decode: decodeAs[mcp.ListResourceTemplatesParams]},
+	"resources/read":                   {decode: decodeAs[mcp.ReadResourceParams]},
+	"logging/setLevel":                 {decode: decodeAs[mcp.SetLoggingLevelParams]},
+	"resources/subscribe":              {decode: decodeAs[mcp.SubscribeParams]},
+	"subscriptions/listen":             {decode: decodeAs[mcp.SubscriptionsListenParams]},
+	"resources/unsubscribe":            {decode: decodeAs[mcp.UnsubscribeParams]},
+	"notifications/cancelled":          {notification: true, paramsOptional: true, decode: decodeAs[mcp.CancelledParams]},
+	"notifications/initialized":        {notification: true, paramsOptional: true, decode: decodeAs[mcp.InitializedParams]},
+	"notifications/roots/list_changed": {notification: true, paramsOptional: true, decode: decodeAs[mcp.RootsListChangedParams]},
+	"notifications/progress":           {notification: true, decode: decodeAs[mcp.ProgressNotificationParams]},
+}
+
+// beforeInitialize lists the calls go-sdk v1.8.0 serves before initialize in
+// the handshake protocol (ServerSession.handle); it refuses any other call
+// with a plain error, and logs the method name uncut.
+var beforeInitialize = map[string]bool{
+	"initialize":            true,
+	"ping":                  true,
+	"logging/setLevel":      true,
+	"resources/subscribe":   true,
+	"resources/unsubscribe": true,
+	"server/discover":       true, // answered by go-sdk as not found outside the sessionless protocol
+}
+
+// AllowedBeforeInitialize reports whether go-sdk serves a call of method in a
+// handshake session before its initialize. Notifications are always let
+// through: go-sdk answers none.
+func AllowedBeforeInitialize(method string) bool { return beforeInitialize[method] }
+
+// BeforeInitialize is the problem a transport answers a call with that is not
+// allowed before initialize in a handshake session, instead of letting go-sdk
+// refuse it with a plain error (code 0) and log its method uncut.
+func BeforeInitialize(m *Message) *Problem {
+	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest,
+		Message: "Invalid Request: " + echo.Quote(m.Method) + " was sent before initialize; send initialize first"}
+}
+
+// checkMethod refuses what go-sdk would refuse of a request or notification
+// before any handler or middleware runs: a method it does not handle, a
+// notification sent with an id or a request without one, missing params, and
+// params that do not decode into the method's params type.
+func checkMethod(m *Message, id []byte) *Problem {
+	refuse := func(code int64, msg string) *Problem {
+		return &Problem{ID: id, Code: code, Message: msg, Notification: m.ID == nil}
+	}
+	info, ok := methods[m.Method]
+	switch {
+	case !ok:
+		return refuse(jsonrpc.CodeMethodNotFound, "Method not found: "+echo.Quote(m.Method))
+	case info.notification && m.ID != nil:
+		return refuse(jsonrpc.CodeInvalidRequest, "Invalid Request: "+echo.Quote(m.Method)+" is a notification; send it without an id")
+	case !info.notification && m.ID == nil:
+		return refuse(jsonrpc.CodeInvalidRequest, "Invalid Request: "+echo.Quote(m.Method)+" is a request; send it with an id")
+	}
+	missing := len(m.Params) == 0
+	if !missing {
+		isNil, err := info.decode(m.Params)
+		if err != nil {
+			return refuse(jsonrpc.CodeInvalidParams,
+				"Invalid params: the params of "+echo.Quote(m.Method)+" do not have the shape MCP defines for them")
+		}
+		missing = isNil
+	}
+	if missing && !info.paramsOptional {
+		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: "+echo.Quote(m.Method)+" requires params")
+	}
+	return nil
+}
