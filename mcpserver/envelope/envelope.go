@@ -24,7 +24,14 @@
 //   - it is a JSON-RPC 2.0 request, notification or response, with an id that
 //     is a string or an integer go-sdk keeps exactly, params that are an
 //     object, a method name of at most [MaxMethodBytes], and a protocol
-//     version in params._meta of at most [MaxProtocolVersionBytes].
+//     version in params._meta of at most [MaxProtocolVersionBytes];
+//   - a request or notification names a method go-sdk's server handles, has
+//     an id exactly when go-sdk's method table says it is a request, has the
+//     params go-sdk requires, and its params decode into the Go type go-sdk
+//     decodes them into, with go-sdk's decoder: everything go-sdk would
+//     refuse before a handler runs is refused here first, in the door's
+//     words. (Before initialize, the transport refuses: it knows the
+//     session; see [AllowedBeforeInitialize].)
 //
 // What it accepts it describes in one [Message]: the method, the id as its
 // raw token, the params as raw bytes, the tool or prompt name, the resource
@@ -32,7 +39,11 @@
 // cancellation names. The audit log, session admission, the protocol pin and
 // dispatch all read that view; nothing after the door reads the bytes again
 // with a parser whose rules differ. go-sdk still decodes params into its own
-// types, but it can no longer disagree about which members are there.
+// types, but it can no longer disagree about which members are there, nor
+// refuse what the door let through.
+//
+// No error go-sdk writes is read for its text: [SDKError] renders what go-sdk
+// still sends from its code alone.
 //
 // What it refuses it answers with a [Problem]: a JSON-RPC code, a message of
 // fixed text in which every client value is cut by echo.Quote, and the

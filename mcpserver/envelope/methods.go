@@ -1,8 +1,6 @@
 package envelope
 
 import (
-	"bytes"
-
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -30,10 +28,10 @@ type method struct {
 // case-variant names, invalid UTF-8, excess depth), so the same type and the
 // same decoder give go-sdk's verdict, without reading go-sdk's error.
 func decodeAs[T any](params []byte) (bool, error) {
+	// Parse with this flag is what go-sdk's Decoder.Decode does once it has
+	// read the one value, without copying it into a buffer first.
 	var p *T
-	dec := segjson.NewDecoder(bytes.NewReader(params))
-	dec.DontMatchCaseInsensitiveStructFields()
-	if err := dec.Decode(&p); err != nil {
+	if _, err := segjson.Parse(params, &p, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
 		return false, err
 	}
 	return p == nil, nil

@@ -146,8 +146,8 @@ func TestOneProtocolPerSession(t *testing.T) {
 }
 
 // TestSDKErrorsArePlain: the SDK's errors for bad params name Go types and quote
-// the params whole; clients get a plain, stable -32602 instead. It also pins the
-// SDK texts the rewrite keys on.
+// the params whole; the door refuses such params before the SDK reads them,
+// and clients get a plain, stable -32602 instead.
 func TestSDKErrorsArePlain(t *testing.T) {
 	pad := strings.Repeat("<", 1<<16)
 	tests := []struct {
@@ -183,8 +183,8 @@ func TestSDKErrorsArePlain(t *testing.T) {
 	}
 }
 
-// TestInitializeParamsErrors: bad initialize params are -32602, not the SDK's
-// plain error (code 0, which became -32603) naming *mcp.initializeParamsV2.
+// TestInitializeParamsErrors: bad initialize params are -32602 from the door,
+// never the SDK's plain error (code 0) naming *mcp.initializeParamsV2.
 func TestInitializeParamsErrors(t *testing.T) {
 	tests := []struct {
 		name string

@@ -122,13 +122,14 @@
 //     receiver of a cancellation, whether its handler then returns a result, an
 //     error or the SDK's own "context canceled": one outcome, not one per timing.
 //     If its answer was already written, the cancellation names no call in flight.
-//   - An error the SDK would send with code 0, which is not a JSON-RPC code (it
-//     does so for plain Go errors), is sent as -32603 (Internal error).
-//   - The SDK's params decoding errors name Go types and quote the whole params
-//     (`unmarshaling "…" into a *mcp.CallToolParamsRaw: …`). They are
-//     rendered by envelope.SDKError, as over HTTP, to a plain -32602 (Invalid
-//     params) naming the method, and so is initialize's missing or malformed
-//     params, which the SDK sends as a plain error; a test pins the prefixes.
+//   - What the SDK would refuse before any handler runs, by decoding params
+//     (its errors name Go types and quote the params whole), by its method
+//     table, or before initialize (a plain error, code 0), is refused by the
+//     envelope door or the protocol pin first, with their own messages.
+//   - Whatever error the SDK still sends is rendered by envelope.SDKError,
+//     as over HTTP, from its code alone, never its text: code 0 becomes
+//     -32603 (Internal error). An error of the server's own handlers, whose
+//     data is an automium error, is sent as they made it.
 //   - Every client value an error repeats (a method name, an unsupported
 //     protocol version) is cut by echo.Quote, and no error message is longer
 //     than [MaxErrorMessageBytes].
