@@ -48,6 +48,7 @@ type initializeParams struct {
 // clientCapabilities mirrors go-sdk's unexported clientCapabilitiesV2.
 type clientCapabilities struct {
 	mcp.ClientCapabilities
+	//lint:ignore SA1019 roots are deprecated, not gone: go-sdk still decodes them, and the door must decode what it does
 	Roots *mcp.RootCapabilities `json:"roots,omitempty"`
 }
 
@@ -57,23 +58,25 @@ type clientCapabilities struct {
 // checks calls against this same table). TestMethodTableMatchesSDK checks the
 // door's verdicts against go-sdk's own on a raw go-sdk server.
 var methods = map[string]method{
-	"completion/complete":              {decode: decodeAs[mcp.CompleteParams]},
-	"server/discover":                  {paramsOptional: true, decode: decodeAs[mcp.DiscoverParams]},
-	"initialize":                       {decode: decodeAs[initializeParams]},
-	"ping":                             {paramsOptional: true, decode: decodeAs[mcp.PingParams]},
-	"prompts/list":                     {paramsOptional: true, decode: decodeAs[mcp.ListPromptsParams]},
-	"prompts/get":                      {decode: decodeAs[mcp.GetPromptParams]},
-	"tools/list":                       {paramsOptional: true, decode: decodeAs[mcp.ListToolsParams]},
-	"tools/call":                       {decode: decodeAs[mcp.CallToolParamsRaw]},
-	"resources/list":                   {paramsOptional: true, decode: decodeAs[mcp.ListResourcesParams]},
-	"resources/templates/list":         {paramsOptional: true, decode: decodeAs[mcp.ListResourceTemplatesParams]},
-	"resources/read":                   {decode: decodeAs[mcp.ReadResourceParams]},
-	"logging/setLevel":                 {decode: decodeAs[mcp.SetLoggingLevelParams]},
-	"resources/subscribe":              {decode: decodeAs[mcp.SubscribeParams]},
-	"subscriptions/listen":             {decode: decodeAs[mcp.SubscriptionsListenParams]},
-	"resources/unsubscribe":            {decode: decodeAs[mcp.UnsubscribeParams]},
-	"notifications/cancelled":          {notification: true, paramsOptional: true, decode: decodeAs[mcp.CancelledParams]},
-	"notifications/initialized":        {notification: true, paramsOptional: true, decode: decodeAs[mcp.InitializedParams]},
+	"completion/complete":      {decode: decodeAs[mcp.CompleteParams]},
+	"server/discover":          {paramsOptional: true, decode: decodeAs[mcp.DiscoverParams]},
+	"initialize":               {decode: decodeAs[initializeParams]},
+	"ping":                     {paramsOptional: true, decode: decodeAs[mcp.PingParams]},
+	"prompts/list":             {paramsOptional: true, decode: decodeAs[mcp.ListPromptsParams]},
+	"prompts/get":              {decode: decodeAs[mcp.GetPromptParams]},
+	"tools/list":               {paramsOptional: true, decode: decodeAs[mcp.ListToolsParams]},
+	"tools/call":               {decode: decodeAs[mcp.CallToolParamsRaw]},
+	"resources/list":           {paramsOptional: true, decode: decodeAs[mcp.ListResourcesParams]},
+	"resources/templates/list": {paramsOptional: true, decode: decodeAs[mcp.ListResourceTemplatesParams]},
+	"resources/read":           {decode: decodeAs[mcp.ReadResourceParams]},
+	//lint:ignore SA1019 logging/setLevel is deprecated, not gone: a 2025-11-25 client may send it
+	"logging/setLevel":          {decode: decodeAs[mcp.SetLoggingLevelParams]},
+	"resources/subscribe":       {decode: decodeAs[mcp.SubscribeParams]},
+	"subscriptions/listen":      {decode: decodeAs[mcp.SubscriptionsListenParams]},
+	"resources/unsubscribe":     {decode: decodeAs[mcp.UnsubscribeParams]},
+	"notifications/cancelled":   {notification: true, paramsOptional: true, decode: decodeAs[mcp.CancelledParams]},
+	"notifications/initialized": {notification: true, paramsOptional: true, decode: decodeAs[mcp.InitializedParams]},
+	//lint:ignore SA1019 roots are deprecated, not gone: a 2025-11-25 client may send this
 	"notifications/roots/list_changed": {notification: true, paramsOptional: true, decode: decodeAs[mcp.RootsListChangedParams]},
 	"notifications/progress":           {notification: true, decode: decodeAs[mcp.ProgressNotificationParams]},
 }
