@@ -419,7 +419,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if problem != nil {
-		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, problem.Response())
+		status := http.StatusBadRequest
+		if problem.Code == jsonrpc.CodeMethodNotFound && handler == h.stateless {
+			// SEP-2575: in the sessionless protocol an unknown method is 404.
+			status = http.StatusNotFound
+		}
+		h.answer(aw, rec, "invalid_message", status, problem.Response())
 		return
 	}
 	rec.setMethod(view.Method, view.Name)

@@ -505,6 +505,18 @@ func TestHTTPSessionlessProtocol(t *testing.T) {
 	}
 }
 
+// TestHTTPSessionlessUnknownMethodIs404: SEP-2575 answers an unknown method in
+// the sessionless protocol with 404 and -32601; in a session it stays a 400.
+func TestHTTPSessionlessUnknownMethodIs404(t *testing.T) {
+	s := newTestServer(t, mcpserver.HTTPOptions{})
+	resp := s.post(t, `{"jsonrpc":"2.0","id":1,"method":"no/such","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "no/such"})
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusNotFound || !bytes.Contains(body, []byte(`"code":-32601`)) {
+		t.Errorf("sessionless unknown method: status %d, body %.300s; want 404 with -32601", resp.StatusCode, body)
+	}
+}
+
 // TestHTTPInFlightLimit: while MaxInFlight requests are being served (here one
 // whose body is still arriving), another gets 503, and the held one completes.
 func TestHTTPInFlightLimit(t *testing.T) {

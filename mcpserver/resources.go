@@ -7,11 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/mcpserver/envelope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -144,24 +143,11 @@ func readJourney(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadReso
 	id, _ := strings.CutPrefix(uri, journeysURIPrefix)
 	body, ok := journeyBodies()[id]
 	if !ok {
-		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(uri, maxEchoedURI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), automium.ReferenceJourneyIDs(),
+		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: envelope.EchoURI(uri), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), automium.ReferenceJourneyIDs(),
 			"%s is not a reference journey; use %s with one of the allowed IDs", echo.Value(id), journeysURITemplate)})
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: body}}}, nil
 }
-
-// echoName is a client's name or URI as an error's field or data names it:
-// whole when it is printable and at most limit bytes, else cut and quoted by
-// the one renderer, so an answer stays small whatever the client sent.
-func echoName(s string, limit int) string {
-	if len(s) <= limit && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	return echo.Msg("%s", echo.Value(s)).String()
-}
-
-// maxEchoedURI is how much of a URI an error's data repeats whole.
-const maxEchoedURI = 256
 
 // must panics on a failure to build constant server material: with embedded data
 // it cannot happen at run time, only in a broken build, which should not start.

@@ -65,6 +65,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/mcpserver/envelope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -197,7 +198,7 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 			// handler, such as the reference journeys', explains its own misses.
 			if r.Params != nil && !*served {
 				uris := liveResourceURIs(ctx, next, r.Session)
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echoName(r.Params.URI, maxEchoedURI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: envelope.EchoURI(r.Params.URI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
 					"resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Value(r.Params.URI))})
 			}
 		}

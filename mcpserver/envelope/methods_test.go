@@ -211,8 +211,9 @@ func sdkVerdict(t *testing.T, method string, params json.RawMessage) bool {
 }
 
 // TestSDKErrorNeverForwardsText: whatever go-sdk sends, with whatever text,
-// code and data, the client reads a message made here from the code alone:
-// no byte of go-sdk's text, and none of its data.
+// code and data, the client reads a message made here from the code alone: no
+// byte of go-sdk's text, and of its data only the structured echo the spec
+// asks for (SEP-2575's requested version, SEP-2164's URI), bounded.
 func TestSDKErrorNeverForwardsText(t *testing.T) {
 	const secret = "unmarshaling \"SECRET\" into a *mcp.CallToolParamsRaw: missing required \"params\" is invalid during session initialization"
 	texts := []string{secret, "", strings.Repeat("<", 1<<20), "\xff\xfe", "JSON RPC not handled: SECRET"}
@@ -221,7 +222,7 @@ func TestSDKErrorNeverForwardsText(t *testing.T) {
 	for _, text := range texts {
 		for _, code := range codes {
 			errs := []error{
-				&jsonrpc.Error{Code: code, Message: text, Data: json.RawMessage(`{"requested":"SECRET"}`)},
+				&jsonrpc.Error{Code: code, Message: text, Data: json.RawMessage(`{"requested":"2099-01-01","other":"SECRET"}`)},
 				fmt.Errorf("wrapped %s: %w", text, &jsonrpc.Error{Code: code, Message: text}),
 			}
 			if code == 0 {
@@ -242,8 +243,18 @@ func TestSDKErrorNeverForwardsText(t *testing.T) {
 				if got.Code != wantCode {
 					t.Errorf("SDKError(%d) code = %d, want %d", code, got.Code, wantCode)
 				}
-				// The same code gives the same answer, whatever the text.
-				if again := SDKError(&jsonrpc.Error{Code: code, Message: "other"}, method); !cmp.Equal(again, got) {
+				if code == mcp.CodeUnsupportedProtocolVersion {
+					var data mcp.UnsupportedProtocolVersionData
+					if json.Unmarshal(got.Data, &data) != nil || len(data.Supported) == 0 {
+						t.Errorf("SDKError(%d) data %s: want the supported versions", code, got.Data)
+					}
+				}
+				// The same code and data give the same answer, whatever the text.
+				var data json.RawMessage
+				if wire, ok := errors.AsType[*jsonrpc.Error](err); ok {
+					data = wire.Data
+				}
+				if again := SDKError(&jsonrpc.Error{Code: code, Message: "other", Data: data}, method); !cmp.Equal(again, got) {
 					t.Errorf("SDKError(%d) depends on the text: %+v vs %+v", code, again, got)
 				}
 			}
@@ -260,10 +271,39 @@ func TestSDKErrorKeepsHandlersErrors(t *testing.T) {
 	if diff := cmp.Diff(own, SDKError(own, "tools/call")); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	for _, data := range []string{`{"error":{}}`, `{"error":{"code":""}}`, `{"error":"x"}`, `[]`, `{"uri":"x"}`, `{"error":{"code":1}}`} {
+	for _, data := range []string{`{"error":{}}`, `{"error":{"code":""}}`, `{"error":"x"}`, `[]`, `{"error":{"code":1}}`} {
 		got := SDKError(&jsonrpc.Error{Code: -32602, Message: "SECRET", Data: json.RawMessage(data)}, "tools/call")
 		if strings.Contains(got.Message, "SECRET") || got.Data != nil {
 			t.Errorf("data %s: %+v, want rendered by code", data, got)
 		}
+	}
+}
+
+// TestSDKErrorEchoesWhatTheSpecAsks: SEP-2575's unsupported-version data
+// names the version requested, and SEP-2164's resource-not-found data the URI
+// asked for, both bounded; nothing else of go-sdk's data passes.
+func TestSDKErrorEchoesWhatTheSpecAsks(t *testing.T) {
+	long := strings.Repeat("<", 1<<20)
+	tests := []struct {
+		name string
+		in   *jsonrpc.Error
+		want string
+	}{
+		{"requested version", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "SECRET", Data: json.RawMessage(`{"supported":["SECRET"],"requested":"2099-01-01"}`)},
+			`"requested":"2099-01-01"`},
+		{"requested version too long", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Data: json.RawMessage(`{"requested":"` + long + `"}`)},
+			`"requested":"\"\u003c`},
+		{"URI", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "SECRET", Data: json.RawMessage(`{"uri":"test://nonexistent","other":"SECRET"}`)},
+			`{"uri":"test://nonexistent"}`},
+		{"URI too long", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Data: json.RawMessage(`{"uri":"` + long + `"}`)},
+			`{"uri":"\"\u003c`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := SDKError(tt.in, "resources/read")
+			if !strings.Contains(string(got.Data), tt.want) || strings.Contains(got.Message+string(got.Data), "SECRET") || len(got.Data) > 1024 {
+				t.Errorf("data %.200s, message %q: want %s, bounded, and nothing else of go-sdk's", got.Data, got.Message, tt.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,9 @@ import (
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
 	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -37,7 +40,10 @@ func SDKRefusal(method string) *jsonrpc.Error {
 //     message;
 //   - -32601 becomes "Method not found" quoting the method through echo.Quote;
 //   - go-sdk's unsupported protocol version keeps its code, and its data is
-//     rebuilt: the versions go-sdk supports, without the requested one;
+//     rebuilt: the versions go-sdk supports and the one requested (SEP-2575),
+//     which the door bounds;
+//   - a -32602 whose data names a URI (go-sdk's resource-not-found, SEP-2164)
+//     keeps that URI in its data, through [EchoURI];
 //   - every other code keeps its code with a fixed message for it.
 //
 // The door refuses before go-sdk sees it everything go-sdk would refuse by
@@ -61,15 +67,34 @@ func SDKError(err error, method string) *jsonrpc.Error {
 		out.Message = "Method not found: " + quoted
 	case jsonrpc.CodeInvalidParams:
 		out.Message = "Invalid params: the params of " + quoted + " are not ones the server can serve"
+		// go-sdk's resource-not-found (SEP-2164) carries the URI asked for in
+		// its data, structured; the data is rebuilt from that one member.
+		var sent struct {
+			URI string `json:"uri"`
+		}
+		if jsonv2.Unmarshal(wire.Data, &sent, jsonv2.RejectUnknownMembers(false)) == nil && sent.URI != "" {
+			out.Message = "Resource not found: no resource has the URI the call of " + quoted + " names"
+			out.Data, _ = json.Marshal(struct {
+				URI string `json:"uri"`
+			}{EchoURI(sent.URI)})
+		}
 	case jsonrpc.CodeInvalidRequest:
 		out.Message = "Invalid Request: the call of " + quoted + " is not one the server can serve in this session"
 	case jsonrpc.CodeParseError:
 		out.Message = "Parse error: the call of " + quoted + " is not valid JSON"
 	case mcp.CodeUnsupportedProtocolVersion:
 		out.Message = "Unsupported protocol version: the call of " + quoted + " names a protocol version this server does not speak; retry with one it lists in data.supported"
-		out.Data, _ = json.Marshal(struct {
-			Supported []string `json:"supported"`
-		}{mcp.SupportedProtocolVersions()})
+		// SEP-2575: the data lists the versions supported and echoes the one
+		// requested, which the door has bounded to MaxProtocolVersionBytes;
+		// it is read from go-sdk's structured data, never its message.
+		var sent struct {
+			Requested string `json:"requested"`
+		}
+		_ = jsonv2.Unmarshal(wire.Data, &sent, jsonv2.RejectUnknownMembers(false))
+		if len(sent.Requested) > MaxProtocolVersionBytes {
+			sent.Requested = echo.Quote(sent.Requested)
+		}
+		out.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: mcp.SupportedProtocolVersions(), Requested: sent.Requested})
 	default:
 		out.Message = "Error: the call of " + quoted + " failed"
 	}
@@ -93,4 +118,19 @@ func ownError(data json.RawMessage) bool {
 		return false
 	}
 	return env.Error != nil && env.Error.Code != "" && jsontext.Value(data).IsValid()
+}
+
+// MaxEchoedURIBytes is how much of a URI an error's data repeats whole: a
+// resource-not-found answer names the URI asked for (SEP-2164), so a client
+// can tell which of its reads failed.
+const MaxEchoedURIBytes = 256
+
+// EchoURI is a URI as an error's data repeats it: whole when it is at most
+// MaxEchoedURIBytes of valid UTF-8 without control characters, otherwise
+// through the bounded quote.
+func EchoURI(s string) string {
+	if len(s) <= MaxEchoedURIBytes && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	return echo.Quote(s)
 }
