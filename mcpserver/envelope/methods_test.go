@@ -65,6 +65,18 @@ var sdkRefusedCases = []struct {
 		Problem{Code: -32602, Message: `Invalid params: "notifications/progress" requires params`, Notification: true}},
 	{"progress of the wrong shape", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"half"}}`,
 		Problem{Code: -32602, Message: `Invalid params: the params of "notifications/progress" do not have the shape MCP defines for them`, Notification: true}},
+	// A response go-sdk cannot decode: go-sdk's HTTP transport refused it
+	// with a plain-text 400, stdio with a message of its own.
+	{"error code a string", `{"jsonrpc":"2.0","id":17,"error":{"code":"x","message":"y"}}`,
+		Problem{ID: []byte("17"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error code a fraction", `{"jsonrpc":"2.0","id":"r","error":{"code":1.5,"message":"y"}}`,
+		Problem{ID: []byte(`"r"`), Code: -32600, Message: ResponseShapeMessage}},
+	{"error a string", `{"jsonrpc":"2.0","id":18,"error":"` + strings.Repeat("<", 1<<16) + `"}`,
+		Problem{ID: []byte("18"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error message a number", `{"jsonrpc":"2.0","id":19,"result":{},"error":{"code":1,"message":5}}`,
+		Problem{ID: []byte("19"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error a list", `{"jsonrpc":"2.0","id":20,"error":[]}`,
+		Problem{ID: []byte("20"), Code: -32600, Message: ResponseShapeMessage}},
 }
 
 // TestDoorRefusesWhatSDKDecodingWould: every class go-sdk would refuse before
@@ -97,6 +109,9 @@ func TestDoorAcceptsWhatSDKServes(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-1,"message":"m","data":[1]}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m","extra":1}}`,
+		`{"jsonrpc":"2.0","id":1,"error":null,"result":null}`,
 	} {
 		if _, p := Parse([]byte(in), Limits{}); p != nil {
 			t.Errorf("Parse(%s) = %v, want accepted", in, p)
@@ -135,7 +150,8 @@ func TestDoorAgreesWithSDK(t *testing.T) {
 		// A notification with an id is refused by go-sdk's HTTP transport
 		// (checkRequest) but served as a call on its other paths: the door
 		// takes the stricter verdict, on both transports.
-		if strings.Contains(tc.in, `"id":`) && tc.name != "notification with an id" {
+		// Responses are not calls: go-sdk answers none.
+		if strings.Contains(tc.in, `"id":`) && strings.Contains(tc.in, `"method":`) && tc.name != "notification with an id" {
 			calls = append(calls, tc.in)
 		}
 	}
