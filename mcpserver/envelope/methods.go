@@ -106,6 +106,21 @@ func BeforeInitialize(m *Message) *Problem {
 		Message: "Invalid Request: " + echo.Quote(m.Method) + " was sent before initialize; send initialize first"}
 }
 
+// InitializeAgainReason is why a transport refuses an initialize in a
+// handshake session that has one already (without the "Invalid Request: "
+// prefix). go-sdk v1.8.0 refuses it with a plain error (code 0, which reads
+// as the server's bug) once any initialize has reached it: the first sets the
+// session's state, whatever it carried, and the door lets no initialize
+// through without params. The transport knows the session's state; the door
+// does not.
+const InitializeAgainReason = `"initialize" was sent again; this session is initialized already: to initialize again, start a new session`
+
+// InitializeAgain is the problem a transport answers a second initialize of a
+// handshake session with.
+func InitializeAgain(m *Message) *Problem {
+	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + InitializeAgainReason}
+}
+
 // checkMethod refuses what go-sdk would refuse of a request or notification
 // before any handler or middleware runs: a method it does not handle, a
 // notification sent with an id or a request without one, missing params, and
