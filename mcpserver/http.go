@@ -457,6 +457,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// client can name has been initialized.
 		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.BeforeInitialize(view).Response())
 		return
+	case handler == h.stateful && view.IsCall() && view.Method == "initialize" && requestSession != "" && h.isOpen(requestSession):
+		// Every session a client can name has been initialized (above):
+		// go-sdk would refuse this one with a plain error (code 0). A
+		// session ID that names no session gets go-sdk's 404, below.
+		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.InitializeAgain(view).Response())
+		return
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
 		// whatever it carries, and keeps it if it ends up initialized.

@@ -82,7 +82,7 @@ func abuseCases() []abuseCase {
 		{"unknown prompt", []string{`{"jsonrpc":"2.0","id":20,"method":"prompts/get","params":{"name":"exfiltrate"}}`}, []string{"error -32602, id 20"}},
 		{"file:// resource", []string{`{"jsonrpc":"2.0","id":21,"method":"resources/read","params":{"uri":"file:///etc/passwd"}}`}, []string{"error -32602, id 21"}},
 		{"second initialize", []string{`{"jsonrpc":"2.0","id":22,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"x","version":"0"}}}`},
-			[]string{"error -32603, id 22"}},
+			[]string{"error -32600, id 22"}},
 		// Duplicate ids: a reused id is fine once answered (every check request
 		// reuses "check"); while the first request is still being handled, the
 		// second gets -32600 and the first its result. The first is the

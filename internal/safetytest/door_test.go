@@ -203,6 +203,96 @@ func attackTable() []attackRow {
 		{"a request without an id", `{"jsonrpc":"2.0","method":"tools/list"}`},
 		{"a notification of an unknown method", `{"jsonrpc":"2.0","method":"notifications/` + strings.Repeat("n", 1000) + `"}`},
 		{"a progress notification of the wrong shape", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"half"}}`},
+		// Variants of the params check's classes: shapes go-sdk decodes
+		// (served, or refused by the server's handlers with its own
+		// errors) and shapes it does not (refused by the door). A second
+		// initialize in an initialized session once read as the server's
+		// bug (go-sdk's plain error, code 0, became -32603); an error
+		// response whose code is a string was refused by stdio and by
+		// go-sdk's HTTP transport in two different ways.
+		{"tools/call arguments null", call("60", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":null}`)},
+		{"tools/call arguments empty list", call("61", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":[]}`)},
+		{"tools/call arguments a string", call("62", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":"x"}`)},
+		{"tools/call arguments a number", call("63", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":5}`)},
+		{"tools/call name null", call("64", `"method":"tools/call","params":{"name":null,"arguments":{}}`)},
+		{"tools/call no name", call("65", `"method":"tools/call","params":{"arguments":{}}`)},
+		{"tools/call _meta a string", call("66", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":"x"}`)},
+		{"tools/call _meta a number", call("67", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":5}`)},
+		{"tools/call _meta null", call("68", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":null}`)},
+		{"tools/call progressToken object", call("69", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":{"a":1}}}`)},
+		{"tools/call progressToken list", call("70", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":[1]}}`)},
+		{"tools/call progressToken bool", call("71", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":true}}`)},
+		{"tools/call progressToken fraction", call("72", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":1.5}}`)},
+		{"tools/call progressToken huge string", call("73", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"progressToken":"`+strings.Repeat("<", 1<<16)+`"}}`)},
+		{"tools/call task member", call("74", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"task":{"ttl":"x"}}`)},
+		{"tools/call unknown members at every level", call("75", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"zz":{"q":[1]},"_meta":{"zz":1}},"zz":1`)},
+		{"tools/list cursor huge", call("76", `"method":"tools/list","params":{"cursor":"`+strings.Repeat("<", 1<<20)+`"}`)},
+		{"prompts/list cursor bogus", call("77", `"method":"prompts/list","params":{"cursor":"`+strings.Repeat("<", 1000)+`"}`)},
+		{"resources/list cursor bogus", call("78", `"method":"resources/list","params":{"cursor":"`+strings.Repeat("<", 1000)+`"}`)},
+		{"tools/list cursor a string number", call("79", `"method":"tools/list","params":{"cursor":"7"}`)},
+		{"resources/read uri a number", call("80", `"method":"resources/read","params":{"uri":5}`)},
+		{"resources/read uri null", call("81", `"method":"resources/read","params":{"uri":null}`)},
+		{"resources/read uri empty", call("82", `"method":"resources/read","params":{"uri":""}`)},
+		{"resources/read uri huge", call("83", `"method":"resources/read","params":{"uri":"automium://`+strings.Repeat("<", 1<<16)+`"}`)},
+		{"resources/read no uri", call("84", `"method":"resources/read","params":{}`)},
+		{"prompts/get arguments null", call("85", `"method":"prompts/get","params":{"name":"draft_journey","arguments":null}`)},
+		{"prompts/get name null", call("86", `"method":"prompts/get","params":{"name":null}`)},
+		{"prompts/get unknown prompt", call("87", `"method":"prompts/get","params":{"name":"`+strings.Repeat("<", 1000)+`"}`)},
+		{"prompts/get argument null", call("88", `"method":"prompts/get","params":{"name":"draft_journey","arguments":{"goal":null}}`)},
+		{"initialize capabilities null members", call("89", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":null,"sampling":null,"elicitation":null,"experimental":null},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize no clientInfo", call("90", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}`)},
+		{"initialize capabilities null", call("91", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":null,"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize protocolVersion a string number", call("92", `"method":"initialize","params":{"protocolVersion":"5","capabilities":{},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize protocolVersion huge", call("93", `"method":"initialize","params":{"protocolVersion":"`+strings.Repeat("<", 1<<16)+`","capabilities":{},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize empty params", call("94", `"method":"initialize","params":{}`)},
+		{"initialize deep in-bound capabilities", call("95", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":`+strings.Repeat(`{"a":`, 60)+`1`+strings.Repeat(`}`, 60)+`}},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize experimental a list", call("96", `"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":[]},"clientInfo":{"name":"x","version":"0"}}`)},
+		{"initialize params a list", call("97", `"method":"initialize","params":[]`)},
+		{"ping params a list", call("98", `"method":"ping","params":[]`)},
+		{"ping params a string", call("99", `"method":"ping","params":"x"`)},
+		{"ping params a number", call("100", `"method":"ping","params":5`)},
+		{"tools/list params a list", call("101", `"method":"tools/list","params":[1]`)},
+		{"cancelled requestId object", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"a":1}}}`},
+		{"cancelled requestId null", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":null}}`},
+		{"cancelled requestId fraction", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`},
+		{"cancelled requestId huge", `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + strings.Repeat("<", 1<<16) + `"}}`},
+		{"cancelled without params", `{"jsonrpc":"2.0","method":"notifications/cancelled"}`},
+		{"cancelled with an id", call("102", `"method":"notifications/cancelled","params":{"requestId":1}`)},
+		{"progress from the client", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":0.5}}`},
+		{"progress token an object", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":{},"progress":0.5}}`},
+		{"roots list_changed with params", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"x":1}}`},
+		{"roots list_changed params a list", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":[]}`},
+		{"initialized params a string", `{"jsonrpc":"2.0","method":"notifications/initialized","params":"x"}`},
+		{"elicitation/create", call("103", `"method":"elicitation/create","params":{}`)},
+		{"roots/list", call("104", `"method":"roots/list"`)},
+		{"sampling/createMessage notification", `{"jsonrpc":"2.0","method":"sampling/createMessage","params":{}}`},
+		{"response unknown id", `{"jsonrpc":"2.0","id":9999,"result":{}}`},
+		{"response unknown string id", `{"jsonrpc":"2.0","id":"` + strings.Repeat("<", 1000) + `","result":{}}`},
+		{"response both result and error", `{"jsonrpc":"2.0","id":105,"result":{},"error":{"code":1,"message":"x"}}`},
+		{"error response unknown id", `{"jsonrpc":"2.0","id":106,"error":{"code":1,"message":"` + strings.Repeat("<", 1000) + `"}}`},
+		{"error response code a string", `{"jsonrpc":"2.0","id":107,"error":{"code":"x","message":"y"}}`},
+		{"response with a method", `{"jsonrpc":"2.0","id":108,"method":"ping","result":{}}`},
+		{"server/discover", call("109", `"method":"server/discover"`)},
+		{"server/discover params a list", call("110", `"method":"server/discover","params":[]`)},
+		{"tasks/get", call("111", `"method":"tasks/get","params":{"taskId":"x"}`)},
+		{"tasks/list", call("112", `"method":"tasks/list"`)},
+		{"tasks/cancel", call("113", `"method":"tasks/cancel","params":{"taskId":"x"}`)},
+		{"tasks/result", call("114", `"method":"tasks/result","params":{"taskId":"x"}`)},
+		{"uppercase method", call("115", `"method":"TOOLS/LIST"`)},
+		{"Ping", call("116", `"method":"Ping"`)},
+		{"subscribe", call("117", `"method":"resources/subscribe","params":{"uri":"automium://x"}`)},
+		{"unsubscribe", call("118", `"method":"resources/unsubscribe","params":{"uri":"automium://x"}`)},
+		{"subscriptions/listen", call("119", `"method":"subscriptions/listen","params":{}`)},
+		{"completion/complete prompt ref", call("120", `"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"draft_journey"},"argument":{"name":"goal","value":"x"}}`)},
+		{"completion/complete bad ref type", call("121", `"method":"completion/complete","params":{"ref":{"type":"`+strings.Repeat("<", 1000)+`"},"argument":{"name":"a","value":"b"}}`)},
+		{"completion/complete empty", call("122", `"method":"completion/complete","params":{}`)},
+		{"logging/setLevel bogus level", call("123", `"method":"logging/setLevel","params":{"level":"`+strings.Repeat("<", 1000)+`"}`)},
+		{"logging/setLevel level null", call("124", `"method":"logging/setLevel","params":{"level":null}`)},
+		{"logging/setLevel empty", call("125", `"method":"logging/setLevel","params":{}`)},
+		{"ping with _meta progressToken", call("126", `"method":"ping","params":{"_meta":{"progressToken":{}}}`)},
+		{"tools/call number as string in arguments", call("127", `"method":"tools/call","params":{"name":"automium_list_fixtures","arguments":{"appId":5}}`)},
+		{"sessionless call without client capabilities", call("130", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)},
+		{"sessionless call with client info a string", call("131", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":"`+strings.Repeat("<", 1000)+`"}}`)},
 		{"a message over 16 MiB, id first", call(`"big"`, `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"`+strings.Repeat("x", 16<<20)+`"}}`)},
 	}
 }
@@ -245,7 +335,9 @@ func TestAttackTableBothTransports(t *testing.T) {
 				if len(answer) > 8<<10 {
 					t.Errorf("answer of %d bytes, want a bounded one: %.300s", len(answer), answer)
 				}
-				for _, leak := range []string{"*mcp.", "jsonrpc2", "unmarshaling", `"code":0`, strings.Repeat("m", 100), strings.Repeat("p", 100), strings.Repeat("<", 100), strings.Repeat("1", 100)} {
+				// Every row is the client's doing: none may read as the
+				// server's bug (-32603) or as no code at all.
+				for _, leak := range []string{"*mcp.", "jsonrpc2", "unmarshaling", `"code":0`, `"code":-32603`, strings.Repeat("m", 100), strings.Repeat("p", 100), strings.Repeat("<", 100), strings.Repeat("1", 100)} {
 					if bytes.Contains(answer, []byte(leak)) {
 						t.Errorf("answer holds %q: %.300s", leak, answer)
 					}

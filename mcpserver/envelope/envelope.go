@@ -194,6 +194,12 @@ func CapMessage(msg string) string {
 	return msg[:cut] + note
 }
 
+// ResponseShapeMessage is the error a response gets that go-sdk cannot
+// decode. Only its "error" member can be at fault once the door has checked
+// the rest: JSON-RPC 2.0 defines it as an object with an integer code, a
+// string message and optional data.
+const ResponseShapeMessage = `Invalid Request: a response's "error" must be an object with an integer "code", a string "message" and optional "data"`
+
 // BatchMessage is the error a JSON array (a JSON-RPC batch) gets: MCP removed
 // batches in protocol 2025-06-18, and no element of one is executed.
 const BatchMessage = "Invalid Request: JSON-RPC batches are not supported; send one message at a time"
@@ -637,6 +643,16 @@ func (p *parser) message() (*Message, *Problem) {
 		m.ID = p.id
 	} else if m.Response {
 		return refuse(jsonrpc.CodeInvalidRequest, "Invalid Request: a response needs the id of the request it answers")
+	}
+	if m.Response {
+		// go-sdk decodes a response itself, on every transport: what it
+		// cannot decode (an error whose code is not an integer, whose
+		// message is not a string, an error that is not an object) it
+		// refuses over HTTP with a plain-text 400 of its own, and stdio
+		// could only guess why. The door refuses it, the same on both.
+		if _, err := jsonrpc.DecodeMessage(p.data); err != nil {
+			return refuse(jsonrpc.CodeInvalidRequest, ResponseShapeMessage)
+		}
 	}
 	if p.hasParams && !m.Response {
 		if c := p.params[0]; c != '{' && !bytes.Equal(p.params, []byte("null")) {

@@ -1,6 +1,9 @@
 package envelope
 
 import (
+	"encoding/json"
+	"slices"
+
 	segjson "github.com/segmentio/encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -106,6 +109,21 @@ func BeforeInitialize(m *Message) *Problem {
 		Message: "Invalid Request: " + echo.Quote(m.Method) + " was sent before initialize; send initialize first"}
 }
 
+// InitializeAgainReason is why a transport refuses an initialize in a
+// handshake session that has one already (without the "Invalid Request: "
+// prefix). go-sdk v1.8.0 refuses it with a plain error (code 0, which reads
+// as the server's bug) once any initialize has reached it: the first sets the
+// session's state, whatever it carried, and the door lets no initialize
+// through without params. The transport knows the session's state; the door
+// does not.
+const InitializeAgainReason = `"initialize" was sent again; this session is initialized already: to initialize again, start a new session`
+
+// InitializeAgain is the problem a transport answers a second initialize of a
+// handshake session with.
+func InitializeAgain(m *Message) *Problem {
+	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + InitializeAgainReason}
+}
+
 // checkMethod refuses what go-sdk would refuse of a request or notification
 // before any handler or middleware runs: a method it does not handle, a
 // notification sent with an id or a request without one, missing params, and
@@ -135,5 +153,45 @@ func checkMethod(m *Message, id []byte) *Problem {
 	if missing && !info.paramsOptional {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: "+echo.Quote(m.Method)+" requires params")
 	}
+	if m.ID != nil && m.ProtocolVersion >= sessionlessFrom && slices.Contains(mcp.SupportedProtocolVersions(), m.ProtocolVersion) &&
+		!sessionlessMeta(m.Params) {
+		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: a call of protocol "+echo.Quote(m.ProtocolVersion)+
+			` must carry "`+mcp.MetaKeyClientCapabilities+`" (an object of client capabilities) in params._meta, and "`+
+			mcp.MetaKeyClientInfo+`", if it carries one, must be an object with a string "name" and "version"`)
+	}
 	return nil
+}
+
+// sessionlessFrom is the first protocol version go-sdk v1.8.0 serves without
+// a session when a call names it in params._meta; it compares versions as
+// strings.
+const sessionlessFrom = "2026-07-28"
+
+// sessionlessMeta reports whether go-sdk v1.8.0 accepts the _meta of a call
+// it serves sessionless (validateRequestMeta in mcp/shared.go): client
+// capabilities present, not null, and of their type; client info, if
+// present, not null and of its type. go-sdk refuses any other with -32602
+// and a message the server does not forward, so the door says what to send.
+func sessionlessMeta(params []byte) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	if _, err := segjson.Parse(params, &p, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return false
+	}
+	decodes := func(key string, into func([]byte) (bool, error)) (present, ok bool) {
+		raw, present := p.Meta[key]
+		if !present {
+			return false, false
+		}
+		isNil, err := into(raw)
+		return true, err == nil && !isNil
+	}
+	if _, ok := decodes(mcp.MetaKeyClientCapabilities, decodeAs[clientCapabilities]); !ok {
+		return false
+	}
+	if present, ok := decodes(mcp.MetaKeyClientInfo, decodeAs[mcp.Implementation]); present && !ok {
+		return false
+	}
+	return true
 }

@@ -65,7 +65,35 @@ var sdkRefusedCases = []struct {
 		Problem{Code: -32602, Message: `Invalid params: "notifications/progress" requires params`, Notification: true}},
 	{"progress of the wrong shape", `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":"half"}}`,
 		Problem{Code: -32602, Message: `Invalid params: the params of "notifications/progress" do not have the shape MCP defines for them`, Notification: true}},
+	// A sessionless call whose _meta go-sdk refuses (validateRequestMeta):
+	// its -32602 said only that the params were not servable.
+	{"sessionless without client capabilities", `{"jsonrpc":"2.0","id":21,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		Problem{ID: []byte("21"), Code: -32602, Message: sessionlessMetaMessage}},
+	{"sessionless client capabilities null", `{"jsonrpc":"2.0","id":22,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":null}}}`,
+		Problem{ID: []byte("22"), Code: -32602, Message: sessionlessMetaMessage}},
+	{"sessionless client capabilities a list", `{"jsonrpc":"2.0","id":23,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[]}}}`,
+		Problem{ID: []byte("23"), Code: -32602, Message: sessionlessMetaMessage}},
+	{"sessionless client roots a string", `{"jsonrpc":"2.0","id":24,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":"x"}}}}`,
+		Problem{ID: []byte("24"), Code: -32602, Message: sessionlessMetaMessage}},
+	{"sessionless client info null", `{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{"name":"x","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":null}}}`,
+		Problem{ID: []byte("25"), Code: -32602, Message: sessionlessMetaMessage}},
+	{"sessionless client info name a number", `{"jsonrpc":"2.0","id":26,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":1}}}}`,
+		Problem{ID: []byte("26"), Code: -32602, Message: sessionlessMetaMessage}},
+	// A response go-sdk cannot decode: go-sdk's HTTP transport refused it
+	// with a plain-text 400, stdio with a message of its own.
+	{"error code a string", `{"jsonrpc":"2.0","id":17,"error":{"code":"x","message":"y"}}`,
+		Problem{ID: []byte("17"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error code a fraction", `{"jsonrpc":"2.0","id":"r","error":{"code":1.5,"message":"y"}}`,
+		Problem{ID: []byte(`"r"`), Code: -32600, Message: ResponseShapeMessage}},
+	{"error a string", `{"jsonrpc":"2.0","id":18,"error":"` + strings.Repeat("<", 1<<16) + `"}`,
+		Problem{ID: []byte("18"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error message a number", `{"jsonrpc":"2.0","id":19,"result":{},"error":{"code":1,"message":5}}`,
+		Problem{ID: []byte("19"), Code: -32600, Message: ResponseShapeMessage}},
+	{"error a list", `{"jsonrpc":"2.0","id":20,"error":[]}`,
+		Problem{ID: []byte("20"), Code: -32600, Message: ResponseShapeMessage}},
 }
+
+const sessionlessMetaMessage = `Invalid params: a call of protocol "2026-07-28" must carry "io.modelcontextprotocol/clientCapabilities" (an object of client capabilities) in params._meta, and "io.modelcontextprotocol/clientInfo", if it carries one, must be an object with a string "name" and "version"`
 
 // TestDoorRefusesWhatSDKDecodingWould: every class go-sdk would refuse before
 // a handler runs is refused by the door, with its own bounded message.
@@ -97,6 +125,12 @@ func TestDoorAcceptsWhatSDKServes(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"r"}}`,
 		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0","x":1}}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":-1,"message":"m","data":[1]}}`,
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"m","extra":1}}`,
+		`{"jsonrpc":"2.0","id":1,"error":null,"result":null}`,
 	} {
 		if _, p := Parse([]byte(in), Limits{}); p != nil {
 			t.Errorf("Parse(%s) = %v, want accepted", in, p)
@@ -135,7 +169,8 @@ func TestDoorAgreesWithSDK(t *testing.T) {
 		// A notification with an id is refused by go-sdk's HTTP transport
 		// (checkRequest) but served as a call on its other paths: the door
 		// takes the stricter verdict, on both transports.
-		if strings.Contains(tc.in, `"id":`) && tc.name != "notification with an id" {
+		// Responses are not calls: go-sdk answers none.
+		if strings.Contains(tc.in, `"id":`) && strings.Contains(tc.in, `"method":`) && tc.name != "notification with an id" {
 			calls = append(calls, tc.in)
 		}
 	}

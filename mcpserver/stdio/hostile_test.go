@@ -75,11 +75,11 @@ func TestSessionlessVersion(t *testing.T) {
 		params      string
 		wantVersion string
 	}{
-		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
+		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, ""},
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}`, ""},
-		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
-		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, "2026-07-28"},
+		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},
+		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},
 		{`{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}`, ""}, // the map's keys match exactly
 		{`{"_meta":null}`, ""},
 		{`{"_meta":{}}`, ""},

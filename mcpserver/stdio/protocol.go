@@ -44,6 +44,10 @@ func (p sessionProtocol) admit(req *envelope.Message) (sessionProtocol, string) 
 		return p, ""
 	case req.Method == "initialize" && p.kind == "":
 		return sessionProtocol{kind: "handshake"}, ""
+	case req.Method == "initialize" && p.kind == "handshake":
+		// Answered here rather than by the SDK, which would refuse it with
+		// a plain error (code 0) and log it.
+		return p, envelope.InitializeAgainReason
 	case p.kind == "" && !envelope.AllowedBeforeInitialize(req.Method):
 		// Answered here rather than by the SDK, which would also log the
 		// method name on stderr, uncut.

@@ -757,9 +757,10 @@ func (c *conn) handleLine(line []byte) bool {
 	}
 	msg, err := view.JSONRPC()
 	if err != nil {
-		// Only a response the SDK cannot read: the door checked the rest.
-		c.reject(envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
-			Message: "Invalid Request: the message is not a JSON-RPC 2.0 request, notification or response"})
+		// Unreachable: the door refuses every response go-sdk cannot
+		// decode, and builds requests without decoding. Kept so that a
+		// go-sdk upgrade that decodes more strictly still gets an answer.
+		c.reject(envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest, Message: envelope.ResponseShapeMessage})
 		return true
 	}
 	to := c.others
