@@ -22,12 +22,14 @@ import (
 // SECURITY.md quote them, TestSeededAdversarialSessions proves them. Most of
 // the peak is the work of the calls in flight (16 maximal compile_journey
 // calls at once over stdio, as many as the 16 MiB body budget admits over HTTP);
-// the bounds are the highest peaks measured under load, about 260 and 325 MiB,
-// plus a quarter for the garbage collector's timing. The binary before the
-// door and the budgets reached 577 to 760 MiB and 485 to 673 MiB here.
+// the bounds are the highest peaks measured, about 260 MiB over stdio and 439
+// MiB over HTTP (in CI, once a second initialize was refused at once instead of
+// stalling its session, so that more maximal calls ran together), plus a
+// quarter for the garbage collector's timing. The binary before the door and
+// the budgets reached 577 to 760 MiB and 485 to 673 MiB here.
 const (
 	stdioPeakBound = 320 << 20
-	httpPeakBound  = 416 << 20
+	httpPeakBound  = 560 << 20
 )
 
 // adversarialStep is one thing an adversarial client does.
