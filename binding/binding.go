@@ -37,7 +37,8 @@
 // Broker, refusing every call to a server whose catalog may have changed.
 //
 // Everything here is pure: beyond the standard library it depends only on this
-// module's root package (codes, paths) and its message renderer, canonicaljson and
+// module's root package (codes, paths) and its message renderer, canonicaljson,
+// the case-folding rule the envelope door also uses (internal/jsonname) and
 // jsonschema-go (which the root package already uses); it reads no clock, key,
 // file or environment variable, and opens no connection. Keys and time are
 // always passed in.

@@ -11,11 +11,10 @@ import (
 	"io"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/canonicaljson"
+	"github.com/automium/automium/internal/jsonname"
 )
 
 // CatalogRule names the serialization rule of catalog digests. A client pins a
@@ -306,7 +305,7 @@ func caseVariantNames(data []byte) (string, string, bool) {
 			// A string directly inside an object, where a name is due, is a name.
 			if kind, n := dec.StackIndex(dec.StackDepth()); kind == '{' && n%2 == 1 && len(stack) > 0 {
 				name := tok.String()
-				key := foldName(name)
+				key := jsonname.Fold(name)
 				top := stack[len(stack)-1]
 				if other, dup := top[key]; dup {
 					return other, name, true
@@ -315,21 +314,6 @@ func caseVariantNames(data []byte) (string, string, bool) {
 			}
 		}
 	}
-}
-
-// foldName maps every string to one representative of its case-folding class:
-// each rune to the smallest rune of its unicode.SimpleFold orbit.
-func foldName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		b.WriteRune(least)
-	}
-	return b.String()
 }
 
 // str returns an optional string field; absent, null and "" all give "".

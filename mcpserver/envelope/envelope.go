@@ -59,13 +59,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/jsonname"
 	"github.com/automium/automium/internal/nesting"
 )
 
@@ -476,7 +476,7 @@ func (p *parser) memberName(d int, name string) bool {
 	p.key[d] = name
 	repeated := false
 	if p.set[d] != nil {
-		f := fold(name)
+		f := jsonname.Fold(name)
 		_, repeated = p.set[d][f]
 		p.set[d][f] = struct{}{}
 	} else {
@@ -491,7 +491,7 @@ func (p *parser) memberName(d int, name string) bool {
 		if len(p.folded[d]) > 16 {
 			p.set[d] = make(map[string]struct{}, 2*len(p.folded[d]))
 			for _, seen := range p.folded[d] {
-				p.set[d][fold(seen)] = struct{}{}
+				p.set[d][jsonname.Fold(seen)] = struct{}{}
 			}
 		}
 	}
@@ -540,32 +540,6 @@ func (p *parser) misspelled(d int, name string) string {
 		}
 	}
 	return ""
-}
-
-// fold maps a name to one spelling per case-insensitive class: each rune to
-// the least rune of its Unicode simple-folding orbit, the equivalence that
-// strings.EqualFold and encoding/json's name matching use.
-func fold(s string) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c >= utf8.RuneSelf || 'a' <= c && c <= 'z' {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		least := r
-		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-			least = min(least, f)
-		}
-		b.WriteRune(least)
-	}
-	return b.String()
 }
 
 // scalar notes a string, number or literal read at depth d (raw is its token).
