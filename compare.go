@@ -93,6 +93,19 @@ type Trial struct {
 	// Whether every triggered recovery got the journey past its failed step; requires
 	// recoveryTriggered.
 	Recovered bool `json:"recovered,omitempty" jsonschema:"whether every triggered recovery got the journey past its failed step; requires recoveryTriggered"`
+	// Attempts the run took, 1 to 100, retries included; 0 or absent means 1. A run
+	// that passed after more than one attempt was rescued by a retry and counts as a
+	// first-attempt failure.
+	Attempts int `json:"attempts,omitempty" jsonschema:"attempts the run took, 1 to 100, retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
+	// Whether the run ended on an infrastructure error (a crashed worker, an
+	// interrupted run) that says nothing about the planner; such a run leaves every
+	// denominator and is counted apart. Requires passed to be false.
+	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the run ended on an infrastructure error (a crashed worker, an interrupted run) that says nothing about the planner; such a run leaves every denominator and is counted apart. Requires passed to be false"`
+	// Whether latencyMs was not recorded; the run then leaves the latency figures.
+	LatencyUnknown bool `json:"latencyUnknown,omitempty" jsonschema:"whether latencyMs was not recorded; the run then leaves the latency figures"`
+	// Whether inputTokens and outputTokens were not recorded; the run then leaves the
+	// token figures.
+	TokensUnknown bool `json:"tokensUnknown,omitempty" jsonschema:"whether inputTokens and outputTokens were not recorded; the run then leaves the token figures"`
 }
 
 // CompareObservedTrialsInput hands recorded trials to the benchmark runner.
@@ -463,6 +476,10 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		if tr.Recovered && !tr.RecoveryTriggered {
 			ps.add(at.dot("recovered"), CodeInvalidArgument, nil,
 				"a run can only recover when recovery was triggered; set recoveryTriggered to true or recovered to false")
+		}
+		if tr.NotEvaluable && tr.Passed {
+			ps.add(at.dot("notEvaluable"), CodeInvalidArgument, nil,
+				"a run that passed was evaluated; set notEvaluable to false, or passed to false for an infrastructure error")
 		}
 		if ref, ok := owned().journeyByID[tr.JourneyID]; ok && (ref.AppID != tr.AppID || ref.FixtureID != tr.FixtureID) {
 			ps.add(at.dot("journeyId"), CodeFixtureAppMismatch, nil,
