@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/internal/diag"
 	"github.com/automium/automium/mcpserver"
 )
 
@@ -118,26 +119,17 @@ func readToken(fd int, stdin *os.File) (string, error) {
 	return token, nil
 }
 
-// lockedWriter serializes the audit and diagnostic handlers' writes to stderr,
-// so that their lines never interleave.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 // serveHTTP is -http: it serves until SIGINT or SIGTERM, then drains the requests
 // in flight and returns 0.
 func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) int {
-	out := &lockedWriter{w: stderr}
-	logger := slog.New(slog.NewJSONHandler(out, &slog.HandlerOptions{Level: level}))
+	// stderr is run's diag.Writer: each record is one Write, so the audit
+	// and diagnostic lines never interleave, and none waits for the reader.
+	// Diagnostics are rate-limited; the audit log, one line per request, is
+	// not, and the writer's drop count says what a reader that fell behind
+	// missed.
+	logger := slog.New(diag.RateLimit(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level}), 0, 0, time.Now))
 	// The audit log is not diagnostics: -log-level does not silence it.
-	audit := slog.New(slog.NewJSONHandler(out, nil))
+	audit := slog.New(slog.NewJSONHandler(stderr, nil))
 
 	addr, err := loopbackAddr(h.addr)
 	if err != nil {
@@ -204,7 +196,7 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	}
 
 	url := "http://" + listener.Addr().String() + "/mcp"
-	fmt.Fprint(out, banner(url, token, h))
+	fmt.Fprint(stderr, banner(url, token, h))
 	if h.noAuth {
 		logger.Warn("serving WITHOUT authentication (-insecure-no-auth-loopback-testing): any local process can call this server; use it only for test harnesses", "url", url)
 	}

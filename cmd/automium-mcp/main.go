@@ -28,7 +28,9 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
+	"github.com/automium/automium/internal/diag"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/stdio"
 )
@@ -39,6 +41,12 @@ func main() {
 
 // run is main with its process state passed in; it returns the exit status.
 func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
+	// Nothing written to stderr may wait for the client to read it: a client
+	// that never drains the pipe must not stop the protocol (internal/diag).
+	// What is queued when run returns gets a second to go out.
+	errOut := diag.NewWriter(stderr, 0)
+	defer errOut.Flush(time.Second)
+	stderr = errOut
 	flags := flag.NewFlagSet("automium-mcp", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and the tool contract digests, and exit")
@@ -97,7 +105,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 		return serveHTTP(h, level, stdin, stderr)
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logger := slog.New(diag.RateLimit(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}), 0, 0, time.Now))
 	if isTerminal(stdin) {
 		fmt.Fprintln(stderr, "automium-mcp speaks MCP over stdio and waits for a client; connect one, e.g. `claude mcp add automium -- automium-mcp` or `npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list` (Ctrl-C quits).")
 	}

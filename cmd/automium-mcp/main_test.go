@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
@@ -433,6 +435,77 @@ func TestFlags(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tt.wantStderr) || (tt.wantStderr == "" && stderr.Len() != 0) {
 				t.Errorf("stderr %q, want it to contain %q", stderr.String(), tt.wantStderr)
+			}
+		})
+	}
+}
+
+// TestUndrainedStderrKeepsTheSession: a client that never reads stderr must not
+// stop the protocol. Each duplicate notifications/initialized makes go-sdk log
+// an error; about 790 of them once filled the 64 KiB pipe and hung the session,
+// so a following ping went unanswered. The flood is ten times that, in several
+// shapes that each log, and the ping must still be answered.
+func TestUndrainedStderrKeepsTheSession(t *testing.T) {
+	floods := []struct{ name, line string }{
+		{"duplicate initialized", initializedLine},
+		{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/automium-unknown"}`},
+		{"initialized with params", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"x":"` + strings.Repeat("y", 512) + `"}}`},
+	}
+	for _, tt := range floods {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := exec.Command(binary, "-log-level", "debug")
+			stderr, err := cmd.StderrPipe() // never read
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer stderr.Close()
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+			lines := make(chan []byte, 4)
+			go func() {
+				defer close(lines)
+				r := bufio.NewReader(stdout)
+				for {
+					line, err := r.ReadBytes('\n')
+					if err != nil {
+						return
+					}
+					lines <- line
+				}
+			}()
+			go func() {
+				w := bufio.NewWriter(stdin)
+				fmt.Fprintln(w, initializeLine)
+				fmt.Fprintln(w, initializedLine)
+				for range 8000 {
+					fmt.Fprintln(w, tt.line)
+				}
+				fmt.Fprintln(w, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+				_ = w.Flush()
+			}()
+			timeout := time.After(30 * time.Second)
+			for {
+				select {
+				case line, ok := <-lines:
+					if !ok {
+						t.Fatal("stdout closed before the ping was answered")
+					}
+					if bytes.Contains(line, []byte(`"id":"after"`)) {
+						return
+					}
+				case <-timeout:
+					t.Fatal("the ping after the flood got no answer in 30 s: the session is held up by its undrained stderr")
+				}
 			}
 		})
 	}

@@ -1,0 +1,142 @@
+package diag
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// blockedWriter blocks every Write until released, as a pipe nobody reads.
+type blockedWriter struct {
+	release chan struct{}
+	mu      sync.Mutex
+	got     bytes.Buffer
+}
+
+func (b *blockedWriter) Write(p []byte) (int, error) {
+	<-b.release
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.got.Write(p)
+}
+
+func TestWriterNeverBlocks(t *testing.T) {
+	out := &blockedWriter{release: make(chan struct{})}
+	w := NewWriter(out, 100)
+	line := []byte(strings.Repeat("x", 39) + "\n")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 10000 {
+			if n, err := w.Write(line); n != len(line) || err != nil {
+				t.Errorf("Write = %d, %v; want %d, nil", n, err, len(line))
+				return
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Write blocked on a reader that does not read")
+	}
+	close(out.release)
+	if !w.Flush(10 * time.Second) {
+		t.Fatal("Flush did not finish once the reader read")
+	}
+	// However many lines the goroutine took before the buffer filled, each
+	// went out whole, and one report counts every byte dropped.
+	lines := strings.Split(strings.TrimSuffix(out.got.String(), "\n"), "\n")
+	kept := 0
+	for kept < len(lines) && lines[kept] == string(line[:39]) {
+		kept++
+	}
+	if kept == 0 || kept > 2*(100/len(line)) { // one buffer in the goroutine, one queued
+		t.Fatalf("%d lines kept, want 1 to %d: %q", kept, 2*(100/len(line)), lines)
+	}
+	want := []string{fmt.Sprintf("automium-mcp: %d bytes of diagnostics dropped: stderr was not read fast enough", (10000-kept)*len(line))}
+	if diff := cmp.Diff(want, lines[kept:]); diff != "" {
+		t.Errorf("after the kept lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestWriterPassesEverythingToAReader(t *testing.T) {
+	var out bytes.Buffer
+	w := NewWriter(&out, 0)
+	var want strings.Builder
+	for i := range 1000 {
+		line := fmt.Sprintf("line %d\n", i)
+		want.WriteString(line)
+		w.Write([]byte(line))
+		if i%100 == 0 && !w.Flush(10*time.Second) {
+			t.Fatal("Flush timed out")
+		}
+	}
+	if !w.Flush(10 * time.Second) {
+		t.Fatal("Flush timed out")
+	}
+	if diff := cmp.Diff(want.String(), out.String()); diff != "" {
+		t.Errorf("written (-want +got):\n%s", diff)
+	}
+}
+
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time { return c.t }
+
+func TestRateLimit(t *testing.T) {
+	tests := []struct {
+		name string
+		// steps: records logged at once, then how far the clock moves
+		steps [][2]int // {records, milliseconds}
+		want  []string
+	}{
+		{"within the burst", [][2]int{{3, 0}}, []string{"r0", "r1", "r2"}},
+		{"beyond the burst", [][2]int{{5, 0}}, []string{"r0", "r1", "r2"}},
+		{"a second refills the rate, and the count is reported", [][2]int{{5, 1000}, {3, 0}},
+			[]string{"r0", "r1", "r2", "r5 dropped_records=2", "r6"}},
+		{"the bucket holds no more than the burst", [][2]int{{1, 60000}, {5, 0}},
+			[]string{"r0", "r1", "r2", "r3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &fakeClock{t: time.Unix(0, 0)}
+			var out bytes.Buffer
+			text := slog.NewTextHandler(&out, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey || a.Key == slog.LevelKey {
+					return slog.Attr{}
+				}
+				return a
+			}})
+			log := slog.New(RateLimit(text, 3, 2, clock.now)).With()
+			n := 0
+			for _, s := range tt.steps {
+				for range s[0] {
+					log.Info(fmt.Sprintf("r%d", n))
+					n++
+				}
+				clock.t = clock.t.Add(time.Duration(s[1]) * time.Millisecond)
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				got = append(got, strings.TrimPrefix(l, "msg="))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRateLimitKeepsLevel(t *testing.T) {
+	h := RateLimit(slog.NewTextHandler(&bytes.Buffer{}, &slog.HandlerOptions{Level: slog.LevelWarn}), 0, 0, time.Now)
+	if h.Enabled(context.Background(), slog.LevelInfo) || !h.Enabled(context.Background(), slog.LevelError) {
+		t.Error("RateLimit changed which levels are enabled")
+	}
+}
