@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -298,7 +299,15 @@ type sessionState struct {
 	// compares them (the number 0 is also -0): a second call with one of
 	// them is refused here, as the stdio transport refuses it, and go-sdk's
 	// own refusal, which quotes the id whole, is never reached.
-	calls map[jsonrpc.ID]struct{}
+	calls map[jsonrpc.ID]*pendingCall
+}
+
+// pendingCall is a call in flight on a session, under h.mu.
+type pendingCall struct {
+	// cancelled is set by a notifications/cancelled that names the call while
+	// it is in flight: from then on nothing more of its answer is written, as
+	// the stdio transport writes none, whatever its handler returns.
+	cancelled bool
 }
 
 // sessionEntry is how enterSession ended.
@@ -438,6 +447,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		handler = h.stateless
 	}
 
+	if version := sessionlessIn(r.Header, view); version != "" && requestSession != "" && view.IsCall() && h.sessionOpen(requestSession) {
+		// A sessionless call names no session; one that names an initialized
+		// session is refused as stdio refuses a sessionless call in a session
+		// begun by initialize, whatever its headers say, rather than served
+		// beside the session.
+		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
+			jsonrpc.CodeInvalidRequest, "Invalid Request: "+envelope.SessionlessInSessionReason(version)))
+		return
+	}
 	if problem := standardHeaders(r.Header, view); problem != nil {
 		if !view.IsCall() {
 			// JSON-RPC answers no notification: the status says it.
@@ -449,6 +467,16 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	if view.Method == "notifications/cancelled" && handler == h.stateful && requestSession != "" && !h.cancelInFlight(requestSession, view) {
+		// It names no call in flight on the session: dropped, as MCP allows
+		// and stdio does. go-sdk acts on cancellations in a goroutine of its
+		// own, so one that arrives just before its call, or just after its
+		// answer, would otherwise cancel a later call that reuses the id.
+		aw.WriteHeader(http.StatusAccepted)
+		return
+	}
+
+	var call *pendingCall // the session's record of this call, if it is one
 	switch {
 	case handler == h.stateful && requestSession == "" && view.IsCall() && !envelope.AllowedBeforeInitialize(view.Method):
 		// No session, so none initialized: go-sdk would refuse the call with
@@ -480,7 +508,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case handler == h.stateful:
 		callID, isCall := envelope.IDOf(view.ID)
 		isCall = isCall && view.IsCall()
-		switch h.enterSession(r.Context(), requestSession, held, view.Method == "initialize", callID, isCall) {
+		entry, pending := h.enterSession(r.Context(), requestSession, held, view.Method == "initialize", callID, isCall)
+		call = pending
+		switch entry {
 		case sessionFull:
 			aw.Header().Set("Retry-After", "1")
 			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
@@ -502,6 +532,9 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.refs.Delete(ref)
 	r.Header.Set(auditRefHeader, ref)
 	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID}
+	if call != nil {
+		rw.cancelled = func() bool { return h.isCancelled(call) }
+	}
 	handler.ServeHTTP(rw, r)
 	rw.finish()
 }
@@ -551,6 +584,21 @@ func standardHeaders(header http.Header, view *envelope.Message) *envelope.Probl
 			" does not match body value " + echo.Quote(view.Name))
 	}
 	return nil
+}
+
+// sessionlessIn returns the sessionless protocol version a request asks for,
+// in params._meta or else in its Mcp-Protocol-Version header, when go-sdk
+// supports it; "" otherwise. A version go-sdk does not support decides
+// nothing: go-sdk answers it with the ones it does, on both transports.
+func sessionlessIn(header http.Header, view *envelope.Message) string {
+	version := view.ProtocolVersion
+	if version < sessionlessVersion {
+		version = header.Get("Mcp-Protocol-Version")
+	}
+	if version < sessionlessVersion || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		return ""
+	}
+	return version
 }
 
 // nameMember is the params member Mcp-Name stands for.
@@ -640,7 +688,7 @@ func (h *httpHandler) release(n int64) {
 // itself as being served, in the same step, so that two cannot both pass. It
 // reports sessionFull when the budget is full, and duplicateCall when a call
 // with the same id is in flight on the session.
-func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool, callID jsonrpc.ID, isCall bool) sessionEntry {
+func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool, callID jsonrpc.ID, isCall bool) (sessionEntry, *pendingCall) {
 	for {
 		h.mu.Lock()
 		st := h.sessions[id]
@@ -649,7 +697,7 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, 
 				// No such session: go-sdk answers 404, and an ID a client
 				// made up leaves no state behind.
 				h.mu.Unlock()
-				return entered
+				return entered, nil
 			}
 			st = h.session(id)
 		}
@@ -659,31 +707,33 @@ func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, 
 			case <-wait:
 				continue
 			case <-ctx.Done():
-				return sessionFull
+				return sessionFull, nil
 			}
 		}
 		defer h.mu.Unlock()
 		if isCall {
 			if _, dup := st.calls[callID]; dup {
-				return duplicateCall
+				return duplicateCall, nil
 			}
 		}
 		if st.held > 0 && st.held+bytes > h.opts.MaxSessionBytes {
-			return sessionFull
+			return sessionFull, nil
 		}
 		h.clock++
 		st.last, st.held = h.clock, st.held+bytes
 		st.posts++
+		var call *pendingCall
 		if isCall {
 			if st.calls == nil {
-				st.calls = map[jsonrpc.ID]struct{}{}
+				st.calls = map[jsonrpc.ID]*pendingCall{}
 			}
-			st.calls[callID] = struct{}{}
+			call = &pendingCall{}
+			st.calls[callID] = call
 		}
 		if ordered {
 			st.ordered = make(chan struct{})
 		}
-		return entered
+		return entered, call
 	}
 }
 
@@ -699,6 +749,34 @@ func (h *httpHandler) leaveSession(id string, bytes int64, callID jsonrpc.ID, is
 	}
 }
 
+// cancelInFlight marks the call a cancellation names on session id, and
+// reports whether go-sdk should see the cancellation: only when it names a
+// call in flight, or names it in a way go-sdk refuses anyway.
+func (h *httpHandler) cancelInFlight(id string, view *envelope.Message) bool {
+	callID, ok := envelope.IDOf(view.CancelledID)
+	if !ok || !callID.IsValid() {
+		return true
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := h.sessions[id]
+	if st == nil {
+		return !h.isOpen(id) // no such session: go-sdk answers 404
+	}
+	call := st.calls[callID]
+	if call == nil {
+		return false
+	}
+	call.cancelled = true
+	return true
+}
+
+func (h *httpHandler) isCancelled(call *pendingCall) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return call.cancelled
+}
+
 // isOpen reports whether the server has a session with this ID; h.mu must be
 // held. There are at most MaxSessions.
 func (h *httpHandler) isOpen(id string) bool {
@@ -708,6 +786,13 @@ func (h *httpHandler) isOpen(id string) bool {
 		}
 	}
 	return false
+}
+
+// sessionOpen is isOpen under h.mu.
+func (h *httpHandler) sessionOpen(id string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.isOpen(id)
 }
 
 // session returns the state of session id, creating it; h.mu must be held.

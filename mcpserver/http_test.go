@@ -6,12 +6,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -687,5 +690,131 @@ func TestHTTPDuplicateIDInFlight(t *testing.T) {
 				t.Errorf("the id again once the first call was answered: status %d, want 200", resp.StatusCode)
 			}
 		})
+	}
+}
+
+// TestHTTPSessionlessCallNamingASession: a sessionless call that names an
+// initialized session is refused with -32600, as stdio refuses a sessionless
+// call in a session begun by initialize, and never runs; one that names no
+// open session is served sessionless, and an unsupported version gets go-sdk's
+// list of supported ones whatever it names.
+func TestHTTPSessionlessCallNamingASession(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	const refused = `{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request: this session began with initialize; a call carrying protocol version \"2026-07-28\" in _meta belongs to a sessionless session: start a new one"}}`
+	tests := []struct {
+		name       string
+		body       string
+		headers    map[string]string
+		named      string // "open", "closed" or "made-up"
+		wantStatus int
+		want       string // the whole body, or a part of it with wantPart
+		wantPart   bool
+	}{
+		{"tools/call in an open session", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"count","arguments":{},` + meta + `}}`,
+			map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "count"}, "open", http.StatusBadRequest, refused, false},
+		{"tools/list in an open session", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + meta + `}}`,
+			map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, "open", http.StatusBadRequest, refused, false},
+		{"the session's own protocol header with a sessionless _meta", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + meta + `}}`,
+			map[string]string{"Mcp-Protocol-Version": "2025-11-25"}, "open", http.StatusBadRequest, refused, false},
+		{"the sessionless header without _meta", `{"jsonrpc":"2.0","id":7,"method":"tools/list"}`,
+			map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, "open", http.StatusBadRequest, refused, false},
+		{"a session ID that names no session", `{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{` + meta + `}}`,
+			map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list"}, "made-up", http.StatusOK, `"automium_list_apps"`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newTestServer(t, mcpserver.HTTPOptions{})
+			var ran atomic.Int32
+			mcp.AddTool(s.server, &mcp.Tool{Name: "count"}, func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+				ran.Add(1)
+				return &mcp.CallToolResult{}, nil, nil
+			})
+			resp := s.post(t, initializeBody, nil)
+			io.Copy(io.Discard, resp.Body)
+			session := resp.Header.Get("Mcp-Session-Id")
+			io.Copy(io.Discard, s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+				map[string]string{"Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-11-25"}).Body)
+			if tt.named == "made-up" {
+				session = "NOSUCHSESSIONNOSUCHSESSION"
+			}
+			headers := map[string]string{"Mcp-Session-Id": session}
+			for k, v := range tt.headers {
+				headers[k] = v
+			}
+			resp = s.post(t, tt.body, headers)
+			data := sseData(t, resp)
+			got := string(bytes.TrimSpace(data))
+			switch {
+			case resp.StatusCode != tt.wantStatus:
+				t.Errorf("status %d, want %d; body %.500s", resp.StatusCode, tt.wantStatus, got)
+			case tt.wantPart && !strings.Contains(got, tt.want):
+				t.Errorf("body %.500s, want it to contain %s", got, tt.want)
+			case !tt.wantPart:
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("body (-want +got):\n%s", diff)
+				}
+			}
+			if n := ran.Load(); n != 0 {
+				t.Errorf("the tool ran %d times", n)
+			}
+		})
+	}
+}
+
+// TestHTTPCancelledCallHasOneOutcome: over HTTP as over stdio, a call
+// cancelled while in flight gets no answer, whatever its handler returns
+// (here a result, an error, or the context's error), in an event stream and
+// in a JSON response; a cancellation that names no call in flight is dropped
+// and cannot cancel a later call that reuses the id.
+func TestHTTPCancelledCallHasOneOutcome(t *testing.T) {
+	returns := map[string]func(context.Context) (*mcp.CallToolResult, any, error){
+		"a result":          func(context.Context) (*mcp.CallToolResult, any, error) { return &mcp.CallToolResult{}, nil, nil },
+		"an error":          func(context.Context) (*mcp.CallToolResult, any, error) { return nil, nil, errors.New("gave up") },
+		"the context error": func(ctx context.Context) (*mcp.CallToolResult, any, error) { return nil, nil, ctx.Err() },
+	}
+	for _, json := range []bool{false, true} {
+		for name, ret := range returns {
+			t.Run(fmt.Sprintf("json=%v, handler returns %s", json, name), func(t *testing.T) {
+				s := newTestServer(t, mcpserver.HTTPOptions{JSONResponse: json})
+				entered := make(chan struct{}, 1)
+				mcp.AddTool(s.server, &mcp.Tool{Name: "hold"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+					entered <- struct{}{}
+					<-ctx.Done()
+					return ret(ctx)
+				})
+				resp := s.post(t, initializeBody, nil)
+				io.Copy(io.Discard, resp.Body)
+				session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25"}
+				io.Copy(io.Discard, s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session).Body)
+
+				answered := make(chan string, 1)
+				go func() {
+					resp := s.post(t, `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"hold","arguments":{}}}`, session)
+					body, _ := io.ReadAll(resp.Body)
+					answered <- fmt.Sprintf("status %d: %s", resp.StatusCode, body)
+				}()
+				<-entered
+				cancel := s.post(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"c1"}}`, session)
+				io.Copy(io.Discard, cancel.Body)
+				if cancel.StatusCode != http.StatusAccepted {
+					t.Errorf("cancellation: status %d, want 202", cancel.StatusCode)
+				}
+				if got := <-answered; strings.Contains(got, `"id":"c1"`) {
+					t.Errorf("the cancelled call was answered: %.500s", got)
+				}
+
+				// A cancellation naming no call in flight is dropped: the
+				// next call with that id is answered.
+				stale := s.post(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"p1"}}`, session)
+				io.Copy(io.Discard, stale.Body)
+				if stale.StatusCode != http.StatusAccepted {
+					t.Errorf("stale cancellation: status %d, want 202", stale.StatusCode)
+				}
+				ping := sseData(t, s.post(t, `{"jsonrpc":"2.0","id":"p1","method":"ping"}`, session))
+				if want := `{"jsonrpc":"2.0","id":"p1","result":{}}`; string(bytes.TrimSpace(ping)) != want {
+					t.Errorf("ping after a stale cancellation: %s, want %s", ping, want)
+				}
+			})
+		}
 	}
 }

@@ -29,6 +29,10 @@ type rpcWriter struct {
 	id     jsontext.Value // its id as the client wrote it, nil for a notification
 
 	refused int // the status of go-sdk's plain-text refusal, held back; its text is dropped
+
+	// cancelled, for a call, reports whether the client has cancelled it;
+	// from then on nothing more is written, so the call gets no answer.
+	cancelled func() bool
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
@@ -60,7 +64,7 @@ func (w *rpcWriter) finish() {
 var errorMember = []byte(`"error"`)
 
 func (w *rpcWriter) Write(p []byte) (int, error) {
-	if w.refused != 0 {
+	if w.refused != 0 || (w.cancelled != nil && w.cancelled()) {
 		return len(p), nil
 	}
 	if !bytes.Contains(p, errorMember) {

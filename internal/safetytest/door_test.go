@@ -291,6 +291,8 @@ func attackTable() []attackRow {
 		{"logging/setLevel empty", call("125", `"method":"logging/setLevel","params":{}`)},
 		{"ping with _meta progressToken", call("126", `"method":"ping","params":{"_meta":{"progressToken":{}}}`)},
 		{"tools/call number as string in arguments", call("127", `"method":"tools/call","params":{"name":"automium_list_fixtures","arguments":{"appId":5}}`)},
+		{"sessionless call in a session begun by initialize", call("132", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"}}}`)},
+		{"sessionless tools/call in a session begun by initialize", call("133", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"}}}`)},
 		{"sessionless call without client capabilities", call("130", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}`)},
 		{"sessionless call with client info a string", call("131", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":"`+strings.Repeat("<", 1000)+`"}}`)},
 		{"a message over 16 MiB, id first", call(`"big"`, `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{"pad":"`+strings.Repeat("x", 16<<20)+`"}}`)},

@@ -124,6 +124,16 @@ func InitializeAgain(m *Message) *Problem {
 	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + InitializeAgainReason}
 }
 
+// SessionlessInSessionReason is why a transport refuses a call that names a
+// sessionless protocol version in a session begun by initialize (without the
+// "Invalid Request: " prefix): served, it would get an answer of another
+// protocol's shape, and over HTTP it would be served beside a session it
+// names but does not belong to. version is the client's, and is quoted cut.
+func SessionlessInSessionReason(version string) string {
+	return "this session began with initialize; a call carrying protocol version " + echo.Quote(version) +
+		" in _meta belongs to a sessionless session: start a new one"
+}
+
 // checkMethod refuses what go-sdk would refuse of a request or notification
 // before any handler or middleware runs: a method it does not handle, a
 // notification sent with an id or a request without one, missing params, and

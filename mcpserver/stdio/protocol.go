@@ -35,8 +35,7 @@ func (p sessionProtocol) admit(req *envelope.Message) (sessionProtocol, string) 
 	case version != "" && p.kind == "":
 		return sessionProtocol{kind: "sessionless", version: version}, ""
 	case version != "" && p.kind == "handshake":
-		return p, "this session began with initialize; a call carrying protocol version " + echo.Quote(version) +
-			" in _meta belongs to a sessionless session: start a new one"
+		return p, envelope.SessionlessInSessionReason(version)
 	case version != "" && version != p.version:
 		return p, "this session speaks protocol " + p.version + "; a call carrying protocol version " + echo.Quote(version) +
 			" in _meta belongs to another session"
