@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/testsupport"
+	"github.com/automium/automium/mcpserver/envelope"
 )
 
 // httpProcess is automium-mcp -http, driven with its token over one session.
@@ -405,4 +406,61 @@ func strictJSON(line []byte) bool {
 		return true
 	}
 	return distinct(v)
+}
+
+// TestSessionsKeepBoundedInitializeParams: what go-sdk keeps of a session for
+// its whole life, its initialize params, is bounded at the door
+// (envelope.MaxSessionParamsBytes), on both transports. An initialize over the
+// bound is refused with -32602 and leaves no session; 64 HTTP sessions (the
+// session cap) that each initialized with params just under it stay resident in
+// a few MiB more than one session. Before the bound, a 15 MiB clientInfo.name
+// left about 29 MiB in every idle session, and 24 of them held 761 MiB.
+func TestSessionsKeepBoundedInitializeParams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short")
+	}
+	initialize := func(nameBytes int) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` +
+			strings.Repeat("n", nameBytes) + `","version":"0"}}}`)
+	}
+	const overhead = 89 // the params' bytes around the name
+	const want = `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: the params of \"initialize\" hold 15728729 bytes; a session keeps them for its whole life, so the limit is 65536: send a shorter clientInfo and fewer capabilities"}}`
+
+	stdio := start(t, "")
+	stdio.send(string(initialize(15 << 20)))
+	if got := string(stdio.next()); got != want {
+		t.Errorf("stdio, a 15 MiB clientInfo.name: %.500s\nwant %s", got, want)
+	}
+	web := startHTTP(t)
+	status, got := web.post(initialize(15 << 20))
+	if status != http.StatusBadRequest || string(got) != want {
+		t.Errorf("HTTP, a 15 MiB clientInfo.name: status %d, %.500s\nwant 400, %s", status, got, want)
+	}
+	if web.session != "" {
+		t.Errorf("the refused initialize left session %q", web.session)
+	}
+
+	pid := web.cmd.Process.Pid
+	const sessions = 64 // mcpserver.DefaultHTTPMaxSessions
+	name := envelope.MaxSessionParamsBytes - overhead
+	var before int64
+	for i := range sessions {
+		web.session = ""
+		if status, msg := web.post(initialize(name)); status != http.StatusOK || !bytes.Contains(msg, []byte(`"result"`)) {
+			t.Fatalf("session %d: initialize at the bound: status %d, %.300s", i, status, msg)
+		}
+		if status, _ := web.post([]byte(initializedLine)); status != http.StatusAccepted {
+			t.Fatalf("session %d: notifications/initialized: status %d", i, status)
+		}
+		if i == 0 {
+			before, _ = procRSS(t, pid)
+		}
+	}
+	after, peak := procRSS(t, pid)
+	t.Logf("VmRSS after one session %.1f MiB, after %d %.1f MiB; VmHWM %.1f MiB", float64(before)/(1<<20), sessions, float64(after)/(1<<20), float64(peak)/(1<<20))
+	// Each session keeps its params a few times over (the request, go-sdk's
+	// decoded copy, the answer's echo is not kept): 64 × 64 KiB × 4 is 16 MiB.
+	if grown := after - before; grown > 32<<20 {
+		t.Errorf("%d sessions at the bound grew the server by %.1f MiB, want at most 32 MiB", sessions, float64(grown)/(1<<20))
+	}
 }

@@ -92,6 +92,19 @@ const MaxMethodBytes = 128
 // header, so a longer one is refused here, for every transport alike.
 const MaxProtocolVersionBytes = 32
 
+// MaxSessionParamsBytes bounds the params of the methods whose params go-sdk
+// keeps for the whole life of a session: initialize (its clientInfo and
+// capabilities) and logging/setLevel. The body budgets of both transports count
+// a message's bytes only until it is answered; what a session keeps afterwards
+// is bounded here instead, for every transport alike: at most this much per
+// session, and so at most this times the session cap in all. Real clients send
+// well under 2 KiB; a 15 MiB clientInfo.name once left about 29 MiB behind in
+// every idle session.
+const MaxSessionParamsBytes = 64 << 10
+
+// keptBySession lists the methods whose params go-sdk keeps for a session's life.
+var keptBySession = map[string]bool{"initialize": true, "logging/setLevel": true}
+
 // MaxErrorMessageBytes is the longest error message a transport writes.
 const MaxErrorMessageBytes = 4 << 10
 
@@ -633,6 +646,11 @@ func (p *parser) message() (*Message, *Problem) {
 			return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+echo.Quote(p.method)+" must be a JSON object")
 		}
 		m.Params = p.params
+	}
+	if keptBySession[m.Method] && len(m.Params) > MaxSessionParamsBytes {
+		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
+			strconv.Itoa(len(m.Params))+" bytes; a session keeps them for its whole life, so the limit is "+
+			strconv.Itoa(MaxSessionParamsBytes)+": send a shorter clientInfo and fewer capabilities")
 	}
 	switch m.Method {
 	case "tools/call", "prompts/get":

@@ -47,6 +47,13 @@ func TestParseRefuses(t *testing.T) {
 		{"response without id", `{"jsonrpc":"2.0","result":{}}`, Problem{Code: -32600}},
 		{"long protocol version in _meta", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + strings.Repeat("9", 33) + `"}}}`, Problem{ID: []byte("1"), Code: -32600}},
 		{"long protocol version before the sessionless one", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"` + strings.Repeat("1", 1000) + `"}}}`, Problem{ID: []byte("1"), Code: -32600}},
+		// What a session keeps for its life is bounded whatever member holds the bytes.
+		{"long clientInfo.name", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + strings.Repeat("n", MaxSessionParamsBytes) + `","version":"0"}}}`,
+			Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "initialize" hold 65625 bytes; a session keeps them for its whole life, so the limit is 65536: send a shorter clientInfo and fewer capabilities`}},
+		{"long capability", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":"` + strings.Repeat("c", 70000) + `"}},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"long escaped name", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + strings.Repeat(`\u0041`, 11000) + `","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"long padding between members", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` + strings.Repeat(" ", 70000) + `"capabilities":{},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"long logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + strings.Repeat("d", 70000) + `"}}`, Problem{ID: []byte("1"), Code: -32602}},
 	}
 	lim := Limits{MaxValues: 100, MaxDepth: 64}
 	for _, tt := range tests {
