@@ -239,7 +239,7 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 		if _, dup := servers[s.Identity]; dup {
 			return nil, refuse(CodeInvalidGrant, at, "server %s is pinned twice", automium.ClientValue(s.Identity.String()))
 		}
-		digest, err := s.Catalog.Digest()
+		digest, err := s.Catalog.DigestV2()
 		if err != nil {
 			return nil, err
 		}
