@@ -125,4 +125,3 @@ func keepRest(out map[string]any, f fields, skip ...string) {
 		out[name] = json.RawMessage(raw)
 	}
 }
-
