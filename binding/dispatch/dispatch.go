@@ -286,8 +286,9 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 }
 
 // verify reads the catalog afresh for one dispatch and returns it, its digest
-// and the change counter it is current at. Any failure is a refusal: a read
-// that fails, is cut by a bound, or is overtaken by a list_changed.
+// and the change counter the read started at. A read that fails or is cut by
+// a bound is a refusal; one overtaken by a list_changed is refused by
+// Dispatch, which compares the counter with at.
 func (s *Server) verify(ctx context.Context) (binding.Catalog, string, uint64, error) {
 	wait, cancel := context.WithTimeout(ctx, s.limits.VerifyTimeout)
 	defer cancel()
@@ -305,9 +306,9 @@ func (s *Server) verify(ctx context.Context) (binding.Catalog, string, uint64, e
 		return binding.Catalog{}, "", 0, closedError(s)
 	case err != nil:
 		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("it could not be read again to verify it before the call: %s", automium.ClientValue(err.Error())))
-	case s.changes != at:
-		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("it announced a change while it was being read to verify it"))
 	}
+	// A change announced during the read is caught by Dispatch's check of
+	// the counter at, just before the broker: one check for both windows.
 	return s.catalog, s.digest, at, nil
 }
 
@@ -421,7 +422,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 	if !srv.unchangedSince(at) {
 		// A notification (or the session's end) arrived after the read: the
 		// digest may be old. Checked before the broker consumes the step.
-		return nil, srv.staleError(echo.Msg("it announced a change after its catalog was read"))
+		return nil, srv.staleError(echo.Msg("it announced a change while or after its catalog was read"))
 	}
 	schema, _ := catalog.InputSchema(call.Tool)
 	auth, err := d.broker.Authorize(grant, binding.LiveCall{
