@@ -53,7 +53,7 @@ type Call struct {
 }
 
 // Candidate is one call a step allows, bound to its server: the server's
-// identity and pinned tool-catalog-v1 digest, the tool's name as the catalog
+// identity and pinned tool-catalog-v2 digest, the tool's name as the catalog
 // lists it, and arguments that validate against its closed input schema, in
 // RFC 8785 canonical form.
 type Candidate struct {

@@ -1,7 +1,7 @@
 // Package dispatch calls MCP tools only through a [binding.Broker]. It is the
 // go-sdk client side of package binding: a [Dispatcher] connects to MCP servers
 // over any mcp.Transport, reads each server's identity and computes its live
-// tool-catalog-v1 digest after initialize, and sends a tool call only after the
+// tool-catalog-v2 digest after initialize and before every call, and sends a tool call only after the
 // broker has authorized it against its grant.
 //
 // The set of servers is fixed by the program that calls [Dispatcher.Connect];
@@ -141,7 +141,7 @@ type Server struct {
 // Identity returns the identity the server reported in initialize.
 func (s *Server) Identity() binding.ServerIdentity { return s.identity }
 
-// CatalogDigest returns the tool-catalog-v1 digest of the server's catalog as
+// CatalogDigest returns the tool-catalog-v2 digest of the server's catalog as
 // last read successfully; see [Server.Stale] for whether it is still current.
 func (s *Server) CatalogDigest() string {
 	s.mu.Lock()
