@@ -18,6 +18,7 @@ import (
 	"github.com/automium/automium/binding/boltstore"
 	"github.com/automium/automium/binding/steptest"
 	"github.com/google/go-cmp/cmp"
+	bolt "go.etcd.io/bbolt"
 )
 
 func open(t *testing.T, path string) *boltstore.Store {
@@ -304,5 +305,42 @@ func TestNotLinkedByTheServer(t *testing.T) {
 				t.Errorf("%s links %s", pkg, dep)
 			}
 		}
+	}
+}
+
+// TestDamagedPositionIsAnError: a stored position that does not parse, or
+// names no plan, or a step below 1, is an error, never step 0 of no plan,
+// which would make every consumed step of the run usable again.
+func TestDamagedPositionIsAnError(t *testing.T) {
+	for name, value := range map[string]string{
+		"not JSON":      `{"next":`,
+		"no plan":       `{"next":3,"planId":""}`,
+		"step 0":        `{"next":0,"planId":"` + steptest.PlanA + `"}`,
+		"negative step": `{"next":-1,"planId":"` + steptest.PlanA + `"}`,
+		"empty":         ``,
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "steps.db")
+			s := open(t, path)
+			s.Close()
+			db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := db.Update(func(tx *bolt.Tx) error {
+				return tx.Bucket([]byte("automium/step-positions-v1")).Put([]byte("run-1"), []byte(value))
+			}); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s = open(t, path)
+			defer s.Close()
+			if p, err := s.Position("run-1"); err == nil {
+				t.Errorf("Position of a damaged value = %+v, no error", p)
+			}
+			if ok, err := s.Advance("run-1", binding.Position{}, steptest.PlanA); ok || err == nil {
+				t.Errorf("Advance over a damaged value = %v, %v; want an error", ok, err)
+			}
+		})
 	}
 }

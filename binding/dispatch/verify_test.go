@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -331,4 +332,31 @@ func TestVerificationBounds(t *testing.T) {
 			t.Errorf("the server received %d tools/call requests", n)
 		}
 	})
+}
+
+// TestRacingDispatchesOfOneGrant: dispatches of one grant racing, each
+// verifying the catalog, see one success, and the server receives one call.
+func TestRacingDispatchesOfOneGrant(t *testing.T) {
+	ui := newFixture(uiIdentity, clickSchema)
+	calls := countCalls(ui)
+	g := grants(t, click("button:Sign in"))
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	connect(t, d, ui)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() { _, errs[i] = d.Dispatch(context.Background(), g[0], click("button:Sign in")) })
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if codeOf(err) != binding.CodeGrantConsumed {
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	if ok != 1 || calls.Load() != 1 {
+		t.Errorf("%d dispatches succeeded and the server received %d calls, want 1 and 1", ok, calls.Load())
+	}
 }
