@@ -197,7 +197,7 @@ func waitNoticed(t *testing.T, srv *dispatch.Server) {
 	t.Helper()
 	select {
 	case <-dispatch.Noticed(srv):
-	case <-time.After(5 * time.Second):
+	case <-time.After(2 * time.Second):
 		t.Log("no list_changed reached the dispatcher")
 	}
 }
