@@ -11,7 +11,8 @@
 //
 //   - the server: its identity (name and version, as it reports them in
 //     initialize) and the [Catalog] digest of everything it advertises
-//     (tool-catalog-v1);
+//     (tool-catalog-v2, [Catalog.DigestV2]: tools with their annotations and
+//     _meta, resources, resource templates and prompts);
 //   - the call: the tool's name and arguments that validate against the tool's
 //     closed input schema, in RFC 8785 canonical form;
 //   - the plan: the plan's ID (action-plan-v1, the digest of all its steps)
@@ -32,9 +33,11 @@
 // or out-of-schema arguments, reordered, skipped or repeated steps, a step of
 // another plan, a wrong host or VM, an expired or too long-lived grant, and a
 // grant of another run or policy. Its one-shot state is a [StepStore], in
-// memory unless the caller gives a persistent one. The package binding/dispatch
-// connects to MCP servers with the go-sdk client and calls tools only through a
-// Broker, refusing every call to a server whose catalog may have changed.
+// memory unless the caller gives a persistent one (binding/boltstore keeps it
+// in a file). The package binding/dispatch connects to MCP servers with the
+// go-sdk client and calls tools only through a Broker, reading each server's
+// catalog again before every call and refusing the call when it changed or
+// cannot be read.
 //
 // Everything here is pure: beyond the standard library it depends only on this
 // module's root package (codes, paths) and its message renderer, canonicaljson,
@@ -156,7 +159,8 @@ const (
 	// CodeStateUnavailable: the broker's step store could not be read or
 	// written; nothing was dispatched.
 	CodeStateUnavailable automium.Code = "state_unavailable"
-	// CodeInvalidCatalog: a list answer cannot be read under tool-catalog-v1.
+	// CodeInvalidCatalog: a list answer cannot be read under tool-catalog-v1
+	// or tool-catalog-v2.
 	CodeInvalidCatalog automium.Code = "invalid_catalog"
 	// CodeInvalidGrant: a plan, grant or broker setting is malformed.
 	CodeInvalidGrant automium.Code = "invalid_grant"

@@ -47,7 +47,7 @@ type BrokerOptions struct {
 	// ([NewMemoryStepStore]), which lasts as long as the broker: a broker
 	// started again with a new one would accept every unexpired grant of the
 	// run once more. A runtime that restarts gives every broker of a run the
-	// same persistent store.
+	// same persistent store, such as binding/boltstore's.
 	Steps StepStore
 }
 

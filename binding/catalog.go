@@ -59,6 +59,10 @@ type Catalog struct {
 	Tools           []json.RawMessage
 	Resources       []json.RawMessage
 	Prompts         []json.RawMessage
+	// ResourceTemplates are the items of every resources/templates/list
+	// page. tool-catalog-v1 leaves them out; tool-catalog-v2
+	// ([Catalog.DigestV2]), the rule binding pins, covers them.
+	ResourceTemplates []json.RawMessage
 }
 
 // CatalogRules states the tool-catalog-v1 rule, one sentence group a rule, in

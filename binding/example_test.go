@@ -49,7 +49,7 @@ func Example() {
 		RunID: "run_4f1c2a", PolicyDigest: policy, Host: "vm-host-7", VMUUID: "5c0f5b2e-8a43-4c1b-9a55-2f6e1d7c9b10",
 		Keys: []binding.SealKey{key}, Now: func() time.Time { return issued.Add(time.Minute) },
 	})
-	digest, _ := catalog.Digest()
+	digest, _ := catalog.DigestV2()
 	schema, _ := catalog.InputSchema("click")
 	call := binding.LiveCall{Server: server, CatalogDigest: digest, InputSchema: schema, Tool: "click",
 		Arguments: json.RawMessage(`{"target":"button:Sign in"}`)}

@@ -56,9 +56,9 @@ func uiCatalog(changed bool) binding.Catalog {
 
 func mustDigest(t testing.TB, c binding.Catalog) string {
 	t.Helper()
-	d, err := c.Digest()
+	d, err := c.DigestV2()
 	if err != nil {
-		t.Fatalf("Digest: %v", err)
+		t.Fatalf("DigestV2: %v", err)
 	}
 	return d
 }
@@ -198,4 +198,14 @@ type readOnlyStore struct{ binding.StepStore }
 
 func (readOnlyStore) Advance(string, binding.Position, string) (bool, error) {
 	return false, errors.New("store is read-only")
+}
+
+// mustDigest1 is the catalog's tool-catalog-v1 digest, for the tests of that rule.
+func mustDigest1(t testing.TB, c binding.Catalog) string {
+	t.Helper()
+	d, err := c.Digest()
+	if err != nil {
+		t.Fatalf("Digest: %v", err)
+	}
+	return d
 }

@@ -53,7 +53,7 @@ type Call struct {
 }
 
 // Candidate is one call a step allows, bound to its server: the server's
-// identity and pinned tool-catalog-v1 digest, the tool's name as the catalog
+// identity and pinned tool-catalog-v2 digest, the tool's name as the catalog
 // lists it, and arguments that validate against its closed input schema, in
 // RFC 8785 canonical form.
 type Candidate struct {
@@ -239,7 +239,7 @@ func IssuePlan(p Plan, key *SealKey) ([]Grant, error) {
 		if _, dup := servers[s.Identity]; dup {
 			return nil, refuse(CodeInvalidGrant, at, "server %s is pinned twice", automium.ClientValue(s.Identity.String()))
 		}
-		digest, err := s.Catalog.Digest()
+		digest, err := s.Catalog.DigestV2()
 		if err != nil {
 			return nil, err
 		}

@@ -250,3 +250,20 @@ func TestRefCyclesRefused(t *testing.T) {
 		t.Errorf("a recursive tree: %v", err)
 	}
 }
+
+// TestIntegersBeyondTwoTo53Refused: an integer literal beyond 2^53 - 1 is
+// refused even when a double holds it exactly (9007199254740994 is one), as
+// I-JSON (RFC 7493) asks: a receiver that reads integers as doubles cannot
+// tell it from its neighbours, so it does not bind one number. Only the
+// integer check catches these; the inexact-number check passes them.
+func TestIntegersBeyondTwoTo53Refused(t *testing.T) {
+	schema := `{"type":"object","properties":{"n":{"type":"integer"}},"additionalProperties":false}`
+	for _, args := range []string{`{"n":9007199254740992}`, `{"n":9007199254740994}`, `{"n":-9007199254740994}`, `{"n":18014398509481984}`} {
+		if err := issueWithSchema(t, schema, args); codeOf(err) != binding.CodeArgumentsOutsideSchema {
+			t.Errorf("%s: IssuePlan error = %v, want %s", args, err, binding.CodeArgumentsOutsideSchema)
+		}
+	}
+	if err := issueWithSchema(t, schema, `{"n":-9007199254740991}`); err != nil {
+		t.Errorf("-(2^53 - 1): %v", err)
+	}
+}

@@ -1,7 +1,7 @@
 // Package dispatch calls MCP tools only through a [binding.Broker]. It is the
 // go-sdk client side of package binding: a [Dispatcher] connects to MCP servers
 // over any mcp.Transport, reads each server's identity and computes its live
-// tool-catalog-v1 digest after initialize, and sends a tool call only after the
+// tool-catalog-v2 digest after initialize and before every call, and sends a tool call only after the
 // broker has authorized it against its grant.
 //
 // The set of servers is fixed by the program that calls [Dispatcher.Connect];
@@ -11,12 +11,17 @@
 // tool on another server, or on the same server after its contract changed,
 // never receives the call.
 //
-// The dispatcher fails closed. A server that announced a catalog change is
-// refused ([binding.CodeCatalogStale]) until a re-read of its catalog
-// succeeds; a server whose session ended is removed at once, so a call to it
-// sends nothing and its identity can connect again; and every error says
-// whether the call was sent ([binding.CodeCallFailed] is the only code of a
-// call that may have been).
+// The dispatcher fails closed. By default it verifies before every dispatch:
+// it reads the server's whole catalog again (bounded in pages, items, bytes
+// and time) and hands the broker the digest of that fresh read, so a server
+// that changed without announcing it is refused as contract drift before
+// anything reaches it, and a read that fails or is overtaken by a list_changed
+// refuses the call ([binding.CodeCatalogStale]). [Options.TrustNotifications]
+// trades that read for trust in the server's notifications, which is weaker.
+// A server whose session ended is removed at once, so a call to it sends
+// nothing and its identity can connect again; and every error says whether
+// the call was sent ([binding.CodeCallFailed] is the only code of a call that
+// may have been).
 //
 // Automium's own MCP server (package mcpserver) never dispatches anything; this
 // package is for the programs that will, such as a live run coordinator driving a
@@ -31,6 +36,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
@@ -48,6 +54,21 @@ type Options struct {
 	// cannot hold the dispatcher. Defaults: 10,000 and 1,000.
 	MaxCatalogItems int
 	MaxCatalogPages int
+	// MaxCatalogBytes bounds the JSON the dispatcher keeps of one read of a
+	// server's catalog, all lists together, as go-sdk decoded it. Default:
+	// 4 MiB. A single page is bounded by the transport before it gets here.
+	MaxCatalogBytes int
+	// VerifyTimeout bounds one read of a server's catalog, on top of the
+	// caller's context: a server that answers slowly cannot hold a dispatch.
+	// Default: 10 seconds.
+	VerifyTimeout time.Duration
+	// TrustNotifications makes the dispatcher read a server's catalog again
+	// only after the server announced a change (list_changed), instead of
+	// before every dispatch. It saves one catalog read per call, and it is
+	// weaker: a server that changes without notifying, or whose notification
+	// is still in flight, receives the call under its old digest. Leave it
+	// false unless the server is trusted to notify.
+	TrustNotifications bool
 }
 
 // Dispatcher routes granted calls to the servers it connected to. It is safe for
@@ -75,6 +96,12 @@ func New(broker *binding.Broker, opts *Options) *Dispatcher {
 	if o.MaxCatalogPages <= 0 {
 		o.MaxCatalogPages = 1_000
 	}
+	if o.MaxCatalogBytes <= 0 {
+		o.MaxCatalogBytes = 4 << 20
+	}
+	if o.VerifyTimeout <= 0 {
+		o.VerifyTimeout = 10 * time.Second
+	}
 	return &Dispatcher{broker: broker, opts: o}
 }
 
@@ -94,7 +121,11 @@ type Server struct {
 	limits   Options
 	d        *Dispatcher
 
-	refreshing sync.Mutex // held by the one re-read in progress; never waited for
+	// reading is held by the one catalog read in progress on the session:
+	// reads are serialized so that each can clear go-sdk's list cache
+	// (see listCatalog). A re-read after a notification never waits for it;
+	// a verification waits, bounded by its own context.
+	reading chan struct{}
 
 	mu      sync.Mutex
 	catalog binding.Catalog
@@ -110,7 +141,7 @@ type Server struct {
 // Identity returns the identity the server reported in initialize.
 func (s *Server) Identity() binding.ServerIdentity { return s.identity }
 
-// CatalogDigest returns the tool-catalog-v1 digest of the server's catalog as
+// CatalogDigest returns the tool-catalog-v2 digest of the server's catalog as
 // last read successfully; see [Server.Stale] for whether it is still current.
 func (s *Server) CatalogDigest() string {
 	s.mu.Lock()
@@ -153,7 +184,7 @@ func (s *Server) markClosed() {
 // the session ends, from either side, the server is removed, and the same
 // identity may connect again.
 func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ClientSessionOptions) (*Server, error) {
-	srv := &Server{limits: d.opts, d: d, ended: make(chan struct{}), noticed: make(chan struct{}, 1)}
+	srv := &Server{limits: d.opts, d: d, ended: make(chan struct{}), noticed: make(chan struct{}, 1), reading: make(chan struct{}, 1)}
 	markChanged := func() {
 		srv.mu.Lock()
 		srv.changes++
@@ -220,31 +251,86 @@ func (d *Dispatcher) remove(s *Server) {
 // waiting could outlast this caller's deadline. A dispatch that finds a
 // re-read in progress is refused instead (errReadPending).
 func (s *Server) refresh(ctx context.Context) error {
-	if !s.refreshing.TryLock() {
+	select {
+	case s.reading <- struct{}{}:
+	default:
 		return errReadPending
 	}
-	defer s.refreshing.Unlock()
+	defer func() { <-s.reading }()
+	_, err := s.read(ctx)
+	return err
+}
+
+// read reads the catalog and computes its digest; s.reading is held. The
+// catalog becomes current only if no change was announced while it was being
+// read; it returns the value of the change counter the read started at.
+func (s *Server) read(ctx context.Context) (uint64, error) {
+	ctx, cancel := context.WithTimeout(ctx, s.limits.VerifyTimeout)
+	defer cancel()
 	s.mu.Lock()
 	at := s.changes
 	s.mu.Unlock()
-	c, err := ListCatalog(ctx, s.session, s.limits.MaxCatalogItems, s.limits.MaxCatalogPages)
+	c, err := listCatalog(ctx, s.session, s.limits)
 	var digest string
 	if err == nil {
-		digest, err = c.Digest()
+		digest, err = c.DigestV2()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
 		s.readErr = err
-		return err
+		return at, err
 	}
 	s.catalog, s.digest, s.readAt, s.readErr = c, digest, at, nil
-	return nil
+	return at, nil
 }
 
-// live returns the server's current catalog and digest. A stale catalog is
-// read again first; if it is still stale after that, the dispatch is refused.
-func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
+// verify reads the catalog afresh for one dispatch and returns it, its digest
+// and the change counter the read started at. A read that fails or is cut by
+// a bound is a refusal; one overtaken by a list_changed is refused by
+// Dispatch, which compares the counter with at.
+func (s *Server) verify(ctx context.Context) (binding.Catalog, string, uint64, error) {
+	wait, cancel := context.WithTimeout(ctx, s.limits.VerifyTimeout)
+	defer cancel()
+	select {
+	case s.reading <- struct{}{}:
+	case <-wait.Done():
+		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("another dispatch's read of it did not end in time (%v)", wait.Err()))
+	}
+	defer func() { <-s.reading }()
+	at, err := s.read(ctx)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return binding.Catalog{}, "", 0, closedError(s)
+	case err != nil:
+		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("it could not be read again to verify it before the call: %s", automium.ClientValue(err.Error())))
+	}
+	// A change announced during the read is caught by Dispatch's check of
+	// the counter at, just before the broker: one check for both windows.
+	return s.catalog, s.digest, at, nil
+}
+
+// staleError is the refusal of a dispatch whose live catalog is not known.
+func (s *Server) staleError(why echo.Message) error {
+	return refuse(binding.CodeCatalogStale, "server",
+		"the catalog of server %s is not verified: %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
+		automium.ClientValue(s.identity.String()), why)
+}
+
+// unchangedSince reports whether no list_changed arrived since the read
+// whose counter was at.
+func (s *Server) unchangedSince(at uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.closed && s.changes == at
+}
+
+// live returns the server's current catalog and digest as the last read left
+// them, for [Options.TrustNotifications]. A stale catalog is read again first;
+// if it is still stale after that, the dispatch is refused.
+func (s *Server) live(ctx context.Context) (binding.Catalog, string, uint64, error) {
 	var err error
 	if s.Stale() {
 		err = s.refresh(ctx) // the state is read below, with any change that raced it
@@ -252,7 +338,7 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
-		return binding.Catalog{}, "", closedError(s)
+		return binding.Catalog{}, "", 0, closedError(s)
 	}
 	if s.changes != s.readAt {
 		why := echo.Msg("it changed again while it was being read")
@@ -262,11 +348,11 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, error) {
 		case s.readErr != nil:
 			why = echo.Msg("the re-read failed: %s", automium.ClientValue(s.readErr.Error()))
 		}
-		return binding.Catalog{}, "", refuse(binding.CodeCatalogStale, "server",
+		return binding.Catalog{}, "", 0, refuse(binding.CodeCatalogStale, "server",
 			"server %s announced a catalog change and %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
 			automium.ClientValue(s.identity.String()), why)
 	}
-	return s.catalog, s.digest, nil
+	return s.catalog, s.digest, s.readAt, nil
 }
 
 // refuse is the error of a refused dispatch, about the top-level field name
@@ -312,13 +398,31 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 		return nil, refuse(binding.CodeServerUnknown, "server",
 			"no connected server reports %s; a call can only go to a server the dispatcher was given; nothing was dispatched and the grant is unused", automium.ClientValue(call.Server.String()))
 	}
-	catalog, digest, err := srv.live(ctx)
+	var (
+		catalog binding.Catalog
+		digest  string
+		at      uint64
+		err     error
+	)
+	if d.opts.TrustNotifications {
+		catalog, digest, at, err = srv.live(ctx)
+	} else if err = ctx.Err(); err != nil {
+		return nil, refuse(binding.CodeNotDispatched, "ctx",
+			"the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)
+	} else {
+		catalog, digest, at, err = srv.verify(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, refuse(binding.CodeNotDispatched, "ctx",
 			"the context ended before the call was sent (%v); nothing was dispatched and the grant is unused", err)
+	}
+	if !srv.unchangedSince(at) {
+		// A notification (or the session's end) arrived after the read: the
+		// digest may be old. Checked before the broker consumes the step.
+		return nil, srv.staleError(echo.Msg("it announced a change while or after its catalog was read"))
 	}
 	schema, _ := catalog.InputSchema(call.Tool)
 	auth, err := d.broker.Authorize(grant, binding.LiveCall{
@@ -351,10 +455,23 @@ func (d *Dispatcher) server(id binding.ServerIdentity) *Server {
 }
 
 // ListCatalog reads a session's catalog: every page of tools/list,
-// resources/list and prompts/list the server's capabilities announce, each item
-// as JSON, with the negotiated protocol version. It stops with an error past
-// maxItems items or maxPages pages per list.
+// resources/list, resources/templates/list and prompts/list the server's
+// capabilities announce, each item as JSON, with the negotiated protocol
+// version. It stops with an error past maxItems items or maxPages pages per
+// list, or 4 MiB of items in all.
+//
+// Every answer is read from the server, never from go-sdk's list cache
+// (SEP-2549, protocol 2026-07-28 and later): ListCatalog sets each answer's
+// ttlMs to 0 as it reads it, which go-sdk's cache takes as expired, so the
+// next list goes to the server. Do not list on the same session from another
+// goroutine while ListCatalog runs.
 func ListCatalog(ctx context.Context, cs *mcp.ClientSession, maxItems, maxPages int) (binding.Catalog, error) {
+	return listCatalog(ctx, cs, Options{MaxCatalogItems: maxItems, MaxCatalogPages: maxPages, MaxCatalogBytes: 4 << 20})
+}
+
+func listCatalog(ctx context.Context, cs *mcp.ClientSession, o Options) (binding.Catalog, error) {
+	maxItems, maxPages := o.MaxCatalogItems, o.MaxCatalogPages
+	budget := &o.MaxCatalogBytes
 	init := cs.InitializeResult()
 	if init == nil {
 		return binding.Catalog{}, fmt.Errorf("dispatch: the session is not initialized")
@@ -366,11 +483,12 @@ func ListCatalog(ctx context.Context, cs *mcp.ClientSession, maxItems, maxPages 
 	}
 	var err error
 	if caps.Tools != nil {
-		c.Tools, err = pages(ctx, "tools/list", maxItems, maxPages, func(cursor string) ([]*mcp.Tool, string, error) {
+		c.Tools, err = pages(ctx, "tools/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Tool, string, error) {
 			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			if err != nil {
 				return nil, "", err
 			}
+			r.TTLMs = 0
 			return r.Tools, r.NextCursor, nil
 		})
 		if err != nil {
@@ -378,23 +496,36 @@ func ListCatalog(ctx context.Context, cs *mcp.ClientSession, maxItems, maxPages 
 		}
 	}
 	if caps.Resources != nil {
-		c.Resources, err = pages(ctx, "resources/list", maxItems, maxPages, func(cursor string) ([]*mcp.Resource, string, error) {
+		c.Resources, err = pages(ctx, "resources/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Resource, string, error) {
 			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 			if err != nil {
 				return nil, "", err
 			}
+			r.TTLMs = 0
 			return r.Resources, r.NextCursor, nil
+		})
+		if err != nil {
+			return c, err
+		}
+		c.ResourceTemplates, err = pages(ctx, "resources/templates/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.ResourceTemplate, string, error) {
+			r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+			if err != nil {
+				return nil, "", err
+			}
+			r.TTLMs = 0
+			return r.ResourceTemplates, r.NextCursor, nil
 		})
 		if err != nil {
 			return c, err
 		}
 	}
 	if caps.Prompts != nil {
-		c.Prompts, err = pages(ctx, "prompts/list", maxItems, maxPages, func(cursor string) ([]*mcp.Prompt, string, error) {
+		c.Prompts, err = pages(ctx, "prompts/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Prompt, string, error) {
 			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 			if err != nil {
 				return nil, "", err
 			}
+			r.TTLMs = 0
 			return r.Prompts, r.NextCursor, nil
 		})
 	}
@@ -402,7 +533,7 @@ func ListCatalog(ctx context.Context, cs *mcp.ClientSession, maxItems, maxPages 
 }
 
 // pages reads every page of one list, as JSON items.
-func pages[T any](ctx context.Context, method string, maxItems, maxPages int, page func(cursor string) ([]T, string, error)) ([]json.RawMessage, error) {
+func pages[T any](ctx context.Context, method string, maxItems, maxPages int, budget *int, page func(cursor string) ([]T, string, error)) ([]json.RawMessage, error) {
 	var items []json.RawMessage
 	cursor := ""
 	for n := 0; ; n++ {
@@ -423,6 +554,9 @@ func pages[T any](ctx context.Context, method string, maxItems, maxPages int, pa
 			raw, err := json.Marshal(it)
 			if err != nil {
 				return nil, fmt.Errorf("dispatch: %s: %w", method, err)
+			}
+			if *budget -= len(raw); *budget < 0 {
+				return nil, fmt.Errorf("dispatch: %s: the catalog is larger than its byte bound", method)
 			}
 			items = append(items, raw)
 		}

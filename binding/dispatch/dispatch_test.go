@@ -201,7 +201,7 @@ func TestCatalogDigestPerProtocol(t *testing.T) {
 	if digests["2025-11-25"] == digests["2025-06-18"] || digests["2025-11-25"] == digests[""] {
 		t.Errorf("digests per protocol version = %v, want them all different", digests)
 	}
-	want, _ := pinned(t).Digest()
+	want, _ := pinned(t).DigestV2()
 	if digests["2025-11-25"] != want {
 		t.Errorf("live digest %s, pinned %s", digests["2025-11-25"], want)
 	}

@@ -66,38 +66,44 @@ func TestStaleCatalogFailsClosed(t *testing.T) {
 		}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			ui := newFixture(uiIdentity, clickSchema)
-			failing, flooding := breakLists(ui)
-			g := grants(t, click("button:Sign in"))
-			d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogItems: 3})
-			srv := connect(t, d, ui)
-			ctx, repair := tt.breakIt(failing, flooding)
-			dispatch.MarkChanged(srv)
-			if _, err := d.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeCatalogStale {
-				t.Errorf("first dispatch after the failed re-read: error %v, want %s", err, binding.CodeCatalogStale)
-			}
-			if tt.name != "cancelled context" {
-				// The re-read still fails: a later dispatch with a live
-				// context is refused too, not authorized against the old digest.
-				if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); codeOf(err) != binding.CodeCatalogStale {
-					t.Errorf("second dispatch, re-read still failing: error %v, want %s", err, binding.CodeCatalogStale)
+		for _, trust := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s, TrustNotifications %v", tt.name, trust), func(t *testing.T) {
+				ui := newFixture(uiIdentity, clickSchema)
+				failing, flooding := breakLists(ui)
+				g := grants(t, click("button:Sign in"))
+				d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogItems: 3, TrustNotifications: trust})
+				srv := connect(t, d, ui)
+				ctx, repair := tt.breakIt(failing, flooding)
+				dispatch.MarkChanged(srv)
+				want := binding.CodeCatalogStale
+				if tt.name == "cancelled context" && !trust {
+					want = binding.CodeNotDispatched // a verification does not even start
 				}
-			}
-			if !srv.Stale() {
-				t.Error("Stale() = false after a failed re-read")
-			}
-			if got := ui.received(); len(got) != 0 {
-				t.Fatalf("server received %q while its catalog was stale", got)
-			}
-			repair()
-			if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); err != nil {
-				t.Errorf("dispatch after a successful re-read: %v (the grant should be unused)", err)
-			}
-			if diff := cmp.Diff([]string{`click {"target":"button:Sign in"}`}, ui.received()); diff != "" {
-				t.Errorf("server received (-want +got):\n%s", diff)
-			}
-		})
+				if _, err := d.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != want {
+					t.Errorf("first dispatch after the failed re-read: error %v, want %s", err, want)
+				}
+				if tt.name != "cancelled context" {
+					// The re-read still fails: a later dispatch with a live
+					// context is refused too, not authorized against the old digest.
+					if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); codeOf(err) != binding.CodeCatalogStale {
+						t.Errorf("second dispatch, re-read still failing: error %v, want %s", err, binding.CodeCatalogStale)
+					}
+				}
+				if !srv.Stale() {
+					t.Error("Stale() = false after a failed re-read")
+				}
+				if got := ui.received(); len(got) != 0 {
+					t.Fatalf("server received %q while its catalog was stale", got)
+				}
+				repair()
+				if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); err != nil {
+					t.Errorf("dispatch after a successful re-read: %v (the grant should be unused)", err)
+				}
+				if diff := cmp.Diff([]string{`click {"target":"button:Sign in"}`}, ui.received()); diff != "" {
+					t.Errorf("server received (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }
 
@@ -234,7 +240,7 @@ func TestConnectRefusesUnbindableIdentities(t *testing.T) {
 	}
 }
 
-// TestPendingReadRefuses: while one dispatch re-reads a stale catalog (here
+// TestPendingReadRefuses: with TrustNotifications, while one dispatch re-reads a stale catalog (here
 // the server holds its tools/list answer), another dispatch to that server is
 // refused at once, not made to wait on a read its own context does not bound;
 // once the read succeeds, the step runs.
@@ -252,7 +258,7 @@ func TestPendingReadRefuses(t *testing.T) {
 		}
 	})
 	g := grants(t, click("button:Sign in"))
-	d := dispatch.New(newBroker(t, issuedAt), nil)
+	d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{TrustNotifications: true})
 	srv := connect(t, d, ui)
 	hold.Store(true)
 	dispatch.MarkChanged(srv)

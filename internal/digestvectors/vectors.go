@@ -110,13 +110,48 @@ type RunVector struct {
 	Canonical string                            `json:"canonical"`
 }
 
-// CatalogVector: a tool-catalog-v1 document (binding.Catalog.Canonical) and
-// its digest. The document is canonical JSON; how it is built from the list
-// answers is binding's rule (docs/binding.md).
+// CatalogVector: a catalog document under one rule (tool-catalog-v1,
+// binding.Catalog.Canonical, or tool-catalog-v2, binding.Catalog.CanonicalV2)
+// and its digest. The document is canonical JSON; how it is built from the
+// list answers is binding's rule (docs/binding.md). A tool-catalog-v2 vector
+// also carries the list items it is built from, so that another
+// implementation rebuilds the document from them.
 type CatalogVector struct {
-	Name      string `json:"name"`
-	Canonical string `json:"canonical"`
-	Digest    string `json:"digest"`
+	Name      string        `json:"name"`
+	Rule      string        `json:"rule"`
+	Lists     *CatalogLists `json:"lists,omitempty"`
+	Canonical string        `json:"canonical"`
+	Digest    string        `json:"digest"`
+}
+
+// CatalogLists are a catalog's list items, as a server sent them.
+type CatalogLists struct {
+	ProtocolVersion   string            `json:"protocolVersion"`
+	Tools             []json.RawMessage `json:"tools"`
+	Resources         []json.RawMessage `json:"resources"`
+	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
+	Prompts           []json.RawMessage `json:"prompts"`
+}
+
+// catalogV2Vector builds the tool-catalog-v2 vector of c.
+func catalogV2Vector(name string, c binding.Catalog) CatalogVector {
+	canonical, err := c.CanonicalV2()
+	if err != nil {
+		fail(err)
+	}
+	digest, err := c.DigestV2()
+	if err != nil {
+		fail(err)
+	}
+	orEmpty := func(l []json.RawMessage) []json.RawMessage {
+		if l == nil {
+			return []json.RawMessage{}
+		}
+		return l
+	}
+	return CatalogVector{Name: name, Rule: binding.CatalogRuleV2, Canonical: string(canonical), Digest: digest,
+		Lists: &CatalogLists{ProtocolVersion: c.ProtocolVersion, Tools: orEmpty(c.Tools), Resources: orEmpty(c.Resources),
+			ResourceTemplates: orEmpty(c.ResourceTemplates), Prompts: orEmpty(c.Prompts)}}
 }
 
 // PolicyVector: binding.Digest of a JSON value, the policy digest rule.
@@ -297,7 +332,27 @@ func build() DigestVectors {
 	if err != nil {
 		fail(err)
 	}
-	v.Catalogs = append(v.Catalogs, CatalogVector{Name: "two tools, protocol 2025-11-25", Canonical: string(canonical), Digest: digest})
+	v.Catalogs = append(v.Catalogs, CatalogVector{Name: "two tools, protocol 2025-11-25", Rule: binding.CatalogRule, Canonical: string(canonical), Digest: digest})
+	// The digest the grants below pin.
+	v.Catalogs = append(v.Catalogs, catalogV2Vector("two tools, protocol 2025-11-25", catalog))
+	v.Catalogs = append(v.Catalogs, catalogV2Vector("every list, _meta, icons, annotations, a template, defaults and empty members", binding.Catalog{
+		ProtocolVersion: "2025-11-25",
+		Tools: []json.RawMessage{
+			json.RawMessage(`{"name":"\ufb33","title":"","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":null,"_meta":{"z":1.50,"a":"<&>"},"icons":[{"src":"ui://i.png","sizes":["16x16"]}],"annotations":{"readOnlyHint":true,"destructiveHint":null,"x-note":"kept"}}`),
+			json.RawMessage(`{"name":"\ud83d\ude00","description":"emoji sorts first","_meta":{},"icons":[],"execution":{"taskSupport":"optional"}}`),
+		},
+		Resources: []json.RawMessage{
+			json.RawMessage(`{"uri":"ui://screen","name":"screen","mimeType":"image/png","size":4096,"annotations":{"audience":["assistant"],"priority":0.5}}`),
+		},
+		ResourceTemplates: []json.RawMessage{
+			json.RawMessage(`{"uriTemplate":"ui://oracle/{key}","name":"oracle","description":null,"_meta":{"k":[1,2]}}`),
+			json.RawMessage(`{"uriTemplate":"ui://item/{id}","mimeType":"text/plain"}`),
+		},
+		Prompts: []json.RawMessage{
+			json.RawMessage(`{"name":"describe","arguments":[{"name":"z","x-hint":"kept"},{"name":"a","required":true,"title":""}],"_meta":{"p":true}}`),
+			json.RawMessage(`{"name":"bare","arguments":null}`),
+		},
+	}))
 
 	for _, p := range []struct{ name, value string }{
 		{"a policy document", `{"allow":[{"server":"files@1.2.0","tools":["read_file"]}],"deny":["write_file"],"note":"<b>no writes</b> – “strict”","maxCalls":25,"ratio":0.5}`},

@@ -49,12 +49,60 @@ for (const r of v.runs) {
 
 for (const c of v.catalogs) {
   const got = canonicalize(JSON.parse(c.canonical));
-  check(`catalog: ${c.name}`, got === c.canonical && sha(got) === c.digest,
+  check(`catalog (${c.rule}): ${c.name}`, got === c.canonical && sha(got) === c.digest,
     `the document is not in RFC 8785 form or does not hash to ${c.digest}`);
+  if (c.rule === 'tool-catalog-v2') {
+    const rebuilt = canonicalize(catalogV2(c.lists));
+    check(`catalog (tool-catalog-v2) rebuilt from its list items: ${c.name}`, rebuilt === c.canonical && sha(rebuilt) === c.digest,
+      `rebuilt ${rebuilt}`);
+  }
 }
 for (const p of v.policies) {
   const got = canonicalize(p.value);
   check(`policy digest: ${p.name}`, sha(got) === p.digest, `got ${sha(got)}, want ${p.digest}`);
+}
+
+// tool-catalog-v2 (docs/binding.md), rebuilt from the list items by its words
+// alone: tool-catalog-v1's projection of each item, then every other member
+// whole unless it is null, "", {} or [] (a resource's "size" left out), the
+// same one level down in a tool's annotations and a prompt's arguments.
+function catalogV2 (lists) {
+  const empty = (x) => x === null || x === undefined || x === '' ||
+    (Array.isArray(x) ? x.length === 0 : typeof x === 'object' && Object.keys(x).length === 0);
+  const strings = (out, item, keys) => {
+    for (const k of keys) if (item[k] !== undefined && item[k] !== null && item[k] !== '') out[k] = item[k];
+    return out;
+  };
+  const rest = (out, item, skip = []) => {
+    for (const [k, x] of Object.entries(item)) if (!(k in out) && !skip.includes(k) && !empty(x)) out[k] = x;
+    return out;
+  };
+  const byKey = (key) => (a, b) => (a[key] < b[key] ? -1 : a[key] > b[key] ? 1 : 0); // UTF-16 code units
+  const hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+  const tool = (t) => {
+    const out = strings({ name: t.name }, t, ['title', 'description']);
+    for (const k of ['inputSchema', 'outputSchema']) if (t[k] !== undefined && t[k] !== null) out[k] = t[k];
+    const ann = t.annotations ?? {};
+    const a = strings({}, ann, ['title']);
+    for (const [h, def] of Object.entries(hints)) a[h] = ann[h] ?? def;
+    out.annotations = rest(a, ann);
+    return rest(out, t);
+  };
+  const resource = (key, skip) => (r) => rest(strings({ [key]: r[key] }, r, ['name', 'title', 'description', 'mimeType']), r, skip);
+  const prompt = (p) => {
+    const out = strings({ name: p.name }, p, ['title', 'description']);
+    out.arguments = (p.arguments ?? []).map((a) =>
+      rest({ ...strings({ name: a.name }, a, ['title', 'description']), required: a.required ?? false }, a)).sort(byKey('name'));
+    return rest(out, p);
+  };
+  return {
+    catalog: 'tool-catalog-v2',
+    protocolVersion: lists.protocolVersion,
+    tools: lists.tools.map(tool).sort(byKey('name')),
+    resources: lists.resources.map(resource('uri', ['size'])).sort(byKey('uri')),
+    resourceTemplates: lists.resourceTemplates.map(resource('uriTemplate', [])).sort(byKey('uriTemplate')),
+    prompts: lists.prompts.map(prompt).sort(byKey('name')),
+  };
 }
 
 // Grants (docs/binding.md): the ID is the digest of the grant without "id" and
