@@ -88,7 +88,7 @@ func newServerCatalog(digests map[string]string) serverCatalog {
 		MetaKey:   CatalogMetaKey,
 		Server:    binding.ServerIdentity{Name: Name, Version: Version()},
 		Digests:   digests,
-		Reference: "Go: github.com/automium/automium/binding.Catalog.Digest; the dispatcher in binding/dispatch computes it from a live session.",
+		Reference: "Go: github.com/automium/automium/binding.Catalog.Digest computes this rule. The dispatcher in binding/dispatch pins its successor, tool-catalog-v2 (binding.Catalog.DigestV2), which also covers resource templates and every other member, and verifies it from a live session before each call.",
 	}
 	def := catalogResourceDef()
 	body := mustJSON(doc)
