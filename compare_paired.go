@@ -222,11 +222,12 @@ func verdictOf(basis Basis, pc *PairedComparison, holm float64) (PairVerdict, st
 // pairRuns merges two planners' journeys and computes the pair's statistics
 // and rows (all but the names, Holm and the verdict).
 func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *tQuantiles) (PairedComparison, pairStats) {
-	pc := PairedComparison{Pairing: PairingJourneys, Journeys: []PairJourneyRow{}}
+	most := min(len(a), len(b))
+	pc := PairedComparison{Pairing: PairingJourneys, Journeys: make([]PairJourneyRow, 0, most)}
 	if matched {
 		pc.Pairing = PairingMatchedRounds
 	}
-	var st pairStats
+	st := pairStats{diffs: make([]float64, 0, most), floors: make([]float64, 0, most)}
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {

@@ -256,8 +256,8 @@ func randomTrials(rng *rand.Rand, planners, journeys int) ([]string, []Trial) {
 	for p := range ids {
 		ids[p] = fmt.Sprintf("p%d", p)
 		for j := range journeys {
-			if rng.IntN(8) == 0 {
-				continue // this planner skipped the journey
+			if j > 0 && rng.IntN(8) == 0 {
+				continue // this planner skipped the journey (never the first, so every planner has trials)
 			}
 			rate := rng.Float64()
 			runs := 1 + rng.IntN(12)

@@ -117,30 +117,36 @@ func tQuantile(alpha, df float64) float64 {
 // R's fisher.test does, so that tables equally likely in exact arithmetic tie
 // after rounding. The weights of the tables are built from the lowest one by
 // the ratio of consecutive terms, C(n1,k+1)C(n2,K−k−1) / C(n1,k)C(n2,K−k), and
-// normalized by their sum: no factorial and no logarithm.
+// normalized by their sum: no factorial and no logarithm. The ratios are
+// recomputed in the second pass in the same order, so both passes see the
+// same bits.
 func fisherExact(x1, n1, x2, n2 int) float64 {
 	k := x1 + x2
 	lo, hi := max(0, k-n2), min(k, n1)
 	if lo == hi {
 		return 1
 	}
-	var w [2*MaxRepetitions + 2]float64
-	weights := w[:0]
-	if hi-lo+1 > len(w) {
-		weights = make([]float64, 0, hi-lo+1)
+	// Two passes over the weights rather than a buffer of them: the first
+	// finds the total and the observed table's weight, the second the tail.
+	weight := func(yield func(k int, w float64)) {
+		v := 1.0
+		for i := lo; i <= hi; i++ {
+			yield(i, v)
+			v = float64(v * float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
+		}
 	}
-	v := 1.0
-	for i := lo; i <= hi; i++ {
-		weights = append(weights, v)
-		v = float64(v*float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
-	}
-	observed := weights[x1-lo] * (1 + 1e-7)
-	total, tail := 0.0, 0.0
-	for _, w := range weights {
+	total, observed := 0.0, 0.0
+	weight(func(i int, w float64) {
 		total += w
+		if i == x1 {
+			observed = w * (1 + 1e-7)
+		}
+	})
+	tail := 0.0
+	weight(func(_ int, w float64) {
 		if w <= observed {
 			tail += w
 		}
-	}
+	})
 	return min(1, tail/total)
 }

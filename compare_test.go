@@ -260,9 +260,9 @@ func TestCompareObservedHandComputed(t *testing.T) {
 				},
 			},
 			{
-				Planner:  PlannerRef{ID: "b", Vendor: "vb", Model: "mb"},
-				Trials:   1,
-				Journeys: 1,
+				Planner:              PlannerRef{ID: "b", Vendor: "vb", Model: "mb"},
+				Trials:               1,
+				Journeys:             1,
 				PassRate:             Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
 				FirstAttemptPassRate: Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
 				Repeatability: Repeatability{
