@@ -132,7 +132,7 @@ func fisherExact(x1, n1, x2, n2 int) float64 {
 		v := 1.0
 		for i := lo; i <= hi; i++ {
 			yield(i, v)
-			v = float64(v * float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
+			v = float64(v*float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
 		}
 	}
 	total, observed := 0.0, 0.0
