@@ -174,7 +174,7 @@ func oracleCaseOf(t *testing.T, name string, matched bool, ids []string, trials 
 		op.PassAtK = sums
 		c.Planner = append(c.Planner, op)
 	}
-	var q tQuantiles
+	var q pairScratch
 	var ps []float64
 	for a := range ids {
 		for b := a + 1; b < len(ids); b++ {

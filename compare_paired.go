@@ -165,6 +165,13 @@ type journeyRuns struct {
 	ran, passed       [2]uint64
 }
 
+// pairScratch is what a report's pairs reuse: t quantiles by degrees of
+// freedom and Fisher's weights.
+type pairScratch struct {
+	t      tQuantiles
+	fisher fisherWeights
+}
+
 // pairStats are a pair's unrounded statistics, as the oracle test reads them.
 type pairStats struct {
 	g                   int
@@ -181,7 +188,7 @@ type pairStats struct {
 func pairComparisons(basis Basis, matched bool, planners []PlannerRef, runs [][]journeyRuns, journeyIDs []string) []PairedComparison {
 	pairs := make([]PairedComparison, 0, len(planners)*(len(planners)-1)/2)
 	exact := make([]float64, 0, cap(pairs)) // unrounded p-values, for Holm
-	var q tQuantiles
+	var q pairScratch
 	for a := range planners {
 		for b := a + 1; b < len(planners); b++ {
 			pc, st := pairRuns(runs[a], runs[b], matched, journeyIDs, &q)
@@ -221,7 +228,7 @@ func verdictOf(basis Basis, pc *PairedComparison, holm float64) (PairVerdict, st
 
 // pairRuns merges two planners' journeys and computes the pair's statistics
 // and rows (all but the names, Holm and the verdict).
-func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *tQuantiles) (PairedComparison, pairStats) {
+func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *pairScratch) (PairedComparison, pairStats) {
 	most := min(len(a), len(b))
 	pc := PairedComparison{Pairing: PairingJourneys, Journeys: make([]PairJourneyRow, 0, most)}
 	if matched {
@@ -265,14 +272,14 @@ func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *tQuantil
 			d = float64(x.firstPasses)/float64(x.runs) - float64(y.firstPasses)/float64(y.runs)
 			v = binomialFloor(x.firstPasses, x.runs) + binomialFloor(y.firstPasses, y.runs)
 		}
-		fp := fisherExact(x.firstPasses, x.runs, y.firstPasses, y.runs)
+		fp := q.fisher.p(x.firstPasses, x.runs, y.firstPasses, y.runs)
 		row.FisherP = roundReport(fp)
 		row.Flag = flagOf(x, y, fp)
 		pc.Journeys = append(pc.Journeys, row)
 		st.diffs = append(st.diffs, d)
 		st.floors = append(st.floors, v)
 	}
-	st.compute(q)
+	st.compute(&q.t)
 	pc.SharedJourneys = st.g
 	pc.MeanDifference = roundReport(st.mean)
 	pc.StandardError = roundReport(st.se)

@@ -121,32 +121,34 @@ func tQuantile(alpha, df float64) float64 {
 // recomputed in the second pass in the same order, so both passes see the
 // same bits.
 func fisherExact(x1, n1, x2, n2 int) float64 {
+	var w fisherWeights
+	return w.p(x1, n1, x2, n2)
+}
+
+// fisherWeights is fisherExact's scratch space, reused across a report's
+// journeys.
+type fisherWeights struct{ w []float64 }
+
+func (fw *fisherWeights) p(x1, n1, x2, n2 int) float64 {
 	k := x1 + x2
 	lo, hi := max(0, k-n2), min(k, n1)
 	if lo == hi {
 		return 1
 	}
-	// Two passes over the weights rather than a buffer of them: the first
-	// finds the total and the observed table's weight, the second the tail.
-	weight := func(yield func(k int, w float64)) {
-		v := 1.0
-		for i := lo; i <= hi; i++ {
-			yield(i, v)
-			v = float64(v*float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
+	w := fw.w[:0]
+	v, total := 1.0, 0.0
+	for i := lo; i <= hi; i++ {
+		w = append(w, v)
+		total += v
+		v = float64(v*float64(float64(n1-i)*float64(k-i))) / float64(float64(i+1)*float64(n2-k+i+1))
+	}
+	fw.w = w
+	observed := w[x1-lo] * (1 + 1e-7)
+	tail := 0.0
+	for _, x := range w {
+		if x <= observed {
+			tail += x
 		}
 	}
-	total, observed := 0.0, 0.0
-	weight(func(i int, w float64) {
-		total += w
-		if i == x1 {
-			observed = w * (1 + 1e-7)
-		}
-	})
-	tail := 0.0
-	weight(func(_ int, w float64) {
-		if w <= observed {
-			tail += w
-		}
-	})
 	return min(1, tail/total)
 }

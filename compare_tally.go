@@ -256,7 +256,7 @@ func (t *trialTally) report(ref PlannerRef, info *journeyInfo) PlannerReport {
 			Journeys:               sharedJourneys,
 			Runs:                   sharedRuns,
 			FirstAttemptPassRate:   roundReport(ratio(sharedPass, sharedRuns)),
-			MedianJourneyLatencyMs: roundReport(t.sharedMedian(info.shared)),
+			MedianJourneyLatencyMs: roundReport(t.sharedMedian(info.shared, sharedJourneys == journeys, q[0])),
 			MeanTokensPerRun:       roundReport(ratio(sharedTokens, sharedTR)),
 		}
 	}
@@ -307,8 +307,13 @@ func medianSorted(x []int) float64 {
 }
 
 // sharedMedian is the R-7 median latency over the runs of the shared journeys
-// (after groupLatencies); 0 when none has a known latency.
-func (t *trialTally) sharedMedian(shared []bool) float64 {
+// (after groupLatencies); 0 when none has a known latency. When every journey
+// the planner ran is shared (every modeled report), it is the planner's own
+// median, given as all.
+func (t *trialTally) sharedMedian(shared []bool, every bool, all float64) float64 {
+	if every {
+		return all
+	}
 	var x []int
 	for j := range t.journeys {
 		if shared[j] {
