@@ -27,10 +27,10 @@ const (
 // Bases returns every basis, sorted.
 func Bases() []Basis { return typedSet[Basis]([]string{string(BasisModeled), string(BasisObserved)}) }
 
-// ModeledComparisonNotice accompanies every modeled comparison report. A planner's
-// name only seeds its draws, so the numbers must not be read as a ranking of the
-// real planners they are named after.
-const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from a documented model; a planner's id, vendor and model only seed its draws, no planner was called and no journey was executed, so these numbers do not rank real planners."
+// ModeledComparisonNotice accompanies every modeled comparison report. Every
+// planner draws from one shared model, so the numbers must not be read as a
+// ranking of the real planners they are named after.
+const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
 
 // ObservedNotice accompanies every observed comparison report. Automium only
 // aggregates what it is given, so the report must not read as if automium had run
@@ -134,15 +134,16 @@ type CompareObservedTrialsInput struct {
 //
 // # The model
 //
-// A planner's traits come from the SHA-256 of "automium/planner-traits/v1", its
-// id, vendor and model (NUL-separated). Its first three 64-bit big-endian words,
-// each scaled to [0,1) by taking its top 53 bits over 2⁵³, are u₁, u₂, u₃:
+// Every planner draws with the same traits, so that a modeled report is an
+// A/A baseline: any difference between planners is what chance alone gives at
+// this design, and renaming a planner's vendor or model changes nothing (its
+// id seeds only the noise of its draws, below):
 //
-//	skill        s = 0.55 + 0.40·u₁          (0.55 ≤ s < 0.95)
-//	error rate   λ = 0.60·(1 − s)
-//	recovery     ρ = 0.50 + 0.50·s
-//	speed        v = 0.70 + 0.60·u₂          (latency multiplier)
-//	verbosity    b = 0.70 + 0.60·u₃          (token multiplier)
+//	skill        s = 0.75
+//	error rate   λ = 0.60·(1 − s) = 0.15
+//	recovery     ρ = 0.50 + 0.50·s = 0.875
+//	speed        v = 1                     (latency multiplier)
+//	verbosity    b = 1                     (token multiplier)
 //
 // A journey's difficulty comes from its compiled graph: each step node weighs
 // w(intent) (navigate 0.6, finish 0.5, press_key 0.9, click, scroll, wait_for 1.0,

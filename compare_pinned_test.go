@@ -61,7 +61,7 @@ func TestModeledBytesPinned(t *testing.T) {
 			add(o)
 		}
 	}
-	const want = "19cec560b3796950844c4f8fe1c40bb4452ed9fc5c158aa7c5de2dd5efb5d13b"
+	const want = "040db1b72b4cdad849627e0c04b332cedb9dd50668843dcc208d4271466e859b"
 	if got := fmt.Sprintf("%x", v3.Sum(nil)); n != 135 || got != want {
 		t.Errorf("%d outputs hash to %s; want 135 hashing to %s", n, got, want)
 	}

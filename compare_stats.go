@@ -97,7 +97,7 @@ func tQuantile(alpha, df float64) float64 {
 		lo, hi = hi, 2*hi
 	}
 	for range 200 {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid == lo || mid == hi {
 			break
 		}
@@ -107,7 +107,7 @@ func tQuantile(alpha, df float64) float64 {
 			hi = mid
 		}
 	}
-	return lo + (hi-lo)/2
+	return lo + float64((hi-lo)/2)
 }
 
 // fisherExact is the two-sided Fisher exact p-value of the 2×2 table of x1

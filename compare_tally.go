@@ -324,7 +324,7 @@ func (t *trialTally) sharedMedian(shared []bool, every bool, all float64) float6
 		return 0
 	}
 	slices.Sort(x)
-	h := float64(len(x)-1)*0.5 + 1
+	h := float64(float64(len(x)-1)*0.5) + 1
 	lo, hi := x[int(math.Floor(h-1))], x[int(math.Ceil(h-1))]
 	return float64(lo) + float64((h-math.Floor(h))*float64(hi-lo))
 }
