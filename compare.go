@@ -320,10 +320,19 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 // [MaxTrialTokens]; recovered requires recoveryTriggered. More than
 // [MaxObservedTrials] trials is limit_exceeded.
 //
+// A trial with notEvaluable leaves every figure but the notEvaluable counts; a
+// trial that passed after more than one attempt counts as a first-attempt
+// failure rescued by a retry (passRate counts it as passed, pass^k, the
+// first-attempt pass rate and the pairs as failed); unknown latencies and
+// tokens leave those figures and are counted. Pairs use the journeys both
+// planners ran, the journeys taken as a sample; with MatchedRounds, runs pair
+// by repetition within a journey.
+//
 // Journeys may have different numbers of runs. pass^k then goes up to the
 // smallest number of runs among the planner's journeys, so every k averages over
-// the same journeys, and pass^1 is the mean per-journey pass rate, which equals the
-// pooled pass rate only when every journey has the same number of runs.
+// the same journeys, and pass^1 is the mean per-journey first-attempt pass rate,
+// which equals the pooled rate only when every journey has the same number of
+// runs.
 //
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.

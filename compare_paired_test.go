@@ -549,3 +549,29 @@ func TestModeledPairsAreNotEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestNothingEvaluable: a planner whose every trial is an infrastructure
+// error, and runs whose latency and tokens are all unknown, give a report of
+// zeros with their counts, not a panic: rates of 0 of 0 with the interval
+// [0,1], no shared journey, no Pareto set and a pair with nothing shared.
+func TestNothingEvaluable(t *testing.T) {
+	a := countsTrials("a", "j1", 2, 3, false)
+	for i := range a {
+		a[i].LatencyUnknown, a[i].TokensUnknown, a[i].LatencyMs, a[i].InputTokens, a[i].OutputTokens = true, true, 0, 0, 0
+	}
+	b := countsTrials("b", "j1", 0, 2, false)
+	for i := range b {
+		b[i].NotEvaluable = true
+	}
+	r := observedPairs(t, []string{"a", "b"}, append(a, b...))
+	pa, pb := r.Planners[0], r.Planners[1]
+	if pa.LatencyUnknown != 3 || pa.TokensUnknown != 3 || pa.MedianJourneyLatencyMs != 0 || pa.TokenSpend.MeanPerJourneyRun != 0 || pa.JourneyRows[0].MedianLatencyMs != nil {
+		t.Errorf("a: %+v; want every latency and token unknown and counted", pa)
+	}
+	if pb.Trials != 2 || pb.NotEvaluable != 2 || pb.PassRate != (Rate{Wilson95: Interval{0, 1}}) || pb.Journeys != 0 || len(pb.Repeatability.PassAtK) != 0 {
+		t.Errorf("b: %+v; want 2 trials, both not evaluable, a rate of 0 of 0", pb)
+	}
+	if r.SharedJourneys != 0 || len(r.ParetoPlannerIDs) != 0 || r.Pairs[0].SharedJourneys != 0 || r.Pairs[0].JourneysOnlyA != 1 || r.Pairs[0].Verdict != PairIndistinguishable {
+		t.Errorf("shared %d, Pareto %v, pair %+v; want nothing shared", r.SharedJourneys, r.ParetoPlannerIDs, r.Pairs[0])
+	}
+}
