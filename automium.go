@@ -99,7 +99,7 @@ const (
 	// ArtifactManifestVersion names the artifact manifest format.
 	ArtifactManifestVersion = "artifact-manifest-v1"
 	// ComparisonReportVersion names the planner comparison report format.
-	ComparisonReportVersion = "planner-comparison-v2"
+	ComparisonReportVersion = "planner-comparison-v3"
 )
 
 // ModeledNotice is the one-line statement that accompanies every modeled output.

@@ -27,10 +27,10 @@ const (
 // Bases returns every basis, sorted.
 func Bases() []Basis { return typedSet[Basis]([]string{string(BasisModeled), string(BasisObserved)}) }
 
-// ModeledComparisonNotice accompanies every modeled comparison report. A planner's
-// name only seeds its draws, so the numbers must not be read as a ranking of the
-// real planners they are named after.
-const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from a documented model; a planner's id, vendor and model only seed its draws, no planner was called and no journey was executed, so these numbers do not rank real planners."
+// ModeledComparisonNotice accompanies every modeled comparison report. Every
+// planner draws from one shared model, so the numbers must not be read as a
+// ranking of the real planners they are named after.
+const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
 
 // ObservedNotice accompanies every observed comparison report. Automium only
 // aggregates what it is given, so the report must not read as if automium had run
@@ -45,9 +45,8 @@ const DefaultComparisonSeed uint64 = 20260414
 // ComparePlannersInput asks for a modeled comparison of planner backends on the
 // reference journeys of some apps of the owned corpus.
 //
-// Repetitions is optional: 0 (or leaving it out, since it is omitted from JSON
-// when zero) means 1; a negative number is refused, so that the schema's
-// minimum and the rule agree. Seed is optional too: 0 means
+// Repetitions is optional: below 1 (or leaving it out) means 1, and the report
+// says what was asked in repetitionsRequested. Seed is optional too: 0 means
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
 	// Owned corpus version to compare on; must be a supported one (see ListApps).
@@ -58,8 +57,8 @@ type ComparePlannersInput struct {
 	// Planner backends to compare, 1 to 16, each with id, vendor and model and a
 	// unique id; reported in this order.
 	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
-	// Runs of every journey per planner, 1 to 100; 0 or absent means 1.
-	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, 1 to 100; 0 or absent means 1" validate:"min=0,max_repetitions"`
+	// Runs of every journey per planner, up to 100; below 1 or absent means 1.
+	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
 	// report, and 0 or absent means the documented default 20260414.
 	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
@@ -117,6 +116,9 @@ type CompareObservedTrialsInput struct {
 	Planners []PlannerRef `json:"planners" jsonschema:"the planners the trials name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
 	// Recorded trials, 1 to 100000; every planner needs at least one.
 	Trials []Trial `json:"trials" jsonschema:"recorded trials, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
+	// True only if repetition r of every planner on a journey ran in one matched round
+	// (same seed and fixture state).
+	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"true only if repetition r of every planner on a journey ran in one matched round (same seed and fixture state)"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -132,15 +134,16 @@ type CompareObservedTrialsInput struct {
 //
 // # The model
 //
-// A planner's traits come from the SHA-256 of "automium/planner-traits/v1", its
-// id, vendor and model (NUL-separated). Its first three 64-bit big-endian words,
-// each scaled to [0,1) by taking its top 53 bits over 2⁵³, are u₁, u₂, u₃:
+// Every planner draws with the same traits, so that a modeled report is an
+// A/A baseline: any difference between planners is what chance alone gives at
+// this design, and renaming a planner's vendor or model changes nothing (its
+// id seeds only the noise of its draws, below):
 //
-//	skill        s = 0.55 + 0.40·u₁          (0.55 ≤ s < 0.95)
-//	error rate   λ = 0.60·(1 − s)
-//	recovery     ρ = 0.50 + 0.50·s
-//	speed        v = 0.70 + 0.60·u₂          (latency multiplier)
-//	verbosity    b = 0.70 + 0.60·u₃          (token multiplier)
+//	skill        s = 0.75
+//	error rate   λ = 0.60·(1 − s) = 0.15
+//	recovery     ρ = 0.50 + 0.50·s = 0.875
+//	speed        v = 1                     (latency multiplier)
+//	verbosity    b = 1                     (token multiplier)
 //
 // A journey's difficulty comes from its compiled graph: each step node weighs
 // w(intent) (navigate 0.6, finish 0.5, press_key 0.9, click, scroll, wait_for 1.0,
@@ -205,14 +208,29 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	}
 	report := newComparisonReport(BasisModeled, appIDs, reps, len(in.Planners))
 	report.Seed = seed
+	if in.Repetitions != reps {
+		asked := in.Repetitions
+		report.RepetitionsRequested = &asked
+	}
+	info := modeledJourneyInfo(journeys)
 	report.Planners = report.Planners[:len(in.Planners)] // newComparisonReport made room for each; modelPlanners fills them in order
 	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
 	runs := make([][]journeyRuns, len(in.Planners))
-	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, report.Planners, runs); err != nil {
+	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, info, report.Planners, runs); err != nil {
 		return ComparisonReport{}, err
 	}
-	report.finish(in.Planners, runs)
+	report.finish(in.Planners, runs, info)
 	return report, nil
+}
+
+// modeledJourneyInfo names the modeled journeys: every planner runs each, so
+// all are shared.
+func modeledJourneyInfo(journeys []*modeledJourney) *journeyInfo {
+	info := &journeyInfo{ids: make([]string, len(journeys)), apps: make([]string, len(journeys)), shared: make([]bool, len(journeys))}
+	for j, m := range journeys {
+		info.ids[j], info.apps[j], info.shared[j] = m.id, m.appID, true
+	}
+	return info
 }
 
 // plannerWorker is the scratch space of one goroutine of modelPlanners: about
@@ -234,7 +252,7 @@ var plannerWorkers = sync.Pool{New: func() any { return new(plannerWorker) }}
 // planner (a fraction of a millisecond of work), so a canceled call stops
 // promptly; the first error found is returned. When runs is not nil, runs[i]
 // receives planner i's runs of each journey, for pairing.
-func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, reports []PlannerReport, runs [][]journeyRuns) error {
+func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, info *journeyInfo, reports []PlannerReport, runs [][]journeyRuns) error {
 	var next atomic.Int64
 	work := func() error {
 		w := plannerWorkers.Get().(*plannerWorker)
@@ -250,7 +268,7 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 			}
 			t.reset(len(journeys), len(journeys)*reps)
 			drawer.drawAll(seed, planners[i], journeys, reps, t, nil)
-			reports[i] = t.report(planners[i])
+			reports[i] = t.report(planners[i], info)
 			if runs != nil {
 				runs[i] = t.journeyRuns()
 			}
@@ -302,10 +320,19 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 // [MaxTrialTokens]; recovered requires recoveryTriggered. More than
 // [MaxObservedTrials] trials is limit_exceeded.
 //
+// A trial with notEvaluable leaves every figure but the notEvaluable counts; a
+// trial that passed after more than one attempt counts as a first-attempt
+// failure rescued by a retry (passRate counts it as passed, pass^k, the
+// first-attempt pass rate and the pairs as failed); unknown latencies and
+// tokens leave those figures and are counted. Pairs use the journeys both
+// planners ran, the journeys taken as a sample; with MatchedRounds, runs pair
+// by repetition within a journey.
+//
 // Journeys may have different numbers of runs. pass^k then goes up to the
 // smallest number of runs among the planner's journeys, so every k averages over
-// the same journeys, and pass^1 is the mean per-journey pass rate, which equals the
-// pooled pass rate only when every journey has the same number of runs.
+// the same journeys, and pass^1 is the mean per-journey first-attempt pass rate,
+// which equals the pooled rate only when every journey has the same number of
+// runs.
 //
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.
@@ -318,6 +345,8 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		return ComparisonReport{}, err
 	}
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(in.Planners))
+	report.MatchedRounds = in.MatchedRounds
+	info := &journeyInfo{ids: plan.journeyIDs, apps: plan.journeyApps, shared: plan.shared}
 	var t trialTally
 	runs := make([][]journeyRuns, len(in.Planners))
 	for p, ref := range in.Planners {
@@ -331,10 +360,10 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 			}
 		}
 		report.Repetitions = max(report.Repetitions, t.maxRuns())
-		report.Planners = append(report.Planners, t.report(ref))
+		report.Planners = append(report.Planners, t.report(ref, info))
 		runs[p] = t.journeyRuns()
 	}
-	report.finish(in.Planners, runs)
+	report.finish(in.Planners, runs, info)
 	return report, nil
 }
 
@@ -348,7 +377,7 @@ func comparePlannersProblems(in ComparePlannersInput) error {
 	if len(in.Planners) > MaxPlanners {
 		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
 	}
-	if in.Repetitions > MaxRepetitions {
+	if in.Repetitions > MaxRepetitions { // below 1 is normalized, not refused
 		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
 	}
 	if err := ps.err(); err != nil {
@@ -413,6 +442,8 @@ func duplicateAppProblems(ps *problems, appIDs []string) {
 type observedPlan struct {
 	appIDs           []string // sorted
 	journeyIDs       []string // sorted; journey[i] indexes it
+	journeyApps      []string // by journey index
+	shared           []bool   // by journey index: every planner ran it evaluably
 	planner          []int    // planner index of trial i
 	journey          []int    // journey index of trial i
 	trialsPerPlanner []int
@@ -525,8 +556,22 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	for j, id := range plan.journeyIDs {
 		journeyIndex[id] = j
 	}
+	plan.journeyApps = make([]string, len(plan.journeyIDs))
+	ranIt := make([]bool, len(in.Planners)*len(plan.journeyIDs)) // [planner·J + journey]: an evaluable run
 	for i := range in.Trials {
-		plan.journey[i] = journeyIndex[in.Trials[i].JourneyID]
+		j := journeyIndex[in.Trials[i].JourneyID]
+		plan.journey[i] = j
+		plan.journeyApps[j] = in.Trials[i].AppID
+		if !in.Trials[i].NotEvaluable {
+			ranIt[plan.planner[i]*len(plan.journeyIDs)+j] = true
+		}
+	}
+	plan.shared = make([]bool, len(plan.journeyIDs))
+	for j := range plan.shared {
+		plan.shared[j] = true
+		for p := range in.Planners {
+			plan.shared[j] = plan.shared[j] && ranIt[p*len(plan.journeyIDs)+j]
+		}
 	}
 	for id := range apps {
 		plan.appIDs = append(plan.appIDs, id)

@@ -118,7 +118,7 @@ func BenchmarkCompareObservedLargest(b *testing.B) {
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			pairedComparisons(BasisObserved, in.Planners, runs)
+			pairComparisons(BasisObserved, false, in.Planners, runs, plan.journeyIDs)
 		}
 	})
 }

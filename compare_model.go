@@ -107,24 +107,16 @@ type plannerTraits struct {
 	lambda, rho, speed, verbosity float64
 }
 
-func traitsOf(p PlannerRef) plannerTraits {
-	var buf [64 + 3*MaxIDLength]byte
-	key := append(buf[:0], "automium/planner-traits/v1\x00"...)
-	key = append(append(key, p.ID...), 0)
-	key = append(append(key, p.Vendor...), 0)
-	key = append(key, p.Model...)
-	sum := sha256.Sum256(key)
-	u := func(i int) float64 { return unitFloat(binary.BigEndian.Uint64(sum[8*i:])) }
-	// Every product is rounded before it is added (float64(…)), as amd64
-	// computes it; a compiler that fused it into a multiply-add, as arm64's
-	// may, would change the last bits (TestNoFusedMultiplyAdd).
-	skill := 0.55 + float64(0.40*u(0))
-	return plannerTraits{
-		lambda:    0.60 * (1 - skill),
-		rho:       0.50 + float64(0.50*skill),
-		speed:     0.70 + float64(0.60*u(1)),
-		verbosity: 0.70 + float64(0.60*u(2)),
-	}
+// sharedTraits are the traits every planner of a modeled comparison draws
+// with: one shared per-journey model, so that the differences a modeled report
+// shows are what chance alone gives at its design (an A/A baseline), and a
+// planner's name seeds its draws' noise but nothing systematic. They are the
+// middle of the range the first model version hashed names into: skill 0.75.
+var sharedTraits = plannerTraits{
+	lambda:    0.60 * (1 - 0.75),
+	rho:       0.50 + 0.50*0.75,
+	speed:     1,
+	verbosity: 1,
 }
 
 // trialDrawer draws modeled trials. Its scratch space is reused from one planner
@@ -139,7 +131,7 @@ type trialDrawer struct {
 // each is not nil it also sees every trial (tests and benchmarks feed them through
 // the observed path); the comparison itself never builds a Trial.
 func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, t *trialTally, each func(Trial)) {
-	traits := traitsOf(p)
+	traits := sharedTraits
 	for j, m := range journeys {
 		d.odds.set(m, traits)
 		d.stream = fillStream(d.stream, d.keyer.streamBase(seed, p.ID, m.id), reps+m.maxDraws)
@@ -339,13 +331,18 @@ func (m *modeledJourney) walkOn(u []float64, j int, o *stepOdds, from int, s tri
 // trialOutcome is what the tally reads of a trial.
 type trialOutcome struct {
 	latencyMs, inputTokens, outputTokens int
+	attempts                             int
 	passed, recoveryTriggered, recovered bool
+	notEvaluable                         bool
+	latencyUnknown, tokensUnknown        bool
 }
 
 func (tr *Trial) outcome() trialOutcome {
 	return trialOutcome{
 		latencyMs: tr.LatencyMs, inputTokens: tr.InputTokens, outputTokens: tr.OutputTokens,
-		passed: tr.Passed, recoveryTriggered: tr.RecoveryTriggered, recovered: tr.Recovered,
+		attempts: tr.Attempts,
+		passed:   tr.Passed, recoveryTriggered: tr.RecoveryTriggered, recovered: tr.Recovered,
+		notEvaluable: tr.NotEvaluable, latencyUnknown: tr.LatencyUnknown, tokensUnknown: tr.TokensUnknown,
 	}
 }
 
@@ -369,6 +366,11 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 	first := len(t.latencies)
 	t.latencies = slices.Grow(t.latencies, reps)[:first+reps]
 	latencies := t.latencies[first:]
+	t.latJourney = slices.Grow(t.latJourney, reps)[:first+reps]
+	for i := range reps {
+		t.latJourney[first+i] = int32(j)
+	}
+	jt := &t.journeys[j]
 	var passes, inputTokens, outputTokens, triggeredRuns, recoveredRuns int
 	for r := 1; r <= reps; r++ {
 		u := u[r : r+m.maxDraws]
@@ -393,9 +395,10 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 			recoveryTriggered: triggered,
 			recovered:         triggered && reached,
 		}
-		// As trialTally.add counts, without branching on the outcome.
+		// As trialTally.add counts a first attempt that is the only one,
+		// without branching on the outcome.
 		latencies[r-1] = out.latencyMs
-		t.pairing[j].set(r, out.passed)
+		setRep(&jt.ran, &jt.firstPassed, r, out.passed)
 		passes += b2i(out.passed)
 		inputTokens += out.inputTokens
 		outputTokens += out.outputTokens
@@ -405,10 +408,11 @@ func (m *modeledJourney) drawReps(o *stepOdds, p plannerTraits, u []float64, rep
 			seen(r, out)
 		}
 	}
-	t.runs[j] += reps
-	t.passes[j] += passes
-	t.inputTokens += inputTokens
-	t.outputTokens += outputTokens
-	t.triggered += triggeredRuns
-	t.recovered += recoveredRuns
+	jt.runs += reps
+	jt.passes += passes
+	jt.firstPasses += passes
+	jt.inputTokens += inputTokens
+	jt.outputTokens += outputTokens
+	jt.triggered += triggeredRuns
+	jt.recovered += recoveredRuns
 }

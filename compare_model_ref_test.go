@@ -111,10 +111,7 @@ func TestDrawMatchesReference(t *testing.T) {
 			journeys = append(journeys, m)
 		}
 	}
-	var traits []plannerTraits
-	for i := range 12 {
-		traits = append(traits, traitsOf(PlannerRef{ID: fmt.Sprintf("p%d", i), Vendor: "v", Model: "m"}))
-	}
+	traits := []plannerTraits{sharedTraits}
 	for _, lambda := range []float64{0, 0.05, 0.3, 0.9, 2.5} {
 		for _, rho := range []float64{0, 0.3, 0.7, 1} {
 			traits = append(traits, plannerTraits{lambda: lambda, rho: rho, speed: 0.7 + lambda/4, verbosity: 1.3 - rho/2})

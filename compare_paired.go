@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -11,13 +12,15 @@ type PairVerdict string
 
 // The verdicts of a pair; [PairVerdicts] lists them.
 const (
-	// PairABetter: planner A passed significantly more of the shared runs.
+	// PairABetter: over the shared journeys, taken as a sample of journeys, A's
+	// mean first-attempt pass rate is significantly higher than B's.
 	PairABetter PairVerdict = "A better"
-	// PairBBetter: planner B passed significantly more of the shared runs.
+	// PairBBetter: the same with B higher.
 	PairBBetter PairVerdict = "B better"
-	// PairIndistinguishable: the shared runs do not show a difference at
-	// α = 0.05 after the Holm correction. It does not mean the planners are
-	// equal: read minDetectableEffect80 for what this n could have shown.
+	// PairIndistinguishable: the shared journeys do not show a difference at
+	// α = 0.05 after the Holm correction, or are too few to show one (the
+	// pair's reason says which). It does not mean the planners are equal: read
+	// minDetectableEffect80 for what these journeys could have shown.
 	PairIndistinguishable PairVerdict = "indistinguishable"
 	// PairModeledNotEvidence is the verdict of every pair of a modeled report:
 	// modeled draws say nothing about the real planners, however small p is.
@@ -29,52 +32,117 @@ func PairVerdicts() []PairVerdict {
 	return typedSet[PairVerdict]([]string{string(PairABetter), string(PairBBetter), string(PairIndistinguishable), string(PairModeledNotEvidence)})
 }
 
+// JourneyFlag is how one journey reads between the two planners of a pair,
+// B against A, for a reader scanning rows. It is a screening flag from a
+// within-journey test at 0.05 with no multiplicity correction, not a verdict.
+type JourneyFlag string
+
+// The flags of a pair's journey row; [JourneyFlags] lists them.
+const (
+	// FlagRegressed: B passed significantly fewer first attempts than A (Fisher p ≤ 0.05).
+	FlagRegressed JourneyFlag = "regressed"
+	// FlagImproved: B passed significantly more first attempts than A.
+	FlagImproved JourneyFlag = "improved"
+	// FlagFlaky: no significant difference, and a planner's runs of the journey
+	// were mixed (some first attempts passed and some failed, or a retry rescued one).
+	FlagFlaky JourneyFlag = "flaky"
+	// FlagUnchanged: both planners passed every first attempt, or both failed every one.
+	FlagUnchanged JourneyFlag = "unchanged"
+	// FlagInconclusive: each planner was consistent but they differ, on too few
+	// runs for the within-journey test to say so.
+	FlagInconclusive JourneyFlag = "inconclusive"
+)
+
+// JourneyFlags returns every flag of a pair's journey row, sorted.
+func JourneyFlags() []JourneyFlag {
+	return typedSet[JourneyFlag]([]string{string(FlagRegressed), string(FlagImproved), string(FlagFlaky), string(FlagUnchanged), string(FlagInconclusive)})
+}
+
 // PairedAlpha is the family-wise significance level of a report's verdicts: the
 // chance that any pair of a report is called different when no pair is, under
 // the Holm correction.
 const PairedAlpha = 0.05
 
-// power80Z is Φ⁻¹(0.80), the normal quantile of 80% power.
-const power80Z = 0.8416212335729143
+// MinDecisiveJourneys is the fewest shared journeys a decisive verdict needs.
+// With journeys as the sample, no test can do better than an exact sign-flip
+// test over them, whose smallest two-sided p-value is 2^(1−G): above 0.05 for
+// G ≤ 5. A t test on fewer journeys could still reach 0.05 on a floor of
+// within-journey noise, which would read thin evidence as certainty.
+const MinDecisiveJourneys = 6
 
-// PairedComparison compares two planners of a report on the runs they share: a
-// run of planner A and a run of planner B are paired when they have the same
-// journey and repetition number. Runs without a partner are left out of the pair
-// (they still count in each planner's own metrics). See docs/benchmarks.md for
-// every formula and a worked example.
+// The pairings of a pair comparison.
+const (
+	// PairingJourneys: per-journey pass rates of independent runs.
+	PairingJourneys = "journeys"
+	// PairingMatchedRounds: runs paired by repetition within each journey, as
+	// the caller declared (CompareObservedTrialsInput.MatchedRounds).
+	PairingMatchedRounds = "matched rounds"
+)
+
+// PairedComparison compares two planners of a report over the journeys both ran
+// evaluably, the journeys taken as a sample from the journeys one could have
+// run. Per shared journey j, dⱼ is A's first-attempt pass rate minus B's (with
+// matched rounds, the mean difference of its matched runs); the estimate is their
+// mean, each journey weighted equally, and its test and interval come from that
+// one estimand: a t test with G − 1 degrees of freedom on the dⱼ, whose standard
+// error is floored by within-journey binomial noise. See docs/benchmarks.md.
 type PairedComparison struct {
-	// ID of planner A, the earlier of the two in the input's planners.
-	PlannerA string `json:"plannerA" jsonschema:"ID of planner A, the earlier of the two in the input's planners"`
-	// ID of planner B, the later of the two in the input's planners.
-	PlannerB string `json:"plannerB" jsonschema:"ID of planner B, the later of the two in the input's planners"`
-	// Journeys both planners ran with at least one shared repetition number.
-	SharedJourneys int `json:"sharedJourneys" jsonschema:"journeys both planners ran with at least one shared repetition number"`
-	// Paired runs: (journey, repetition) pairs both planners ran.
-	SharedRuns int `json:"sharedRuns" jsonschema:"paired runs: (journey, repetition) pairs both planners ran"`
-	// Paired runs that A passed and B failed.
-	APassedBFailed int `json:"aPassedBFailed" jsonschema:"paired runs that A passed and B failed"`
-	// Paired runs that A failed and B passed.
-	AFailedBPassed int `json:"aFailedBPassed" jsonschema:"paired runs that A failed and B passed"`
-	// Two-sided exact McNemar p-value: 2·P(X ≤ min(b,c)) for X ~ Binomial(b+c,
-	// 1/2), at most 1; 1 when no paired run disagrees.
-	McNemarP float64 `json:"mcnemarP" jsonschema:"two-sided exact McNemar p-value: 2·P(X ≤ min(b,c)) for X ~ Binomial(b+c, 1/2), at most 1; 1 when no paired run disagrees"`
-	// McNemar p-value after the Holm correction across the report's pairs.
-	HolmP float64 `json:"holmP" jsonschema:"McNemar p-value after the Holm correction across the report's pairs"`
-	// A's pass rate minus B's over the paired runs: (b − c)/sharedRuns; 0 without
-	// paired runs.
-	PassRateDifference float64 `json:"passRateDifference" jsonschema:"A's pass rate minus B's over the paired runs: (b − c)/sharedRuns; 0 without paired runs"`
-	// Standard error of the difference, clustered by journey, never below the McNemar
-	// null standard error with add-one smoothing (see docs/benchmarks.md).
-	StandardError float64 `json:"standardError" jsonschema:"standard error of the difference, clustered by journey, never below the McNemar null standard error with add-one smoothing (see docs/benchmarks.md)"`
-	// 95% interval for the difference: difference ± 1.96·standardError, within
-	// [−1,1].
-	Difference95 DifferenceInterval `json:"difference95" jsonschema:"95% interval for the difference: difference ± 1.96·standardError, within [−1,1]"`
-	// Smallest difference in pass rate this many paired runs detect with 80% power at
-	// α = 0.05: (1.96 + 0.84)·standardError, at most 1.
-	MinDetectableEffect80 float64 `json:"minDetectableEffect80" jsonschema:"smallest difference in pass rate this many paired runs detect with 80% power at α = 0.05: (1.96 + 0.84)·standardError, at most 1"`
-	// A better, B better or indistinguishable at α = 0.05 after the Holm correction;
-	// for modeled reports always not evidence: modeled draws.
-	Verdict PairVerdict `json:"verdict" jsonschema:"A better, B better or indistinguishable at α = 0.05 after the Holm correction; for modeled reports always not evidence: modeled draws"`
+	// Planner A, the earlier in the input.
+	PlannerA string `json:"plannerA" jsonschema:"planner A, the earlier in the input"`
+	// Planner B, the later in the input.
+	PlannerB string `json:"plannerB" jsonschema:"planner B, the later in the input"`
+	// Journeys, or matched rounds when the caller declared them.
+	Pairing string `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
+	// G: journeys both ran evaluably.
+	SharedJourneys int `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
+	// Journeys only A ran, left out.
+	JourneysOnlyA int `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
+	// Journeys only B ran, left out.
+	JourneysOnlyB int `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
+	// Mean over shared journeys of A's first-attempt pass rate minus B's.
+	MeanDifference float64 `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
+	// Max(s/√G, within-journey floor) (docs/benchmarks.md).
+	StandardError float64 `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
+	// G − 1.
+	DegreesOfFreedom int `json:"degreesOfFreedom" jsonschema:"G − 1"`
+	// Two-sided t-test p-value, G − 1 df; 1 with G < 2.
+	P float64 `json:"p" jsonschema:"two-sided t-test p-value, G − 1 df; 1 with G < 2"`
+	// P after the Holm correction across pairs.
+	HolmP float64 `json:"holmP" jsonschema:"p after the Holm correction across pairs"`
+	// MeanDifference ± t(0.975, G−1)·standardError within [−1,1].
+	Difference95 DifferenceInterval `json:"difference95" jsonschema:"meanDifference ± t(0.975, G−1)·standardError within [−1,1]"`
+	// (t(0.975) + t(0.80))·standardError, at most 1.
+	MinDetectableEffect80 float64 `json:"minDetectableEffect80" jsonschema:"(t(0.975) + t(0.80))·standardError, at most 1"`
+	// A better, B better or indistinguishable; modeled: not evidence: modeled draws.
+	Verdict PairVerdict `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
+	// Why the verdict is what it is.
+	Reason string `json:"reason" jsonschema:"why the verdict is what it is"`
+	// One row per shared journey; the figures above recompute from them.
+	Journeys []PairJourneyRow `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
+}
+
+// PairJourneyRow is one shared journey of a pair.
+type PairJourneyRow struct {
+	// Journey ID.
+	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
+	// A's evaluable runs.
+	ARuns int `json:"aRuns" jsonschema:"A's evaluable runs"`
+	// A's first-attempt passes.
+	APasses int `json:"aPasses" jsonschema:"A's first-attempt passes"`
+	// B's evaluable runs.
+	BRuns int `json:"bRuns" jsonschema:"B's evaluable runs"`
+	// B's first-attempt passes.
+	BPasses int `json:"bPasses" jsonschema:"B's first-attempt passes"`
+	// Matched runs (matched rounds only).
+	MatchedRuns int `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
+	// Matched runs A alone passed.
+	APassedOnly int `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
+	// Matched runs B alone passed.
+	BPassedOnly int `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`
+	// Two-sided Fisher exact p of the journey's first attempts.
+	FisherP float64 `json:"fisherP" jsonschema:"two-sided Fisher exact p of the journey's first attempts"`
+	// B against A: regressed, improved, flaky, unchanged or inconclusive.
+	Flag JourneyFlag `json:"flag" jsonschema:"B against A: regressed, improved, flaky, unchanged or inconclusive"`
 }
 
 // DifferenceInterval is a closed interval within [−1,1].
@@ -85,183 +153,212 @@ type DifferenceInterval struct {
 	Upper float64 `json:"upper" jsonschema:"upper bound"`
 }
 
-// journeyRuns is one planner's runs of one journey, for pairing: bit r−1 of
-// ran is set when the planner made repetition r, and of passed when that run
-// passed. Repetitions are at most MaxRepetitions (100 < 128), so two words
-// hold them, and pairing two planners on a journey is a few bitwise operations
-// however many repetitions it had: no list of runs is kept or sorted.
+// journeyRuns is what pairing needs of one planner's runs of one journey: its
+// evaluable runs and first-attempt passes, whether they were mixed, and, for
+// matched rounds, bit r−1 of ran set when the planner made repetition r
+// evaluably and of passed when its first attempt passed. Repetitions are at
+// most MaxRepetitions (100 < 128), so two words hold them.
 type journeyRuns struct {
-	journey     int
-	ran, passed [2]uint64
+	journey           int
+	runs, firstPasses int
+	mixed             bool
+	ran, passed       [2]uint64
 }
 
-// set records repetition rep. Repetitions past 128, which no input may have
-// (tests of the model draw thousands), are not recorded.
-func (jr *journeyRuns) set(rep int, passed bool) {
-	if uint(rep-1) >= 128 {
-		return
-	}
-	w, bit := (rep-1)>>6, uint(rep-1)&63
-	jr.ran[w] |= 1 << bit
-	jr.passed[w] |= uint64(b2i(passed)) << bit
+// pairScratch is what a report's pairs reuse: t quantiles by degrees of
+// freedom and Fisher's weights.
+type pairScratch struct {
+	t      tQuantiles
+	fisher fisherWeights
 }
 
-// pairedComparisons compares every pair of planners (i < j, input order) over
-// their shared runs. runs[p] are planner p's journeys, by journey index. The
+// pairStats are a pair's unrounded statistics, as the oracle test reads them.
+type pairStats struct {
+	g                   int
+	diffs, floors       []float64 // per shared journey: dⱼ and its floor variance vⱼ
+	mean, se, p, lo, hi float64
+	mde                 float64
+	tq975, tq80         float64
+}
+
+// pairComparisons compares every pair of planners (i < j, input order) over
+// their shared journeys. runs[p] are planner p's journeys, by journey index. The
 // verdicts use the Holm correction across all pairs; a modeled report's
 // verdicts are all PairModeledNotEvidence, with the same statistics.
-func pairedComparisons(basis Basis, planners []PlannerRef, runs [][]journeyRuns) []PairedComparison {
+func pairComparisons(basis Basis, matched bool, planners []PlannerRef, runs [][]journeyRuns, journeyIDs []string) []PairedComparison {
 	pairs := make([]PairedComparison, 0, len(planners)*(len(planners)-1)/2)
 	exact := make([]float64, 0, cap(pairs)) // unrounded p-values, for Holm
+	var q pairScratch
 	for a := range planners {
 		for b := a + 1; b < len(planners); b++ {
-			pc, p := pairRuns(runs[a], runs[b])
+			pc, st := pairRuns(runs[a], runs[b], matched, journeyIDs, &q)
 			pc.PlannerA, pc.PlannerB = planners[a].ID, planners[b].ID
 			pairs = append(pairs, pc)
-			exact = append(exact, p)
+			exact = append(exact, st.p)
 		}
 	}
 	holm := holmAdjust(exact)
 	for i := range pairs {
 		pc := &pairs[i]
 		pc.HolmP = roundReport(holm[i])
-		switch {
-		case basis == BasisModeled:
-			pc.Verdict = PairModeledNotEvidence
-		case holm[i] > PairedAlpha:
-			pc.Verdict = PairIndistinguishable
-		case pc.APassedBFailed > pc.AFailedBPassed:
-			pc.Verdict = PairABetter
-		default:
-			pc.Verdict = PairBBetter
-		}
+		pc.Verdict, pc.Reason = verdictOf(basis, pc, holm[i])
 	}
 	return pairs
 }
 
+// verdictOf decides a pair. A decisive verdict needs an observed report, at
+// least MinDecisiveJourneys shared journeys, a Holm-adjusted p at most α and a
+// reported interval that excludes 0 (which p ≤ α implies, checked on the
+// rounded bounds so that no reader ever sees "better" beside a bound of 0).
+func verdictOf(basis Basis, pc *PairedComparison, holm float64) (PairVerdict, string) {
+	switch {
+	case basis == BasisModeled:
+		return PairModeledNotEvidence, "modeled draws are not measurements of any planner; read the figures as what chance gives at this design"
+	case pc.SharedJourneys < MinDecisiveJourneys:
+		return PairIndistinguishable, fmt.Sprintf("too few shared journeys (%d; a verdict about journeys as a sample needs at least %d, since an exact sign-flip test over G journeys cannot go below p = 2^(1−G))", pc.SharedJourneys, MinDecisiveJourneys)
+	case holm > PairedAlpha:
+		return PairIndistinguishable, fmt.Sprintf("Holm-adjusted p %.6g is above %.2g over %d shared journeys", holm, PairedAlpha, pc.SharedJourneys)
+	case pc.Difference95.Lower > 0:
+		return PairABetter, fmt.Sprintf("Holm-adjusted p %.6g ≤ %.2g over %d shared journeys, and the interval lies above 0", holm, PairedAlpha, pc.SharedJourneys)
+	case pc.Difference95.Upper < 0:
+		return PairBBetter, fmt.Sprintf("Holm-adjusted p %.6g ≤ %.2g over %d shared journeys, and the interval lies below 0", holm, PairedAlpha, pc.SharedJourneys)
+	}
+	return PairIndistinguishable, "p is at the 0.05 boundary: the rounded interval touches 0"
+}
+
 // pairRuns merges two planners' journeys and computes the pair's statistics
-// (all but the names, Holm and the verdict), returning the unrounded McNemar p.
-//
-// The clustered variance needs d̂ before the per-journey residuals; expanding
-// Σⱼ(Dⱼ − d̂·mⱼ)² into sums of Dⱼ², Dⱼ·mⱼ and mⱼ² lets one pass gather them, as
-// integers, so the only rounding is in the final few operations.
-func pairRuns(a, b []journeyRuns) (PairedComparison, float64) {
-	var (
-		pc                        PairedComparison
-		sumD, sumDD, sumDm, sumMM int64 // Σ Dⱼ, Σ Dⱼ², Σ Dⱼ·mⱼ, Σ mⱼ²
-	)
-	for i, j := 0, 0; i < len(a) && j < len(b); {
+// and rows (all but the names, Holm and the verdict).
+func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *pairScratch) (PairedComparison, pairStats) {
+	most := min(len(a), len(b))
+	pc := PairedComparison{Pairing: PairingJourneys, Journeys: make([]PairJourneyRow, 0, most)}
+	if matched {
+		pc.Pairing = PairingMatchedRounds
+	}
+	st := pairStats{diffs: make([]float64, 0, most), floors: make([]float64, 0, most)}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
 		switch {
-		case a[i].journey < b[j].journey:
+		case j == len(b) || (i < len(a) && a[i].journey < b[j].journey):
+			pc.JourneysOnlyA++
 			i++
 			continue
-		case a[i].journey > b[j].journey:
+		case i == len(a) || a[i].journey > b[j].journey:
+			pc.JourneysOnlyB++
 			j++
 			continue
 		}
-		var m, bj, cj int
-		for w := range 2 {
-			shared := a[i].ran[w] & b[j].ran[w]
-			pa, pb := a[i].passed[w]&shared, b[j].passed[w]&shared
-			m += bits.OnesCount64(shared)
-			bj += bits.OnesCount64(pa &^ pb)
-			cj += bits.OnesCount64(pb &^ pa)
-		}
+		x, y := &a[i], &b[j]
 		i, j = i+1, j+1
-		if m == 0 {
-			continue
+		row := PairJourneyRow{JourneyID: journeyIDs[x.journey], ARuns: x.runs, APasses: x.firstPasses, BRuns: y.runs, BPasses: y.firstPasses}
+		var d, v float64
+		if matched {
+			var m, bj, cj int
+			for w := range 2 {
+				shared := x.ran[w] & y.ran[w]
+				pa, pb := x.passed[w]&shared, y.passed[w]&shared
+				m += bits.OnesCount64(shared)
+				bj += bits.OnesCount64(pa &^ pb)
+				cj += bits.OnesCount64(pb &^ pa)
+			}
+			if m == 0 {
+				pc.JourneysOnlyA++ // nothing matched: each planner's runs stand alone
+				pc.JourneysOnlyB++
+				continue
+			}
+			row.MatchedRuns, row.APassedOnly, row.BPassedOnly = m, bj, cj
+			d = float64(bj-cj) / float64(m)
+			v = float64(bj+cj+1) / float64(m+2) / float64(m)
+		} else {
+			d = float64(x.firstPasses)/float64(x.runs) - float64(y.firstPasses)/float64(y.runs)
+			v = binomialFloor(x.firstPasses, x.runs) + binomialFloor(y.firstPasses, y.runs)
 		}
-		pc.SharedJourneys++
-		pc.SharedRuns += m
-		pc.APassedBFailed += bj
-		pc.AFailedBPassed += cj
-		d, m64 := int64(bj-cj), int64(m)
-		sumD += d
-		sumDD += d * d
-		sumDm += d * m64
-		sumMM += m64 * m64
+		fp := q.fisher.p(x.firstPasses, x.runs, y.firstPasses, y.runs)
+		row.FisherP = roundReport(fp)
+		row.Flag = flagOf(x, y, fp)
+		pc.Journeys = append(pc.Journeys, row)
+		st.diffs = append(st.diffs, d)
+		st.floors = append(st.floors, v)
 	}
-
-	p := mcnemarExact(pc.APassedBFailed, pc.AFailedBPassed)
-	pc.McNemarP = roundReport(p)
-	n := float64(pc.SharedRuns)
-	diff, se := 0.0, 1.0 // without paired runs nothing is known: the widest interval
-	if pc.SharedRuns > 0 {
-		diff = float64(sumD) / n
-		se = pairedStandardError(pc.SharedJourneys, pc.SharedRuns, pc.APassedBFailed+pc.AFailedBPassed, sumD, sumDD, sumDm, sumMM)
-	}
-	half := float64(wilsonZ * se)
-	pc.PassRateDifference = roundReport(diff)
-	pc.StandardError = roundReport(se)
-	pc.Difference95 = DifferenceInterval{Lower: roundReport(max(-1, diff-half)), Upper: roundReport(min(1, diff+half))}
-	pc.MinDetectableEffect80 = roundReport(min(1, float64((wilsonZ+power80Z)*se)))
-	return pc, p
+	st.compute(&q.t)
+	pc.SharedJourneys = st.g
+	pc.MeanDifference = roundReport(st.mean)
+	pc.StandardError = roundReport(st.se)
+	pc.DegreesOfFreedom = max(st.g-1, 0)
+	pc.P = roundReport(st.p)
+	pc.Difference95 = DifferenceInterval{Lower: roundReport(st.lo), Upper: roundReport(st.hi)}
+	pc.MinDetectableEffect80 = roundReport(st.mde)
+	return pc, st
 }
 
-// pairedStandardError is the standard error of the paired difference d̂ = ΣDⱼ/n
-// over G journeys: the larger of
-//
-//	clustered  √( G/(G−1) · Σⱼ(Dⱼ − d̂·mⱼ)² ) / n      (G ≥ 2; 0 otherwise)
-//	null       √( p̃ / n ),  p̃ = (b + c + 1)/(n + 2)
-//
-// The first is the cluster-robust (CR1) standard error of a ratio estimator, the
-// "clustered standard errors" of Miller (2024): repetitions of one journey are
-// not independent. The second is the standard error McNemar's test assumes under
-// no difference, with the discordance rate smoothed by add-one so that it is
-// never 0: without it, zero discordant runs would report a zero-width interval
-// and a zero minimum detectable effect, claiming a certainty 20 agreeing runs
-// do not give.
-func pairedStandardError(journeys, n, discordant int, sumD, sumDD, sumDm, sumMM int64) float64 {
-	nf := float64(n)
-	null := math.Sqrt(float64(discordant+1) / float64(n+2) / nf)
-	if journeys < 2 {
-		return null
-	}
-	// n²·Σⱼ(Dⱼ − d̂·mⱼ)² = n²·ΣD² − 2n·ΣD·ΣDm + (ΣD)²·Σm², exact in int64
-	// while n ≤ 2²⁰ (every term ≤ n⁴·… is far below 2⁶³ for the inputs allowed:
-	// |Dⱼ| ≤ mⱼ ≤ 100 and n ≤ MaxObservedTrials).
-	n64 := int64(n)
-	num := float64(n64*n64*sumDD-2*n64*sumD*sumDm) + float64(float64(sumD*sumD)*float64(sumMM))
-	if num < 0 {
-		num = 0 // a rounding below zero of a sum of squares
-	}
-	g := float64(journeys)
-	clustered := math.Sqrt(g/(g-1)*num) / (nf * nf)
-	return max(clustered, null)
+// binomialFloor is the variance of a pass rate over n runs with c passes, the
+// rate smoothed by add-one, p̃ = (c+1)/(n+2), so that it is never 0: p̃(1−p̃)/n.
+func binomialFloor(c, n int) float64 {
+	p := float64(c+1) / float64(n+2)
+	return float64(p*(1-p)) / float64(n)
 }
 
-// mcnemarExact is the two-sided exact (conditional) McNemar p-value for b and c
-// discordant pairs: 2·P(X ≤ min(b,c)) with X ~ Binomial(b+c, 1/2), capped at 1,
-// and 1 when b+c = 0.
+// flagOf reads one shared journey, B against A.
+func flagOf(x, y *journeyRuns, fisherP float64) JourneyFlag {
+	ra := float64(x.firstPasses) / float64(x.runs)
+	rb := float64(y.firstPasses) / float64(y.runs)
+	switch {
+	case fisherP <= PairedAlpha && rb < ra:
+		return FlagRegressed
+	case fisherP <= PairedAlpha && rb > ra:
+		return FlagImproved
+	case x.mixed || y.mixed:
+		return FlagFlaky
+	case ra == rb:
+		return FlagUnchanged
+	}
+	return FlagInconclusive
+}
+
+// compute derives the pair's estimate, standard error, t test, interval and
+// minimum detectable effect from the per-journey differences:
 //
-// The tail is summed from its largest term, k = min(b,c), downwards, each term
-// the one above times i/(N−i+1); the first is exp(ln C(N,k) − N·ln 2) through
-// math.Lgamma, so no factorial or 2^N overflows for any N. Terms fall at least
-// geometrically below the mode, and the sum stops once a term no longer changes
-// it, so it costs O(√N) terms however large N is.
-func mcnemarExact(b, c int) float64 {
-	n := b + c
-	if n == 0 {
-		return 1
+//	d̄  = Σ dⱼ / G
+//	s² = Σ (dⱼ − d̄)² / (G − 1)
+//	SE = max( s/√G, √(Σ vⱼ)/G )
+//	t  = d̄ / SE,  p = P(|T_{G−1}| ≥ |t|)
+//	interval d̄ ± t_{0.975,G−1}·SE, MDE (t_{0.975,G−1} + t_{0.80,G−1})·SE
+//
+// The floor √(Σvⱼ)/G is the standard error the within-journey binomial noise
+// alone gives (vⱼ from add-one smoothed rates): journeys that all agree by
+// chance cannot make the spread, and so the interval, vanish. With G < 2 there
+// is no spread to test: p = 1 and the interval is [−1,1].
+func (st *pairStats) compute(q *tQuantiles) {
+	st.g = len(st.diffs)
+	st.p, st.lo, st.hi, st.mde = 1, -1, 1, 1
+	if st.g == 0 {
+		st.se = 1 // nothing shared, nothing known
+		return
 	}
-	k := min(b, c)
-	if 2*k >= n {
-		return 1 // b = c: the tail holds at least half the mass
+	g := float64(st.g)
+	sum, floor := 0.0, 0.0
+	for k, d := range st.diffs {
+		sum += d
+		floor += st.floors[k]
 	}
-	lgN, _ := math.Lgamma(float64(n + 1))
-	lgK, _ := math.Lgamma(float64(k + 1))
-	lgNK, _ := math.Lgamma(float64(n - k + 1))
-	term := math.Exp(lgN - lgK - lgNK - float64(float64(n)*math.Ln2))
-	sum := 0.0
-	for i := k; i >= 0; i-- {
-		next := sum + term
-		if next == sum {
-			break
-		}
-		sum = next
-		term = float64(term * (float64(i) / float64(n-i+1)))
+	st.mean = sum / g
+	floorSE := math.Sqrt(floor) / g
+	st.se = floorSE
+	if st.g < 2 {
+		return
 	}
-	return min(1, 2*sum)
+	ss := 0.0
+	for _, d := range st.diffs {
+		e := d - st.mean
+		ss += float64(e * e)
+	}
+	st.se = max(math.Sqrt(ss/(g-1))/math.Sqrt(g), floorSE)
+	df := st.g - 1
+	t := st.mean / st.se
+	st.p = tTwoSided(t, float64(df))
+	st.tq975, st.tq80 = q.at(df)
+	half := float64(st.tq975 * st.se)
+	st.lo, st.hi = max(-1, st.mean-half), min(1, st.mean+half)
+	st.mde = min(1, float64((st.tq975+st.tq80)*st.se))
 }
 
 // holmAdjust returns Holm's step-down adjusted p-values, in the order of p: the
@@ -294,22 +391,24 @@ func holmAdjust(p []float64) []float64 {
 }
 
 // paretoPlannerIDs returns, in report order, the planners that no other planner
-// dominates: none has a pass rate at least as high, a median latency at least as
-// low and tokens per run at least as low, and is strictly better in one. It reads
-// the report's own rounded figures, so a reader can check it from the report.
+// dominates on the shared workload: none has a first-attempt pass rate at least
+// as high, a median latency at least as low and tokens per run at least as low,
+// and is strictly better in one. It reads the report's own rounded figures, so a
+// reader can check it from the report. Every planner has shared-workload figures
+// when it is called.
 func paretoPlannerIDs(reports []PlannerReport) []string {
 	ids := []string{}
-	dominates := func(x, y *PlannerReport) bool {
-		geq := x.PassRate.Value >= y.PassRate.Value && x.MedianJourneyLatencyMs <= y.MedianJourneyLatencyMs &&
-			x.TokenSpend.MeanPerJourneyRun <= y.TokenSpend.MeanPerJourneyRun
-		gt := x.PassRate.Value > y.PassRate.Value || x.MedianJourneyLatencyMs < y.MedianJourneyLatencyMs ||
-			x.TokenSpend.MeanPerJourneyRun < y.TokenSpend.MeanPerJourneyRun
+	dominates := func(x, y *WorkloadFigures) bool {
+		geq := x.FirstAttemptPassRate >= y.FirstAttemptPassRate && x.MedianJourneyLatencyMs <= y.MedianJourneyLatencyMs &&
+			x.MeanTokensPerRun <= y.MeanTokensPerRun
+		gt := x.FirstAttemptPassRate > y.FirstAttemptPassRate || x.MedianJourneyLatencyMs < y.MedianJourneyLatencyMs ||
+			x.MeanTokensPerRun < y.MeanTokensPerRun
 		return geq && gt
 	}
 	for i := range reports {
 		dominated := false
 		for j := range reports {
-			if j != i && dominates(&reports[j], &reports[i]) {
+			if j != i && dominates(reports[j].SharedWorkload, reports[i].SharedWorkload) {
 				dominated = true
 				break
 			}

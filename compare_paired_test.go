@@ -4,79 +4,62 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math/big"
+	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestMcNemarExactPublished holds mcnemarExact to published values and to
-// binomial tails worked by hand.
-func TestMcNemarExactPublished(t *testing.T) {
-	tests := []struct {
-		name string
-		b, c int
-		want float64
+// TestTDistributionPublished holds the t tail and quantiles to table values
+// (the full digits as scipy 1.10.1's stats.t gives them; the CI oracle checks
+// thousands more).
+func TestTDistributionPublished(t *testing.T) {
+	quantiles := []struct {
+		alpha, df, want float64
 	}{
-		// Fagerland, Lydersen and Laake (2013), "The McNemar test for binary
-		// matched-pairs data: mid-p and asymptotic are better than exact
-		// conditional", BMC Medical Research Methodology 13:91, their example
-		// (Bentur et al. 2009, airway hyper-responsiveness before and after
-		// treatment): 1 and 7 discordant pairs, exact conditional p = 0.070.
-		// By hand: 2·(C(8,0)+C(8,1))/2⁸ = 2·9/256 = 0.0703125.
-		{"Fagerland 2013 example", 1, 7, 0.0703125},
-		{"Fagerland 2013 example, sides swapped", 7, 1, 0.0703125},
-		// 2·(1/2)⁵: five discordant pairs all one way cannot reach 0.05.
-		{"5 to 0", 0, 5, 0.0625},
-		// 2·(1/2)⁶ = 0.03125: six can.
-		{"6 to 0", 6, 0, 0.03125},
-		// 2·(1+10+45)/1024.
-		{"2 to 8", 2, 8, 0.109375},
-		{"tie", 4, 4, 1},
-		{"one each", 1, 1, 1},
-		{"no discordant pairs", 0, 0, 1},
-		{"one discordant pair", 1, 0, 1},
+		{0.05, 1, 12.706204736174698}, {0.05, 2, 4.302652729749464}, {0.05, 4, 2.7764451051977934},
+		{0.05, 19, 2.093024054408309}, {0.05, 624, 1.9637729605589076}, {0.40, 1, 1.3763819204711734},
+		{0.40, 4, 0.9409645094347377}, {0.40, 19, 0.8609506472101632},
+	}
+	for _, q := range quantiles {
+		if got := tQuantile(q.alpha, q.df); !near(got, q.want, 1e-6) {
+			t.Errorf("tQuantile(%v, %v) = %.12g; want %.12g", q.alpha, q.df, got, q.want)
+		}
+	}
+	tails := []struct{ t, df, want float64 }{ // two-sided tails
+		{2, 10, 0.07338803477074367}, {1, 1, 0.5}, {0, 5, 1}, {12.706204736174698, 1, 0.05}, {21.5, 1, 0.029588897400746036}, {5, 100, 2.4501734135037985e-06},
+	}
+	for _, c := range tails {
+		if got := tTwoSided(c.t, c.df); !near(got, c.want, 1e-4) {
+			t.Errorf("tTwoSided(%v, %v) = %.12g; want %.12g", c.t, c.df, got, c.want)
+		}
+	}
+}
+
+// TestFisherExactHandComputed: Fisher's tea-tasting table (3 of 4 against 1
+// of 4: 34/70), the most extreme table of 20 runs each (2/C(40,20)), and tables
+// with one possible layout.
+func TestFisherExactHandComputed(t *testing.T) {
+	tests := []struct {
+		x1, n1, x2, n2 int
+		want           float64
+	}{
+		{3, 4, 1, 4, 34.0 / 70},
+		{20, 20, 0, 20, 2 / 137846528820.0},
+		{1, 1, 0, 1, 1},
+		{5, 5, 5, 5, 1},
+		{0, 3, 0, 7, 1},
+		{6, 10, 4, 10, 0.6562817986966593},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := mcnemarExact(tt.b, tt.c); !near(got, tt.want, 1e-12) {
-				t.Errorf("mcnemarExact(%d, %d) = %.15g; want %.15g", tt.b, tt.c, got, tt.want)
-			}
-		})
+		if got := fisherExact(tt.x1, tt.n1, tt.x2, tt.n2); !near(got, tt.want, 1e-6) {
+			t.Errorf("fisherExact(%d/%d, %d/%d) = %.12g; want %.12g", tt.x1, tt.n1, tt.x2, tt.n2, got, tt.want)
+		}
 	}
 }
 
-// TestMcNemarExactAgainstRationals checks the summed tail against the exact
-// rational 2·Σ_{i≤k} C(N,i)/2^N for splits of every N up to 300 and some large N,
-// where the float terms start far below 1.
-func TestMcNemarExactAgainstRationals(t *testing.T) {
-	check := func(b, c int) {
-		n, k := b+c, min(b, c)
-		sum, term := new(big.Int), big.NewInt(1) // term = C(n,i), row by row
-		for i := 0; i <= k; i++ {
-			sum.Add(sum, term)
-			term.Mul(term, big.NewInt(int64(n-i)))
-			term.Quo(term, big.NewInt(int64(i+1)))
-		}
-		r := new(big.Rat).SetFrac(new(big.Int).Lsh(sum, 1), new(big.Int).Lsh(big.NewInt(1), uint(n)))
-		want, _ := r.Float64()
-		want = min(1, want)
-		if got := mcnemarExact(b, c); !near(got, want, 1e-11) {
-			t.Errorf("mcnemarExact(%d, %d) = %.15g; want %.15g", b, c, got, want)
-		}
-	}
-	for n := 1; n <= 300; n++ {
-		for b := 0; b <= n; b += 1 + n/20 {
-			check(b, n-b)
-		}
-	}
-	for _, bc := range [][2]int{{4900, 5100}, {10, 5000}, {2400, 2600}} {
-		check(bc[0], bc[1])
-	}
-}
-
-// near reports whether got is within rel of want, relative to want (absolute
-// below 1e-300, where the tail underflows anyway).
 func near(got, want, rel float64) bool {
 	d := got - want
 	if d < 0 {
@@ -130,230 +113,357 @@ func observedPairs(t *testing.T, planners []string, trials []Trial) ComparisonRe
 	return r
 }
 
-// TestPairedComparisonsHandComputed checks every field of a pair against numbers
-// worked out by hand from the formulas in docs/benchmarks.md.
-func TestPairedComparisonsHandComputed(t *testing.T) {
-	journey := func(i int) string { return fmt.Sprintf("j%02d", i) }
-	tests := []struct {
-		name     string
-		planners []string
-		trials   func() []Trial
-		want     []PairedComparison
-	}{
-		{
-			// 10 journeys × 2 runs. a passes all 20; b fails both runs of j01..j06.
-			// b = 12, c = 0: p = 2·2⁻¹² = 0.000488. d̂ = 12/20 = 0.6.
-			// Clustered: Dⱼ − 0.6·2 is 0.8 six times and −1.2 four times, Σ² = 9.6,
-			// SE = √(10/9·9.6)/20 = 0.163299. Null: √((12+1)/22/20) = 0.171888,
-			// the larger, so the interval is 0.6 ± 1.959964·0.171888 and the MDE
-			// 2.801585·0.171888 = 0.481559.
-			name: "clear difference", planners: []string{"a", "b"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 10; i++ {
-					for r := 1; r <= 2; r++ {
-						ts = append(ts, pairedTrial("a", journey(i), r, true), pairedTrial("b", journey(i), r, i > 6))
-					}
-				}
-				return ts
-			},
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", SharedJourneys: 10, SharedRuns: 20, APassedBFailed: 12, AFailedBPassed: 0,
-				McNemarP: 0.000488, HolmP: 0.000488, PassRateDifference: 0.6, StandardError: 0.171888,
-				Difference95: DifferenceInterval{0.263106, 0.936894}, MinDetectableEffect80: 0.481559, Verdict: PairABetter,
-			}},
-		},
-		{
-			// The same, the other way round: B better, the interval mirrored.
-			name: "clear difference, B better", planners: []string{"b", "a"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 10; i++ {
-					for r := 1; r <= 2; r++ {
-						ts = append(ts, pairedTrial("a", journey(i), r, true), pairedTrial("b", journey(i), r, i > 6))
-					}
-				}
-				return ts
-			},
-			want: []PairedComparison{{
-				PlannerA: "b", PlannerB: "a", SharedJourneys: 10, SharedRuns: 20, APassedBFailed: 0, AFailedBPassed: 12,
-				McNemarP: 0.000488, HolmP: 0.000488, PassRateDifference: -0.6, StandardError: 0.171888,
-				Difference95: DifferenceInterval{-0.936894, -0.263106}, MinDetectableEffect80: 0.481559, Verdict: PairBBetter,
-			}},
-		},
-		{
-			// 4 journeys × 2 runs; a wins both runs of j01 and j03, b of j02 and j04.
-			// b = c = 4: p = 1, d̂ = 0. Clustered: Σ Dⱼ² = 16, √(4/3·16)/8 = 0.57735,
-			// above the null √(9/10/8) = 0.335410: the disagreement is all between
-			// journeys, so 8 runs say little. MDE capped at 1.
-			name: "tie", planners: []string{"a", "b"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 4; i++ {
-					for r := 1; r <= 2; r++ {
-						ts = append(ts, pairedTrial("a", journey(i), r, i%2 == 1), pairedTrial("b", journey(i), r, i%2 == 0))
-					}
-				}
-				return ts
-			},
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", SharedJourneys: 4, SharedRuns: 8, APassedBFailed: 4, AFailedBPassed: 4,
-				McNemarP: 1, HolmP: 1, PassRateDifference: 0, StandardError: 0.57735,
-				Difference95: DifferenceInterval{-1, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
-			}},
-		},
-		{
-			// 12 journeys × 1 run, both pass all but j01, which both fail. No
-			// discordant run: p = 1, the clustered SE is 0 and the null one
-			// √(1/14/12) = 0.077152 keeps the interval and MDE honest.
-			name: "zero discordant pairs", planners: []string{"a", "b"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 12; i++ {
-					ts = append(ts, pairedTrial("a", journey(i), 1, i > 1), pairedTrial("b", journey(i), 1, i > 1))
-				}
-				return ts
-			},
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", SharedJourneys: 12, SharedRuns: 12,
-				McNemarP: 1, HolmP: 1, PassRateDifference: 0, StandardError: 0.077152,
-				Difference95: DifferenceInterval{-0.151215, 0.151215}, MinDetectableEffect80: 0.216147, Verdict: PairIndistinguishable,
-			}},
-		},
-		{
-			name: "one planner", planners: []string{"a"},
-			trials: func() []Trial { return []Trial{pairedTrial("a", "j01", 1, true)} },
-			want:   []PairedComparison{},
-		},
-		{
-			// a ran j01 (2 runs), j02 (2) and j03 (1); b ran j02 (3), j03 (2) and
-			// j04 (1). Paired: j02 runs 1 and 2, j03 run 1. a passes j02 and fails
-			// j03; b fails j02 run 1 and passes the rest: b = 1 (j02/1), c = 1
-			// (j03/1). Dⱼ = 1 (m = 2) and −1 (m = 1), d̂ = 0; clustered √(2·2)/3.
-			name: "unequal journeys", planners: []string{"a", "b"},
-			trials: func() []Trial {
-				return []Trial{
-					pairedTrial("a", "j01", 1, true), pairedTrial("a", "j01", 2, false),
-					pairedTrial("a", "j02", 1, true), pairedTrial("a", "j02", 2, true), pairedTrial("a", "j03", 1, false),
-					pairedTrial("b", "j02", 1, false), pairedTrial("b", "j02", 2, true), pairedTrial("b", "j02", 3, false),
-					pairedTrial("b", "j03", 1, true), pairedTrial("b", "j03", 2, true), pairedTrial("b", "j04", 1, false),
-				}
-			},
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", SharedJourneys: 2, SharedRuns: 3, APassedBFailed: 1, AFailedBPassed: 1,
-				McNemarP: 1, HolmP: 1, PassRateDifference: 0, StandardError: 0.666667,
-				Difference95: DifferenceInterval{-1, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
-			}},
-		},
-		{
-			// No journey in common: nothing is paired, the difference is unknown.
-			name: "no shared journey", planners: []string{"a", "b"},
-			trials: func() []Trial { return []Trial{pairedTrial("a", "j01", 1, true), pairedTrial("b", "j02", 1, false)} },
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", McNemarP: 1, HolmP: 1, StandardError: 1,
-				Difference95: DifferenceInterval{-1, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
-			}},
-		},
-		{
-			// 12 journeys × 1 run: a and c pass all, b fails j01..j06. a–b and
-			// b–c have p = 2·2⁻⁶ = 0.03125 each, below 0.05, but Holm over three
-			// pairs multiplies the smallest by 3 (0.09375) and the next by 2
-			// (0.0625, raised to 0.09375): no pair is significant.
-			name: "Holm across three planners", planners: []string{"a", "b", "c"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 12; i++ {
-					ts = append(ts, pairedTrial("a", journey(i), 1, true), pairedTrial("b", journey(i), 1, i > 6), pairedTrial("c", journey(i), 1, true))
-				}
-				return ts
-			},
-			want: []PairedComparison{
-				{
-					PlannerA: "a", PlannerB: "b", SharedJourneys: 12, SharedRuns: 12, APassedBFailed: 6,
-					McNemarP: 0.03125, HolmP: 0.09375, PassRateDifference: 0.5, StandardError: 0.204124,
-					Difference95: DifferenceInterval{0.099924, 0.900076}, MinDetectableEffect80: 0.571871, Verdict: PairIndistinguishable,
-				},
-				{
-					PlannerA: "a", PlannerB: "c", SharedJourneys: 12, SharedRuns: 12,
-					McNemarP: 1, HolmP: 1, StandardError: 0.077152,
-					Difference95: DifferenceInterval{-0.151215, 0.151215}, MinDetectableEffect80: 0.216147, Verdict: PairIndistinguishable,
-				},
-				{
-					PlannerA: "b", PlannerB: "c", SharedJourneys: 12, SharedRuns: 12, AFailedBPassed: 6,
-					McNemarP: 0.03125, HolmP: 0.09375, PassRateDifference: -0.5, StandardError: 0.204124,
-					Difference95: DifferenceInterval{-0.900076, -0.099924}, MinDetectableEffect80: 0.571871, Verdict: PairIndistinguishable,
-				},
-			},
-		},
-		{
-			// The first pair of the case above alone: p = 0.03125 stands.
-			name: "two planners, no correction", planners: []string{"a", "b"},
-			trials: func() []Trial {
-				var ts []Trial
-				for i := 1; i <= 12; i++ {
-					ts = append(ts, pairedTrial("a", journey(i), 1, true), pairedTrial("b", journey(i), 1, i > 6))
-				}
-				return ts
-			},
-			want: []PairedComparison{{
-				PlannerA: "a", PlannerB: "b", SharedJourneys: 12, SharedRuns: 12, APassedBFailed: 6,
-				McNemarP: 0.03125, HolmP: 0.03125, PassRateDifference: 0.5, StandardError: 0.204124,
-				Difference95: DifferenceInterval{0.099924, 0.900076}, MinDetectableEffect80: 0.571871, Verdict: PairABetter,
-			}},
-		},
+// countsTrials makes the trials of planner p on journey j: runs of which the
+// first `passes` by repetition number pass, or, when late is set, the last.
+func countsTrials(p, j string, passes, runs int, late bool) []Trial {
+	var out []Trial
+	for r := 1; r <= runs; r++ {
+		pass := r <= passes
+		if late {
+			pass = r > runs-passes
+		}
+		out = append(out, pairedTrial(p, j, r, pass))
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := observedPairs(t, tt.planners, tt.trials())
-			if diff := cmp.Diff(tt.want, r.Pairs); diff != "" {
-				t.Errorf("pairs (-want +got):\n%s", diff)
+	return out
+}
+
+// TestWhyCases are the five ways issue 26 found the report misleading, with
+// the honest answers.
+func TestWhyCases(t *testing.T) {
+	t.Run("1 numbering", func(t *testing.T) {
+		var early, late []Trial
+		for j := range 5 {
+			id := fmt.Sprintf("j%d", j)
+			early = append(early, countsTrials("a", id, 6, 10, false)...)
+			early = append(early, countsTrials("b", id, 4, 10, false)...)
+			late = append(late, countsTrials("a", id, 6, 10, false)...)
+			late = append(late, countsTrials("b", id, 4, 10, true)...)
+		}
+		x := observedPairs(t, []string{"a", "b"}, early).Pairs[0]
+		y := observedPairs(t, []string{"a", "b"}, late).Pairs[0]
+		if diff := cmp.Diff(x, y); diff != "" {
+			t.Errorf("renumbering B's passes changes the pair (-early +late):\n%s", diff)
+		}
+		if x.Verdict != PairIndistinguishable || !strings.Contains(x.Reason, "too few shared journeys (5;") {
+			t.Errorf("verdict %q (%s); want indistinguishable for too few journeys", x.Verdict, x.Reason)
+		}
+		if x.MeanDifference != 0.2 || x.Difference95.Lower >= 0 || x.Difference95.Upper <= 0 || x.P < 0.05 {
+			t.Errorf("difference %v, interval %+v, p %v; want 0.2 with an interval over 0 and p ≥ 0.05", x.MeanDifference, x.Difference95, x.P)
+		}
+	})
+	t.Run("2 two journeys", func(t *testing.T) {
+		trials := append(countsTrials("a", "j1", 20, 20, false), countsTrials("b", "j1", 0, 20, false)...)
+		trials = append(trials, countsTrials("a", "j2", 20, 20, false)...)
+		trials = append(trials, countsTrials("b", "j2", 20, 20, false)...)
+		pc := observedPairs(t, []string{"a", "b"}, trials).Pairs[0]
+		if pc.Verdict != PairIndistinguishable || !strings.Contains(pc.Reason, "too few shared journeys (2;") {
+			t.Errorf("verdict %q (%s); want indistinguishable: two journeys", pc.Verdict, pc.Reason)
+		}
+		if pc.P != 0.5 || pc.Difference95 != (DifferenceInterval{-1, 1}) {
+			t.Errorf("p %v, interval %+v; want 0.5 and [−1,1] (t = 1 on 1 df)", pc.P, pc.Difference95)
+		}
+		want := []JourneyFlag{FlagRegressed, FlagUnchanged}
+		for i, row := range pc.Journeys {
+			if row.Flag != want[i] {
+				t.Errorf("row %s flagged %q; want %q", row.JourneyID, row.Flag, want[i])
 			}
-		})
+		}
+	})
+	t.Run("3 shared workload", func(t *testing.T) {
+		trials := append(countsTrials("a", "easy", 5, 5, false), countsTrials("a", "hard", 2, 5, false)...)
+		trials = append(trials, countsTrials("b", "easy", 5, 5, false)...)
+		r := observedPairs(t, []string{"a", "b"}, trials)
+		if diff := cmp.Diff([]string{"a", "b"}, r.ParetoPlannerIDs); diff != "" || r.SharedJourneys != 1 {
+			t.Errorf("shared journeys %d, Pareto (-want +got):\n%s", r.SharedJourneys, diff)
+		}
+		if r.Planners[0].PassRate.Value != 0.7 || r.Planners[0].SharedWorkload.FirstAttemptPassRate != 1 {
+			t.Errorf("a: own %v, shared %v; want 0.7 and 1", r.Planners[0].PassRate.Value, r.Planners[0].SharedWorkload.FirstAttemptPassRate)
+		}
+		if pc := r.Pairs[0]; pc.SharedJourneys != 1 || pc.JourneysOnlyA != 1 || pc.Verdict != PairIndistinguishable {
+			t.Errorf("pair %+v; want 1 shared journey, 1 only A's, indistinguishable", pc)
+		}
+		none := observedPairs(t, []string{"a", "b"}, append(countsTrials("a", "x", 1, 1, false), countsTrials("b", "y", 1, 1, false)...))
+		if len(none.ParetoPlannerIDs) != 0 || none.SharedJourneys != 0 || none.Planners[0].SharedWorkload != nil {
+			t.Errorf("nothing shared: Pareto %v, shared %d; want none", none.ParetoPlannerIDs, none.SharedJourneys)
+		}
+	})
+	t.Run("4 retries", func(t *testing.T) {
+		trials := countsTrials("c", "j1", 3, 3, false)
+		j2 := countsTrials("c", "j2", 3, 3, false)
+		j2[1].Attempts = 2 // failed, then passed on its retry
+		r := observedPairs(t, []string{"c"}, append(trials, j2...))
+		p := r.Planners[0]
+		var ks []float64
+		for _, k := range p.Repeatability.PassAtK {
+			ks = append(ks, k.Value)
+		}
+		if diff := cmp.Diff([]float64{0.833333, 0.666667, 0.5}, ks); diff != "" {
+			t.Errorf("pass^k by first attempts (-want +got):\n%s", diff)
+		}
+		if p.PassRate.Value != 1 || p.FirstAttemptPassRate.Successes != 5 || p.RescuedByRetry != 1 || p.JourneyRows[1].RescuedByRetry != 1 {
+			t.Errorf("pass rate %v, first attempts %d, rescued %d; want 1, 5, 1", p.PassRate.Value, p.FirstAttemptPassRate.Successes, p.RescuedByRetry)
+		}
+	})
+	t.Run("5 modeled names", func(t *testing.T) {
+		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 100, Planners: []PlannerRef{
+			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"}}}
+		r, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc := r.Pairs[0]
+		if len(r.ParetoPlannerIDs) != 0 || pc.Verdict != PairModeledNotEvidence {
+			t.Errorf("Pareto %v, verdict %q; want none and not evidence", r.ParetoPlannerIDs, pc.Verdict)
+		}
+		if pc.Difference95.Lower > 0 || pc.Difference95.Upper < 0 {
+			t.Errorf("A/A draws differ beyond chance: %+v", pc)
+		}
+		in.Planners[1].Model, in.Planners[1].Vendor = "gpt-4.1-mini", "openai"
+		renamed, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		renamed.Planners[1].Planner = r.Planners[1].Planner
+		if diff := cmp.Diff(r, renamed); diff != "" {
+			t.Errorf("renaming a model changes the report (-before +after):\n%s", diff)
+		}
+	})
+}
+
+// TestStrongEvidenceWins: 20 journeys at 0.8 against 0.5 is "A better", and
+// the reverse "B better".
+func TestStrongEvidenceWins(t *testing.T) {
+	var trials []Trial
+	for j := range 20 {
+		id := fmt.Sprintf("j%02d", j)
+		trials = append(trials, countsTrials("a", id, 8, 10, false)...)
+		trials = append(trials, countsTrials("b", id, 5, 10, true)...)
+	}
+	if pc := observedPairs(t, []string{"a", "b"}, trials).Pairs[0]; pc.Verdict != PairABetter || pc.Difference95.Lower <= 0 {
+		t.Errorf("pair %+v; want A better", pc)
+	}
+	if pc := observedPairs(t, []string{"b", "a"}, trials).Pairs[0]; pc.Verdict != PairBBetter {
+		t.Errorf("reversed: verdict %q; want B better", pc.Verdict)
 	}
 }
 
-// TestModeledPairsAreNotEvidence: a modeled report has every statistic of an
-// observed one, from the same draws, but no pair's verdict says better, even
-// where the draws differ beyond any doubt.
-func TestModeledPairsAreNotEvidence(t *testing.T) {
-	in := validCompareInput()
-	in.Planners = cmpPlanners(4)
-	in.Repetitions = 100
-	modeled, err := ComparePlanners(context.Background(), in)
+// randomTrials draws a seeded observed input: planners × journeys with uneven
+// runs, outcomes of per-(planner, journey) rates, retries, infrastructure
+// errors and unknown latencies and tokens.
+func randomTrials(rng *rand.Rand, planners, journeys int) ([]string, []Trial) {
+	ids := make([]string, planners)
+	var trials []Trial
+	for p := range ids {
+		ids[p] = fmt.Sprintf("p%d", p)
+		for j := range journeys {
+			if j > 0 && rng.IntN(8) == 0 {
+				continue // this planner skipped the journey (never the first, so every planner has trials)
+			}
+			rate := rng.Float64()
+			runs := 1 + rng.IntN(12)
+			for r := 1; r <= runs; r++ {
+				tr := cmpTrial(ids[p], fmt.Sprintf("j%02d", j), r)
+				tr.Passed = rng.Float64() < rate
+				tr.LatencyMs, tr.InputTokens, tr.OutputTokens = rng.IntN(90_000), rng.IntN(5_000), rng.IntN(500)
+				switch rng.IntN(12) {
+				case 0:
+					tr.Passed, tr.NotEvaluable = false, true
+				case 1:
+					tr.Attempts = 2 + rng.IntN(2)
+				case 2:
+					tr.LatencyUnknown, tr.LatencyMs = true, 0
+				case 3:
+					tr.TokensUnknown, tr.InputTokens, tr.OutputTokens = true, 0, 0
+				case 4:
+					tr.RecoveryTriggered, tr.Recovered = true, rng.IntN(2) == 0
+				}
+				trials = append(trials, tr)
+			}
+		}
+	}
+	return ids, trials
+}
+
+// TestPairProperties over seeded random inputs: renumbering repetitions and
+// reordering trials change nothing; a decisive verdict never sits beside an
+// interval covering 0; fewer than MinDecisiveJourneys never decide.
+func TestPairProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 4))
+	for n := range 60 {
+		ids, trials := randomTrials(rng, 2+n%3, 1+rng.IntN(24))
+		base := observedPairs(t, ids, trials)
+		shuffled := append([]Trial(nil), trials...)
+		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for i := range shuffled { // renumber: repetition r becomes 101 − r, a bijection per planner and journey
+			shuffled[i].Repetition = MaxRepetitions + 1 - shuffled[i].Repetition
+		}
+		again := observedPairs(t, ids, shuffled)
+		if diff := cmp.Diff(base, again); diff != "" {
+			t.Fatalf("case %d: renumbering and reordering change the report (-before +after):\n%s", n, diff)
+		}
+		for _, pc := range base.Pairs {
+			decisive := pc.Verdict == PairABetter || pc.Verdict == PairBBetter
+			if decisive && pc.Difference95.Lower <= 0 && pc.Difference95.Upper >= 0 {
+				t.Errorf("case %d: %s beside interval %+v", n, pc.Verdict, pc.Difference95)
+			}
+			if decisive && pc.SharedJourneys < MinDecisiveJourneys {
+				t.Errorf("case %d: %s on %d journeys", n, pc.Verdict, pc.SharedJourneys)
+			}
+			if pc.Reason == "" {
+				t.Errorf("case %d: no reason", n)
+			}
+		}
+	}
+}
+
+// TestAggregatesRecomputeFromRows recomputes every aggregate of seeded random
+// reports from their rows alone, with code of its own: the planner figures
+// (but the latency quantiles) from journeyRows, the app rollups, and every
+// pair's estimate, standard error, interval, Holm p and verdict from its
+// journey rows.
+func TestAggregatesRecomputeFromRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 7))
+	for n := range 40 {
+		ids, trials := randomTrials(rng, 2+n%3, 6+rng.IntN(20))
+		r := observedPairs(t, ids, trials)
+		for _, p := range r.Planners {
+			var runs, passes, first, rescued, notEval, in, out, latU, tokU, trig, rec, journeys, agree int
+			apps := map[string]AppRollup{}
+			k := len(p.Repeatability.PassAtK)
+			passK := make([]float64, k)
+			for _, row := range p.JourneyRows {
+				runs += row.Runs
+				passes += row.Passes
+				first += row.FirstAttemptPasses
+				rescued += row.RescuedByRetry
+				notEval += row.NotEvaluable
+				in += row.InputTokens
+				out += row.OutputTokens
+				latU += row.LatencyUnknown
+				tokU += row.TokensUnknown
+				trig += row.RecoveryTriggered
+				rec += row.Recovered
+				a := apps[row.AppID]
+				a.AppID = row.AppID
+				a.Runs += row.Runs
+				a.NotEvaluable += row.NotEvaluable
+				a.Passes += row.Passes
+				a.FirstAttemptPasses += row.FirstAttemptPasses
+				a.RescuedByRetry += row.RescuedByRetry
+				if row.Runs > 0 {
+					a.Journeys++
+					journeys++
+					if row.RescuedByRetry == 0 && (row.FirstAttemptPasses == 0 || row.FirstAttemptPasses == row.Runs) {
+						agree++
+					}
+					for i := range k {
+						passK[i] += exactPassHatK(row.FirstAttemptPasses, row.Runs, i+1)
+					}
+				}
+				apps[row.AppID] = a
+			}
+			got := []float64{float64(runs + notEval), float64(journeys), float64(passes), float64(first), float64(rescued), float64(notEval),
+				float64(in), float64(out), float64(latU), float64(tokU), roundReport(float64(in+out) / float64(runs-tokU)),
+				roundReport(float64(agree) / float64(journeys))}
+			want := []float64{float64(p.Trials), float64(p.Journeys), float64(p.PassRate.Successes), float64(p.FirstAttemptPassRate.Successes),
+				float64(p.RescuedByRetry), float64(p.NotEvaluable), float64(p.TokenSpend.InputTotal), float64(p.TokenSpend.OutputTotal),
+				float64(p.LatencyUnknown), float64(p.TokensUnknown), p.TokenSpend.MeanPerJourneyRun, p.Repeatability.AllOutcomesAgreeShare}
+			if diff := cmp.Diff(want, got); diff != "" || p.PassRate.N != runs {
+				t.Errorf("case %d, %s: figures from rows (-report +rows):\n%s", n, p.Planner.ID, diff)
+			}
+			for i, v := range passK {
+				if math.Abs(roundReport(v/float64(journeys))-p.Repeatability.PassAtK[i].Value) > 1e-6 {
+					t.Errorf("case %d, %s: pass^%d %v from rows, %v in the report", n, p.Planner.ID, i+1, v/float64(journeys), p.Repeatability.PassAtK[i].Value)
+				}
+			}
+			if (trig > 0) != (p.RecoverySuccessRate != nil) || (trig > 0 && (p.RecoverySuccessRate.Successes != rec || p.RecoverySuccessRate.N != trig)) {
+				t.Errorf("case %d, %s: recovery %d of %d from rows, %+v in the report", n, p.Planner.ID, rec, trig, p.RecoverySuccessRate)
+			}
+			for _, a := range p.Apps {
+				if diff := cmp.Diff(apps[a.AppID], a); diff != "" {
+					t.Errorf("case %d, %s: app rollup (-rows +report):\n%s", n, p.Planner.ID, diff)
+				}
+			}
+		}
+		var ps []float64
+		for _, pc := range r.Pairs {
+			var d, v []float64
+			for _, row := range pc.Journeys {
+				ra, rb := float64(row.APasses)/float64(row.ARuns), float64(row.BPasses)/float64(row.BRuns)
+				d = append(d, ra-rb)
+				sa, sb := float64(row.APasses+1)/float64(row.ARuns+2), float64(row.BPasses+1)/float64(row.BRuns+2)
+				v = append(v, sa*(1-sa)/float64(row.ARuns)+sb*(1-sb)/float64(row.BRuns))
+			}
+			g := float64(len(d))
+			var mean, ss, fl float64
+			for i := range d {
+				mean += d[i] / g
+				fl += v[i]
+			}
+			for i := range d {
+				ss += (d[i] - mean) * (d[i] - mean)
+			}
+			p := 1.0
+			if len(d) >= 2 {
+				se := math.Max(math.Sqrt(ss/(g-1)/g), math.Sqrt(fl)/g)
+				if math.Abs(se-pc.StandardError) > 2e-6 {
+					t.Errorf("case %d: SE %v from rows, %v in the report", n, se, pc.StandardError)
+				}
+				p = tTwoSided(mean/se, g-1)
+				half := tQuantile(0.05, g-1) * se
+				if math.Abs(math.Max(-1, mean-half)-pc.Difference95.Lower) > 2e-6 || math.Abs(math.Min(1, mean+half)-pc.Difference95.Upper) > 2e-6 {
+					t.Errorf("case %d: interval [%v, %v] from rows, %+v in the report", n, mean-half, mean+half, pc.Difference95)
+				}
+			}
+			if len(d) > 0 && math.Abs(mean-pc.MeanDifference) > 1e-6 || math.Abs(p-pc.P) > 1e-6 {
+				t.Errorf("case %d: mean %v p %v from rows; report %v %v", n, mean, p, pc.MeanDifference, pc.P)
+			}
+			ps = append(ps, p)
+		}
+		for i, h := range holmAdjust(ps) {
+			pc := r.Pairs[i]
+			if math.Abs(h-pc.HolmP) > 1e-5 {
+				t.Errorf("case %d: Holm %v from rows, %v in the report", n, h, pc.HolmP)
+			}
+			want := PairIndistinguishable
+			if pc.SharedJourneys >= MinDecisiveJourneys && h <= PairedAlpha && pc.MeanDifference != 0 {
+				want = map[bool]PairVerdict{true: PairABetter, false: PairBBetter}[pc.MeanDifference > 0]
+			}
+			if pc.Verdict != want && math.Abs(h-PairedAlpha) > 1e-6 {
+				t.Errorf("case %d: verdict %q; rows say %q", n, pc.Verdict, want)
+			}
+		}
+	}
+}
+
+// TestMatchedRounds: declared matched rounds pair runs by repetition within a
+// journey, and only then does numbering matter.
+func TestMatchedRounds(t *testing.T) {
+	var trials []Trial
+	for j := range 8 {
+		id := fmt.Sprintf("j%d", j)
+		trials = append(trials, countsTrials("a", id, 6, 10, false)...)
+		trials = append(trials, countsTrials("b", id, 4, 10, false)...)
+	}
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: true,
+		Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}}}
+	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{
-		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: modeledTrials(t, in),
-	})
-	if err != nil {
-		t.Fatal(err)
+	pc := r.Pairs[0]
+	row := pc.Journeys[0]
+	if pc.Pairing != PairingMatchedRounds || !r.MatchedRounds || row.MatchedRuns != 10 || row.APassedOnly != 2 || row.BPassedOnly != 0 {
+		t.Errorf("pairing %q, row %+v; want matched rounds, 10 matched, 2 A alone", pc.Pairing, row)
 	}
-	if len(modeled.Pairs) != 6 {
-		t.Fatalf("%d pairs; want 6", len(modeled.Pairs))
-	}
-	significant := 0
-	for i, p := range modeled.Pairs {
-		if p.Verdict != PairModeledNotEvidence {
-			t.Errorf("modeled pair %s–%s has verdict %q", p.PlannerA, p.PlannerB, p.Verdict)
-		}
-		o := observed.Pairs[i]
-		if o.Verdict != PairIndistinguishable {
-			significant++
-		}
-		o.Verdict = p.Verdict
-		if diff := cmp.Diff(o, p); diff != "" {
-			t.Errorf("the same draws pair differently (-observed +modeled):\n%s", diff)
-		}
-	}
-	if significant == 0 {
-		t.Errorf("no observed pair of 100 repetitions of 4 modeled planners is significant; the test needs one to show the modeled verdict holds back")
+	if pc.MeanDifference != 0.2 || pc.Verdict != PairABetter {
+		t.Errorf("difference %v, verdict %q; want 0.2 and A better (every round agrees)", pc.MeanDifference, pc.Verdict)
 	}
 }
 
 func TestParetoHandComputed(t *testing.T) {
 	rep := func(id string, pass, ms, tokens float64) PlannerReport {
-		return PlannerReport{Planner: PlannerRef{ID: id}, PassRate: Rate{Value: pass}, MedianJourneyLatencyMs: ms, TokenSpend: TokenSpend{MeanPerJourneyRun: tokens}}
+		return PlannerReport{Planner: PlannerRef{ID: id}, SharedWorkload: &WorkloadFigures{FirstAttemptPassRate: pass, MedianJourneyLatencyMs: ms, MeanTokensPerRun: tokens}}
 	}
 	tests := []struct {
 		name    string
@@ -405,5 +515,63 @@ func TestPairsAreOrderFree(t *testing.T) {
 	}
 	if string(wire.Pairs) != "[]" || string(wire.Pareto) != `["baseline"]` {
 		t.Errorf("one planner: pairs %s, paretoPlannerIds %s; want [] and [\"baseline\"]", wire.Pairs, wire.Pareto)
+	}
+}
+
+// TestModeledPairsAreNotEvidence: every modeled pair says so, the same draws
+// through the observed path pair alike but for the verdict, and no modeled
+// report names a Pareto winner.
+func TestModeledPairsAreNotEvidence(t *testing.T) {
+	in := validCompareInput()
+	in.Planners = cmpPlanners(4)
+	in.Repetitions = 100
+	modeled, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{
+		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: modeledTrials(t, in),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(modeled.Pairs) != 6 || len(modeled.ParetoPlannerIDs) != 0 {
+		t.Fatalf("%d pairs, Pareto %v; want 6 and none", len(modeled.Pairs), modeled.ParetoPlannerIDs)
+	}
+	for i, p := range modeled.Pairs {
+		if p.Verdict != PairModeledNotEvidence {
+			t.Errorf("modeled pair %s–%s has verdict %q", p.PlannerA, p.PlannerB, p.Verdict)
+		}
+		o := observed.Pairs[i]
+		o.Verdict, o.Reason = p.Verdict, p.Reason
+		if diff := cmp.Diff(o, p); diff != "" {
+			t.Errorf("the same draws pair differently (-observed +modeled):\n%s", diff)
+		}
+	}
+}
+
+// TestNothingEvaluable: a planner whose every trial is an infrastructure
+// error, and runs whose latency and tokens are all unknown, give a report of
+// zeros with their counts, not a panic: rates of 0 of 0 with the interval
+// [0,1], no shared journey, no Pareto set and a pair with nothing shared.
+func TestNothingEvaluable(t *testing.T) {
+	a := countsTrials("a", "j1", 2, 3, false)
+	for i := range a {
+		a[i].LatencyUnknown, a[i].TokensUnknown, a[i].LatencyMs, a[i].InputTokens, a[i].OutputTokens = true, true, 0, 0, 0
+	}
+	b := countsTrials("b", "j1", 0, 2, false)
+	for i := range b {
+		b[i].NotEvaluable = true
+	}
+	r := observedPairs(t, []string{"a", "b"}, append(a, b...))
+	pa, pb := r.Planners[0], r.Planners[1]
+	if pa.LatencyUnknown != 3 || pa.TokensUnknown != 3 || pa.MedianJourneyLatencyMs != 0 || pa.TokenSpend.MeanPerJourneyRun != 0 || pa.JourneyRows[0].MedianLatencyMs != nil {
+		t.Errorf("a: %+v; want every latency and token unknown and counted", pa)
+	}
+	if pb.Trials != 2 || pb.NotEvaluable != 2 || pb.PassRate != (Rate{Wilson95: Interval{0, 1}}) || pb.Journeys != 0 || len(pb.Repeatability.PassAtK) != 0 {
+		t.Errorf("b: %+v; want 2 trials, both not evaluable, a rate of 0 of 0", pb)
+	}
+	if r.SharedJourneys != 0 || len(r.ParetoPlannerIDs) != 0 || r.Pairs[0].SharedJourneys != 0 || r.Pairs[0].JourneysOnlyA != 1 || r.Pairs[0].Verdict != PairIndistinguishable {
+		t.Errorf("shared %d, Pareto %v, pair %+v; want nothing shared", r.SharedJourneys, r.ParetoPlannerIDs, r.Pairs[0])
 	}
 }

@@ -21,41 +21,133 @@ type ComparisonReport struct {
 	Seed uint64 `json:"seed,omitempty" jsonschema:"seed of the modeled draws; absent for observed reports"`
 	// Apps whose journeys were compared, sorted.
 	AppIDs []string `json:"appIds" jsonschema:"apps whose journeys were compared, sorted"`
-	// Runs per journey per planner; for observed reports the largest number of runs
-	// any planner made of one journey.
-	Repetitions int `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the largest number of runs any planner made of one journey"`
+	// Runs per journey per planner; for observed reports the most runs of one journey
+	// by one planner.
+	Repetitions int `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the most runs of one journey by one planner"`
+	// Repetitions asked for, when they differ from those used (below 1 means 1).
+	RepetitionsRequested *int `json:"repetitionsRequested,omitempty" jsonschema:"repetitions asked for, when they differ from those used (below 1 means 1)"`
+	// Whether the caller declared matched rounds.
+	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"whether the caller declared matched rounds"`
+	// Journeys every planner ran evaluably: the shared workload.
+	SharedJourneys int `json:"sharedJourneys" jsonschema:"journeys every planner ran evaluably: the shared workload"`
 	// One report per planner, in input order.
 	Planners []PlannerReport `json:"planners" jsonschema:"one report per planner, in input order"`
-	// One paired comparison per pair of planners over the runs they share, in input
-	// order (planner 1 with 2, 3, …, then 2 with 3, …); empty with one planner.
-	Pairs []PairedComparison `json:"pairs" jsonschema:"one paired comparison per pair of planners over the runs they share, in input order (planner 1 with 2, 3, …, then 2 with 3, …); empty with one planner"`
-	// Planners no other planner beats on pass rate, median latency and tokens per run
-	// at once (the Pareto set), in input order.
-	ParetoPlannerIDs []string `json:"paretoPlannerIds" jsonschema:"planners no other planner beats on pass rate, median latency and tokens per run at once (the Pareto set), in input order"`
+	// One comparison per pair of planners over the journeys both ran, in input order;
+	// empty with one planner.
+	Pairs []PairedComparison `json:"pairs" jsonschema:"one comparison per pair of planners over the journeys both ran, in input order; empty with one planner"`
+	// Pareto set over the shared workload (first-attempt pass rate, median latency,
+	// tokens per run), input order; empty if modeled or nothing shared.
+	ParetoPlannerIDs []string `json:"paretoPlannerIds" jsonschema:"Pareto set over the shared workload (first-attempt pass rate, median latency, tokens per run), input order; empty if modeled or nothing shared"`
 }
 
-// PlannerReport holds the metrics of one planner.
+// PlannerReport holds the metrics of one planner. Runs are evaluable runs:
+// not-evaluable trials are counted in notEvaluable and leave every other figure.
+// Pass^k, the first-attempt pass rate and the pair comparisons count first
+// attempts; passRate counts final outcomes, retries included.
 type PlannerReport struct {
 	// The planner these metrics are about.
 	Planner PlannerRef `json:"planner" jsonschema:"the planner these metrics are about"`
-	// Number of journey runs aggregated.
-	Trials int `json:"trials" jsonschema:"number of journey runs aggregated"`
-	// Number of distinct journeys run.
-	Journeys int `json:"journeys" jsonschema:"number of distinct journeys run"`
-	// Passed runs over all runs, with a 95% Wilson score interval.
-	PassRate Rate `json:"passRate" jsonschema:"passed runs over all runs, with a 95% Wilson score interval"`
-	// How reliably the planner passes the same journey again.
-	Repeatability Repeatability `json:"repeatability" jsonschema:"how reliably the planner passes the same journey again"`
-	// Median latency of one journey run, in milliseconds.
-	MedianJourneyLatencyMs float64 `json:"medianJourneyLatencyMs" jsonschema:"median latency of one journey run, in milliseconds"`
-	// 90th percentile latency of one journey run, in milliseconds (linear
-	// interpolation, R-7).
-	P90JourneyLatencyMs float64 `json:"p90JourneyLatencyMs" jsonschema:"90th percentile latency of one journey run, in milliseconds (linear interpolation, R-7)"`
-	// Planner tokens spent, in total and per journey run.
-	TokenSpend TokenSpend `json:"tokenSpend" jsonschema:"planner tokens spent, in total and per journey run"`
-	// Runs whose recovery succeeded over runs that triggered recovery, with a 95%
-	// Wilson interval; absent when no run triggered recovery.
-	RecoverySuccessRate *Rate `json:"recoverySuccessRate,omitempty" jsonschema:"runs whose recovery succeeded over runs that triggered recovery, with a 95% Wilson interval; absent when no run triggered recovery"`
+	// Trials given, not-evaluable ones included.
+	Trials int `json:"trials" jsonschema:"trials given, not-evaluable ones included"`
+	// Distinct journeys with an evaluable run.
+	Journeys int `json:"journeys" jsonschema:"distinct journeys with an evaluable run"`
+	// Trials that ended on an infrastructure error.
+	NotEvaluable int `json:"notEvaluable" jsonschema:"trials that ended on an infrastructure error"`
+	// Runs that failed their first attempt and passed on a retry.
+	RescuedByRetry int `json:"rescuedByRetry" jsonschema:"runs that failed their first attempt and passed on a retry"`
+	// Passed runs (final outcome) over evaluable runs, with a 95% Wilson interval.
+	PassRate Rate `json:"passRate" jsonschema:"passed runs (final outcome) over evaluable runs, with a 95% Wilson interval"`
+	// Runs passed on the first attempt over evaluable runs, with a 95% Wilson
+	// interval.
+	FirstAttemptPassRate Rate `json:"firstAttemptPassRate" jsonschema:"runs passed on the first attempt over evaluable runs, with a 95% Wilson interval"`
+	// How reliably the planner passes the same journey again, by first attempts.
+	Repeatability Repeatability `json:"repeatability" jsonschema:"how reliably the planner passes the same journey again, by first attempts"`
+	// Median latency of one run in ms, over runs with a known latency.
+	MedianJourneyLatencyMs float64 `json:"medianJourneyLatencyMs" jsonschema:"median latency of one run in ms, over runs with a known latency"`
+	// 90th percentile latency of one run in ms (R-7).
+	P90JourneyLatencyMs float64 `json:"p90JourneyLatencyMs" jsonschema:"90th percentile latency of one run in ms (R-7)"`
+	// Evaluable runs with unknown latency, left out of the latency figures.
+	LatencyUnknown int `json:"latencyUnknown,omitempty" jsonschema:"evaluable runs with unknown latency, left out of the latency figures"`
+	// Planner tokens spent, in total and per run, over runs with known tokens.
+	TokenSpend TokenSpend `json:"tokenSpend" jsonschema:"planner tokens spent, in total and per run, over runs with known tokens"`
+	// Evaluable runs with unknown tokens, left out of the token figures.
+	TokensUnknown int `json:"tokensUnknown,omitempty" jsonschema:"evaluable runs with unknown tokens, left out of the token figures"`
+	// Runs whose recovery succeeded over runs that triggered it, with a 95% Wilson
+	// interval; absent if none did.
+	RecoverySuccessRate *Rate `json:"recoverySuccessRate,omitempty" jsonschema:"runs whose recovery succeeded over runs that triggered it, with a 95% Wilson interval; absent if none did"`
+	// Figures on the shared workload, as the Pareto set compares them; absent if
+	// nothing is shared.
+	SharedWorkload *WorkloadFigures `json:"sharedWorkload,omitempty" jsonschema:"figures on the shared workload, as the Pareto set compares them; absent if nothing is shared"`
+	// Sums of journeyRows by app.
+	Apps []AppRollup `json:"apps" jsonschema:"sums of journeyRows by app"`
+	// One row per journey, sorted by ID; the figures above recompute from them.
+	JourneyRows []PlannerJourneyRow `json:"journeyRows" jsonschema:"one row per journey, sorted by ID; the figures above recompute from them"`
+}
+
+// WorkloadFigures are a planner's figures on the shared workload.
+type WorkloadFigures struct {
+	// Shared journeys.
+	Journeys int `json:"journeys" jsonschema:"shared journeys"`
+	// Evaluable runs of them.
+	Runs int `json:"runs" jsonschema:"evaluable runs of them"`
+	// First-attempt passes over those runs.
+	FirstAttemptPassRate float64 `json:"firstAttemptPassRate" jsonschema:"first-attempt passes over those runs"`
+	// Median latency of those runs in ms (R-7).
+	MedianJourneyLatencyMs float64 `json:"medianJourneyLatencyMs" jsonschema:"median latency of those runs in ms (R-7)"`
+	// Tokens per run over those runs with known tokens.
+	MeanTokensPerRun float64 `json:"meanTokensPerRun" jsonschema:"tokens per run over those runs with known tokens"`
+}
+
+// AppRollup sums a planner's journey rows of one app.
+type AppRollup struct {
+	// App ID.
+	AppID string `json:"appId" jsonschema:"app ID"`
+	// Journeys with an evaluable run.
+	Journeys int `json:"journeys" jsonschema:"journeys with an evaluable run"`
+	// Evaluable runs.
+	Runs int `json:"runs" jsonschema:"evaluable runs"`
+	// Passed runs (final outcome).
+	Passes int `json:"passes" jsonschema:"passed runs (final outcome)"`
+	// Runs passed on the first attempt.
+	FirstAttemptPasses int `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
+	// Runs passed on a retry.
+	RescuedByRetry int `json:"rescuedByRetry" jsonschema:"runs passed on a retry"`
+	// Not-evaluable trials.
+	NotEvaluable int `json:"notEvaluable" jsonschema:"not-evaluable trials"`
+}
+
+// PlannerJourneyRow is one planner's figures on one journey.
+type PlannerJourneyRow struct {
+	// Journey ID.
+	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
+	// Its app.
+	AppID string `json:"appId" jsonschema:"its app"`
+	// Evaluable runs.
+	Runs int `json:"runs" jsonschema:"evaluable runs"`
+	// Passed runs (final outcome).
+	Passes int `json:"passes" jsonschema:"passed runs (final outcome)"`
+	// Runs passed on the first attempt.
+	FirstAttemptPasses int `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
+	// Runs passed on a retry.
+	RescuedByRetry int `json:"rescuedByRetry,omitempty" jsonschema:"runs passed on a retry"`
+	// Not-evaluable trials.
+	NotEvaluable int `json:"notEvaluable,omitempty" jsonschema:"not-evaluable trials"`
+	// Pass^k by first attempts for the planner's k = 1, 2, ….
+	PassAtK []float64 `json:"passAtK" jsonschema:"pass^k by first attempts for the planner's k = 1, 2, …"`
+	// Median latency in ms (R-7); absent if none is known.
+	MedianLatencyMs *float64 `json:"medianLatencyMs,omitempty" jsonschema:"median latency in ms (R-7); absent if none is known"`
+	// Runs with unknown latency.
+	LatencyUnknown int `json:"latencyUnknown,omitempty" jsonschema:"runs with unknown latency"`
+	// Input tokens of runs with known tokens.
+	InputTokens int `json:"inputTokens" jsonschema:"input tokens of runs with known tokens"`
+	// Output tokens of runs with known tokens.
+	OutputTokens int `json:"outputTokens" jsonschema:"output tokens of runs with known tokens"`
+	// Runs with unknown tokens.
+	TokensUnknown int `json:"tokensUnknown,omitempty" jsonschema:"runs with unknown tokens"`
+	// Runs that triggered recovery.
+	RecoveryTriggered int `json:"recoveryTriggered,omitempty" jsonschema:"runs that triggered recovery"`
+	// Of those, runs that recovered.
+	Recovered int `json:"recovered,omitempty" jsonschema:"of those, runs that recovered"`
 }
 
 // Rate is a proportion with its denominator and a 95% Wilson score interval. The
@@ -83,11 +175,10 @@ type Interval struct {
 
 // Repeatability measures consistency across repeated runs of the same journey.
 type Repeatability struct {
-	// Tau-bench pass^k for k = 1 up to the smallest number of runs of any of the
-	// planner's journeys.
-	PassAtK []PassAtK `json:"passAtK" jsonschema:"tau-bench pass^k for k = 1 up to the smallest number of runs of any of the planner's journeys"`
-	// Share of journeys whose runs all passed or all failed.
-	AllOutcomesAgreeShare float64 `json:"allOutcomesAgreeShare" jsonschema:"share of journeys whose runs all passed or all failed"`
+	// Tau-bench pass^k by first attempts, k = 1 to the fewest runs of any journey.
+	PassAtK []PassAtK `json:"passAtK" jsonschema:"tau-bench pass^k by first attempts, k = 1 to the fewest runs of any journey"`
+	// Share of journeys whose first attempts all agreed, none rescued by a retry.
+	AllOutcomesAgreeShare float64 `json:"allOutcomesAgreeShare" jsonschema:"share of journeys whose first attempts all agreed, none rescued by a retry"`
 }
 
 // PassAtK is tau-bench's pass^k: the chance that k runs of a journey, drawn
@@ -136,9 +227,15 @@ func newComparisonReport(basis Basis, appIDs []string, reps, planners int) Compa
 }
 
 // finish adds what compares the planners with each other, once every planner's
-// report is in: the paired comparisons (runs[p] are planner p's runs of each
-// journey) and the Pareto set.
-func (r *ComparisonReport) finish(planners []PlannerRef, runs [][]journeyRuns) {
-	r.Pairs = pairedComparisons(r.Basis, planners, runs)
-	r.ParetoPlannerIDs = paretoPlannerIDs(r.Planners)
+// report is in: the pair comparisons (runs[p] are planner p's runs of each
+// journey) and the Pareto set over the shared workload.
+func (r *ComparisonReport) finish(planners []PlannerRef, runs [][]journeyRuns, info *journeyInfo) {
+	for _, s := range info.shared {
+		r.SharedJourneys += b2i(s)
+	}
+	r.Pairs = pairComparisons(r.Basis, r.MatchedRounds, planners, runs, info.ids)
+	r.ParetoPlannerIDs = []string{}
+	if !r.Modeled && r.SharedJourneys > 0 {
+		r.ParetoPlannerIDs = paretoPlannerIDs(r.Planners)
+	}
 }

@@ -13,27 +13,35 @@ const wilsonZ = 1.959963984540054
 // once, at the end, makes the bytes independent of summation noise below 1e-6.
 const reportDecimals = 1e6
 
+// journeyTally is one planner's counts on one journey: the row every figure of
+// the planner's report is summed from, so that each aggregate recomputes from
+// the report's rows. Runs are evaluable runs; a not-evaluable run is counted in
+// notEvaluable alone.
+type journeyTally struct {
+	runs, passes, firstPasses, rescued, notEvaluable int
+	latencyUnknown, tokensUnknown                    int
+	inputTokens, outputTokens                        int
+	triggered, recovered                             int
+	ran, firstPassed                                 [2]uint64 // repetition bits, for matched rounds; see journeyRuns
+}
+
 // trialTally is the benchmark runner's aggregation: both sources of trials feed it
 // one planner at a time, so modeled and observed reports cannot drift apart. Its
 // buffers are reused across planners.
 type trialTally struct {
-	runs, passes []int         // per journey index
-	latencies    []int         // one per trial, in milliseconds
-	pairing      []journeyRuns // per journey index, for pairing planners
-	passAtK      []float64     // scratch: sum over journeys of pass^k, per k
-	selection    orderStatistics
-	inputTokens  int
-	outputTokens int
-	triggered    int
-	recovered    int
+	journeys   []journeyTally // per journey index
+	latencies  []int          // the known latencies of evaluable runs, in milliseconds
+	latJourney []int32        // latJourney[i]: the journey index of latencies[i]
+	grouped    []int          // scratch: latencies grouped by journey
+	offsets    []int          // scratch: where each journey's group starts in grouped
+	passAtK    []float64      // scratch: sum over journeys of pass^k, per k
+	selection  orderStatistics
 }
 
 func (t *trialTally) reset(journeys, trials int) {
-	t.runs = resize(t.runs, journeys)
-	t.passes = resize(t.passes, journeys)
+	t.journeys = resize(t.journeys, journeys)
 	t.latencies = slices.Grow(t.latencies[:0], trials)
-	t.pairing = resize(t.pairing, journeys)
-	t.inputTokens, t.outputTokens, t.triggered, t.recovered = 0, 0, 0, 0
+	t.latJourney = slices.Grow(t.latJourney[:0], trials)
 }
 
 // resize returns s with length n, all zero, reusing its array when it can.
@@ -43,17 +51,48 @@ func resize[T any](s []T, n int) []T {
 	return s
 }
 
-// add counts one trial, repetition rep of the journey with index journey,
-// without branching on its outcome, which goes either way at random.
+// add counts one trial, repetition rep of the journey with index journey.
+// A not-evaluable run counts there alone: it leaves every denominator. A run
+// passed after more than one attempt is a first-attempt failure rescued by a
+// retry.
 func (t *trialTally) add(journey, rep int, o trialOutcome) {
-	t.pairing[journey].set(rep, o.passed)
-	t.runs[journey]++
-	t.passes[journey] += b2i(o.passed)
-	t.latencies = append(t.latencies, o.latencyMs)
-	t.inputTokens += o.inputTokens
-	t.outputTokens += o.outputTokens
-	t.triggered += b2i(o.recoveryTriggered)
-	t.recovered += b2i(o.recoveryTriggered) & b2i(o.recovered)
+	jt := &t.journeys[journey]
+	if o.notEvaluable {
+		jt.notEvaluable++
+		return
+	}
+	first := o.passed && o.attempts <= 1
+	jt.runs++
+	jt.passes += b2i(o.passed)
+	jt.firstPasses += b2i(first)
+	jt.rescued += b2i(o.passed && !first)
+	setRep(&jt.ran, &jt.firstPassed, rep, first)
+	if o.latencyUnknown {
+		jt.latencyUnknown++
+	} else {
+		t.latencies = append(t.latencies, o.latencyMs)
+		t.latJourney = append(t.latJourney, int32(journey))
+	}
+	if o.tokensUnknown {
+		jt.tokensUnknown++
+	} else {
+		jt.inputTokens += o.inputTokens
+		jt.outputTokens += o.outputTokens
+	}
+	jt.triggered += b2i(o.recoveryTriggered)
+	jt.recovered += b2i(o.recoveryTriggered) & b2i(o.recovered)
+}
+
+// setRep records repetition rep in two 128-bit masks. Repetitions past 128,
+// which no input may have (tests of the model draw thousands), are not
+// recorded.
+func setRep(ran, passed *[2]uint64, rep int, pass bool) {
+	if uint(rep-1) >= 128 {
+		return
+	}
+	w, bit := (rep-1)>>6, uint(rep-1)&63
+	ran[w] |= 1 << bit
+	passed[w] |= uint64(b2i(pass)) << bit
 }
 
 func b2i(b bool) int {
@@ -63,96 +102,285 @@ func b2i(b bool) int {
 	return 0
 }
 
-// journeyRuns returns the planner's runs of each journey it ran, by journey
-// index, for pairing; the result is the caller's.
+// journeyRuns returns what pairing needs of the planner's journeys that have an
+// evaluable run, by journey index; the result is the caller's.
 func (t *trialTally) journeyRuns() []journeyRuns {
-	out := make([]journeyRuns, 0, len(t.pairing))
-	for j, jr := range t.pairing {
-		if t.runs[j] > 0 {
-			jr.journey = j
-			out = append(out, jr)
+	out := make([]journeyRuns, 0, len(t.journeys))
+	for j := range t.journeys {
+		jt := &t.journeys[j]
+		if jt.runs > 0 {
+			out = append(out, journeyRuns{
+				journey: j, runs: jt.runs, firstPasses: jt.firstPasses,
+				mixed: jt.rescued > 0 || (jt.firstPasses > 0 && jt.firstPasses < jt.runs),
+				ran:   jt.ran, passed: jt.firstPassed,
+			})
 		}
 	}
 	return out
 }
 
-// maxRuns is the largest number of runs of one journey.
+// maxRuns is the largest number of runs of one journey, not-evaluable ones
+// included.
 func (t *trialTally) maxRuns() int {
 	most := 0
-	for _, r := range t.runs {
-		most = max(most, r)
+	for i := range t.journeys {
+		most = max(most, t.journeys[i].runs+t.journeys[i].notEvaluable)
 	}
 	return most
 }
 
-// report computes the planner's metrics. It needs at least one trial.
-func (t *trialTally) report(ref PlannerRef) PlannerReport {
-	n := len(t.latencies)
-	journeys, minRuns, agree, passed := 0, 0, 0, 0
-	for j, r := range t.runs {
-		passed += t.passes[j]
-		if r == 0 {
+// journeyInfo is what a report needs of the journeys a tally's indexes name.
+type journeyInfo struct {
+	ids, apps []string // by journey index
+	shared    []bool   // the shared workload: journeys every planner ran at least once evaluably
+}
+
+// report computes the planner's metrics from its per-journey rows: every
+// aggregate but the latency quantiles (quantiles of pooled runs are no function
+// of per-journey figures) is a sum or a mean of the rows' numbers.
+func (t *trialTally) report(ref PlannerRef, info *journeyInfo) PlannerReport {
+	var (
+		sum                    journeyTally
+		journeys, minRuns      int
+		agree, sharedJourneys  int
+		sharedRuns, sharedPass int
+		sharedTokens, sharedTR int
+	)
+	rows := make([]PlannerJourneyRow, 0, len(t.journeys))
+	for j := range t.journeys {
+		jt := &t.journeys[j]
+		if jt.runs == 0 && jt.notEvaluable == 0 {
+			continue
+		}
+		sum.runs += jt.runs
+		sum.passes += jt.passes
+		sum.firstPasses += jt.firstPasses
+		sum.rescued += jt.rescued
+		sum.notEvaluable += jt.notEvaluable
+		sum.latencyUnknown += jt.latencyUnknown
+		sum.tokensUnknown += jt.tokensUnknown
+		sum.inputTokens += jt.inputTokens
+		sum.outputTokens += jt.outputTokens
+		sum.triggered += jt.triggered
+		sum.recovered += jt.recovered
+		if jt.runs == 0 {
 			continue
 		}
 		journeys++
-		if minRuns == 0 || r < minRuns {
-			minRuns = r
+		if minRuns == 0 || jt.runs < minRuns {
+			minRuns = jt.runs
 		}
-		if c := t.passes[j]; c == 0 || c == r {
+		if jt.rescued == 0 && (jt.firstPasses == 0 || jt.firstPasses == jt.runs) {
 			agree++
+		}
+		if info.shared[j] {
+			sharedJourneys++
+			sharedRuns += jt.runs
+			sharedPass += jt.firstPasses
+			sharedTokens += jt.inputTokens + jt.outputTokens
+			sharedTR += jt.runs - jt.tokensUnknown
 		}
 	}
 	t.passAtK = resize(t.passAtK, minRuns)
-	for j, r := range t.runs {
-		if r > 0 {
-			addPassHatK(t.passAtK, t.passes[j], r)
+	t.groupLatencies()
+	for j := range t.journeys {
+		jt := &t.journeys[j]
+		if jt.runs == 0 && jt.notEvaluable == 0 {
+			continue
 		}
+		row := PlannerJourneyRow{
+			JourneyID: info.ids[j], AppID: info.apps[j],
+			Runs: jt.runs, Passes: jt.passes, FirstAttemptPasses: jt.firstPasses,
+			RescuedByRetry: jt.rescued, NotEvaluable: jt.notEvaluable,
+			PassAtK:        []float64{},
+			LatencyUnknown: jt.latencyUnknown, TokensUnknown: jt.tokensUnknown,
+			InputTokens: jt.inputTokens, OutputTokens: jt.outputTokens,
+			RecoveryTriggered: jt.triggered, Recovered: jt.recovered,
+		}
+		if g := t.grouped[t.offsets[j]:t.offsets[j+1]]; len(g) > 0 {
+			m := roundReport(medianSorted(g))
+			row.MedianLatencyMs = &m
+		}
+		if jt.runs > 0 && minRuns > 0 {
+			row.PassAtK = make([]float64, minRuns)
+			passHatK(row.PassAtK, jt.firstPasses, jt.runs)
+			for k, v := range row.PassAtK {
+				t.passAtK[k] += v
+				row.PassAtK[k] = roundReport(v)
+			}
+		}
+		rows = append(rows, row)
 	}
 	passAtK := make([]PassAtK, minRuns)
-	for k, sum := range t.passAtK {
-		passAtK[k] = PassAtK{K: k + 1, Value: roundReport(sum / float64(journeys))}
+	for k, s := range t.passAtK {
+		passAtK[k] = PassAtK{K: k + 1, Value: roundReport(s / float64(journeys))}
 	}
-	q := t.selection.quantilesR7(t.latencies, 0.5, 0.9)
-	total := t.inputTokens + t.outputTokens
-	return PlannerReport{
-		Planner:  ref,
-		Trials:   n,
-		Journeys: journeys,
-		PassRate: newRate(passed, n),
+	var q [2]float64
+	if len(t.latencies) > 0 {
+		qs := t.selection.quantilesR7(t.latencies, 0.5, 0.9)
+		q = [2]float64{qs[0], qs[1]}
+	}
+	total := sum.inputTokens + sum.outputTokens
+	tokenRuns := sum.runs - sum.tokensUnknown
+	r := PlannerReport{
+		Planner:              ref,
+		Trials:               sum.runs + sum.notEvaluable,
+		Journeys:             journeys,
+		NotEvaluable:         sum.notEvaluable,
+		RescuedByRetry:       sum.rescued,
+		PassRate:             newRate(sum.passes, sum.runs),
+		FirstAttemptPassRate: newRate(sum.firstPasses, sum.runs),
 		Repeatability: Repeatability{
 			PassAtK:               passAtK,
-			AllOutcomesAgreeShare: roundReport(float64(agree) / float64(journeys)),
+			AllOutcomesAgreeShare: roundReport(ratio(agree, journeys)),
 		},
 		MedianJourneyLatencyMs: roundReport(q[0]),
 		P90JourneyLatencyMs:    roundReport(q[1]),
+		LatencyUnknown:         sum.latencyUnknown,
 		TokenSpend: TokenSpend{
-			InputTotal:        t.inputTokens,
-			OutputTotal:       t.outputTokens,
+			InputTotal:        sum.inputTokens,
+			OutputTotal:       sum.outputTokens,
 			Total:             total,
-			MeanPerJourneyRun: roundReport(float64(total) / float64(n)),
-			MeanInputPerRun:   roundReport(float64(t.inputTokens) / float64(n)),
-			MeanOutputPerRun:  roundReport(float64(t.outputTokens) / float64(n)),
-			PerPassedRun:      perPassed(total, passed),
+			MeanPerJourneyRun: roundReport(ratio(total, tokenRuns)),
+			MeanInputPerRun:   roundReport(ratio(sum.inputTokens, tokenRuns)),
+			MeanOutputPerRun:  roundReport(ratio(sum.outputTokens, tokenRuns)),
+			PerPassedRun:      perPassed(total, sum.passes),
 		},
-		RecoverySuccessRate: optionalRate(t.recovered, t.triggered),
+		TokensUnknown:       sum.tokensUnknown,
+		RecoverySuccessRate: optionalRate(sum.recovered, sum.triggered),
+		Apps:                appRollups(rows),
+		JourneyRows:         rows,
+	}
+	if sharedJourneys > 0 {
+		r.SharedWorkload = &WorkloadFigures{
+			Journeys:               sharedJourneys,
+			Runs:                   sharedRuns,
+			FirstAttemptPassRate:   roundReport(ratio(sharedPass, sharedRuns)),
+			MedianJourneyLatencyMs: roundReport(t.sharedMedian(info.shared, sharedJourneys == journeys, q[0])),
+			MeanTokensPerRun:       roundReport(ratio(sharedTokens, sharedTR)),
+		}
+	}
+	return r
+}
+
+// ratio is x/n, or 0 when n is 0 (a figure over nothing; the counts beside it
+// say so).
+func ratio(x, n int) float64 {
+	if n <= 0 {
+		return 0
+	}
+	return float64(x) / float64(n)
+}
+
+// groupLatencies sorts the known latencies into t.grouped by journey (a
+// counting sort: t.offsets[j] is where journey j's start) and sorts each group.
+func (t *trialTally) groupLatencies() {
+	t.offsets = resize(t.offsets, len(t.journeys)+1)
+	for _, j := range t.latJourney {
+		t.offsets[j+1]++
+	}
+	for j := range t.journeys {
+		t.offsets[j+1] += t.offsets[j]
+	}
+	t.grouped = slices.Grow(t.grouped[:0], len(t.latencies))[:len(t.latencies)]
+	next := t.selection.ranks[:0] // reuse as a cursor per journey
+	next = append(next, t.offsets[:len(t.journeys)]...)
+	for i, v := range t.latencies {
+		j := t.latJourney[i]
+		t.grouped[next[j]] = v
+		next[j]++
+	}
+	t.selection.ranks = next[:0]
+	for j := range t.journeys {
+		slices.Sort(t.grouped[t.offsets[j]:t.offsets[j+1]])
 	}
 }
 
-// addPassHatK adds one journey's pass^k = C(c,k)/C(n,k) to sums[k-1] for every
-// k ≤ len(sums) ≤ n. It uses the product form
+// medianSorted is the R-7 median of sorted values: the middle one, or the mean
+// of the middle two.
+func medianSorted(x []int) float64 {
+	n := len(x)
+	if n%2 == 1 {
+		return float64(x[n/2])
+	}
+	return float64(x[n/2-1]) + float64(float64(x[n/2]-x[n/2-1])*0.5)
+}
+
+// sharedMedian is the R-7 median latency over the runs of the shared journeys
+// (after groupLatencies); 0 when none has a known latency. When every journey
+// the planner ran is shared (every modeled report), it is the planner's own
+// median, given as all.
+func (t *trialTally) sharedMedian(shared []bool, every bool, all float64) float64 {
+	if every {
+		return all
+	}
+	var x []int
+	for j := range t.journeys {
+		if shared[j] {
+			x = append(x, t.grouped[t.offsets[j]:t.offsets[j+1]]...)
+		}
+	}
+	if len(x) == 0 {
+		return 0
+	}
+	slices.Sort(x)
+	h := float64(float64(len(x)-1)*0.5) + 1
+	lo, hi := x[int(math.Floor(h-1))], x[int(math.Ceil(h-1))]
+	return float64(lo) + float64((h-math.Floor(h))*float64(hi-lo))
+}
+
+// appRollups sums the rows app by app, in the order of app IDs.
+func appRollups(rows []PlannerJourneyRow) []AppRollup {
+	var out []AppRollup
+	index := map[string]int{}
+	for i := range rows {
+		r := &rows[i]
+		k, ok := index[r.AppID]
+		if !ok {
+			k = len(out)
+			index[r.AppID] = k
+			out = append(out, AppRollup{AppID: r.AppID})
+		}
+		a := &out[k]
+		a.Journeys += b2i(r.Runs > 0)
+		a.Runs += r.Runs
+		a.Passes += r.Passes
+		a.FirstAttemptPasses += r.FirstAttemptPasses
+		a.RescuedByRetry += r.RescuedByRetry
+		a.NotEvaluable += r.NotEvaluable
+	}
+	slices.SortFunc(out, func(x, y AppRollup) int { return cmpString(x.AppID, y.AppID) })
+	if out == nil {
+		out = []AppRollup{}
+	}
+	return out
+}
+
+func cmpString(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// passHatK sets out[k-1] to one journey's pass^k = C(c,k)/C(n,k) for every
+// k ≤ len(out) ≤ n. It uses the product form
 //
 //	C(c,k)/C(n,k) = Π_{i=0}^{k-1} (c−i)/(n−i)
 //
 // one factor per k, so there are no factorials to overflow and the whole row costs
 // O(k). The factor (c−i) reaches 0 at k = c+1, after which pass^k stays 0.
-func addPassHatK(sums []float64, c, n int) {
+func passHatK(out []float64, c, n int) {
 	ratio := 1.0
-	for i := range sums {
+	for i := range out {
 		if c-i <= 0 {
 			return
 		}
 		ratio = float64(ratio * (float64(c-i) / float64(n-i))) // rounded, not fused into the sum
-		sums[i] += ratio
+		out[i] = ratio
 	}
 }
 
@@ -176,8 +404,12 @@ func optionalRate(successes, n int) *Rate {
 	return &r
 }
 
-// newRate is successes/n with its Wilson interval; n must be positive.
+// newRate is successes/n with its Wilson interval; at n = 0 (every run not
+// evaluable) it is 0 of 0 with the interval [0,1].
 func newRate(successes, n int) Rate {
+	if n <= 0 {
+		return Rate{Wilson95: Interval{Lower: 0, Upper: 1}} // nothing evaluable: nothing known
+	}
 	ci, _ := wilson95(successes, n)
 	return Rate{
 		Value:     roundReport(float64(successes) / float64(n)),

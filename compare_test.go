@@ -3,8 +3,6 @@ package automium
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,7 +166,7 @@ func TestPassHatK(t *testing.T) {
 	}
 	for _, tt := range hand {
 		got := make([]float64, tt.n)
-		addPassHatK(got, tt.c, tt.n)
+		passHatK(got, tt.c, tt.n)
 		if diff := cmp.Diff(tt.want, got, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 1e-15 })); diff != "" {
 			t.Errorf("pass^k for c=%d n=%d (-want +got):\n%s", tt.c, tt.n, diff)
 		}
@@ -181,7 +179,7 @@ func TestPassHatK(t *testing.T) {
 	for _, n := range ns {
 		for c := 0; c <= n; c++ {
 			got := make([]float64, n)
-			addPassHatK(got, c, n)
+			passHatK(got, c, n)
 			for k := 1; k <= n; k++ {
 				if want := exactPassHatK(c, n, k); math.Abs(got[k-1]-want) > 1e-12 {
 					t.Fatalf("pass^%d for c=%d n=%d = %v, want %v", k, c, n, got[k-1], want)
@@ -233,7 +231,8 @@ func TestCompareObservedHandComputed(t *testing.T) {
 				Trials:   6,
 				Journeys: 2,
 				// 5/6 with Wilson (0.436497, 0.969947).
-				PassRate: Rate{Value: 0.833333, Successes: 5, N: 6, Wilson95: Interval{0.436497, 0.969947}},
+				PassRate:             Rate{Value: 0.833333, Successes: 5, N: 6, Wilson95: Interval{0.436497, 0.969947}},
+				FirstAttemptPassRate: Rate{Value: 0.833333, Successes: 5, N: 6, Wilson95: Interval{0.436497, 0.969947}},
 				Repeatability: Repeatability{
 					// pass^1 = (2/3 + 1)/2, pass^2 = (1/3 + 1)/2, pass^3 = (0 + 1)/2.
 					PassAtK:               []PassAtK{{1, 0.833333}, {2, 0.666667}, {3, 0.5}},
@@ -249,12 +248,23 @@ func TestCompareObservedHandComputed(t *testing.T) {
 				},
 				// 1 of 2 triggered runs recovered.
 				RecoverySuccessRate: &Rate{Value: 0.5, Successes: 1, N: 2, Wilson95: Interval{0.094531, 0.905469}},
+				// b ran j1 only: on it a passed 2 of 3, median of 100, 200, 300, and
+				// (1100 + 2200 + 3300)/3 tokens a run.
+				SharedWorkload: &WorkloadFigures{Journeys: 1, Runs: 3, FirstAttemptPassRate: 0.666667, MedianJourneyLatencyMs: 200, MeanTokensPerRun: 2200},
+				Apps:           []AppRollup{{AppID: cmpApp, Journeys: 2, Runs: 6, Passes: 5, FirstAttemptPasses: 5}},
+				JourneyRows: []PlannerJourneyRow{
+					{JourneyID: "j1", AppID: cmpApp, Runs: 3, Passes: 2, FirstAttemptPasses: 2, PassAtK: []float64{0.666667, 0.333333, 0},
+						MedianLatencyMs: new(200.0), InputTokens: 6000, OutputTokens: 600, RecoveryTriggered: 2, Recovered: 1},
+					{JourneyID: "j2", AppID: cmpApp, Runs: 3, Passes: 3, FirstAttemptPasses: 3, PassAtK: []float64{1, 1, 1},
+						MedianLatencyMs: new(500.0), InputTokens: 3000, OutputTokens: 300},
+				},
 			},
 			{
-				Planner:  PlannerRef{ID: "b", Vendor: "vb", Model: "mb"},
-				Trials:   1,
-				Journeys: 1,
-				PassRate: Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
+				Planner:              PlannerRef{ID: "b", Vendor: "vb", Model: "mb"},
+				Trials:               1,
+				Journeys:             1,
+				PassRate:             Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
+				FirstAttemptPassRate: Rate{Value: 0, Successes: 0, N: 1, Wilson95: Interval{0, 0.793451}},
 				Repeatability: Repeatability{
 					PassAtK:               []PassAtK{{1, 0}},
 					AllOutcomesAgreeShare: 1,
@@ -265,16 +275,26 @@ func TestCompareObservedHandComputed(t *testing.T) {
 					InputTotal: 500, OutputTotal: 50, Total: 550,
 					MeanPerJourneyRun: 550, MeanInputPerRun: 500, MeanOutputPerRun: 50,
 				},
+				SharedWorkload: &WorkloadFigures{Journeys: 1, Runs: 1, MedianJourneyLatencyMs: 700, MeanTokensPerRun: 550},
+				Apps:           []AppRollup{{AppID: cmpApp, Journeys: 1, Runs: 1}},
+				JourneyRows: []PlannerJourneyRow{{JourneyID: "j1", AppID: cmpApp, Runs: 1, PassAtK: []float64{0},
+					MedianLatencyMs: new(700.0), InputTokens: 500, OutputTokens: 50}},
 			},
 		},
-		// One paired run, j1/1, which a passed and b failed: b = 1, c = 0, p = 1.
-		// One journey, so only the null SE √((1+1)/(1+2)/1) = 0.816497 applies.
+		SharedJourneys: 1,
+		// One shared journey, j1: a passed 2 of 3, b 0 of 1, d = 2/3. One
+		// journey has no spread to test: p = 1, the interval [−1,1], and the
+		// standard error is the floor alone, √(0.6·0.4/3 + (1/3)(2/3)/1) =
+		// √0.302222 = 0.549747. Fisher: the two tables the margins allow, a
+		// passing 1 or 2 of 3, weigh 3 and 3, so p = 1; a's runs are mixed: flaky.
 		Pairs: []PairedComparison{{
-			PlannerA: "a", PlannerB: "b", SharedJourneys: 1, SharedRuns: 1, APassedBFailed: 1,
-			McNemarP: 1, HolmP: 1, PassRateDifference: 1, StandardError: 0.816497,
-			Difference95: DifferenceInterval{-0.600304, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
+			PlannerA: "a", PlannerB: "b", Pairing: PairingJourneys, SharedJourneys: 1, JourneysOnlyA: 1,
+			MeanDifference: 0.666667, StandardError: 0.549747, P: 1, HolmP: 1,
+			Difference95: DifferenceInterval{-1, 1}, MinDetectableEffect80: 1, Verdict: PairIndistinguishable,
+			Reason:   "too few shared journeys (1; a verdict about journeys as a sample needs at least 6, since an exact sign-flip test over G journeys cannot go below p = 2^(1−G))",
+			Journeys: []PairJourneyRow{{JourneyID: "j1", ARuns: 3, APasses: 2, BRuns: 1, FisherP: 1, Flag: FlagFlaky}},
 		}},
-		// a passes more and is faster, b spends fewer tokens per run: neither dominates.
+		// On j1, a passes more and is faster, b spends fewer tokens per run: neither dominates.
 		ParetoPlannerIDs: []string{"a", "b"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -368,8 +388,13 @@ func TestModeledAndObservedShareAggregation(t *testing.T) {
 	}
 	observed.Basis, observed.Modeled, observed.Notice, observed.Seed = modeled.Basis, modeled.Modeled, modeled.Notice, modeled.Seed
 	for i := range observed.Pairs {
-		observed.Pairs[i].Verdict = PairModeledNotEvidence // only the verdict depends on the basis
+		// Only the verdict, its reason and the Pareto set depend on the basis.
+		observed.Pairs[i].Verdict, observed.Pairs[i].Reason = PairModeledNotEvidence, modeled.Pairs[i].Reason
 	}
+	if len(observed.ParetoPlannerIDs) == 0 || len(modeled.ParetoPlannerIDs) != 0 {
+		t.Errorf("Pareto: observed %v, modeled %v; want some and none", observed.ParetoPlannerIDs, modeled.ParetoPlannerIDs)
+	}
+	observed.ParetoPlannerIDs = modeled.ParetoPlannerIDs
 	if diff := cmp.Diff(modeled, observed); diff != "" {
 		t.Errorf("the same trials aggregate differently (-modeled +observed):\n%s", diff)
 	}
@@ -478,28 +503,23 @@ func TestComparePlannersDeterministic(t *testing.T) {
 	}
 }
 
+// TestComparePlannersNormalizesRepetitions: repetitions below 1 mean 1, and
+// the report says what was asked; 1 to 100 is used as asked, and says nothing.
 func TestComparePlannersNormalizesRepetitions(t *testing.T) {
-	in := validCompareInput()
-	in.Repetitions = 0
-	got, err := ComparePlanners(context.Background(), in)
-	if err != nil {
-		t.Fatalf("repetitions 0: %v", err)
-	}
-	if got.Repetitions != 1 || len(got.Planners[0].Repeatability.PassAtK) != 1 {
-		t.Errorf("repetitions 0: reported %d with %d pass^k entries, want 1 and 1", got.Repetitions, len(got.Planners[0].Repeatability.PassAtK))
-	}
-}
-
-// TestComparePlannersRefusesNegativeRepetitions: the schema's minimum is the
-// rule, and the message cites it, not the range of an int.
-func TestComparePlannersRefusesNegativeRepetitions(t *testing.T) {
-	for _, reps := range []int{-1, math.MinInt} {
+	for _, reps := range []int{0, -1, -100, math.MinInt, 1, 3} {
 		in := validCompareInput()
 		in.Repetitions = reps
-		_, err := ComparePlanners(context.Background(), in)
-		e, ok := errors.AsType[*Error](err)
-		if !ok || e.Code != CodeInvalidArgument || e.Field != "repetitions" || !strings.HasSuffix(e.Message, "below the minimum of 0") {
-			t.Errorf("repetitions %d: err = %v, want invalid_argument at repetitions citing the minimum 0", reps, err)
+		got, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatalf("repetitions %d: %v", reps, err)
+		}
+		used := max(reps, 1)
+		var asked *int
+		if reps != used {
+			asked = &reps
+		}
+		if got.Repetitions != used || len(got.Planners[0].Repeatability.PassAtK) != used || !cmp.Equal(asked, got.RepetitionsRequested) {
+			t.Errorf("repetitions %d: used %d with %d pass^k entries, requested %v; want %d and %v", reps, got.Repetitions, len(got.Planners[0].Repeatability.PassAtK), got.RepetitionsRequested, used, asked)
 		}
 	}
 }
@@ -638,7 +658,7 @@ func TestCompareCanceledContext(t *testing.T) {
 // pass rate, and longer journeys cost more time and tokens.
 func TestModelResponds(t *testing.T) {
 	planner := PlannerRef{ID: "p", Vendor: "v", Model: "m"}
-	traits := traitsOf(planner)
+	traits := sharedTraits
 	type outcome struct {
 		pass, recovered float64
 		ms, tokens      float64
@@ -702,26 +722,26 @@ func TestModelResponds(t *testing.T) {
 	}
 }
 
-func TestPlannerTraitsInRange(t *testing.T) {
-	for _, p := range cmpPlanners(200) {
-		tr := traitsOf(p)
-		skill := 1 - tr.lambda/0.60
-		if skill < 0.55 || skill >= 0.95+1e-12 || tr.speed < 0.7 || tr.speed >= 1.3 || tr.verbosity < 0.7 || tr.verbosity >= 1.3 {
-			t.Fatalf("traits of %s out of range: %+v", p.ID, tr)
-		}
+// TestModeledNamesSeedNothingSystematic: every planner draws with the shared
+// traits, and a planner's vendor and model seed nothing at all, so renaming a
+// model changes no figure; its ID seeds only the noise.
+func TestModeledNamesSeedNothingSystematic(t *testing.T) {
+	in := validCompareInput()
+	a, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The documented derivation, written out independently.
-	sum := sha256.Sum256([]byte("automium/planner-traits/v1\x00baseline\x00openai\x00gpt-4.1-mini"))
-	u := func(i int) float64 { return float64(binary.BigEndian.Uint64(sum[8*i:])>>11) / (1 << 53) }
-	s := 0.55 + 0.40*u(0)
-	want := plannerTraits{lambda: 0.60 * (1 - s), rho: 0.50 + 0.50*s, speed: 0.70 + 0.60*u(1), verbosity: 0.70 + 0.60*u(2)}
-	if got := traitsOf(PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}); got != want {
-		t.Errorf("traits = %+v, documented derivation gives %+v", got, want)
+	in.Planners[0].Vendor, in.Planners[0].Model = "anthropic", "claude-sonnet-4"
+	b, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
 	}
-	a := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1"})
-	b := traitsOf(PlannerRef{ID: "x", Vendor: "openai", Model: "gpt-4.1-mini"})
-	if a == b {
-		t.Errorf("two models share traits")
+	b.Planners[0].Planner = a.Planners[0].Planner
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("renaming a model changed the report (-before +after):\n%s", diff)
+	}
+	if want := (plannerTraits{lambda: 0.15, rho: 0.875, speed: 1, verbosity: 1}); sharedTraits != want {
+		t.Errorf("shared traits %+v; documented %+v", sharedTraits, want)
 	}
 }
 
@@ -822,8 +842,9 @@ func TestCompareSchemas(t *testing.T) {
 	if p := in.Properties["appIds"]; !p.UniqueItems || p.MaxItems == nil || *p.MaxItems != MaxAppIDs {
 		t.Errorf("appIds schema = %+v, want uniqueItems and maxItems %d", p, MaxAppIDs)
 	}
-	if p := in.Properties["repetitions"]; p.Minimum == nil || *p.Minimum != 0 || p.Maximum == nil || *p.Maximum != MaxRepetitions {
-		t.Errorf("repetitions schema = %+v, want minimum 0 and maximum %d", p, MaxRepetitions)
+	// Below 1 is normalized to 1, not refused: the schema has no minimum.
+	if p := in.Properties["repetitions"]; p.Minimum != nil || p.Maximum == nil || *p.Maximum != MaxRepetitions {
+		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, MaxRepetitions)
 	}
 	obs := load(reflect.TypeFor[CompareObservedTrialsInput]())
 	if diff := cmp.Diff([]string{"corpusVersion", "planners", "trials"}, obs.Required); diff != "" {

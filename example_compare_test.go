@@ -26,16 +26,21 @@ func printComparison(r automium.ComparisonReport) {
 			strings.Join(passK, " "), p.Repeatability.AllOutcomesAgreeShare, p.MedianJourneyLatencyMs, p.TokenSpend.MeanPerJourneyRun, recovery)
 	}
 	for _, pc := range r.Pairs {
-		fmt.Printf("%s vs %s: %d paired runs, %d/%d discordant, McNemar p %.4f, difference %+.2f [%+.2f, %+.2f], MDE %.2f: %s\n",
-			pc.PlannerA, pc.PlannerB, pc.SharedRuns, pc.APassedBFailed, pc.AFailedBPassed, pc.McNemarP,
-			pc.PassRateDifference, pc.Difference95.Lower, pc.Difference95.Upper, pc.MinDetectableEffect80, pc.Verdict)
+		fmt.Printf("%s vs %s: %d shared journeys, mean difference %+.2f [%+.2f, %+.2f], p %.4f, MDE %.2f: %s\n",
+			pc.PlannerA, pc.PlannerB, pc.SharedJourneys, pc.MeanDifference, pc.Difference95.Lower, pc.Difference95.Upper,
+			pc.P, pc.MinDetectableEffect80, pc.Verdict)
+		for _, row := range pc.Journeys {
+			fmt.Printf("  %s: %d/%d vs %d/%d first attempts, Fisher p %.4f, %s\n", row.JourneyID, row.APasses, row.ARuns, row.BPasses, row.BRuns, row.FisherP, row.Flag)
+		}
 	}
 	fmt.Println("pareto:", r.ParetoPlannerIDs)
 }
 
 // A modeled comparison: every planner runs every reference journey of the chosen
-// apps three times, as deterministic draws from the documented model. The numbers
-// show how the report reads; they measure no real planner.
+// apps three times, as deterministic draws from the documented model. Every
+// planner draws from the same model (an A/A baseline), so the gap between
+// these two is chance alone at three repetitions: the interval covers 0, no
+// journey row is flagged regressed or improved, and no Pareto winner is named.
 func ExampleComparePlanners() {
 	report, err := automium.ComparePlanners(context.Background(), automium.ComparePlannersInput{
 		CorpusVersion: automium.CorpusVersion,
@@ -53,22 +58,28 @@ func ExampleComparePlanners() {
 	fmt.Println("seed:", report.Seed)
 	fmt.Println(report.Notice == automium.ModeledComparisonNotice)
 	// Output:
-	// planner-comparison-v2 basis=modeled modeled=true apps=[helpdesk storefront] repetitions=3
-	// baseline: pass 17/18 = 0.94 [0.74, 0.99]  pass^k 0.94 0.89 0.83  agree 0.83  median 6620 ms  11056 tokens/run  recovered 7/8
-	// candidate: pass 15/18 = 0.83 [0.61, 0.94]  pass^k 0.83 0.83 0.83  agree 1.00  median 7636 ms  13861 tokens/run  recovered 4/6
-	// baseline vs candidate: 18 paired runs, 3/1 discordant, McNemar p 0.6250, difference +0.11 [-0.25, +0.48], MDE 0.52: not evidence: modeled draws
-	// pareto: [baseline]
+	// planner-comparison-v3 basis=modeled modeled=true apps=[helpdesk storefront] repetitions=3
+	// baseline: pass 9/18 = 0.50 [0.29, 0.71]  pass^k 0.50 0.28 0.17  agree 0.33  median 7146 ms  13362 tokens/run  recovered 6/12
+	// candidate: pass 16/18 = 0.89 [0.67, 0.97]  pass^k 0.89 0.83 0.83  agree 0.83  median 7456 ms  13926 tokens/run  recovered 4/4
+	// baseline vs candidate: 6 shared journeys, mean difference -0.39 [-0.90, +0.13], p 0.1099, MDE 0.70: not evidence: modeled draws
+	//   helpdesk-assign-urgent-ticket: 3/3 vs 3/3 first attempts, Fisher p 1.0000, unchanged
+	//   helpdesk-reply-with-attachment: 2/3 vs 1/3 first attempts, Fisher p 1.0000, flaky
+	//   helpdesk-submit-request-with-screenshot: 2/3 vs 3/3 first attempts, Fisher p 1.0000, flaky
+	//   storefront-checkout-saved-address: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
+	//   storefront-remove-cart-item: 0/3 vs 3/3 first attempts, Fisher p 0.1000, inconclusive
+	//   storefront-search-add-to-cart: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
+	// pareto: []
 	// seed: 20260414
 	// true
 }
 
 // Trials recorded by real runs go through the same aggregation. Here planner
 // "fast" passes journey checkout twice out of three runs; "careful" passes every
-// run and needed one recovery, which succeeded. One discordant run out of three
-// is no evidence either way: the pair is indistinguishable, and its minimum
-// detectable effect of 1 says three runs could not have shown any difference.
-// Neither planner beats the other on pass rate, latency and tokens at once, so
-// both are in the Pareto set.
+// run and needed one recovery, which succeeded. One journey is no sample of
+// journeys: the pair is indistinguishable, its row says checkout is flaky for
+// fast, and the minimum detectable effect of 1 says it could not have shown any
+// difference. Neither planner beats the other on the shared journey's pass
+// rate, latency and tokens at once, so both are in the Pareto set.
 func ExampleCompareObservedTrials() {
 	trial := func(planner string, rep int, passed bool, ms int, recovery bool) automium.Trial {
 		return automium.Trial{
@@ -98,10 +109,11 @@ func ExampleCompareObservedTrials() {
 	printComparison(report)
 	fmt.Println(report.Notice == automium.ObservedNotice)
 	// Output:
-	// planner-comparison-v2 basis=observed modeled=false apps=[storefront] repetitions=3
+	// planner-comparison-v3 basis=observed modeled=false apps=[storefront] repetitions=3
 	// fast: pass 2/3 = 0.67 [0.21, 0.94]  pass^k 0.67 0.33 0.00  agree 0.00  median 4200 ms  12800 tokens/run  recovered none triggered
 	// careful: pass 3/3 = 1.00 [0.44, 1.00]  pass^k 1.00 1.00 1.00  agree 1.00  median 7100 ms  12800 tokens/run  recovered 1/1
-	// fast vs careful: 3 paired runs, 0/1 discordant, McNemar p 1.0000, difference -0.33 [-1.00, +0.38], MDE 1.00: indistinguishable
+	// fast vs careful: 1 shared journeys, mean difference -0.33 [-1.00, +1.00], p 1.0000, MDE 1.00: indistinguishable
+	//   checkout: 2/3 vs 3/3 first attempts, Fisher p 1.0000, flaky
 	// pareto: [fast careful]
 	// true
 }

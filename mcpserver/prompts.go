@@ -604,7 +604,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "Check a modeled comparison of %d planner backend(s) on the reference journeys of %s, at owned corpus %s.\n\n", len(planners), list(report.AppIDs), report.CorpusVersion)
-	b.WriteString("A modeled comparison is for checking the comparison pipeline and its statistics, not for choosing a planner: its trials are deterministic draws from a documented model, a planner's id, vendor and model only seed the draws, no planner API is called and no journey is executed. The same model under two IDs gets different numbers, so a difference between planners here says nothing about the real planners.\n\n")
+	b.WriteString("A modeled comparison is for checking the comparison pipeline and its statistics, not for choosing a planner: its trials are deterministic draws from a documented model, every planner draws from one shared model (its id seeds only the noise), no planner API is called and no journey is executed. A difference between planners here is what chance gives at this many repetitions, and says nothing about the real planners.\n\n")
 	b.WriteString("## Workload\n\n")
 	for _, id := range report.AppIDs {
 		fixtures, err := automium.ListFixtures(ctx, automium.ListFixturesInput{AppID: id})
@@ -628,13 +628,13 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	b.WriteString("   - median (and p90) journey latency;\n")
 	b.WriteString("   - token spend, total, per journey run and per passed run;\n")
 	b.WriteString("   - recovery success rate with its denominator (runs that triggered recovery); a rate over a handful of runs says little;\n")
-	b.WriteString("   - the Pareto set (paretoPlannerIds): planners no other beats on pass rate, latency and tokens at once.\n")
-	b.WriteString("4. Check the paired comparisons (pairs), one per pair of planners over the (journey, repetition) runs both made: discordant runs (aPassedBFailed, aFailedBPassed), the exact McNemar p-value and its Holm-corrected holmP, the difference in pass rate with its 95% interval clustered by journey, and minDetectableEffect80, the smallest difference this many runs would detect with 80% power.\n")
-	b.WriteString("5. Apply each pair's verdict, and nothing else, to say how two planners relate: where it is \"A better\" or \"B better\", that planner passed more of the shared runs and the difference is significant at alpha 0.05 after the Holm correction, so you may rank that pair; where it is \"indistinguishable\", say the two are indistinguishable at this n, quote minDetectableEffect80, and do not rank them, however their pass rates read. In this report every verdict is \"not evidence: modeled draws\": the draws are not measurements, so do not rank the planners or recommend one; report that the pipeline produced every metric and pair with its n, and what the minimum detectable effects say about how many repetitions a real comparison needs.\n")
+	b.WriteString("   - the Pareto set (paretoPlannerIds), over the shared workload only; in a modeled report it is empty.\n")
+	b.WriteString("4. Check the pair comparisons (pairs), one per pair of planners over the journeys both ran, these journeys taken as a sample: meanDifference (the mean per-journey difference in first-attempt pass rate), its t-test p with G - 1 degrees of freedom and Holm-corrected holmP, the 95% interval from the same estimate, minDetectableEffect80, the reason, and the per-journey rows (journeys: counts, Fisher exact p and a flag such as regressed or flaky); every planner also has journeyRows that its figures recompute from.\n")
+	b.WriteString("5. Apply each pair's verdict, and nothing else, to say how two planners relate: where it is \"A better\" or \"B better\", that planner passed more first attempts over the shared journeys, taken as a sample of journeys, significantly at alpha 0.05 after the Holm correction, so you may rank that pair on such journeys; where it is \"indistinguishable\", say the two are indistinguishable at this n, quote minDetectableEffect80, and do not rank them, however their pass rates read. In this report every verdict is \"not evidence: modeled draws\": the draws are not measurements, so do not rank the planners or recommend one; report that the pipeline produced every metric and pair with its n, and what the minimum detectable effects say about how many repetitions a real comparison needs.\n")
 	if len(report.Pairs) > 0 {
 		b.WriteString("\n   The pairs of this call, as the report will give them:\n")
 		for _, pc := range report.Pairs {
-			fmt.Fprintf(&b, "   - %s vs %s: %d paired runs, minimum detectable effect %.2f, verdict %q\n", pc.PlannerA, pc.PlannerB, pc.SharedRuns, pc.MinDetectableEffect80, pc.Verdict)
+			fmt.Fprintf(&b, "   - %s vs %s: %d shared journeys, minimum detectable effect %.2f, verdict %q\n", pc.PlannerA, pc.PlannerB, pc.SharedJourneys, pc.MinDetectableEffect80, pc.Verdict)
 		}
 		b.WriteString("\n")
 	}

@@ -145,8 +145,8 @@ const (
 
 	comparePlannersDescription = "Compare planner backends on the reference journeys of the chosen apps at a fixed corpus " +
 		"version: per planner, pass rate with a 95% Wilson interval and its n, repeatability as pass^k, median journey " +
-		"latency, token spend and recovery success rate, the Pareto set, and per pair of planners a paired comparison whose " +
-		"verdict is always \"not evidence: modeled draws\". Give corpusVersion (from automium_list_apps), appIds, planners " +
+		"latency, token spend and recovery success rate, per-journey rows, and per pair of planners a comparison over the shared " +
+		"journeys whose verdict is always \"not evidence: modeled draws\"; every planner draws from one shared model, so differences are chance. Give corpusVersion (from automium_list_apps), appIds, planners " +
 		"(each with id, vendor and model) and repetitions (1 to 100). The comparison is modeled: trials are deterministic " +
 		"draws from a documented model, no planner API is called and no journey is executed, so it shows the shape of a " +
 		"comparison, not which planner is better."
@@ -155,9 +155,10 @@ const (
 		"planners (each with id, vendor and model) and trials (1 per journey run: plannerId, appId, fixtureId, journeyId, " +
 		"repetition, passed, latencyMs, tokens, recovery). Returns the same report as automium_compare_planners with basis " +
 		"observed: per planner pass rate with a 95% Wilson interval, pass^k, latency, tokens per run and per passed run, " +
-		"recovery; the Pareto set; and for each pair of planners, over the (journey, repetition) runs both made, the exact " +
-		"McNemar p-value, the difference in pass rate with a 95% interval clustered by journey, the minimum detectable effect " +
-		"at 80% power, and a verdict (A better, B better or indistinguishable at alpha 0.05, Holm-corrected across pairs). " +
+		"recovery, first attempts and retries; the Pareto set on the shared workload; and for each pair of planners, over the journeys " +
+		"both ran taken as a sample, the mean per-journey difference with its t test and 95% interval, the minimum detectable effect " +
+		"at 80% power, a verdict (A better, B better or indistinguishable at alpha 0.05, Holm-corrected; 6 shared journeys at least) " +
+		"and per-journey rows (Fisher p, a regressed/improved/flaky flag). " +
 		"Rank planners only where a verdict says better. Nothing is executed and nothing is verified: the server aggregates " +
 		"the trials as given."
 

@@ -102,8 +102,8 @@ func TestWalkerProblems(t *testing.T) {
 		{"negative below a minimum of 0", comparisonArgs, `{"seed":-1}`, []string{"invalid_argument seed"}, "is -1, below the minimum of 0"},
 		{"negative size", manifestArgs, `{"entries":[{"size":-1}]}`, []string{"invalid_argument entries[0].size"}, "below the minimum of 0"},
 		{"above a maximum", comparisonArgs, `{"repetitions":1e3}`, []string{"limit_exceeded repetitions"}, "is 1e3, above the limit of 100"},
-		{"beyond every Go integer", comparisonArgs, `{"repetitions":-1e400}`, []string{"invalid_argument repetitions"}, "is -1e400, below the minimum of 0"},
-		{"negative repetitions", comparisonArgs, `{"repetitions":-1}`, []string{"invalid_argument repetitions"}, "is -1, below the minimum of 0"},
+		// Repetitions below 1 mean 1 (issue 30), so only the type bounds them.
+		{"beyond every Go integer", comparisonArgs, `{"repetitions":-1e400}`, []string{"invalid_argument repetitions"}, "is -1e400, below the minimum of -9223372036854775808"},
 		{"huge literal is cut", comparisonArgs, `{"repetitions":1` + strings.Repeat("0", 100_000) + `}`, []string{"limit_exceeded repetitions"}, "(100001 bytes)"},
 		{"integer as a string", comparisonArgs, `{"repetitions":"2"}`, []string{"invalid_argument repetitions"}, "must be an integer, not a string"},
 
@@ -237,7 +237,7 @@ func TestWalkerReadsIntegersAsJSONSchema(t *testing.T) {
 		}
 	}
 	// A Go int with no minimum rule is bounded by its type: no tool input has
-	// one (repetitions has minimum 0), so a type of the test's own stands in.
+	// one but repetitions, so a type of the test's own stands in.
 	type unbounded struct {
 		N int `json:"n"`
 	}
