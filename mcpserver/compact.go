@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -23,6 +24,14 @@ import (
 //     occurs, with the description of that occurrence (an annotation, which a
 //     $ref may carry) beside it. A large subschema that occurs once, such as
 //     the journey inside a run submission, stays inline.
+//   - An input enum of more than maxAdvertisedEnum values (the 40 target
+//     roles, the 16 intents, the 14 fixtures) is written as the length of its
+//     longest value: the description names the resource or tool that lists
+//     the values, and a value outside the set is refused with every allowed
+//     value. An object an earlier tool advertised whole, such as the journey
+//     automium_compile_journey takes and automium_create_run_submission takes
+//     again, is written the second time the same way, all its enums bounded:
+//     one journey schema lists the vocabulary once.
 //   - An input property keeps the first clause of its description (what the
 //     value is), and only the first time the catalog says it: the tools are
 //     listed together, in table order, and a sentence a model has read under
@@ -39,6 +48,9 @@ import (
 // minHoistBytes is the smallest subschema, as JSON, worth a definition: below
 // it, the $ref and the definition's name cost about what a second copy does.
 const minHoistBytes = 48
+
+// maxAdvertisedEnum is the longest enum an input schema lists.
+const maxAdvertisedEnum = 12
 
 // seenDescriptions records the input descriptions the catalog has already
 // said, across the tools compacted so far, in table order.
@@ -60,7 +72,69 @@ func pruneProse(s *jsonschema.Schema, output bool, seen seenDescriptions) {
 	if output {
 		eachSchema(s, func(n *jsonschema.Schema, _ string) { stripOutput(n) })
 	} else {
+		eachSchema(s, func(n *jsonschema.Schema, _ string) {
+			if len(n.Enum) > maxAdvertisedEnum {
+				boundInstead(n)
+			}
+		})
+		dropSaidObjects(s, seen)
 		dropSaid(s, seen)
+	}
+}
+
+// boundInstead replaces the enum of a string by the length of its longest
+// value: a true bound, since validation refuses every value outside the set,
+// and one that keeps every advertised string bounded (docs/limits.md).
+func boundInstead(n *jsonschema.Schema) {
+	longest := 0
+	for _, v := range n.Enum {
+		sv, ok := v.(string)
+		if !ok {
+			return // only string sets are bounded by their longest value
+		}
+		longest = max(longest, utf8.RuneCountInString(sv))
+	}
+	if n.MaxLength == nil || *n.MaxLength > longest {
+		n.MaxLength = &longest
+	}
+	n.Enum = nil
+}
+
+// dropSaidObjects bounds instead of listing the enums of every object, other
+// than s itself, that an earlier tool advertised whole, and records the
+// objects s advertises whole, s among them. Objects are compared without
+// their own description, after boundInstead.
+func dropSaidObjects(s *jsonschema.Schema, seen seenDescriptions) {
+	var local []string
+	var walk func(n *jsonschema.Schema)
+	walk = func(n *jsonschema.Schema) {
+		if n == nil {
+			return
+		}
+		if n.Type == "object" {
+			body, err := withoutDescription(n)
+			if err != nil {
+				return
+			}
+			if n != s && seen["object:"+string(body)] {
+				eachSchema(n, func(m *jsonschema.Schema, _ string) {
+					if len(m.Enum) > 0 {
+						boundInstead(m)
+					}
+				})
+				return
+			}
+			local = append(local, "object:"+string(body))
+		}
+		for _, p := range propertyNames(n) {
+			walk(n.Properties[p])
+		}
+		walk(n.Items)
+		walk(n.AdditionalProperties)
+	}
+	walk(s)
+	for _, b := range local {
+		seen[b] = true
 	}
 }
 
