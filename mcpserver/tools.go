@@ -174,13 +174,84 @@ func newTool[In, Out any](name, title, description string, fn func(context.Conte
 		in:     reflect.TypeFor[In](),
 		out:    reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
-			in, err := decodeArguments[In](args)
-			if err != nil {
+			in, err, read := decodeArgumentsRead[In](args)
+			if err == nil {
+				return fn(ctx, in)
+			}
+			if !read {
 				return nil, err
 			}
-			return fn(ctx, in)
+			// One round trip: the values of the right shape are checked for
+			// what they mean, and both kinds of problem come back together.
+			out, meaningErr := fn(ctx, in)
+			return nil, withMeaning(reflect.TypeFor[In](), err, out, meaningErr)
 		},
 	}
+}
+
+// withMeaning joins the shape problems of a call (shape, from the argument
+// walker) with the problems the capability found in the values that had the
+// right shape (its error, or the errors of an invalid journey), so that one
+// wrong-typed field no longer hides the rest. A meaning problem at or under
+// the path of a shape problem is left out: it is about the zero value the
+// walker left there (a target sent as a string reads as a missing target),
+// not about what the client sent. An error other than problems (a canceled
+// call, an internal error) leaves the shape problems alone. The joined list
+// is in the one order of problems and within the one cap (automium.Join).
+func withMeaning(t reflect.Type, shape error, out any, meaningErr error) error {
+	shapeErr, ok := shape.(*automium.Error)
+	if !ok {
+		return shape
+	}
+	// Over a bound, the walker kept part of a value (the first items of a
+	// list) or none of it; what the rest means is not looked at, as the
+	// capabilities themselves check bounds before anything else.
+	if slices.ContainsFunc(shapeErr.Problems(), func(p automium.Problem) bool { return p.Code == automium.CodeLimitExceeded }) {
+		return shape
+	}
+	var meaning []automium.Problem
+	switch {
+	case meaningErr != nil:
+		e, ok := meaningErr.(*automium.Error)
+		if !ok {
+			return shape
+		}
+		meaning = e.Problems()
+	default:
+		if r, ok := out.(automium.CompileJourneyResult); ok {
+			meaning = r.Errors
+		}
+	}
+	all := shapeErr.Problems()
+	shapePaths := make([]string, len(all))
+	for i, p := range all {
+		shapePaths[i] = p.Field
+	}
+	for _, p := range meaning {
+		if p.Code == automium.CodeLimitExceeded && p.Field == "" {
+			continue // a note that more problems were not listed
+		}
+		if !slices.ContainsFunc(shapePaths, func(at string) bool { return within(p.Field, at) }) {
+			all = append(all, p)
+		}
+	}
+	automium.SortProblems(t, all)
+	return automium.Join(all...)
+}
+
+// within reports whether the rendered path p is at or under the rendered
+// path at: steps[1].target.role is under steps[1].target, steps[10] is not
+// under steps[1]. The root path, "", is under nothing but itself: a problem
+// of the whole arguments is not about a zeroed value.
+func within(p, at string) bool {
+	if at == "" {
+		return p == ""
+	}
+	if !strings.HasPrefix(p, at) {
+		return false
+	}
+	rest := p[len(at):]
+	return rest == "" || rest[0] == '.' || rest[0] == '['
 }
 
 // goFuncName is the unqualified name of a package-level function: ListApps.
