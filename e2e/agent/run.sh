@@ -8,6 +8,7 @@
 #    when the wire or the model-visible part is over its budget (issue 30:
 #    6,000 and 3,000 tokens). --report-only prints the figures and the verdict
 #    without failing, while the catalog is still over.
+#    docs/catalog.md's per-tool table must be what it measures.
 # 2. agent.mjs walks the spec's developer path with the TypeScript MCP SDK
 #    client, using only what the server tells it, and fails on any error.
 set -uo pipefail
@@ -33,7 +34,16 @@ if ! node tokens.mjs "$bin" --budget; then
 		status=1
 	fi
 fi
-if [ -f agent.mjs ] && ! node agent.mjs "$bin"; then
+# docs/catalog.md carries the per-tool table as measured; a change to a tool's
+# schema or description must re-measure it.
+measured=$(node tokens.mjs "$bin" --markdown)
+documented=$(sed -n '/<!-- BEGIN measured: per-tool tokens/,/<!-- END measured: per-tool tokens/p' ../../docs/catalog.md | sed '1d;$d')
+if [ "$measured" != "$documented" ]; then
+	echo "FAIL tokens: docs/catalog.md's per-tool table is not what the catalog measures now; replace the block with the output of: node e2e/agent/tokens.mjs BINARY --markdown"
+	diff <(echo "$documented") <(echo "$measured")
+	status=1
+fi
+if ! node agent.mjs "$bin"; then
 	status=1
 fi
 exit $status
