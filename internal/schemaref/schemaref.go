@@ -12,9 +12,13 @@ import (
 	"strings"
 )
 
-// maxDepth bounds the inlining, so a schema whose definitions refer to each
-// other in a loop is an error rather than an endless expansion.
-const maxDepth = 64
+// maxDepth and maxNodes bound the inlining, so a schema whose definitions
+// refer to each other in a loop, or fan out into an exponential expansion, is
+// an error rather than an endless one.
+const (
+	maxDepth = 64
+	maxNodes = 1 << 16 // the largest tool schema inlines to about 1,000
+)
 
 // Inline returns the schema raw as a generic JSON value with every local
 // "#/$defs/NAME" reference replaced by a copy of the definition, merged with
@@ -34,7 +38,8 @@ func Inline(schema any) (map[string]any, error) {
 	}
 	defs, _ := root["$defs"].(map[string]any)
 	delete(root, "$defs")
-	out, err := inline(root, defs, 0)
+	budget := maxNodes
+	out, err := inline(root, defs, 0, &budget)
 	if err != nil {
 		return nil, err
 	}
@@ -42,9 +47,12 @@ func Inline(schema any) (map[string]any, error) {
 	return m, nil
 }
 
-func inline(v any, defs map[string]any, depth int) (any, error) {
+func inline(v any, defs map[string]any, depth int, budget *int) (any, error) {
 	if depth > maxDepth {
 		return nil, fmt.Errorf("schemaref: references nest deeper than %d levels", maxDepth)
+	}
+	if *budget--; *budget < 0 {
+		return nil, fmt.Errorf("schemaref: the inlined schema would have more than %d nodes", maxNodes)
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -55,7 +63,7 @@ func inline(v any, defs map[string]any, depth int) (any, error) {
 			if !local || !found {
 				return nil, fmt.Errorf("schemaref: $ref %q names no definition of the schema", ref)
 			}
-			expanded, err := inline(def, defs, depth+1)
+			expanded, err := inline(def, defs, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -69,7 +77,7 @@ func inline(v any, defs map[string]any, depth int) (any, error) {
 			if k == "$ref" {
 				continue
 			}
-			y, err := inline(x, defs, depth+1)
+			y, err := inline(x, defs, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
@@ -79,7 +87,7 @@ func inline(v any, defs map[string]any, depth int) (any, error) {
 	case []any:
 		out := make([]any, len(v))
 		for i, x := range v {
-			y, err := inline(x, defs, depth+1)
+			y, err := inline(x, defs, depth+1, budget)
 			if err != nil {
 				return nil, err
 			}
