@@ -41,7 +41,7 @@ func main() {
 // underGoRun reports whether this process is a binary go run built: go run
 // writes it under a go-build temporary directory. It reads the command line
 // the process was given, nothing of the file system.
-var underGoRun = strings.Contains(os.Args[0], string(os.PathSeparator)+"go-build")
+var underGoRun = strings.Contains(os.Args[0], "/go-build") || strings.Contains(os.Args[0], `\go-build`)
 
 // terminalHint is what a person who started the server in a terminal reads:
 // it waits for a client, and what to do next from where they are. Under go
