@@ -111,10 +111,12 @@ type CreateRunSubmissionInput struct {
 	// Optional cross-check: the digest automium_compile_journey returned (sha256: and
 	// 64 lowercase hex digits). It must equal the digest computed here.
 	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"optional cross-check: the digest automium_compile_journey returned (sha256: and 64 lowercase hex digits). It must equal the digest computed here" validate:"omitempty,automium_digest"`
-	// An authorized benchmark app ID (see ListApps).
-	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
-	// A fixture ID of that app (see ListFixtures).
-	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
+	// An authorized benchmark app ID (see ListApps); with journey, defaults to
+	// journey.appId.
+	AppID string `json:"appId,omitempty" jsonschema:"an authorized benchmark app ID (see ListApps); with journey, defaults to journey.appId" validate:"omitempty,automium_app"`
+	// A fixture ID of that app (see ListFixtures); with journey, defaults to
+	// journey.fixtureId.
+	FixtureID string `json:"fixtureId,omitempty" jsonschema:"a fixture ID of that app (see ListFixtures); with journey, defaults to journey.fixtureId" validate:"omitempty,automium_fixture"`
 	// The planner backend to run with: id, vendor and model, all required.
 	Planner PlannerRef `json:"planner" jsonschema:"the planner backend to run with: id, vendor and model, all required" validate:"required"`
 	// One of the fixture's environment profile IDs.
@@ -188,7 +190,7 @@ func CreateRunSubmission(ctx context.Context, in CreateRunSubmissionInput) (Crea
 	if err := checkContext(ctx); err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
-	journey, err := runSubmissionProblems(ctx, in)
+	journey, err := runSubmissionProblems(ctx, &in)
 	if err != nil {
 		return CreateRunSubmissionResult{}, err
 	}
@@ -259,19 +261,53 @@ type boundJourney struct {
 // lists the app's fixtures, an unknown profile of a known fixture the fixture's
 // profiles, and any planner problem is malformed_planner naming every missing
 // part. The journey of your own is checked by CompileJourney
-// alone, once, with its size checked before anything walks it.
-func runSubmissionProblems(ctx context.Context, in CreateRunSubmissionInput) (boundJourney, error) {
+// alone, once, with its size checked before anything walks it. The appId and
+// fixtureId a journey supplies are written into in.
+func runSubmissionProblems(ctx context.Context, in *CreateRunSubmissionInput) (boundJourney, error) {
 	// The validator never sees the journey: CompileJourney checks it, bounds
 	// first, and its problems are reported under journey.
-	outer := in
+	outer := *in
 	outer.Journey = nil
 	ps := newProblems(outer)
 	// Where the corpus knows better than the generic rules, the field is
 	// checked here instead of by them, once.
-	fixtureAt, plannerAt, profileAt := field("fixtureId"), field("planner"), field("environmentProfileId")
-	ps.validate(outer, fixtureAt, plannerAt, profileAt)
+	appAt, fixtureAt, plannerAt, profileAt := field("appId"), field("fixtureId"), field("planner"), field("environmentProfileId")
+	except := []Path{fixtureAt, plannerAt, profileAt}
+	// A journey carries its app and fixture: left out, they are the
+	// journey's, and what is wrong with them is the journey's problem, which
+	// CompileJourney reports under journey (see journeyBinding); given, they
+	// must agree with it.
+	appDefaulted := in.Journey != nil && in.AppID == ""
+	fixtureDefaulted := in.Journey != nil && in.FixtureID == ""
+	if appDefaulted {
+		in.AppID, outer.AppID = in.Journey.AppID, in.Journey.AppID
+		except = append(except, appAt)
+	}
+	if fixtureDefaulted {
+		in.FixtureID, outer.FixtureID = in.Journey.FixtureID, in.Journey.FixtureID
+	}
+	ps.validate(outer, except...)
 	app := owned().appByID[in.AppID]
-	fixture := ps.fixtureOfApp(fixtureAt, reflect.TypeOf(outer), app, in.FixtureID)
+	if in.Journey == nil && in.AppID == "" {
+		ps.add(appAt, CodeInvalidArgument, customTags["automium_app"].values(),
+			"is required with journeyId: use an authorized benchmark app ID, one of the allowed values (or send journey, whose appId is then the submission's)")
+	}
+	var fixture *Fixture
+	switch {
+	case fixtureDefaulted:
+		if f := owned().fixtureByID[in.FixtureID]; f != nil && app != nil && f.AppID == app.ID {
+			fixture = f
+		}
+	case in.Journey == nil && in.FixtureID == "":
+		var allowed []string
+		if app != nil {
+			allowed = appFixtureIDs(app.ID)
+		}
+		ps.add(fixtureAt, CodeInvalidArgument, allowed,
+			"is required with journeyId: use a fixture ID of the app, one of the allowed values (or send journey, whose fixtureId is then the submission's)")
+	default:
+		fixture = ps.fixtureOfApp(fixtureAt, reflect.TypeOf(outer), app, in.FixtureID)
+	}
 	in.Planner.problems(ps, plannerAt)
 	switch {
 	case fixture != nil && in.EnvironmentProfileID != "" && !slices.Contains(fixture.EnvironmentProfileIDs, in.EnvironmentProfileID):
@@ -280,7 +316,7 @@ func runSubmissionProblems(ctx context.Context, in CreateRunSubmissionInput) (bo
 	default:
 		ps.checkField(profileAt, reflect.TypeOf(outer), "environmentProfileId", in.EnvironmentProfileID)
 	}
-	bound, err := journeyBinding(ctx, ps, in, app, fixture)
+	bound, err := journeyBinding(ctx, ps, *in, app, fixture)
 	if err != nil {
 		return boundJourney{}, err
 	}

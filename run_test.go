@@ -453,3 +453,72 @@ func TestRunSubmissionCanceledContext(t *testing.T) {
 		t.Errorf("got %v, want context.Canceled", err)
 	}
 }
+
+// TestCreateRunSubmissionJourneyDefaults: with journey, journeyId, appId and
+// fixtureId default to the journey's and, when given, must agree with it;
+// without journey, appId and fixtureId are required. Every problem comes back
+// at once, and a problem of the journey's own app or fixture is reported
+// once, under journey, not again under the defaulted field.
+func TestCreateRunSubmissionJourneyDefaults(t *testing.T) {
+	ctx := context.Background()
+	own, ownDigest := ownJourney(t, "my-own-journey", "Find a kettle")
+	full := validRunSubmission()
+	full.JourneyID, full.Journey = own.ID, &own
+	want, err := CreateRunSubmission(ctx, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare := func(change func(*CreateRunSubmissionInput)) CreateRunSubmissionInput {
+		j := own
+		in := CreateRunSubmissionInput{Journey: &j, Planner: full.Planner, EnvironmentProfileID: full.EnvironmentProfileID}
+		if change != nil {
+			change(&in)
+		}
+		return in
+	}
+	tests := []struct {
+		name  string
+		in    CreateRunSubmissionInput
+		wants []errorShape // nil: the run of full
+	}{
+		{"journey alone: its IDs are the submission's", bare(nil), nil},
+		{"journey with agreeing IDs", bare(func(in *CreateRunSubmissionInput) {
+			in.JourneyID, in.AppID, in.FixtureID = own.ID, own.AppID, own.FixtureID
+		}), nil},
+		{"journey with another app", bare(func(in *CreateRunSubmissionInput) { in.AppID = "kanban" }),
+			[]errorShape{{CodeFixtureAppMismatch, "journey.appId"}}},
+		{"journey with another fixture of its app", bare(func(in *CreateRunSubmissionInput) { in.FixtureID = "storefront-returning-shopper" }),
+			[]errorShape{{CodeFixtureAppMismatch, "journey.fixtureId"}}},
+		{"journey with another journeyId", bare(func(in *CreateRunSubmissionInput) { in.JourneyID = "storefront-search-add-to-cart" }),
+			[]errorShape{{CodeInvalidArgument, "journeyId"}}},
+		{"journey of an unknown app: one problem, under journey", bare(func(in *CreateRunSubmissionInput) { in.Journey.AppID = "nope" }),
+			[]errorShape{{CodeInvalidAppID, "journey.appId"}}},
+		{"journeyId without appId and fixtureId", CreateRunSubmissionInput{JourneyID: validRunSubmission().JourneyID, Planner: full.Planner, EnvironmentProfileID: full.EnvironmentProfileID},
+			[]errorShape{{CodeInvalidArgument, "appId"}, {CodeInvalidArgument, "fixtureId"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CreateRunSubmission(ctx, tt.in)
+			if tt.wants == nil {
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if got.RunID != want.RunID || got.JourneyDigest != ownDigest || got.AppID != own.AppID || got.FixtureID != own.FixtureID {
+					t.Errorf("got run %s of %s/%s %s; want %s of %s/%s %s", got.RunID, got.AppID, got.FixtureID, got.JourneyDigest, want.RunID, own.AppID, own.FixtureID, ownDigest)
+				}
+				return
+			}
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("error %v, want problems %v", err, tt.wants)
+			}
+			var shapes []errorShape
+			for _, p := range e.Problems() {
+				shapes = append(shapes, errorShape{p.Code, p.Field})
+			}
+			if diff := cmp.Diff(tt.wants, shapes); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

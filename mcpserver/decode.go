@@ -27,28 +27,37 @@ const maxArgumentBytes = 8 << 20
 // one order of problems; the domain function then validates what the values
 // mean.
 func decodeArguments[In any](raw json.RawMessage) (In, error) {
-	var in In
+	in, err, _ := decodeArgumentsRead[In](raw)
+	return in, err
+}
+
+// decodeArgumentsRead is decodeArguments that also says whether the walk read
+// the whole argument object: true unless the arguments are too large, not a
+// JSON object, malformed, nested too deep or past the problem cap. When it
+// did, in holds every value of the right shape, and what those values mean
+// can be checked in the same answer as the shape (see withMeaning).
+func decodeArgumentsRead[In any](raw json.RawMessage) (in In, err error, read bool) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
 		raw = json.RawMessage("{}")
 	}
 	if len(raw) > maxArgumentBytes {
-		return in, problem(automium.CodeLimitExceeded, automium.Path{}, nil, "the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes)
+		return in, problem(automium.CodeLimitExceeded, automium.Path{}, nil, "the arguments are %d bytes; the limit is %d bytes", len(raw), maxArgumentBytes), false
 	}
 	w := newWalk(raw)
 	defer w.release()
 	if k := w.dec.PeekKind(); k != '{' {
 		if w.skip(); w.syntax || !w.atEOF() {
-			return in, notJSON()
+			return in, notJSON(), false
 		}
-		return in, problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(byte(k)))
+		return in, problem(automium.CodeInvalidArgument, automium.Path{}, nil, "the arguments are %s; send a JSON object whose properties are the tool's input fields", kindName(byte(k))), false
 	}
 	w.value(walkerOf(reflect.TypeFor[In]()), reflect.ValueOf(&in).Elem())
 	if !w.stop && !w.atEOF() {
 		w.syntaxError()
 	}
 	if w.syntax {
-		return in, notJSON()
+		return in, notJSON(), false
 	}
 	// The walk finds problems in document order; they are listed in the one
 	// order of problems, the root package's.
@@ -57,7 +66,7 @@ func decodeArguments[In any](raw json.RawMessage) (In, error) {
 		w.problems = append(w.problems, automium.NewProblem(automium.CodeLimitExceeded, automium.Path{}, nil,
 			"more than %d problems; fix these and call again to see the rest", len(w.problems)))
 	}
-	return in, automium.Join(w.problems...)
+	return in, automium.Join(w.problems...), !w.stop
 }
 
 func notJSON() *automium.Error {
@@ -422,7 +431,9 @@ func (w *walk) stringValue(n *wnode, v reflect.Value) {
 		} else {
 			w.problem(automium.CodeInvalidArgument, nil, "is empty; omit the property to leave it unset, or give a value")
 		}
-	case len(w.problems) == 0:
+	default:
+		// Set even after a problem elsewhere, so that what the other values
+		// mean is checked in the same answer (see withMeaning).
 		v.SetString(string(s))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -27,11 +28,11 @@ import (
 // from the root package's schemas as compiled in, so after a change there the
 // generator runs twice (see internal/cmd/gen).
 func generatedFiles(fs.FS) ([]gen.Output, error) {
-	calls := toolExamples().calls()
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
 	var derived []tool
+	seen := seenDescriptions{}
 	for _, tl := range tools() {
-		in, out, err := deriveSchemas(tl, calls[tl.def.Name])
+		in, out, err := deriveSchemas(tl, seen)
 		if err != nil {
 			return nil, err
 		}
@@ -231,10 +232,11 @@ func firstSentence(s string) string {
 }
 
 // examples holds one valid call of each tool, the steps of the spec's
-// Developer Experience flow on one reference journey. Each is advertised in its
-// tool's input schema under "examples" (written into toolschemas/ by go
-// generate), so an agent sees a call that works, and the tests use
-// them as the arguments every tool accepts.
+// Developer Experience flow on one reference journey. The tests use them as
+// the arguments every tool accepts. They are no longer advertised in the input
+// schemas, where every session paid for them before its first call (see
+// compact.go): an agent finds working journeys in the draft_journey prompt
+// and at automium://journeys/{id}.
 type examples struct {
 	listApps            automium.ListAppsInput
 	listFixtures        automium.ListFixturesInput
@@ -311,25 +313,29 @@ func (e examples) calls() map[string]json.RawMessage {
 }
 
 // deriveSchemas computes the schemas a row advertises from the root package's
-// schema of its types and its example call (see advertisedSchemas).
-func deriveSchemas(row tool, example json.RawMessage) (in, out json.RawMessage, err error) {
-	if in, err = automium.JSONSchema(row.in); err != nil {
+// schema of its types (see advertisedSchemas and compactSchema). seen holds
+// the input descriptions the tools before it in the table already said; nil
+// stands for none.
+func deriveSchemas(row tool, seen seenDescriptions) (in, out json.RawMessage, err error) {
+	if seen == nil {
+		seen = seenDescriptions{}
+	}
+	derive := func(t reflect.Type, output bool) (json.RawMessage, error) {
+		s, err := automium.Schema(t)
+		if err != nil {
+			return nil, err
+		}
+		b, err := compactSchema(s, output, seen)
+		if err != nil {
+			return nil, err
+		}
+		return json.RawMessage(toToolWords(string(b))), nil
+	}
+	if in, err = derive(row.in, false); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: input schema: %w", row.def.Name, err)
 	}
-	if out, err = automium.JSONSchema(row.out); err != nil {
+	if out, err = derive(row.out, true); err != nil {
 		return nil, nil, fmt.Errorf("tool %s: output schema: %w", row.def.Name, err)
 	}
-	in = withExample(json.RawMessage(toToolWords(string(in))), example)
-	return in, json.RawMessage(toToolWords(string(out))), nil
-}
-
-// withExample adds a JSON Schema "examples" keyword holding example to the
-// object schema s, keeping the rest of it byte for byte.
-func withExample(s, example json.RawMessage) json.RawMessage {
-	if len(s) < 2 || s[len(s)-1] != '}' {
-		panic("mcpserver: an input schema that is not a JSON object: " + string(s))
-	}
-	out := append(slices.Clone(s[:len(s)-1]), `,"examples":[`...)
-	out = append(out, example...)
-	return append(out, "]}"...)
+	return in, out, nil
 }

@@ -29,24 +29,34 @@ func TestHostileArgumentsOverMCP(t *testing.T) {
 	}{
 		// Item 4: bounds that escaped and unknown names bypassed.
 		{"100,000 steps under an escaped name", "automium_compile_journey", many(`st\u0065ps`), []string{"limit_exceeded steps"}},
-		{"100,000 items under an unknown name", "automium_compile_journey", many("junk"), []string{"invalid_argument junk"}},
-		{"100,000 items under a case variant", "automium_compile_journey", many("Steps"), []string{"invalid_argument Steps"}},
+		{"100,000 items under an unknown name", "automium_compile_journey", many("junk"),
+			// One round trip: the journey's missing fields come with the unknown name.
+			[]string{"invalid_argument id", "invalid_argument appId", "invalid_argument fixtureId", "invalid_argument goal",
+				"invalid_argument steps", "invalid_argument assertions", "invalid_argument junk"}},
+		{"100,000 items under a case variant", "automium_compile_journey", many("Steps"),
+			[]string{"invalid_argument id", "invalid_argument appId", "invalid_argument fixtureId", "invalid_argument goal",
+				"invalid_argument steps", "invalid_argument assertions", "invalid_argument Steps"}},
 		{"100,000 items under a name the tool lacks", "automium_list_apps", many("apps"), []string{"invalid_argument apps"}},
 		// Item 5: duplicates hidden by an escape.
 		{"app ID twice, once escaped", "automium_list_fixtures", `{"appId":"kanban","app\u0049d":"banking"}`, []string{"invalid_argument appId"}},
 		{"planner twice, once escaped", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":` + planner), []string{"invalid_argument planner"}},
 		{"planner twice, of two kinds", "automium_create_run_submission", submission(`"planner":` + planner + `,"pl\u0061nner":[]`), []string{"invalid_argument planner"}},
-		{"verdict in two cases", "automium_get_replay_summary", strings.Replace(v["automium_get_replay_summary"], `"verdict"`, `"verdict":"passed","Verdict"`, 1), []string{"invalid_argument Verdict"}},
+		{"verdict in two cases", "automium_get_replay_summary", strings.Replace(v["automium_get_replay_summary"], `"verdict"`, `"verdict":"passed","Verdict"`, 1),
+			// A passed run has no retries: a meaning problem, in the same answer.
+			[]string{"invalid_argument retryCount", "invalid_argument Verdict"}},
 		// Issue 13 item 6: the schema and the walker agree.
 		{"empty app ID", "automium_list_fixtures", `{"appId":""}`, []string{"invalid_argument appId"}},
 		{"null app ID", "automium_list_fixtures", `{"appId":null}`, []string{"invalid_argument appId"}},
 		{"negative seed", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"seed":-1`, 1), []string{"invalid_argument seed"}},
 		{"fractional repetitions", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":2.5`, 1), []string{"invalid_argument repetitions"}},
 		{"a goal over its bound", "automium_compile_journey", withJourney(t, func(j map[string]any) { j["goal"] = strings.Repeat("g", automium.MaxTextLength+1) }), []string{"limit_exceeded goal"}},
-		// Every shape and bound problem at once.
-		{"four problems in a run submission", "automium_create_run_submission",
+		// Every shape and meaning problem at once: a journeyId of the wrong
+		// kind names no journey (so: journeyId or journey), and the profile
+		// is not one of the fixture's.
+		{"every problem of a run submission", "automium_create_run_submission",
 			`{"journeyId":5,"appId":"storefront","fixtureId":[],"planner":"gpt","environmentProfileId":"` + strings.Repeat("x", 200) + `","extra":1}`,
-			[]string{"invalid_argument journeyId", "invalid_argument fixtureId", "malformed_planner planner", "invalid_argument extra"}},
+			[]string{"invalid_argument journeyId", "invalid_argument journey", "invalid_argument fixtureId", "malformed_planner planner",
+				"invalid_environment_profile environmentProfileId", "invalid_argument extra"}},
 	}
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
 		for _, tt := range tests {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/schemaref"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -81,7 +82,12 @@ func TestToolInventory(t *testing.T) {
 					t.Errorf("%s: %s has top-level %s, which some model providers reject", name, which, k)
 				}
 			}
-			for _, path := range typeUnions(s, which) {
+			inlined, err := schemaref.Inline(s)
+			if err != nil {
+				t.Errorf("%s: %s: %v", name, which, err)
+				continue
+			}
+			for _, path := range typeUnions(inlined, which) {
 				t.Errorf("%s: %s has a type union, which single-type schema dialects reject", name, path)
 			}
 		}
@@ -134,8 +140,8 @@ func expectedEnum(rules []string) (values []string, hasEnum, known bool) {
 // closed set of its oneof or custom validate rule.
 func TestInputSchemasMatchValidation(t *testing.T) {
 	for _, tool := range tools() {
-		var schema map[string]any
-		if err := json.Unmarshal(tool.def.InputSchema.(json.RawMessage), &schema); err != nil {
+		schema, err := schemaref.Inline(tool.def.InputSchema)
+		if err != nil {
 			t.Fatal(err)
 		}
 		compareType(t, tool.def.Name, tool.in, schema)
@@ -219,10 +225,11 @@ func TestEnumsAndRequiredBehave(t *testing.T) {
 	args := validArgs(t)
 	enums, requireds := 0, 0
 	for _, tool := range tools() {
-		var schema, doc map[string]any
-		if err := json.Unmarshal(tool.def.InputSchema.(json.RawMessage), &schema); err != nil {
+		schema, err := schemaref.Inline(tool.def.InputSchema)
+		if err != nil {
 			t.Fatal(err)
 		}
+		var doc map[string]any
 		if err := json.Unmarshal([]byte(args[tool.def.Name]), &doc); err != nil {
 			t.Fatal(err)
 		}

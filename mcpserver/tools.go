@@ -36,8 +36,8 @@ var tools = sync.OnceValue(func() []tool {
 })
 
 // advertisedSchemas holds the input and output schema of every tool exactly as
-// tools/list sends them: the root package's schema of each type (schemas/), in
-// tool words (see toToolWords), the input's with its example call. Deriving them
+// tools/list sends them: the root package's schema of each type, compacted
+// (see compact.go) and in tool words (see toToolWords). Deriving them
 // took 4 to 5 ms of every start, more than a bare go-sdk server takes to start
 // at all: the example run goes through the validator, and the rewording through
 // a regular expression over 40 KB. go generate ./... writes them (generate.go)
@@ -92,84 +92,44 @@ func toToolWords(s string) string {
 	return goNames.ReplaceAllStringFunc(s, func(name string) string { return names[name] })
 }
 
-// Tool descriptions are written for a model choosing and calling a tool: what it
-// does, when to call it, and what it never does.
+// Tool descriptions are written for a model choosing and calling a tool: what
+// it does, when to call it, and what it never does, in as few words as say it.
+// Every agent session pays for them before its first call (see compact.go);
+// the rules, vocabularies and worked examples are in the resources and
+// prompts a description names.
 const (
-	listAppsDescription = "List the authorized benchmark apps of Automium's owned corpus: for each app its ID, display name, " +
-		"hosting type, rationale and UI capabilities, plus the corpus version. Call this first to choose an appId; every " +
-		"other tool accepts only these app IDs. Takes no arguments. Read-only: returns checked-in corpus entries only."
+	listAppsDescription = "List the authorized benchmark apps of the owned corpus (IDs, capabilities) and the corpus " +
+		"version. Call first: every other tool accepts only these app IDs. Read-only."
 
-	listFixturesDescription = "List the benchmark fixtures (reproducible starting states of an app): fixture ID, app ID, " +
-		"environment profile IDs, seed refs, account refs (account:// references, never credentials), fixture file refs, " +
-		"artifact root and reference journey IDs, plus the environment profiles they use. Pass appId to list only that " +
-		"app's fixtures. Call it after choosing an app, to choose a fixtureId and an environmentProfileId. Read-only: " +
-		"nothing is seeded, reset or resolved."
+	listFixturesDescription = "List benchmark fixtures (reproducible starting states), optionally of one appId, with their " +
+		"environment profiles, file refs and reference journey IDs. Read-only: nothing is seeded or resolved."
 
-	compileJourneyDescription = "Validate a journey against the owned corpus and the frozen planner-intent-v1 vocabulary " +
-		"and, when it is valid, compile it to a versioned graph (steps, assertions, bounded recovery, pass and fail " +
-		"terminals) with a content digest. A journey that breaks the vocabulary or the corpus is not a tool error: the " +
-		"result has valid=false and lists every problem at once, each with its JSON path, code, fix-it message and allowed " +
-		"values; fix them all and call again. Arguments of the wrong shape or over a bound (a wrong type, an unknown " +
-		"property, a text or list over its limit) are a tool error that lists every such problem. Targets are " +
-		"semantic (ARIA role plus accessible name, never CSS); navigate takes app-relative routes only. Every rule, " +
-		"with an example per intent, is in the resource " + vocabularyURI + ", and reference journeys that compile " +
-		"are at " + journeysURITemplate + ". To run a journey of your own, send this same object as journey to " +
-		"automium_create_run_submission, which compiles it again and binds the run to its digest. Nothing is " +
-		"executed or persisted."
+	compileJourneyDescription = "Validate a journey against the corpus and the planner-intent-v1 vocabulary (rules and an " +
+		"example per intent: " + vocabularyURI + "; journeys that compile: " + journeysURITemplate + ") and compile it " +
+		"to a graph with a digest. Every problem comes back at once, with its path, code and allowed values. Nothing runs."
 
-	createRunSubmissionDescription = "Model submitting a run of a journey on a fixture with a planner backend and an " +
-		"environment profile. The run is bound to the journey's content, and nothing is stored between calls: for a " +
-		"reference journey of the fixture give journeyId; for a journey of your own give journey, the same object you " +
-		"pass to automium_compile_journey, which is compiled again here (its problems are reported under journey). " +
-		"journeyDigest is an optional cross-check that must equal the digest computed here; it never stands in for " +
-		"the journey, so a journeyId that is not a reference journey, sent without journey, is refused. Checks that " +
-		"the app is authorized, the fixture belongs to it, the journey is of that app and fixture, the profile is one " +
-		"of the fixture's, and the planner reference has an id, vendor and model. Returns a deterministic run ID (the " +
-		"first 20 hex digits of the sha256 of the RFC 8785 form of schemaVersion, corpusVersion, journeyId, " +
-		"journeyDigest, appId, fixtureId, planner and environmentProfileId, so the same input always gives the same " +
-		"ID and another journey another ID), status \"modeled\", and the artifactManifestRef and replayStreamRef to use " +
-		"with automium_get_replay_summary and automium_get_artifact_manifest. The output is modeled: nothing is " +
-		"enqueued, no worker is leased, no browser runs and nothing is written."
+	createRunSubmissionDescription = "Model a run of a journey on a fixture with a planner and an environment profile: give " +
+		"journeyId of a reference journey, or journey (the object automium_compile_journey takes; its IDs then default). " +
+		"Returns a deterministic run ID and the refs for the replay and manifest tools. Modeled: nothing runs or is stored."
 
-	getReplaySummaryDescription = "Build the contract-shaped replay summary of a run from metadata you provide: runId, " +
-		"verdict (passed, failed, flaky, error or skipped, as Playwright reports them), retryCount and artifactManifestRef " +
-		"(artifact-manifest://<runId> from automium_create_run_submission). Returns the attempts, the replay stream " +
-		"reference and the replay artifact kinds a complete replay of that outcome must include; use them to build the " +
-		"manifest with automium_get_artifact_manifest. The output is modeled: no replay file is read and nothing is fetched."
+	getReplaySummaryDescription = "Build a run's contract-shaped replay summary from runId, verdict, retryCount and " +
+		"artifactManifestRef (from automium_create_run_submission), with the artifact kinds a complete replay needs. " +
+		"Modeled: no replay is read."
 
-	getArtifactManifestDescription = "Build and check a run's artifact manifest from entries you provide: each entry has " +
-		"an artifact kind of the manifest contract and a path relative to root (usually the fixture's artifactRoot), " +
-		"optionally a media type, size and sha256. Rejects unknown kinds and unsafe paths (absolute, .., backslashes, drive " +
-		"letters, URL schemes, duplicates) and returns the canonical manifest with its digest. The output is modeled: no " +
-		"file is read, written or uploaded."
+	getArtifactManifestDescription = "Check a run's artifact entries (kind, path relative to root) and return the canonical " +
+		"manifest with its digest; unknown kinds and unsafe paths are refused. Modeled: no file is read or written."
 
-	comparePlannersDescription = "Compare planner backends on the reference journeys of the chosen apps at a fixed corpus " +
-		"version: per planner, pass rate with a 95% Wilson interval and its n, repeatability as pass^k, median journey " +
-		"latency, token spend and recovery success rate, per-journey rows, and per pair of planners a comparison over the shared " +
-		"journeys whose verdict is always \"not evidence: modeled draws\"; every planner draws from one shared model, so differences are chance. Give corpusVersion (from automium_list_apps), appIds, planners " +
-		"(each with id, vendor and model) and repetitions (1 to 100). The comparison is modeled: trials are deterministic " +
-		"draws from a documented model, no planner API is called and no journey is executed, so it shows the shape of a " +
-		"comparison, not which planner is better."
+	comparePlannersDescription = "Compare planners on the reference journeys of appIds at corpusVersion, with repetitions: " +
+		"pass rate, pass^k, latency, tokens, recovery and per-journey rows. Modeled: every planner draws from one " +
+		"shared model and no planner is called, so differences are chance and no winner is named."
 
-	compareObservedTrialsDescription = "Compare planner backends on trials recorded by real runs elsewhere: give corpusVersion, " +
-		"planners (each with id, vendor and model) and trials (1 per journey run: plannerId, appId, fixtureId, journeyId, " +
-		"repetition, passed, latencyMs, tokens, recovery). Returns the same report as automium_compare_planners with basis " +
-		"observed: per planner pass rate with a 95% Wilson interval, pass^k, latency, tokens per run and per passed run, " +
-		"recovery, first attempts and retries; the Pareto set on the shared workload; and for each pair of planners, over the journeys " +
-		"both ran taken as a sample, the mean per-journey difference with its t test and 95% interval, the minimum detectable effect " +
-		"at 80% power, a verdict (A better, B better or indistinguishable at alpha 0.05, Holm-corrected; 6 shared journeys at least) " +
-		"and per-journey rows (Fisher p, a regressed/improved/flaky flag). " +
-		"Rank planners only where a verdict says better. Nothing is executed and nothing is verified: the server aggregates " +
-		"the trials as given."
+	compareObservedTrialsDescription = "Compare planners on trials recorded by real runs elsewhere (one per journey run): the " +
+		"report of automium_compare_planners from observed data, with a verdict per pair of planners about the shared " +
+		"journeys as a sample, and per-journey rows. Rank only where a verdict says better. Nothing is executed or verified."
 
-	comparePlaywrightReportDescription = "Compare planner backends on a Playwright JSON report (the output of --reporter=json), " +
-		"passed inline as report (its content, at most 8 MiB; the server reads no file). mapping says where each test's planner " +
-		"and journey are written: from project (the project name), tag (name:value on the spec, e.g. @journey:checkout) or " +
-		"annotation (the description of the annotation of that type). Each test that ran becomes one trial: passed when its " +
-		"status is expected or flaky, retried tests count as recovery (recovered when flaky), latency is the sum of its " +
-		"attempts' durations, repetitions number a planner's runs of a journey in report order; skipped tests are counted and " +
-		"left out. Returns those counts and the report of automium_compare_observed_trials, with a verdict per pair of " +
-		"planners. A malformed or oversized report is a tool error at its JSON path. Nothing is executed or verified."
+	comparePlaywrightReportDescription = "Compare planners on a Playwright JSON report passed inline as report (at most 8 " +
+		"MiB; no file is read); mapping says where each test's planner and journey are (project, tag or annotation). " +
+		"Returns the trial counts and the report of automium_compare_observed_trials. Nothing is executed."
 )
 
 // tool is one row of the tool table.
@@ -214,13 +174,84 @@ func newTool[In, Out any](name, title, description string, fn func(context.Conte
 		in:     reflect.TypeFor[In](),
 		out:    reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
-			in, err := decodeArguments[In](args)
-			if err != nil {
+			in, err, read := decodeArgumentsRead[In](args)
+			if err == nil {
+				return fn(ctx, in)
+			}
+			if !read {
 				return nil, err
 			}
-			return fn(ctx, in)
+			// One round trip: the values of the right shape are checked for
+			// what they mean, and both kinds of problem come back together.
+			out, meaningErr := fn(ctx, in)
+			return nil, withMeaning(reflect.TypeFor[In](), err, out, meaningErr)
 		},
 	}
+}
+
+// withMeaning joins the shape problems of a call (shape, from the argument
+// walker) with the problems the capability found in the values that had the
+// right shape (its error, or the errors of an invalid journey), so that one
+// wrong-typed field no longer hides the rest. A meaning problem at or under
+// the path of a shape problem is left out: it is about the zero value the
+// walker left there (a target sent as a string reads as a missing target),
+// not about what the client sent. An error other than problems (a canceled
+// call, an internal error) leaves the shape problems alone. The joined list
+// is in the one order of problems and within the one cap (automium.Join).
+func withMeaning(t reflect.Type, shape error, out any, meaningErr error) error {
+	shapeErr, ok := shape.(*automium.Error)
+	if !ok {
+		return shape
+	}
+	// Over a bound, the walker kept part of a value (the first items of a
+	// list) or none of it; what the rest means is not looked at, as the
+	// capabilities themselves check bounds before anything else.
+	if slices.ContainsFunc(shapeErr.Problems(), func(p automium.Problem) bool { return p.Code == automium.CodeLimitExceeded }) {
+		return shape
+	}
+	var meaning []automium.Problem
+	switch {
+	case meaningErr != nil:
+		e, ok := meaningErr.(*automium.Error)
+		if !ok {
+			return shape
+		}
+		meaning = e.Problems()
+	default:
+		if r, ok := out.(automium.CompileJourneyResult); ok {
+			meaning = r.Errors
+		}
+	}
+	all := shapeErr.Problems()
+	shapePaths := make([]string, len(all))
+	for i, p := range all {
+		shapePaths[i] = p.Field
+	}
+	for _, p := range meaning {
+		if p.Code == automium.CodeLimitExceeded && p.Field == "" {
+			continue // a note that more problems were not listed
+		}
+		if !slices.ContainsFunc(shapePaths, func(at string) bool { return within(p.Field, at) }) {
+			all = append(all, p)
+		}
+	}
+	automium.SortProblems(t, all)
+	return automium.Join(all...)
+}
+
+// within reports whether the rendered path p is at or under the rendered
+// path at: steps[1].target.role is under steps[1].target, steps[10] is not
+// under steps[1]. The root path, "", is under nothing but itself: a problem
+// of the whole arguments is not about a zeroed value.
+func within(p, at string) bool {
+	if at == "" {
+		return p == ""
+	}
+	if !strings.HasPrefix(p, at) {
+		return false
+	}
+	rest := p[len(at):]
+	return rest == "" || rest[0] == '.' || rest[0] == '['
 }
 
 // goFuncName is the unqualified name of a package-level function: ListApps.

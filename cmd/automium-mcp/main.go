@@ -6,7 +6,7 @@
 // An MCP client starts it; for example:
 //
 //	claude mcp add automium -- automium-mcp
-//	npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list
+//	npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/call --tool-name automium_list_apps
 //
 // Stdout carries only the protocol; diagnostics go to stderr, warnings and errors
 // only unless -log-level says otherwise. It exits with status 0 when the client
@@ -27,6 +27,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -37,6 +38,27 @@ import (
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// underGoRun reports whether this process is a binary go run built: go run
+// writes it under a go-build temporary directory. It reads the command line
+// the process was given, nothing of the file system.
+var underGoRun = strings.Contains(os.Args[0], "/go-build") || strings.Contains(os.Args[0], `\go-build`)
+
+// terminalHint is what a person who started the server in a terminal reads:
+// it waits for a client, and what to do next from where they are. Under go
+// run they are in a clone, where the one command of the README's quick start
+// builds the binary and shows a tool answer; otherwise the binary is
+// installed, and a client can start it by name.
+func terminalHint(goRun bool) string {
+	if goRun {
+		return "automium-mcp speaks MCP over stdio and waits for a client (Ctrl-C quits). To see a tool answer, quit and run, in this clone:\n" +
+			"  CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -o automium-mcp ./cmd/automium-mcp && npx -y @modelcontextprotocol/inspector@2.12.0 --cli ./automium-mcp --method tools/call --tool-name automium_list_apps\n" +
+			"To connect Claude Code to that binary: claude mcp add automium -- \"$PWD/automium-mcp\"\n"
+	}
+	return "automium-mcp speaks MCP over stdio and waits for a client (Ctrl-C quits). To see a tool answer, quit and run:\n" +
+		"  npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/call --tool-name automium_list_apps\n" +
+		"To connect Claude Code: claude mcp add automium -- automium-mcp\n"
 }
 
 // run is main with its process state passed in; it returns the exit status.
@@ -51,7 +73,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and the tool contract digests, and exit")
 	showHelp := flags.Bool("help", false, "print this help and exit")
-	logLevel := flags.String("log-level", "warn", "write diagnostics at `LEVEL` and above to stderr: debug, info, warn or error")
+	logLevel := flags.String("log-level", "warn", "write diagnostics at `LEVEL` and above to stderr: debug, info, warn or error. With -http, the JSON audit line of every request is written at any level: it is the record of who called what, not a diagnostic")
 	var h httpFlags
 	h.register(flags)
 	// The flag package prints errors to stderr; the usage goes to stdout when
@@ -62,7 +84,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 			"automium-mcp speaks MCP (JSON-RPC, one message per line) on stdin and stdout.\n"+
 			"An MCP client starts it, for example:\n\n"+
 			"  claude mcp add automium -- automium-mcp\n"+
-			"  npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list\n\n"+
+			"  npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/call --tool-name automium_list_apps\n\n"+
 			"With -http it serves MCP Streamable HTTP at http://ADDR/mcp instead, on loopback only,\n"+
 			"and prints a bearer token and a client configuration on stderr:\n\n"+
 			"  automium-mcp -http 127.0.0.1:8080\n\n"+
@@ -107,7 +129,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 
 	logger := slog.New(diag.RateLimit(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}), 0, 0, time.Now))
 	if isTerminal(stdin) {
-		fmt.Fprintln(stderr, "automium-mcp speaks MCP over stdio and waits for a client; connect one, e.g. `claude mcp add automium -- automium-mcp` or `npx -y @modelcontextprotocol/inspector@2.12.0 --cli automium-mcp --method tools/list` (Ctrl-C quits).")
+		fmt.Fprint(stderr, terminalHint(underGoRun))
 	}
 
 	// A client that closes its end of stdout must end the session through a

@@ -510,3 +510,31 @@ func TestUndrainedStderrKeepsTheSession(t *testing.T) {
 		})
 	}
 }
+
+// TestTerminalHintSaysWhatNext: a person who started the server at a terminal
+// reads what to do next from where they are. Under go run they are in a
+// clone, and the hint gives the README's one command, word for word, which
+// builds the binary and shows a tool answer; an installed binary is started
+// by name.
+func TestTerminalHintSaysWhatNext(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quickStart string
+	for line := range strings.SplitSeq(string(readme), "\n") {
+		if strings.HasPrefix(line, "CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -o automium-mcp ") {
+			quickStart = line
+			break
+		}
+	}
+	if quickStart == "" {
+		t.Fatal("README.md has no quick-start command that builds automium-mcp and calls a tool")
+	}
+	if hint := terminalHint(true); !strings.Contains(hint, "  "+quickStart+"\n") || !strings.Contains(hint, "waits for a client") {
+		t.Errorf("the go run hint does not give the README's quick-start command %q:\n%s", quickStart, hint)
+	}
+	if hint := terminalHint(false); !strings.Contains(hint, "--cli automium-mcp --method tools/call") || strings.Contains(hint, "go build") {
+		t.Errorf("the installed binary's hint should start it by name, not build it:\n%s", hint)
+	}
+}

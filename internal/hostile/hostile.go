@@ -8,11 +8,12 @@ package hostile
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/automium/automium/internal/schemaref"
 )
 
 // MaxAnswerBytes bounds any answer to one hostile value, as SECURITY.md
@@ -42,15 +43,9 @@ func Values() []Value {
 // sorted at each level). schema is the schema as JSON, or any value that
 // marshals to it.
 func StringFields(schema any) ([][]string, error) {
-	raw, ok := schema.(json.RawMessage)
-	if !ok {
-		var err error
-		if raw, err = json.Marshal(schema); err != nil {
-			return nil, err
-		}
-	}
-	var node map[string]any
-	if err := json.Unmarshal(raw, &node); err != nil {
+	// The tool schemas write repeated subschemas once, under $defs.
+	node, err := schemaref.Inline(schema)
+	if err != nil {
 		return nil, err
 	}
 	var out [][]string

@@ -10,7 +10,6 @@ package safetytest
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/gen"
+	"github.com/automium/automium/internal/schemaref"
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -135,12 +135,9 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 	}
 	section := func(title string, schema any) error {
 		var rows []string
-		data, err := json.Marshal(schema)
+		// The tool schemas write repeated subschemas once, under $defs.
+		s, err := schemaref.Inline(schema)
 		if err != nil {
-			return err
-		}
-		var s map[string]any
-		if err := json.Unmarshal(data, &s); err != nil {
 			return err
 		}
 		limitRows(s, "", &rows, &unbounded, title)
