@@ -38,6 +38,7 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
 	reflect.TypeFor[CompareObservedTrialsInput](),
 	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[PlaywrightComparison](),
+	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
 	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
 	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),
 }

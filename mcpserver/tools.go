@@ -32,6 +32,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
 		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
+		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec),
 	}
 })
 
@@ -169,6 +170,11 @@ const (
 		"attempts' durations, repetitions number a planner's runs of a journey in report order; skipped tests are counted and " +
 		"left out. Returns those counts and the report of automium_compare_observed_trials, with a verdict per pair of " +
 		"planners. A malformed or oversized report is a tool error at its JSON path. Nothing is executed or verified."
+
+	exportPlaywrightSpecDescription = "Export a journey (journeyId of a reference journey, or journey) as a deterministic " +
+		"Playwright Test spec: one test.step per node, role locators, web-first assertions, routes relative to baseURL. " +
+		"Returns the text, its digest, the journey digest and the mapping for automium_compare_playwright_report. " +
+		"Nothing is written or run."
 )
 
 // tool is one row of the tool table.
