@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves exported specs with the real tools (docs/playwright-export.md):
 #  1. go run ./internal/cmd/playwright-export writes the export of every
-#     reference journey (TypeScript and JavaScript) and a seeded hostile batch;
+#     reference journey (TypeScript and JavaScript; the TypeScript is specs/,
+#     which go generate ./... writes) and a seeded hostile batch;
 #  2. check.js: node:crypto digests and the TypeScript parser's literals;
 #  3. node --check over every JavaScript spec, tsc --noEmit over every
 #     TypeScript spec against @playwright/test's own types;
@@ -24,6 +25,7 @@ cp "$here/automium-fixture-files.ts" "$work/specs/hostile-typescript/"
 cp "$here/automium-fixture-files.js" "$work/specs/javascript/"
 cp "$here/automium-fixture-files.js" "$work/specs/hostile-javascript/"
 cd "$here"
+diff -r specs "$work/specs/typescript" -x automium-fixture-files.ts >/dev/null || { echo "the committed specs/ are not the export: go generate ./..." >&2; exit 1; }
 node check.js
 for f in "$work"/specs/javascript/*.js "$work"/specs/hostile-javascript/*.js; do node --check "$f"; done
 echo "node --check: $(ls "$work"/specs/javascript/*.spec.js "$work"/specs/hostile-javascript/*.spec.js | wc -l) JavaScript specs parse"
