@@ -15,9 +15,14 @@ import (
 
 // brokenJourney is the journey whose page testdata/playwright-export/broken/
 // breaks, and brokenNode the node that must then fail: its one assertion.
+// rescuedJourney's page shows a button only after the first attempt of the
+// step that clicks it has timed out, so rescuedNode, its recovery node, must
+// run and the step's retry pass.
 const (
-	brokenJourney = "storefront-search-add-to-cart"
-	brokenNode    = "assert-1"
+	brokenJourney  = "storefront-search-add-to-cart"
+	brokenNode     = "assert-1"
+	rescuedJourney = "banking-enable-paperless-statements"
+	rescuedNode    = "recover-3"
 )
 
 // The parts of Playwright's JSON report the checks below read, steps
@@ -163,10 +168,11 @@ func TestPlaywrightExportRealTools(t *testing.T) {
 						t.Errorf("%s: status %s, want %s", id, test.Status, wantStatus)
 					}
 					for _, r := range test.Results {
-						var failed []string
+						var failed, titles []string
 						var walk func([]realStep)
 						walk = func(steps []realStep) {
 							for _, s := range steps {
+								titles = append(titles, s.Title)
 								if !slices.Contains(nodes[id], s.Title) {
 									t.Errorf("%s: step %q is not a node of the journey (%v)", id, s.Title, nodes[id])
 								}
@@ -183,6 +189,11 @@ func TestPlaywrightExportRealTools(t *testing.T) {
 						}
 						if diff := cmp.Diff(want, failed); diff != "" {
 							t.Errorf("%s: failed steps (-want +got):\n%s", id, diff)
+						}
+						if recovered := slices.Contains(titles, rescuedNode); id == rescuedJourney && !recovered {
+							t.Errorf("%s: no %s step: the step's retry did not run (steps %v)", id, rescuedNode, titles)
+						} else if id != rescuedJourney && slices.ContainsFunc(titles, func(s string) bool { return strings.HasPrefix(s, "recover-") }) {
+							t.Errorf("%s: a recovery step ran (steps %v)", id, titles)
 						}
 					}
 				}

@@ -272,7 +272,7 @@ func TestExportErrors(t *testing.T) {
 		})
 	}
 	//lint:ignore SA1012 the nil context is the case under test
-	if _, err := ExportPlaywrightSpec(nil, ExportPlaywrightSpecInput{JourneyID: ref.ID}); err == nil { //nolint:staticcheck
+	if _, err := ExportPlaywrightSpec(nil, ExportPlaywrightSpecInput{JourneyID: ref.ID}); err == nil {
 		t.Error("a nil context is accepted")
 	}
 }

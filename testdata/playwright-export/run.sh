@@ -26,6 +26,7 @@ cp "$here/automium-fixture-files.js" "$work/specs/javascript/"
 cp "$here/automium-fixture-files.js" "$work/specs/hostile-javascript/"
 cd "$here"
 diff -r specs "$work/specs/typescript" -x automium-fixture-files.ts >/dev/null || { echo "the committed specs/ are not the export: go generate ./..." >&2; exit 1; }
+echo "exported after ${SECONDS}s"
 node check.js
 for f in "$work"/specs/javascript/*.js "$work"/specs/hostile-javascript/*.js; do node --check "$f"; done
 echo "node --check: $(ls "$work"/specs/javascript/*.spec.js "$work"/specs/hostile-javascript/*.spec.js | wc -l) JavaScript specs parse"
@@ -38,7 +39,9 @@ for id in storefront-search-add-to-cart storefront-checkout-saved-address bankin
 	cp "$work/specs/typescript/$id.spec.ts" "$work/run/"
 done
 cp "$here/automium-fixture-files.ts" "$work/run/"
+echo "listed both languages after ${SECONDS}s"
 AUTOMIUM_SERVE=1 AUTOMIUM_SPECS="$work/run" npx --no-install playwright test >"$work/report.json" || true
 AUTOMIUM_SERVE=1 AUTOMIUM_FIXTURE_SITE=broken AUTOMIUM_SPECS="$work/run" npx --no-install playwright test >"$work/report-broken.json" || true
+echo "ran in chromium twice after ${SECONDS}s"
 cd "$root"
 AUTOMIUM_PLAYWRIGHT_EXPORT="$work" go test -count=1 -run '^TestPlaywrightExportRealTools$' -v . | grep -v '^=== RUN'
