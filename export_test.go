@@ -427,3 +427,27 @@ func FuzzJSString(f *testing.F) {
 		}
 	})
 }
+
+// TestExportSizeBound exports the largest journey with the costliest text to
+// escape: every step a fill whose value is MaxTextLength NULs (six bytes
+// each, \u0000) and whose name is 200 '<' (four bytes each, \x3c), under the
+// largest goal and every assertion. The spec grows with the journey, never
+// beyond maxExportBytes, the figure docs/playwright-export.md gives.
+func TestExportSizeBound(t *testing.T) {
+	const maxExportBytes = 4 << 20
+	name := strings.Repeat("<", 200)
+	j := CompileJourneyInput{ID: "largest", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: strings.Repeat("<", MaxTextLength),
+		Recovery: Recovery{MaxRetries: MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}}
+	for range MaxSteps {
+		j.Steps = append(j.Steps, Step{Intent: "fill", Target: &Target{Role: "textbox", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	}
+	for range MaxAssertions {
+		j.Assertions = append(j.Assertions, Assertion{Kind: "element_text", Target: &Target{Role: "cell", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	}
+	spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j})
+	if n := len(spec.Spec); n > maxExportBytes {
+		t.Errorf("the largest spec is %d bytes, over %d", n, maxExportBytes)
+	} else {
+		t.Logf("the largest spec is %d bytes", n)
+	}
+}
