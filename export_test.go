@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 
@@ -317,6 +319,34 @@ func hostileJourney(base, goal, name, value string) CompileJourneyInput {
 	return j
 }
 
+// shapeKey names the harmless export a hostile one is held to: the journey
+// the hostile text went into (by its first intent and length) and the language.
+type shapeKey struct {
+	intent string
+	steps  int
+	ts     bool
+}
+
+// benignShapes are the shapes of hostileJourney's base with harmless text,
+// computed once: the fuzz target compares every input against them.
+var benignShapes = sync.OnceValue(func() map[shapeKey][]jslex.Token {
+	j := hostileJourney("helpdesk-assign-urgent-ticket", "Goal", "Name", "Value")
+	res, err := CompileJourney(context.Background(), j)
+	if err != nil || !res.Valid {
+		panic(fmt.Sprintf("the harmless journey does not compile: %v %v", err, res.Errors))
+	}
+	out := map[shapeKey][]jslex.Token{}
+	for _, ts := range []bool{true, false} {
+		text, _ := writeSpec(res.Journey, exportOptions{typescript: ts, tag: "journey", annotation: "journey", files: DefaultPlaywrightFixtureFiles}).text()
+		shape, err := jslex.Shape(text)
+		if err != nil {
+			panic(err)
+		}
+		out[shapeKey{j.Steps[0].Intent, len(j.Steps), ts}] = shape
+	}
+	return out
+})
+
 // checkLiterals exports j in both languages and requires of each spec what
 // the fuzz target requires: the lexer reads exactly the literals the writer
 // wrote, the hostile text among them, and the program has the shape of the
@@ -331,7 +361,7 @@ func checkLiterals(t *testing.T, j CompileJourneyInput) {
 	if err := exportProblems(Path{}, j); err != nil {
 		return
 	}
-	benign := hostileJourney("helpdesk-assign-urgent-ticket", "Goal", "Name", "Value")
+	benign := benignShapes()
 	for _, ts := range []bool{true, false} {
 		opts := exportOptions{typescript: ts, tag: "journey", annotation: "journey", files: DefaultPlaywrightFixtureFiles}
 		w := writeSpec(res.Journey, opts)
@@ -348,13 +378,7 @@ func checkLiterals(t *testing.T, j CompileJourneyInput) {
 				t.Fatalf("the goal %q is not one literal", s)
 			}
 		}
-		if j.Steps[0].Intent == benign.Steps[0].Intent && len(j.Steps) == len(benign.Steps) {
-			bres, err := CompileJourney(ctx, benign)
-			if err != nil || !bres.Valid {
-				t.Fatalf("the harmless journey does not compile: %v %v", err, bres.Errors)
-			}
-			bText, _ := writeSpec(bres.Journey, opts).text()
-			want, _ := jslex.Shape(bText)
+		if want, ok := benign[shapeKey{j.Steps[0].Intent, len(j.Steps), ts}]; ok {
 			gotShape, _ := jslex.Shape(text)
 			if diff := cmp.Diff(want, gotShape); diff != "" {
 				t.Fatalf("the program's shape depends on its text (-harmless +hostile):\n%s", diff)
