@@ -2,6 +2,7 @@ package automium
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -38,14 +39,15 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
 	reflect.TypeFor[CompareObservedTrialsInput](),
 	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[PlaywrightComparison](),
+	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
 	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
 	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),
 }
 
 // generatedFiles lists the root package's generated files: corpus_data.go from
 // corpus/corpus.json, the schemas in schemas/ from the struct tags (their enums
-// from the corpus as compiled), and the doc comments of exported fields from
-// their jsonschema tags.
+// from the corpus as compiled), the doc comments of exported fields from
+// their jsonschema tags, and the exported spec of every reference journey.
 func generatedFiles(module fs.FS) ([]gen.Output, error) {
 	c, err := decodeCorpusJSON(module)
 	if err != nil {
@@ -63,8 +65,21 @@ func generatedFiles(module fs.FS) ([]gen.Output, error) {
 		}
 		outs = append(outs, gen.File(precomputedSchemaFile(typ), append(derived, '\n')))
 	}
+	// The export of every reference journey, so a review sees every change to
+	// what a team runs; CI runs these very bytes' twins (run.sh exports again).
+	outs = append(outs, gen.PruneGlob(exportedSpecsDir+"/*"))
+	for _, id := range ReferenceJourneyIDs() {
+		spec, err := ExportPlaywrightSpec(context.Background(), ExportPlaywrightSpecInput{JourneyID: id})
+		if err != nil {
+			return nil, fmt.Errorf("exporting %s: %w", id, err)
+		}
+		outs = append(outs, gen.File(exportedSpecsDir+"/"+spec.FileName, []byte(spec.Spec)))
+	}
 	return outs, nil
 }
+
+// exportedSpecsDir holds the TypeScript export of every reference journey.
+const exportedSpecsDir = "testdata/playwright-export/specs"
 
 // decodeCorpusJSON reads the module's corpus file strictly: no unknown field,
 // and the version this package serves.

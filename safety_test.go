@@ -28,10 +28,12 @@ import (
 // read /proc, touch files or serve on a socket, because none of it is part of
 // the server: internal/cmd/automium-bench runs automium-mcp as a child to
 // measure it, internal/cmd/conformance-fixture serves the conformance suite's
-// fixtures on loopback for CI, internal/cmd/gen and internal/gen/apply are go
-// generate's, and internal/testsupport builds and runs the binary for tests.
+// fixtures on loopback for CI, internal/cmd/playwright-export writes the
+// exported specs CI proves with Playwright, internal/cmd/gen and
+// internal/gen/apply are go generate's, and internal/testsupport builds and
+// runs the binary for tests.
 // TestDevToolsNotInTheServer proves that automium-mcp links none of them.
-var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture", "internal/cmd/gen", "internal/gen/apply", "internal/testsupport"}
+var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture", "internal/cmd/playwright-export", "internal/cmd/gen", "internal/gen/apply", "internal/testsupport"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and

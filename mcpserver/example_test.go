@@ -41,6 +41,7 @@ func Example() {
 	// automium_compare_playwright_report
 	// automium_compile_journey
 	// automium_create_run_submission
+	// automium_export_playwright_spec
 	// automium_get_artifact_manifest
 	// automium_get_replay_summary
 	// automium_list_apps
@@ -118,6 +119,7 @@ func ExampleRegister() {
 	// automium_compare_playwright_report
 	// automium_compile_journey
 	// automium_create_run_submission
+	// automium_export_playwright_spec
 	// automium_get_artifact_manifest
 	// automium_get_replay_summary
 	// automium_list_apps

@@ -247,6 +247,7 @@ type examples struct {
 	comparePlanners     automium.ComparePlannersInput
 	compareObserved     automium.CompareObservedTrialsInput
 	comparePlaywright   automium.ComparePlaywrightReportInput
+	exportPlaywright    automium.ExportPlaywrightSpecInput
 }
 
 // exampleJourneyID names the reference journey the examples follow.
@@ -294,6 +295,7 @@ func toolExamples() examples {
 				Planner: automium.PlaywrightSource{From: automium.PlaywrightFromProject},
 				Journey: automium.PlaywrightSource{From: automium.PlaywrightFromTag, Name: "journey"},
 			}},
+		exportPlaywright: automium.ExportPlaywrightSpecInput{JourneyID: journey.ID},
 	}
 }
 
@@ -309,6 +311,7 @@ func (e examples) calls() map[string]json.RawMessage {
 		"automium_compare_planners":          mustJSON(e.comparePlanners),
 		"automium_compare_observed_trials":   mustJSON(e.compareObserved),
 		"automium_compare_playwright_report": mustJSON(e.comparePlaywright),
+		"automium_export_playwright_spec":    mustJSON(e.exportPlaywright),
 	}
 }
 

@@ -32,6 +32,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
 		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
+		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec),
 	}
 })
 
@@ -130,6 +131,11 @@ const (
 	comparePlaywrightReportDescription = "Compare planners on a Playwright JSON report passed inline as report (at most 8 " +
 		"MiB; no file is read); mapping says where each test's planner and journey are (project, tag or annotation). " +
 		"Returns the trial counts and the report of automium_compare_observed_trials. Nothing is executed."
+
+	exportPlaywrightSpecDescription = "Export a journey (journeyId of a reference journey, or journey) as a deterministic " +
+		"Playwright Test spec: one test.step per node, role locators, web-first assertions, routes relative to baseURL. " +
+		"Returns the text, its digest, the journey digest and the mapping for automium_compare_playwright_report. " +
+		"Nothing is written or run."
 )
 
 // tool is one row of the tool table.

@@ -294,6 +294,18 @@ func callCases(t testing.TB) []callCase {
 		{name: "compare a Playwright report of an unlisted planner", tool: "automium_compare_playwright_report",
 			args:     strings.Replace(v["automium_compare_playwright_report"], `\"projectName\":\"challenger\"`, `\"projectName\":\"stranger\"`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "report.suites[0].specs[0].tests[1]"},
+
+		// automium_export_playwright_spec
+		{name: "export a reference journey as a Playwright spec", tool: "automium_export_playwright_spec", args: v["automium_export_playwright_spec"]},
+		{name: "export a journey in an unknown language", tool: "automium_export_playwright_spec",
+			args:     `{"journeyId":"storefront-search-add-to-cart","language":"python"}`,
+			wantCode: automium.CodeInvalidArgument, wantField: "language"},
+		{name: "export a journey that is not a reference journey", tool: "automium_export_playwright_spec",
+			args:     `{"journeyId":"no-such-journey"}`,
+			wantCode: automium.CodeInvalidArgument, wantField: "journeyId"},
+		{name: "export a journey whose tag name breaks a tag", tool: "automium_export_playwright_spec",
+			args:     `{"journeyId":"storefront-search-add-to-cart","journeyTag":"journey id"}`,
+			wantCode: automium.CodeInvalidArgument, wantField: "journeyTag"},
 	}
 }
 

@@ -203,6 +203,25 @@ func sessionCalls() []call {
 		Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "automium://journeys/{id}"},
 		Argument: mcp.CompleteParamsArgument{Name: "id", Value: fixture.AppID},
 	}, wantResult)
+
+	// The export returns text only: the trace must show it writes, runs and
+	// fetches nothing, for a reference journey, a journey of one's own with
+	// an upload, hostile text and a helper module that names another place.
+	tool("export_playwright_spec good: reference journey", "automium_export_playwright_spec",
+		automium.ExportPlaywrightSpecInput{JourneyID: journey.ID}, wantResult)
+	upload, ok := automium.ReferenceJourney("helpdesk-reply-with-attachment")
+	if !ok {
+		panic("safetytest: reference journey helpdesk-reply-with-attachment missing")
+	}
+	upload.ID = "my-reply"
+	upload.Steps[4].Value = "</script>'); require('child_process').execSync('touch /tmp/pwned'); ('\u2028`${x}`"
+	tool("export_playwright_spec good: own journey, hostile text, javascript", "automium_export_playwright_spec",
+		automium.ExportPlaywrightSpecInput{Journey: &upload, Language: automium.PlaywrightJavaScript, FixtureFilesModule: "../fixtures/files"}, wantResult)
+	tool("export_playwright_spec bad: helper module is a URL", "automium_export_playwright_spec",
+		automium.ExportPlaywrightSpecInput{JourneyID: journey.ID, FixtureFilesModule: "https://evil.example/x.js"}, wantIsError)
+	tool("export_playwright_spec bad: file URL route", "automium_export_playwright_spec",
+		map[string]any{"journey": escape}, wantIsError)
+
 	return calls
 }
 
