@@ -518,16 +518,7 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 	}
 	ps := newProblems(in)
 	ps.validate(in)
-	for _, name := range []string{"planner", "journey"} {
-		// An empty source (absent, or {}) is missing its from too: said at
-		// its own path, with the allowed values, beside "is required".
-		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
-			if src := map[string]PlaywrightSource{"planner": in.Mapping.Planner, "journey": in.Mapping.Journey}[name]; src.From == "" {
-				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
-					"is required: say where each test's %s is written, with one of the allowed values", name)
-			}
-		}
-	}
+	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
 		return PlaywrightComparison{}, err
 	}
@@ -572,4 +563,18 @@ func movedProblems(err error, move func(Path) Path) error {
 		ps[i].Field = ps[i].path.String()
 	}
 	return Join(ps...)
+}
+
+// sourceFromProblems says, of an empty source (absent, or {}), that it is
+// missing its from too: at its own path, with the allowed values, beside "is
+// required".
+func sourceFromProblems(ps *problems, m ReportMapping) {
+	for _, name := range []string{"planner", "journey"} {
+		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
+			if src := map[string]ReportSource{"planner": m.Planner, "journey": m.Journey}[name]; src.From == "" {
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
+					"is required: say where each test's %s is written, with one of the allowed values", name)
+			}
+		}
+	}
 }

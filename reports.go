@@ -491,7 +491,10 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	if err := checkContext(ctx); err != nil {
 		return ReportsComparison{}, err
 	}
-	if err := validateInput(in); err != nil {
+	ps := newProblems(in)
+	ps.validate(in)
+	sourceFromProblems(ps, in.Mapping)
+	if err := ps.err(); err != nil {
 		return ReportsComparison{}, err
 	}
 	if err := mappingProblems(in.Mapping); err != nil {

@@ -52,6 +52,7 @@ var goAPI = map[string]any{
 	"ComparePlanners":         automium.ComparePlanners,
 	"CompareObservedTrials":   automium.CompareObservedTrials,
 	"ComparePlaywrightReport": automium.ComparePlaywrightReport,
+	"CompareReports":          automium.CompareReports,
 }
 
 // setAt sets the string at a schema path (JSON names, "" for an array's item)

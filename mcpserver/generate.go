@@ -245,6 +245,7 @@ type examples struct {
 	comparePlanners     automium.ComparePlannersInput
 	compareObserved     automium.CompareObservedTrialsInput
 	comparePlaywright   automium.ComparePlaywrightReportInput
+	compareReports      automium.CompareReportsInput
 }
 
 // exampleJourneyID names the reference journey the examples follow.
@@ -292,6 +293,17 @@ func toolExamples() examples {
 				Planner: automium.PlaywrightSource{From: automium.PlaywrightFromProject},
 				Journey: automium.PlaywrightSource{From: automium.PlaywrightFromTag, Name: "journey"},
 			}},
+		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
+			Planners: []automium.PlannerRef{planner, challenger},
+			Reports: []automium.ReportContent{{Format: automium.FormatJUnit,
+				Content: `<testsuites><testsuite name="journeys.spec.ts" hostname="baseline"><testcase name="search and add to cart" time="41.2">` +
+					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite>` +
+					`<testsuite name="journeys.spec.ts" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
+					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite></testsuites>`}},
+			Mapping: automium.ReportMapping{
+				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
+				Journey: automium.ReportSource{From: automium.PlaywrightFromAnnotation, Name: "journey"},
+			}},
 	}
 }
 
@@ -307,6 +319,7 @@ func (e examples) calls() map[string]json.RawMessage {
 		"automium_compare_planners":          mustJSON(e.comparePlanners),
 		"automium_compare_observed_trials":   mustJSON(e.compareObserved),
 		"automium_compare_playwright_report": mustJSON(e.comparePlaywright),
+		"automium_compare_reports":           mustJSON(e.compareReports),
 	}
 }
 

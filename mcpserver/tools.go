@@ -32,6 +32,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
 		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
+		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports),
 	}
 })
 
@@ -169,6 +170,11 @@ const (
 		"attempts' durations, repetitions number a planner's runs of a journey in report order; skipped tests are counted and " +
 		"left out. Returns those counts and the report of automium_compare_observed_trials, with a verdict per pair of " +
 		"planners. A malformed or oversized report is a tool error at its JSON path. Nothing is executed or verified."
+
+	compareReportsDescription = "Compare planners on test reports passed inline: reports is a list of {format, content}, " +
+		"format playwright-json or junit, shards of one run merged in order. mapping as for automium_compare_playwright_report " +
+		"(in JUnit, project is the testsuite hostname, annotation a testcase property). Returns counts, not-evaluable trials, " +
+		"triage (first error, attachment paths) and the observed comparison. Nothing is executed or verified."
 )
 
 // tool is one row of the tool table.
