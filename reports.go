@@ -268,14 +268,14 @@ func (b *trialBuilder) add(t *testRecord) error {
 		rep = n
 		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
 			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each shard once",
-				n, echo.Value(journey), echo.Value(planner), echo.Value(b.out.Sources[prev]))
+				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
 		}
 		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
 	}
-	if t.identity != "" {
+	if t.identity != "" && b.mapping.Repetition == nil {
 		id := sha256.Sum256([]byte(t.identity))
 		if prev, ok := b.seen[id]; ok {
-			return newError(CodeInvalidArgument, t.at, nil, "is the same run of the same test as %s; pass each shard once", echo.Value(b.out.Sources[prev]))
+			return newError(CodeInvalidArgument, t.at, nil, "is the same run of the same test as %s (same test, same start); pass each shard once", b.out.Sources[prev])
 		}
 		b.seen[id] = len(b.out.Trials)
 	}

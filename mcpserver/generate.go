@@ -296,9 +296,9 @@ func toolExamples() examples {
 		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
 			Planners: []automium.PlannerRef{planner, challenger},
 			Reports: []automium.ReportContent{{Format: automium.FormatJUnit,
-				Content: `<testsuites><testsuite name="journeys.spec.ts" hostname="baseline"><testcase name="search and add to cart" time="41.2">` +
+				Content: `<testsuites><testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="baseline"><testcase name="search and add to cart" time="41.2">` +
 					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite>` +
-					`<testsuite name="journeys.spec.ts" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
+					`<testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
 					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite></testsuites>`}},
 			Mapping: automium.ReportMapping{
 				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},

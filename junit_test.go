@@ -1,0 +1,178 @@
+package automium
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var byHostAndProperty = ReportMapping{
+	Planner: ReportSource{From: PlaywrightFromProject},
+	Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"},
+}
+
+// junitCase is a testcase of planner host running the search journey, with
+// the given children.
+func junitCase(host, attrs, children string) string {
+	return `<testsuite name="s" hostname="` + host + `"><testcase name="t" classname="c"` + attrs + `><properties><property name="journey" value="storefront-search-add-to-cart"/></properties>` + children + `</testcase></testsuite>`
+}
+
+// TestJUnitOutcomes: each JUnit construct maps to the trial fields the
+// documentation gives it.
+func TestJUnitOutcomes(t *testing.T) {
+	type got struct {
+		Passed, NotEvaluable, LatencyUnknown, TokensUnknown bool
+		Attempts, LatencyMs, InputTokens                    int
+		Error                                               string
+		Attachments                                         int
+	}
+	tests := []struct {
+		name, report string
+		mapping      *ReportMapping
+		want         got
+	}{
+		{"passed", junitCase("baseline", ` time="1.5"`, ``), nil, got{Passed: true, TokensUnknown: true, Attempts: 1, LatencyMs: 1500}},
+		{"no time", junitCase("baseline", ``, ``), nil, got{Passed: true, LatencyUnknown: true, TokensUnknown: true, Attempts: 1}},
+		{"failure", junitCase("baseline", ` time="2"`, `<failure message="expected 1 to be 2">stack</failure>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "expected 1 to be 2"}},
+		{"error is not evaluable", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`), nil,
+			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
+		{"error as a failure on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeNone}},
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
+		{"timeout stays a failure", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
+		{"timeout not evaluable on request", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`),
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeTimedOut}},
+			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
+		{"flaky: passed on a rerun", junitCase("baseline", ` time="1"`, `<flakyFailure message="first try" time="0.5"><stackTrace>x</stackTrace></flakyFailure>`), nil,
+			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500}},
+		{"failed on every rerun", junitCase("baseline", ` time="1"`, `<failure message="a"/><rerunFailure message="b"/><rerunError message="c"/>`), nil,
+			got{TokensUnknown: true, Attempts: 3, LatencyMs: 1000, Error: "a"}},
+		{"tokens from properties", junitCase("baseline", ` time="1"`, `<properties><property name="automium.inputTokens" value="1200"/><property name="automium.outputTokens">80</property></properties>`), nil,
+			got{Passed: true, Attempts: 1, LatencyMs: 1000, InputTokens: 1200}},
+		{"attachments in system-out", junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>[[ATTACHMENT|trace.zip]]
+[[ATTACHMENT|shot.png]]</system-out>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 1000, Error: "m", Attachments: 2}},
+		{"error text when no message", junitCase("baseline", ``, `<failure>AssertionError: no
+second line</failure>`), nil, got{LatencyUnknown: true, TokensUnknown: true, Attempts: 1, Error: "AssertionError: no"}},
+		{"suite property inherited", `<testsuites><testsuite name="s" hostname="baseline"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties><testcase name="t" time="1"/></testsuite></testsuites>`, nil,
+			got{Passed: true, TokensUnknown: true, Attempts: 1, LatencyMs: 1000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := byHostAndProperty
+			if tt.mapping != nil {
+				m = *tt.mapping
+			}
+			out, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(tt.report), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Trials) != 1 {
+				t.Fatalf("%d trials; want 1", len(out.Trials))
+			}
+			tr := out.Trials[0]
+			g := got{Passed: tr.Passed, NotEvaluable: tr.NotEvaluable, LatencyUnknown: tr.LatencyUnknown, TokensUnknown: tr.TokensUnknown,
+				Attempts: tr.Attempts, LatencyMs: tr.LatencyMs, InputTokens: tr.InputTokens}
+			if len(out.Triage) == 1 {
+				g.Error, g.Attachments = out.Triage[0].Error, len(out.Triage[0].Attachments)
+			}
+			if diff := cmp.Diff(tt.want, g); diff != "" {
+				t.Errorf("trial (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestJUnitBadReports: malformed, hostile or unplaceable JUnit gets a coded
+// error at its place, and nothing a DTD could name is ever read.
+func TestJUnitBadReports(t *testing.T) {
+	ok := junitCase("baseline", ` time="1"`, ``)
+	tests := []struct {
+		name, report string
+		want         errShape
+	}{
+		{"not XML", `testsuites`, errShape{CodeInvalidArgument, "report"}},
+		{"empty", ``, errShape{CodeInvalidArgument, "report"}},
+		{"external entity", `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuite>&x;</testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"billion laughs", `<!DOCTYPE l [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><testsuite>&b;</testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"undefined entity", `<testsuite name="&x;"></testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"another encoding", `<?xml version="1.0" encoding="ISO-8859-1"?><testsuite/>`, errShape{CodeInvalidArgument, "report"}},
+		{"mismatched tags", `<testsuite><testcase></testsuite>`, errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"truncated", ok[:60], errShape{CodeInvalidArgument, "report.testsuite"}},
+		{"wrong root", `<html/>`, errShape{CodeInvalidArgument, "report"}},
+		{"two roots", ok + ok, errShape{CodeInvalidArgument, "report"}},
+		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
+		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report" + strings.Repeat(".testsuite", 1) + strings.Repeat(".testsuite[0]", MaxDocumentDepth-1)}},
+		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
+		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"no planner", strings.Replace(ok, `hostname="baseline"`, ``, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"one token figure", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="3"/></properties>`), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"a token figure that is no count", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="-3"/><property name="automium.outputTokens" value="1"/></properties>`),
+			errShape{CodeInvalidArgument, "report.testsuite.testcase[0].properties[1].property[0]"}},
+		{"only skipped", junitCase("baseline", ``, `<skipped/>`), errShape{CodeInvalidArgument, "report"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(tt.report), byHostAndProperty)
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v; want *Error", err)
+			}
+			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
+				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
+			}
+			if len(ae.Message) > 600 || len(ae.Field) > 16*MaxDocumentDepth {
+				t.Errorf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+			}
+		})
+	}
+	// A tag mapping is refused for JUnit, which records no tags.
+	if _, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(ok), byProjectAndTag); err == nil {
+		t.Error("a tag mapping over JUnit: no error")
+	}
+}
+
+// TestShardsMerge: shards of one run, mixed formats, merge with
+// repetitions counting on; the same shard twice, or the same repetition twice
+// when the mapping reads it, is refused with both places named.
+func TestShardsMerge(t *testing.T) {
+	ctx := context.Background()
+	pw := string(realPlaywrightReport(t))
+	ju := `<testsuites>` + strings.Replace(junitCase("baseline", ` time="1"`, ``), `name="s"`, `name="s" timestamp="2026-12-01T20:00:00"`, 1) + `</testsuites>`
+	out, err := ReadReports(ctx, byProjectAndAnnotation, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)}, ReportReader{FormatJUnit, strings.NewReader(ju)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := out.Trials[len(out.Trials)-1]
+	if len(out.Trials) != 16 || last.PlannerID != "baseline" || last.Repetition != 4 || out.Sources[15] != "reports[1].content.testsuites.testsuite[0].testcase[0]" {
+		t.Errorf("%d trials, last %+v at %s; want 16, the JUnit one baseline's fourth search run", len(out.Trials), last, out.Sources[len(out.Sources)-1])
+	}
+
+	_, err = ReadReports(ctx, byProjectAndAnnotation, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)}, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.suites[0].specs[0].tests[0]" || !strings.Contains(ae.Message, "reports[0].content.suites[0].specs[0].tests[0]") {
+		t.Errorf("the same shard twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+
+	_, err = ReadReports(ctx, byHostAndProperty, ReportReader{FormatJUnit, strings.NewReader(ju)}, ReportReader{FormatJUnit, strings.NewReader(ju)})
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuites.testsuite[0].testcase[0]") {
+		t.Errorf("the same JUnit shard twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+
+	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: PlaywrightFromAnnotation, Name: "repetition"}}
+	shard := func(n string) string {
+		return junitCase("baseline", ` time="1"`, `<properties><property name="repetition" value="`+n+`"/></properties>`)
+	}
+	if _, err := ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(shard("2"))}); err != nil {
+		t.Errorf("repetitions 1 and 2: %v", err)
+	}
+	_, err = ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(`<testsuites>` + shard("1") + `</testsuites>`)})
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuite.testcase[0]") {
+		t.Errorf("repetition 1 twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+}
