@@ -61,9 +61,10 @@ func TrialsFromJUnitReport(ctx context.Context, r io.Reader, m ReportMapping) (I
 
 // junitRead reads one JUnit report into a builder.
 type junitRead struct {
-	b     *trialBuilder
-	d     *xmlDoc
-	props []string // property names the mapping reads
+	b       *trialBuilder
+	d       *xmlDoc
+	props   []string       // property names the mapping reads
+	ordinal map[string]int // testcases so far of each suite, class and name
 }
 
 // junitRerun are the rerun elements, each one more attempt.
@@ -79,7 +80,7 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 		return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; read the repetition from an annotation (a testcase property)")
 	}
 	d := newXMLDoc(ctx, r, root, "a JUnit XML report")
-	jr := &junitRead{b: b, d: d, props: b.wanted(PlaywrightFromAnnotation)}
+	jr := &junitRead{b: b, d: d, props: b.wanted(PlaywrightFromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false
 	for {
 		tok, err := d.token(root)
@@ -189,7 +190,6 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + echo.Cut(stamp, 64) + "\x00" + host
 	}
 	props := inherited
-	ordinal := map[string]int{}
 	return jr.children(at, func(c xml.StartElement, at Path) error {
 		switch c.Name.Local {
 		case "properties":
@@ -200,7 +200,7 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 				}
 			})
 		case "testcase":
-			return jr.testcase(c, at, props, host, suiteID, ordinal)
+			return jr.testcase(c, at, props, host, suiteID)
 		case "testsuite":
 			return jr.suite(c, at, props, host)
 		}
@@ -245,18 +245,20 @@ func (jr *junitRead) properties(at Path, keep func(name, value string, at Path))
 }
 
 // testcase reads one testcase and adds it to the builder.
-func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]string, host, suiteID string, ordinal map[string]int) error {
+func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]string, host, suiteID string) error {
 	t := &testRecord{at: at, line: jr.d.line(), project: host, attempts: 1}
 	name, _ := attr(c, "name")
 	class, _ := attr(c, "classname")
-	key := echo.Cut(class, keptValueBytes) + "\x00" + echo.Cut(name, keptValueBytes)
-	ordinal[key]++
+	key := suiteID + "\x00" + echo.Cut(class, keptValueBytes) + "\x00" + echo.Cut(name, keptValueBytes)
+	jr.ordinal[key]++
 	if suiteID != "" {
 		// A testsuite's name, timestamp and host, and the testcase's
-		// place among its namesakes, name one run of it: two shards never
+		// place among its namesakes in the report (Playwright writes each
+		// --repeat-each copy as a testsuite of its own, with the same
+		// name, timestamp and host), name one run of it: two shards never
 		// share them, the same report passed twice always does. Without a
 		// timestamp nothing tells two runs apart.
-		t.identity = FormatJUnit + "\x00" + suiteID + "\x00" + key + "\x00" + strconv.Itoa(ordinal[key])
+		t.identity = FormatJUnit + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
 	if s, ok := attr(c, "time"); ok {
 		sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -330,6 +332,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		}
 	}
 	t.passed = !failed && !errored && !t.skipped
+	t.errored = errored
 	switch {
 	case t.passed:
 	case timedOut:

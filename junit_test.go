@@ -1,12 +1,19 @@
 package automium
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"encoding/xml"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 var byHostAndProperty = ReportMapping{
@@ -174,5 +181,169 @@ func TestShardsMerge(t *testing.T) {
 	_, err = ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(`<testsuites>` + shard("1") + `</testsuites>`)})
 	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuite.testcase[0]") {
 		t.Errorf("repetition 1 twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+}
+
+// realPlaywrightJUnit is the junit reporter's output of the same run as
+// realPlaywrightReport (testdata/playwright/run.sh writes both, with
+// includeRetries); CI points AUTOMIUM_PLAYWRIGHT_JUNIT at a fresh one.
+func realPlaywrightJUnit(t testing.TB) []byte {
+	t.Helper()
+	path := "testdata/playwright/junit.xml"
+	if p := os.Getenv("AUTOMIUM_PLAYWRIGHT_JUNIT"); p != "" {
+		path = p
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestPlaywrightJSONAndJUnitAgree: one Playwright run, written by the JSON
+// and the junit reporter at once, gives the same trials (in another order:
+// JUnit groups by project) and byte-identical comparisons.
+func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
+	ctx := context.Background()
+	js, ju := string(realPlaywrightReport(t)), string(realPlaywrightJUnit(t))
+	fromJSON, err := TrialsFromPlaywrightReportContext(ctx, strings.NewReader(js), byProjectAndAnnotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJUnit, err := TrialsFromJUnitReport(ctx, strings.NewReader(ju), byProjectAndAnnotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := cmpopts.SortSlices(func(a, b Trial) bool {
+		return a.PlannerID+"\x00"+a.JourneyID+"\x00"+strconv.Itoa(a.Repetition) < b.PlannerID+"\x00"+b.JourneyID+"\x00"+strconv.Itoa(b.Repetition)
+	})
+	if diff := cmp.Diff(fromJSON.Trials, fromJUnit.Trials, byKey); diff != "" {
+		t.Errorf("trials (-json +junit):\n%s", diff)
+	}
+	counts := func(r ImportedTrials) [5]int { return [5]int{r.Tests, r.Skipped, r.Flaky, r.Retried, r.NotEvaluable} }
+	if counts(fromJSON) != counts(fromJUnit) {
+		t.Errorf("counts: json %v, junit %v", counts(fromJSON), counts(fromJUnit))
+	}
+	compare := func(format, content string) []byte {
+		got, err := CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners,
+			Reports: []ReportContent{{Format: format, Content: content}}, Mapping: byProjectAndAnnotation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(got.Comparison)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if a, b := compare(FormatPlaywrightJSON, js), compare(FormatJUnit, ju); !bytes.Equal(a, b) {
+		t.Errorf("comparisons differ:\njson  %s\njunit %s", a, b)
+	}
+}
+
+// TestRealJUnitReports holds the reader to real producers, run afresh in CI
+// by testdata/junit/run.sh into $AUTOMIUM_JUNIT_DIR: pytest's --junitxml of
+// test_journeys.py must give the trials its tests fix, and go-junit-report's
+// reports of Go standard-library tests (another project's public test suite)
+// must parse to the totals their own header states. Without the directory
+// (no pytest or network here) there is nothing to read.
+func TestRealJUnitReports(t *testing.T) {
+	dir := os.Getenv("AUTOMIUM_JUNIT_DIR")
+	if dir == "" {
+		t.Skip("AUTOMIUM_JUNIT_DIR is not set; .ci/run sets it to testdata/junit/run.sh's output")
+	}
+	ctx := context.Background()
+	files, err := filepath.Glob(filepath.Join(dir, "*.xml"))
+	if err != nil || len(files) < 3 {
+		t.Fatalf("%d reports in %s (%v); want pytest's and two of go-junit-report's", len(files), dir, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := newTrialBuilder(ReportMapping{})
+		b.count = &junitTotals{}
+		if err := b.read(ctx, bytes.NewReader(data), FormatJUnit, reportRoot); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := headerTotals(t, data); *b.count != want || want.Tests == 0 {
+			t.Errorf("%s: read %+v; its header says %+v", filepath.Base(f), *b.count, want)
+		}
+	}
+
+	// pytest: 6 tests; baseline fails remove, challenger errors in remove's
+	// fixture (not evaluable by default) and skips the checkout.
+	data, err := os.ReadFile(filepath.Join(dir, "pytest.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromAnnotation, Name: "planner"}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type outcome struct {
+		Planner, Journey     string
+		Passed, NotEvaluable bool
+		Tokens               int
+	}
+	var outcomes []outcome
+	for _, tr := range got.Trials {
+		outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Passed, tr.NotEvaluable, tr.InputTokens + tr.OutputTokens})
+		if tr.LatencyUnknown || tr.TokensUnknown != tr.NotEvaluable || tr.Attempts != 1 {
+			t.Errorf("trial %+v: want a latency, one attempt, and tokens unless its fixture errored before the test recorded them", tr)
+		}
+	}
+	want := []outcome{
+		{"baseline", "storefront-search-add-to-cart", true, false, 1050},
+		{"baseline", "storefront-remove-cart-item", false, false, 1050},
+		{"baseline", "storefront-checkout-saved-address", true, false, 1050},
+		{"challenger", "storefront-search-add-to-cart", true, false, 1050},
+		{"challenger", "storefront-remove-cart-item", false, true, 0},
+	}
+	if diff := cmp.Diff(want, outcomes); diff != "" {
+		t.Errorf("pytest trials (-want +got):\n%s", diff)
+	}
+	if got.Skipped != 1 || got.NotEvaluable != 1 {
+		t.Errorf("skipped %d, not evaluable %d; want 1 and 1", got.Skipped, got.NotEvaluable)
+	}
+}
+
+// headerTotals are the totals a JUnit report's producer wrote in its root
+// element, or, where the root has none, summed over its testsuites. It reads
+// the producer's own figures, not the reader's, to check the reader against.
+func headerTotals(t *testing.T, data []byte) junitTotals {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var sum junitTotals
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return sum
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			depth++
+			n := func(name string) int {
+				for _, a := range e.Attr {
+					if a.Name.Local == name {
+						v, _ := strconv.Atoi(a.Value)
+						return v
+					}
+				}
+				return 0
+			}
+			h := junitTotals{n("tests"), n("failures"), n("errors"), n("skipped")}
+			if depth == 1 && h.Tests > 0 {
+				return h
+			}
+			if depth == 2 && e.Name.Local == "testsuite" {
+				sum.Tests, sum.Failures, sum.Errors, sum.Skipped = sum.Tests+h.Tests, sum.Failures+h.Failures, sum.Errors+h.Errors, sum.Skipped+h.Skipped
+			}
+		case xml.EndElement:
+			depth--
+		}
 	}
 }
