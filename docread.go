@@ -42,6 +42,10 @@ const (
 	// MaxDocumentNameBytes bounds a JSON member name and an XML element or
 	// attribute name.
 	MaxDocumentNameBytes = 256
+	// MaxXMLStartTagBytes bounds one XML start tag with its attributes:
+	// encoding/xml builds every attribute of a tag before it returns any, at
+	// some 60 bytes each, so an 8 MiB tag of a=” once cost 250 MiB.
+	MaxXMLStartTagBytes = 64 << 10
 )
 
 // errTokenTooLarge is what the byte counter answers a decoder that has read
@@ -56,6 +60,50 @@ type docBytes struct {
 	n    int64
 	mark int64
 	err  error // a read error of the underlying reader, kept to report it
+	// For XML, a small lexer over the bytes read finds start tags, so that
+	// one is refused past MaxXMLStartTagBytes while it is being read. What
+	// looks like a tag inside a comment or CDATA counts too: an
+	// overestimate only a pathological document notices.
+	xml   bool
+	state byte // 0 text, '<' just after a <, 't' in a start tag, '"' or '\'' in a quoted value
+	tag   int  // bytes of the start tag being read
+}
+
+// errTagTooLarge is what the byte counter answers past MaxXMLStartTagBytes
+// of one start tag.
+var errTagTooLarge = errors.New("start tag too large")
+
+// lex follows one byte of XML.
+func (b *docBytes) lex(c byte) error {
+	switch b.state {
+	case 0:
+		if c == '<' {
+			b.state = '<'
+		}
+		return nil
+	case '<':
+		if c == '!' || c == '?' || c == '/' {
+			b.state = 0
+			return nil
+		}
+		b.state, b.tag = 't', 2
+		return nil
+	case 't':
+		switch c {
+		case '>':
+			b.state = 0
+		case '"', '\'':
+			b.state = c
+		}
+	default: // in a quoted value
+		if c == b.state {
+			b.state = 't'
+		}
+	}
+	if b.tag++; b.tag > MaxXMLStartTagBytes {
+		return errTagTooLarge
+	}
+	return nil
 }
 
 func newDocBytes(r io.Reader) *docBytes { return &docBytes{r: bufio.NewReaderSize(r, 32<<10)} }
@@ -86,6 +134,11 @@ func (b *docBytes) ReadByte() (byte, error) {
 	c, err := b.r.ReadByte()
 	if err == nil {
 		b.n++
+		if b.xml {
+			if e := b.lex(c); e != nil {
+				return 0, e
+			}
+		}
 	} else if err != io.EOF {
 		b.err = err
 	}
@@ -323,6 +376,7 @@ type xmlDoc struct {
 
 func newXMLDoc(ctx context.Context, r io.Reader, root Path, what string) *xmlDoc {
 	in := newDocBytes(r)
+	in.xml = true
 	dec := xml.NewDecoder(in)
 	dec.Strict = true
 	return &xmlDoc{ctx: ctx, dec: dec, in: in, root: root, what: what}
@@ -428,6 +482,9 @@ func (d *xmlDoc) decodeError(err error, at Path) error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		return err
+	}
+	if errors.Is(err, errTagTooLarge) {
+		return newError(CodeLimitExceeded, at, nil, "holds a start tag longer than %d bytes at line %d; no element of %s has that many attributes", MaxXMLStartTagBytes, d.line(), d.what)
 	}
 	if errors.Is(err, errTokenTooLarge) {
 		return newError(CodeLimitExceeded, at, nil, "holds a tag or text longer than %d bytes after line %d; no element of %s is that long", MaxDocumentTokenBytes, d.line(), d.what)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -116,6 +117,7 @@ func TestJUnitBadReports(t *testing.T) {
 		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
 		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report" + strings.Repeat(".testsuite", 1) + strings.Repeat(".testsuite[0]", MaxDocumentDepth-1)}},
 		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
+		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"no planner", strings.Replace(ok, `hostname="baseline"`, ``, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"one token figure", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="3"/></properties>`), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
@@ -345,5 +347,44 @@ func headerTotals(t *testing.T, data []byte) junitTotals {
 		case xml.EndElement:
 			depth--
 		}
+	}
+}
+
+// BenchmarkReadReports reads the largest import of each format the MCP
+// message limit allows: as many tests as fit in 8 MiB, each a distinct
+// journey of the benchmark app (the 100-repetition bound is per journey), in
+// the reporter's own shape; for JUnit, Playwright's junit reporter's, with a
+// property per testcase and a rerun. docs/performance.md quotes the figures.
+func BenchmarkReadReports(b *testing.B) {
+	m := byProjectAndAnnotation
+	m.AppID, m.FixtureID = cmpApp, cmpFixture
+	var pw, ju strings.Builder
+	pw.WriteString(`{"suites":[{"title":"journeys.spec.js","specs":[`)
+	for i := 0; pw.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+		if i > 0 {
+			pw.WriteByte(',')
+		}
+		fmt.Fprintf(&pw, `{"title":"journey %d","tags":[],"tests":[{"timeout":30000,"annotations":[{"type":"journey","description":"journey-%05d"}],"expectedStatus":"passed","projectId":"baseline","projectName":"baseline","status":"flaky","results":[{"workerIndex":0,"status":"failed","duration":1200,"retry":0,"startTime":"2026-12-01T20:00:00.000Z","errors":[{"message":"expect(received).toBe(expected)"}],"stdout":[],"stderr":[],"attachments":[]},{"workerIndex":0,"status":"passed","duration":900,"retry":1,"errors":[],"stdout":[],"stderr":[],"attachments":[]}]}]}`, i, i)
+	}
+	pw.WriteString(`]}]}`)
+	ju.WriteString(`<testsuites><testsuite name="journeys.spec.js" timestamp="2026-12-01T20:00:00.000Z" hostname="baseline">`)
+	for i := 0; ju.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+		fmt.Fprintf(&ju, "<testcase name=\"journey %d\" classname=\"journeys.spec.js\" time=\"0.9\">\n<properties>\n<property name=\"journey\" value=\"journey-%05d\">\n</property>\n</properties>\n<flakyFailure message=\"expect(received).toBe(expected)\" type=\"expect.toBe\" time=\"1.2\"><stackTrace>Error</stackTrace></flakyFailure>\n</testcase>\n", i, i)
+	}
+	ju.WriteString(`</testsuite></testsuites>`)
+	for _, c := range []struct{ format, data string }{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
+		out, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/tests=%d/bytes=%d", c.format, len(out.Trials), len(c.data)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if _, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

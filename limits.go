@@ -109,6 +109,7 @@ var limits = []Limit{
 	{"MaxDocumentTokenBytes", MaxDocumentTokenBytes, "", "bytes of one token of a report: a JSON string or number, an XML start tag with its attributes, a run of XML text (8 MiB)"},
 	{"MaxDocumentMembers", MaxDocumentMembers, "", "members of one JSON object or attributes of one XML element in a report"},
 	{"MaxDocumentNameBytes", MaxDocumentNameBytes, "", "bytes of a JSON member name or an XML element or attribute name in a report"},
+	{"MaxXMLStartTagBytes", MaxXMLStartTagBytes, "", "bytes of one XML start tag with its attributes in a report (64 KiB)"},
 	{"MaxTriage", MaxTriage, "", "failed or not-evaluable trials of one import kept with their first error and attachments; the rest are counted"},
 	{"MaxTriageErrorBytes", MaxTriageErrorBytes, "", "bytes of the first error message kept of a trial"},
 	{"MaxTriageAttachments", MaxTriageAttachments, "", "attachment paths kept of a trial (never opened)"},

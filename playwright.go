@@ -292,7 +292,10 @@ func (pr *pwRead) spec(at Path) error {
 		for _, tg := range tags {
 			t.keep(PlaywrightFromTag+"\x00"+tg[0], tg[1])
 		}
-		if t.identity != "" && id != "" {
+		if id == "" {
+			t.identity = "" // without a spec id nothing names the test
+		}
+		if t.identity != "" {
 			// The spec's id, the project and when the first result
 			// started name one run of a test: two shards never share it,
 			// the same report passed twice always does.
