@@ -152,15 +152,13 @@ const docContextEvery = 4096
 // jsonDoc reads one JSON document token by token under the document bounds.
 // Its methods return *Error values at paths under root.
 type jsonDoc struct {
-	ctx     context.Context
-	dec     *jsontext.Decoder
-	in      *docBytes
-	root    Path
-	what    string   // the document's name in messages: "a Playwright JSON report"
-	tokens  int      // tokens read, for the context checks
-	members []int    // members so far of each open object, innermost last
-	stack   []Path   // path of each open value, innermost last
-	where   []string // names of open members, for the error path
+	ctx    context.Context
+	dec    *jsontext.Decoder
+	in     *docBytes
+	root   Path
+	what   string // the document's name in messages: "a Playwright JSON report"
+	tokens int    // tokens read, for the context checks
+	stack  []Path // path of each open value, innermost last
 }
 
 func newJSONDoc(ctx context.Context, r io.Reader, root Path, what string) *jsonDoc {
@@ -284,8 +282,7 @@ func (d *jsonDoc) array(at Path, elem func(i int, at Path) error) error {
 	}
 }
 
-// str reads a string at path at; a string longer than keep bytes comes back
-// cut to keep bytes on a rune boundary, with cut set.
+// str reads a string at path at.
 func (d *jsonDoc) str(at Path) (string, error) {
 	tok, err := d.token()
 	if err != nil {
@@ -314,26 +311,17 @@ func (d *jsonDoc) num(at Path) (float64, error) {
 }
 
 // skip reads and drops one value, charging every token of it: a skipped
-// member is still checked for well-formedness and bounds.
-func (d *jsonDoc) skip() error {
-	depth := 0
-	for {
-		tok, err := d.token()
-		if err != nil {
-			return err
-		}
-		switch tok.Kind() {
-		case '{', '[':
-			depth++
-			d.stack = append(d.stack, d.at())
-		case '}', ']':
-			depth--
-			d.stack = d.stack[:len(d.stack)-1]
-		}
-		if depth == 0 {
-			return nil
-		}
+// member is still checked for well-formedness and every bound (its objects'
+// members too, whose names the decoder remembers).
+func (d *jsonDoc) skip(at Path) error {
+	switch d.dec.PeekKind() {
+	case '{':
+		return d.object(at, func(_ string, at Path) error { return d.skip(at) })
+	case '[':
+		return d.array(at, func(_ int, at Path) error { return d.skip(at) })
 	}
+	_, err := d.token()
+	return err
 }
 
 // end checks that nothing but white space follows the document.

@@ -204,7 +204,7 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	sawSuites := false
 	if err := d.object(root, func(name string, at Path) error {
 		if name != "suites" {
-			return d.skip()
+			return d.skip(at)
 		}
 		sawSuites = true
 		return d.array(at, func(_ int, at Path) error { return pr.suite(at, 1) })
@@ -241,7 +241,7 @@ func (pr *pwRead) suite(at Path, depth int) error {
 		case "suites":
 			return d.array(at, func(_ int, at Path) error { return pr.suite(at, depth+1) })
 		}
-		return d.skip()
+		return d.skip(at)
 	})
 }
 
@@ -282,7 +282,7 @@ func (pr *pwRead) spec(at Path) error {
 				return err
 			})
 		}
-		return d.skip()
+		return d.skip(at)
 	})
 	if err != nil {
 		return err
@@ -339,7 +339,7 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 				return err
 			})
 		}
-		return d.skip()
+		return d.skip(at)
 	})
 	if err != nil {
 		return t, err
@@ -388,7 +388,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 			desc, descAt = echo.Cut(s, keptValueBytes), at
 			return err
 		}
-		return d.skip()
+		return d.skip(at)
 	}); err != nil {
 		return err
 	}
@@ -438,7 +438,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 		case "attachments":
 			return d.array(at, func(_ int, at Path) error { return pr.attachment(t, at) })
 		}
-		return d.skip()
+		return d.skip(at)
 	})
 	if !sawDuration {
 		t.msKnown = false
@@ -450,7 +450,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 func (pr *pwRead) errorValue(t *testRecord, at Path) error {
 	d := pr.d
 	if d.dec.PeekKind() != '{' {
-		return d.skip()
+		return d.skip(at)
 	}
 	return d.object(at, func(name string, at Path) error {
 		if name == "message" && d.dec.PeekKind() == '"' {
@@ -458,7 +458,7 @@ func (pr *pwRead) errorValue(t *testRecord, at Path) error {
 			t.keepError(s)
 			return err
 		}
-		return d.skip()
+		return d.skip(at)
 	})
 }
 
@@ -478,7 +478,7 @@ func (pr *pwRead) attachment(t *testRecord, at Path) error {
 			path = echo.Cut(s, MaxPathLength)
 			return err
 		}
-		return d.skip()
+		return d.skip(at)
 	}); err != nil {
 		return err
 	}

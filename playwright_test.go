@@ -169,6 +169,7 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"duplicate name, escaped", `{"suites":[],"suit\u0065s":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
 		{"invalid UTF-8", strings.Replace(test(""), "baseline", "base\xffline", 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
 		{"lone surrogate", strings.Replace(test(""), "baseline", `base\ud800line`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
+		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
 		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
 		{"suites too deep", nested(MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", MaxPlaywrightSuiteDepth+1)}},
 		{"JSON nested past the decoder's bound", strings.Repeat(`[`, 20000), nil, errShape{CodeInvalidArgument, ""}},
@@ -295,4 +296,16 @@ func FuzzTrialsFromPlaywrightReport(f *testing.F) {
 			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
 		}
 	})
+}
+
+// wideObject is n distinct members, "m0":0,"m1":0,...
+func wideObject(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"m%d":0`, i)
+	}
+	return b.String()
 }
