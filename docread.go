@@ -195,7 +195,7 @@ func (d *jsonDoc) token() (jsontext.Token, error) {
 	switch tok.Kind() {
 	case '{', '[':
 		if len(d.stack) >= MaxDocumentDepth {
-			return tok, newError(CodeLimitExceeded, d.at(), nil, "nests objects and arrays deeper than %d levels; pass the reporter's output unedited", MaxDocumentDepth)
+			return tok, newError(CodeLimitExceeded, cutPath(d.at()), nil, "nests objects and arrays deeper than %d levels; pass the reporter's output unedited", MaxDocumentDepth)
 		}
 	}
 	return tok, nil
@@ -428,7 +428,7 @@ func (d *xmlDoc) check(tok xml.Token, at Path) (xml.Token, error) {
 	switch t := tok.(type) {
 	case xml.StartElement:
 		if d.depth >= MaxDocumentDepth {
-			return nil, newError(CodeLimitExceeded, at, nil, "nests elements deeper than %d levels at line %d", MaxDocumentDepth, d.line())
+			return nil, newError(CodeLimitExceeded, cutPath(at), nil, "nests elements deeper than %d levels at line %d", MaxDocumentDepth, d.line())
 		}
 		if len(t.Attr) > MaxDocumentMembers {
 			return nil, newError(CodeLimitExceeded, at, nil, "has an element with more than %d attributes at line %d", MaxDocumentMembers, d.line())
@@ -526,6 +526,15 @@ func syntaxReason(err error) string {
 // maxPointerSteps bounds the path an error gives for a problem deep in a
 // document: past it the path stops, at the depth the reader can name.
 const maxPointerSteps = 40
+
+// cutPath is p cut to its first maxPointerSteps steps: where a document
+// nests too deeply, the error names the way down, not every level of it.
+func cutPath(p Path) Path {
+	if len(p.steps) <= maxPointerSteps {
+		return p
+	}
+	return Path{steps: p.steps[:maxPointerSteps:maxPointerSteps]}
+}
 
 // pointerPath is the path under root of a JSON pointer, such as
 // report.suites[0].specs[2]: at most maxPointerSteps steps, each rendered by

@@ -115,7 +115,7 @@ func TestJUnitBadReports(t *testing.T) {
 		{"wrong root", `<html/>`, errShape{CodeInvalidArgument, "report"}},
 		{"two roots", ok + ok, errShape{CodeInvalidArgument, "report"}},
 		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
-		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report" + strings.Repeat(".testsuite", 1) + strings.Repeat(".testsuite[0]", MaxDocumentDepth-1)}},
+		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
 		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
 		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
@@ -135,7 +135,7 @@ func TestJUnitBadReports(t *testing.T) {
 			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
 				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
 			}
-			if len(ae.Message) > 600 || len(ae.Field) > 16*MaxDocumentDepth {
+			if len(ae.Message) > 600 || len(ae.Field) > 600 {
 				t.Errorf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
 			}
 		})
@@ -387,4 +387,29 @@ func BenchmarkReadReports(b *testing.B) {
 			}
 		})
 	}
+}
+
+// FuzzTrialsFromJUnitReport: whatever the bytes, the JUnit reader returns
+// consistent trials or a coded error with a bounded field and message.
+func FuzzTrialsFromJUnitReport(f *testing.F) {
+	f.Add(realPlaywrightJUnit(f))
+	f.Add([]byte(junitCase("baseline", ` time="1"`, `<flakyFailure message="m"/>`)))
+	f.Add([]byte(`<!DOCTYPE x [<!ENTITY e "e">]><testsuite>&e;</testsuite>`))
+	f.Add([]byte("<testsuite name=\"\xff\"/>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := TrialsFromJUnitReport(context.Background(), bytes.NewReader(data), byHostAndProperty)
+		if err == nil {
+			if len(got.Trials) == 0 || len(got.Sources) != len(got.Trials) || got.Tests < len(got.Trials)+got.Skipped {
+				t.Fatalf("inconsistent result %+v", got)
+			}
+			return
+		}
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code == "" {
+			t.Fatalf("err = %v; want a coded *Error", err)
+		}
+		if len(ae.Message) > 600 || len(ae.Field) > 600 {
+			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+		}
+	})
 }
