@@ -2,12 +2,8 @@ package automium
 
 import (
 	"context"
-	"encoding/json/jsontext"
-	"encoding/json/v2"
 	"errors"
 	"io"
-	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -21,77 +17,46 @@ const (
 	PlaywrightFromAnnotation = "annotation"
 )
 
-// PlaywrightSource says where in a Playwright JSON report a value comes from.
-type PlaywrightSource struct {
-	// Project (the test's projectName), tag (a spec tag name:value, @ optional) or
-	// annotation (the description of the test's annotation of type name).
-	From string `json:"from" jsonschema:"project (the test's projectName), tag (a spec tag name:value, @ optional) or annotation (the description of the test's annotation of type name)" validate:"required,oneof=annotation project tag"`
+// ReportSource says where in a report a value comes from.
+type ReportSource struct {
+	// Project (JSON projectName, JUnit testsuite hostname), tag (a spec tag
+	// name:value, JSON only) or annotation (JSON annotation description, JUnit
+	// property value).
+	From string `json:"from" jsonschema:"project (JSON projectName, JUnit testsuite hostname), tag (a spec tag name:value, JSON only) or annotation (JSON annotation description, JUnit property value)" validate:"required,oneof=annotation project tag"`
 	// For tag, the part before the colon (journey for @journey:checkout); for
-	// annotation, its type; unused for project.
-	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type; unused for project" validate:"max=128"`
+	// annotation, its type or property name; unused for project.
+	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
 }
 
-// PlaywrightMapping says how a Playwright test becomes a trial: where its
-// planner and its journey are written, and the app and fixture of journeys that
-// are not reference journeys of the owned corpus (a reference journey brings its
-// own).
-type PlaywrightMapping struct {
+// PlaywrightSource is the name ReportSource had when only Playwright reports
+// came in.
+type PlaywrightSource = ReportSource
+
+// ReportMapping says how a test of a report becomes a trial: where its
+// planner and its journey are written, the app and fixture of journeys that
+// are not reference journeys of the owned corpus (a reference journey brings
+// its own), which outcomes are not evaluable and, optionally, where its
+// repetition is written.
+type ReportMapping struct {
 	// Where each test's planner ID is written.
-	Planner PlaywrightSource `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
+	Planner ReportSource `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
 	// Where each test's journey ID is written.
-	Journey PlaywrightSource `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
+	Journey ReportSource `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
+	// Where each test's repetition (1 to 100) is written; optional, else its place in
+	// report order.
+	Repetition *ReportSource `json:"repetition,omitempty" jsonschema:"where each test's repetition (1 to 100) is written; optional, else its place in report order" validate:"omitempty"`
 	// App of journeys that are not reference journeys; optional.
 	AppID string `json:"appId,omitempty" jsonschema:"app of journeys that are not reference journeys; optional" validate:"omitempty,automium_app"`
 	// Fixture of journeys that are not reference journeys; optional, with appId.
 	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of journeys that are not reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	// Outcomes that make a test not evaluable: interrupted, timedOut, error, or none;
+	// absent means error and interrupted.
+	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
-// PlaywrightTrials is what [TrialsFromPlaywrightReport] read from a report.
-type PlaywrightTrials struct {
-	// One trial per test that ran, in report order.
-	Trials []Trial `json:"trials" jsonschema:"one trial per test that ran, in report order"`
-	// Tests in the report, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the report, skipped ones included"`
-	// Tests with status skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
-	// Tests with status flaky: failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests with status flaky: failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-	// Source of each trial in the report, as a JSON path
-	// (report.suites[0].specs[1].tests[2]).
-	Sources []string `json:"sources" jsonschema:"source of each trial in the report, as a JSON path (report.suites[0].specs[1].tests[2])"`
-}
-
-// The report's shape, as Playwright's JSON reporter writes it (JSONReport in
-// testReporter.d.ts): suites (nested) → specs → tests → results. Members not
-// listed here are skipped, still checked for well-formedness.
-type (
-	pwReport struct {
-		Suites []pwSuite `json:"suites"`
-	}
-	pwSuite struct {
-		Specs  []pwSpec  `json:"specs"`
-		Suites []pwSuite `json:"suites"`
-	}
-	pwSpec struct {
-		Tags  []string `json:"tags"`
-		Tests []pwTest `json:"tests"`
-	}
-	pwTest struct {
-		ProjectName string         `json:"projectName"`
-		Status      string         `json:"status"`
-		Annotations []pwAnnotation `json:"annotations"`
-		Results     []pwResult     `json:"results"`
-	}
-	pwAnnotation struct {
-		Type        string `json:"type"`
-		Description string `json:"description"`
-	}
-	pwResult struct {
-		Duration float64 `json:"duration"`
-	}
-)
+// PlaywrightMapping is the name ReportMapping had when only Playwright
+// reports came in.
+type PlaywrightMapping = ReportMapping
 
 // reportRoot is the path of the report's content: the report argument of
 // ComparePlaywrightReport, the reader's bytes of TrialsFromPlaywrightReport.
@@ -101,9 +66,10 @@ var reportRoot = PathOf("report")
 var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 
 // TrialsFromPlaywrightReport reads a report of Playwright's JSON reporter
-// (reporter: 'json') and makes one [Trial] of each test that ran. It reads at
-// most [MaxPlaywrightReportBytes] from r and nothing else: no file the report
-// names is opened.
+// (reporter: 'json') and makes one [Trial] of each test that ran. It reads r
+// token by token through the bounded document reader, so a report of any
+// size costs memory in proportion to its tests, and nothing else: no file the
+// report names is opened. MaxObservedTrials tests bound the call.
 //
 // A test is one spec in one project and one repetition (--repeat-each). It
 // becomes a trial as follows:
@@ -112,55 +78,113 @@ var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 //     name:value, or the description of a test annotation of a type); each test
 //     needs exactly one value of each;
 //   - app and fixture: a reference journey's own, otherwise the mapping's;
-//   - repetition: the test's place among the tests of the same planner and
-//     journey, in report order, from 1 (the reporter writes --repeat-each
-//     copies one after the other and records no index);
+//   - repetition: from the mapping's repetition source if it has one, else the
+//     test's place among the tests of the same planner and journey, in report
+//     order, from 1 (the reporter writes --repeat-each copies one after the
+//     other and records no index);
 //   - passed: status expected or flaky, that is, the outcome Playwright itself
 //     counts as success (a test.fail() test that failed as expected passes);
 //     unexpected is a failure;
-//   - latencyMs: the sum of the durations of all its results (attempts),
-//     rounded: the time the journey took, retries included;
+//   - notEvaluable: a test that did not pass and whose last result has a
+//     status the mapping's notEvaluable lists (interrupted by default;
+//     timedOut on request);
+//   - attempts: its results (the first run and its retries); a flaky test
+//     passed after more than one, so it was rescued by a retry;
+//   - latencyMs: the sum of the durations of all its results, rounded: the
+//     time the journey took, retries included; latencyUnknown if a result has
+//     no duration;
 //   - recoveryTriggered: more than one result (it was retried); recovered:
-//     status flaky (a retry passed);
-//   - tokens: 0, since Playwright records none;
-//   - skipped tests are left out and counted in Skipped.
+//     passed after a retry;
+//   - tokens: the sum of the test's annotations of types automium.inputTokens
+//     and automium.outputTokens (whole numbers), and tokensUnknown if it has
+//     neither, since Playwright records none;
+//   - skipped tests are left out and counted in Skipped;
+//   - for triage, a test that did not pass keeps its first error message and
+//     the paths of its attachments (trace, screenshot, video), never opened.
 //
 // Errors are *Error values whose Field is the JSON path into the report, such as
 // report.suites[0].specs[2].tests[1].status: invalid_argument for a malformed
 // report (bad JSON, invalid UTF-8, a name given twice in one object, a value of
 // the wrong type, an unknown status) or a test the mapping cannot place;
-// limit_exceeded for a report over its bounds (size, suite nesting, results per
-// test, MaxObservedTrials tests, MaxRepetitions runs of one journey).
+// limit_exceeded for a report over its bounds (the document bounds of
+// docs/limits.md, suite nesting, results per test, MaxObservedTrials tests,
+// MaxRepetitions runs of one journey).
 func TrialsFromPlaywrightReport(r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
+	return TrialsFromPlaywrightReportContext(context.Background(), r, m)
+}
+
+// TrialsFromPlaywrightReportContext is [TrialsFromPlaywrightReport] under a
+// context, which it checks as it reads.
+func TrialsFromPlaywrightReportContext(ctx context.Context, r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
+	return readOneReport(ctx, r, m, FormatPlaywrightJSON)
+}
+
+// readOneReport reads one report of a format on its own.
+func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format string) (ImportedTrials, error) {
+	if err := checkContext(ctx); err != nil {
+		return ImportedTrials{}, err
+	}
 	if r == nil {
-		return PlaywrightTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
+		return ImportedTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
 	}
 	if err := mappingProblems(m); err != nil {
-		return PlaywrightTrials{}, err
+		return ImportedTrials{}, err
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxPlaywrightReportBytes+1))
-	if err != nil {
-		return PlaywrightTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "could not be read: %s", echo.Value(err.Error()))
+	b := newTrialBuilder(m)
+	if err := b.read(ctx, r, format, reportRoot); err != nil {
+		return ImportedTrials{}, err
 	}
-	if len(data) > MaxPlaywrightReportBytes {
-		return PlaywrightTrials{}, newError(CodeLimitExceeded, reportRoot, nil,
-			"is larger than %d bytes; split the run into smaller reports (by project or shard)", MaxPlaywrightReportBytes)
+	if err := b.done(reportRoot); err != nil {
+		return ImportedTrials{}, err
 	}
-	return trialsFromPlaywright(data, m)
+	return b.out, nil
+}
+
+// read reads one report into the builder.
+func (b *trialBuilder) read(ctx context.Context, r io.Reader, format string, root Path) error {
+	b.format = format
+	switch format {
+	case FormatJUnit:
+		return b.readJUnit(ctx, r, root)
+	default:
+		return b.readPlaywright(ctx, r, root)
+	}
+}
+
+// done checks that the reports read had a test that ran.
+func (b *trialBuilder) done(root Path) error {
+	if len(b.out.Trials) == 0 {
+		return newError(CodeInvalidArgument, root, nil,
+			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", b.out.Tests, b.out.Skipped)
+	}
+	return nil
 }
 
 // mappingProblems checks the mapping on its own.
-func mappingProblems(m PlaywrightMapping) error {
+func mappingProblems(m ReportMapping) error {
 	ps := newProblems(m)
 	ps.validate(m)
-	for _, s := range []struct {
+	srcs := []struct {
 		name string
-		src  PlaywrightSource
-	}{{"planner", m.Planner}, {"journey", m.Journey}} {
+		src  ReportSource
+	}{{"planner", m.Planner}, {"journey", m.Journey}}
+	if m.Repetition != nil {
+		srcs = append(srcs, struct {
+			name string
+			src  ReportSource
+		}{"repetition", *m.Repetition})
+	}
+	for _, s := range srcs {
 		if (s.src.From == PlaywrightFromTag || s.src.From == PlaywrightFromAnnotation) && strings.TrimSpace(s.src.Name) == "" {
 			ps.add(field(s.name).dot("name"), CodeInvalidArgument, nil,
 				"is required when from is %s: give the tag name (journey for @journey:checkout) or the annotation type", s.src.From)
 		}
+	}
+	if m.Repetition != nil && m.Repetition.From == PlaywrightFromProject {
+		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromTag}, "cannot be project: a project is not a repetition; use a tag or an annotation")
+	}
+	if len(m.NotEvaluable) > 1 && containsString(m.NotEvaluable, OutcomeNone) {
+		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")
 	}
 	if (m.AppID == "") != (m.FixtureID == "") {
 		ps.add(field("fixtureId"), CodeInvalidArgument, nil, "appId and fixtureId go together; give both or neither")
@@ -171,249 +195,295 @@ func mappingProblems(m PlaywrightMapping) error {
 	return ps.err()
 }
 
-func trialsFromPlaywright(data []byte, m PlaywrightMapping) (PlaywrightTrials, error) {
-	out, _, err := readPlaywright(data, m)
-	return out, err
-}
-
-// readPlaywright reads a report, and also returns the path of each trial's
-// test in it.
-func readPlaywright(data []byte, m PlaywrightMapping) (PlaywrightTrials, []Path, error) {
-	var rep pwReport
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return PlaywrightTrials{}, nil, playwrightDecodeError(err)
+// readPlaywright reads a report of Playwright's JSON reporter (JSONReport in
+// testReporter.d.ts): suites (nested) → specs → tests → results. Members not
+// read are skipped, still checked for well-formedness and the bounds.
+func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Path) error {
+	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
+	pr := &pwRead{b: b, d: d, tags: b.wanted(PlaywrightFromTag), notes: b.wanted(PlaywrightFromAnnotation)}
+	sawSuites := false
+	if err := d.object(root, func(name string, at Path) error {
+		if name != "suites" {
+			return d.skip(at)
+		}
+		sawSuites = true
+		return d.array(at, func(_ int, at Path) error { return pr.suite(at, 1) })
+	}); err != nil {
+		return err
 	}
-	if rep.Suites == nil {
-		return PlaywrightTrials{}, nil, newError(CodeInvalidArgument, reportRoot, nil,
+	if err := d.end(); err != nil {
+		return err
+	}
+	if !sawSuites {
+		return newError(CodeInvalidArgument, root, nil,
 			"has no suites: it is not a report of Playwright's JSON reporter; run the tests with --reporter=json and pass its output")
 	}
-	rd := &pwReader{mapping: m, runs: map[[2]string]int{}}
-	for i := range rep.Suites {
-		if err := rd.suite(&rep.Suites[i], reportRoot.Field("suites").Index(i), 1); err != nil {
-			return PlaywrightTrials{}, nil, err
-		}
-	}
-	if len(rd.out.Trials) == 0 {
-		return PlaywrightTrials{}, nil, newError(CodeInvalidArgument, reportRoot, nil,
-			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", rd.out.Tests, rd.out.Skipped)
-	}
-	return rd.out, rd.paths, nil
+	return nil
 }
 
-// pwReader walks a decoded report.
-type pwReader struct {
-	mapping PlaywrightMapping
-	out     PlaywrightTrials
-	runs    map[[2]string]int // (planner, journey) -> runs so far
-	paths   []Path            // where each trial's test is
+// pwRead reads one Playwright report's suites into a builder.
+type pwRead struct {
+	b     *trialBuilder
+	d     *jsonDoc
+	tags  []string // tag names the mapping reads
+	notes []string // annotation types the mapping reads
 }
 
-func (rd *pwReader) suite(s *pwSuite, at Path, depth int) error {
+func (pr *pwRead) suite(at Path, depth int) error {
 	if depth > MaxPlaywrightSuiteDepth {
 		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", MaxPlaywrightSuiteDepth)
 	}
-	for i := range s.Specs {
-		sp := &s.Specs[i]
-		for j := range sp.Tests {
-			if err := rd.test(sp, &sp.Tests[j], at.Field("specs").Index(i).Field("tests").Index(j)); err != nil {
-				return err
-			}
+	d := pr.d
+	return d.object(at, func(name string, at Path) error {
+		switch name {
+		case "specs":
+			return d.array(at, func(_ int, at Path) error { return pr.spec(at) })
+		case "suites":
+			return d.array(at, func(_ int, at Path) error { return pr.suite(at, depth+1) })
 		}
+		return d.skip(at)
+	})
+}
+
+// spec reads one spec. Its tags may come after its tests, so its tests wait
+// until the spec ends; what they keep is bounded.
+func (pr *pwRead) spec(at Path) error {
+	d := pr.d
+	var tests []*testRecord
+	var tags [][2]string // (name, value) of the tags the mapping reads
+	var id string
+	err := d.object(at, func(name string, at Path) error {
+		switch name {
+		case "id":
+			s, err := d.str(at)
+			id = echo.Cut(s, keptValueBytes)
+			return err
+		case "tags":
+			return d.array(at, func(_ int, at Path) error {
+				s, err := d.str(at)
+				if err != nil {
+					return err
+				}
+				if n, v, ok := strings.Cut(strings.TrimPrefix(s, "@"), ":"); ok && containsString(pr.tags, n) {
+					tags = append(tags, [2]string{n, v})
+					if len(tags) > maxKeptValues*len(pr.tags)+1 {
+						tags = tags[:len(tags)-1]
+					}
+				}
+				return nil
+			})
+		case "tests":
+			return d.array(at, func(_ int, at Path) error {
+				if pr.b.out.Tests+len(tests) >= MaxObservedTrials {
+					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, MaxObservedTrials)
+				}
+				t, err := pr.test(at)
+				tests = append(tests, t)
+				return err
+			})
+		}
+		return d.skip(at)
+	})
+	if err != nil {
+		return err
 	}
-	for i := range s.Suites {
-		if err := rd.suite(&s.Suites[i], at.Field("suites").Index(i), depth+1); err != nil {
+	ordinal := map[string]int{}
+	for _, t := range tests {
+		for _, tg := range tags {
+			t.keep(PlaywrightFromTag+"\x00"+tg[0], tg[1])
+		}
+		if id == "" {
+			t.identity = "" // without a spec id nothing names the test
+		}
+		if t.identity != "" {
+			// The spec's id, the project and when the first result
+			// started name one run of a test: two shards never share it,
+			// the same report passed twice always does.
+			ordinal[t.project]++
+			t.identity = FormatPlaywrightJSON + "\x00" + id + "\x00" + t.project + "\x00" + t.identity + "\x00" + strconv.Itoa(ordinal[t.project])
+		}
+		if err := pr.b.add(t); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (rd *pwReader) test(sp *pwSpec, t *pwTest, at Path) error {
-	rd.out.Tests++
-	if rd.out.Tests > MaxObservedTrials {
-		return newError(CodeLimitExceeded, at, nil, "is test number %d; a report may hold at most %d tests", rd.out.Tests, MaxObservedTrials)
-	}
-	switch t.Status {
-	case "skipped":
-		rd.out.Skipped++
-		return nil
-	case "expected", "unexpected", "flaky":
-	default:
-		return newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses,
-			"%s is not a test status of Playwright's JSON reporter; use one of the allowed values", echo.Value(t.Status))
-	}
-	if len(t.Results) == 0 {
-		return newError(CodeInvalidArgument, at.Field("results"), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", t.Status)
-	}
-	if len(t.Results) > MaxPlaywrightResults {
-		return newError(CodeLimitExceeded, at.Field("results"), nil, "has %d results; a test may have at most %d (the first run and %d retries)", len(t.Results), MaxPlaywrightResults, MaxRetryCount)
-	}
-	planner, err := rd.value(rd.mapping.Planner, sp, t, at, "planner")
-	if err != nil {
-		return err
-	}
-	journey, err := rd.value(rd.mapping.Journey, sp, t, at, "journey")
-	if err != nil {
-		return err
-	}
-	ms := 0.0
-	for i, r := range t.Results {
-		if r.Duration < 0 || r.Duration > MaxTrialLatencyMs {
-			return newError(CodeInvalidArgument, at.Field("results").Index(i).Field("duration"), nil,
-				"is %g ms; a duration runs from 0 to %d ms", r.Duration, MaxTrialLatencyMs)
+func (pr *pwRead) test(at Path) (*testRecord, error) {
+	d := pr.d
+	t := &testRecord{at: at, msKnown: true}
+	var status string
+	sawStatus := false
+	results := 0
+	var lastStatus string
+	err := d.object(at, func(name string, at Path) error {
+		switch name {
+		case "projectName":
+			s, err := d.str(at)
+			t.project = echo.Cut(s, keptValueBytes)
+			return err
+		case "status":
+			s, err := d.str(at)
+			status, sawStatus = echo.Cut(s, keptValueBytes), true
+			return err
+		case "annotations":
+			return d.array(at, func(_ int, at Path) error { return pr.annotation(t, at) })
+		case "results":
+			resultsAt := at
+			return d.array(at, func(i int, at Path) error {
+				if results++; results > MaxPlaywrightResults {
+					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", MaxPlaywrightResults, MaxPlaywrightResults, MaxRetryCount)
+				}
+				st, err := pr.result(t, at, i == 0)
+				lastStatus = st
+				return err
+			})
 		}
-		ms += r.Duration
-	}
-	if ms > MaxTrialLatencyMs {
-		return newError(CodeLimitExceeded, at.Field("results"), nil, "last %g ms in all; a trial may last at most %d ms", ms, MaxTrialLatencyMs)
-	}
-	key := [2]string{planner, journey}
-	rd.runs[key]++
-	if rd.runs[key] > MaxRepetitions {
-		return newError(CodeLimitExceeded, at, nil, "is run %d of journey %s by planner %s; at most %d runs of a journey per planner are compared",
-			rd.runs[key], echo.Value(journey), echo.Value(planner), MaxRepetitions)
-	}
-	appID, fixtureID := rd.mapping.AppID, rd.mapping.FixtureID
-	if ref, ok := owned().journeyByID[journey]; ok {
-		appID, fixtureID = ref.AppID, ref.FixtureID
-	} else if appID == "" {
-		return newError(CodeInvalidArgument, at, nil,
-			"journey %s is not a reference journey of the owned corpus, so its app and fixture are unknown; give appId and fixtureId in the mapping", echo.Value(journey))
-	}
-	rd.out.Trials = append(rd.out.Trials, Trial{
-		PlannerID: planner, AppID: appID, FixtureID: fixtureID, JourneyID: journey, Repetition: rd.runs[key],
-		Passed:            t.Status == "expected" || t.Status == "flaky",
-		LatencyMs:         int(math.Round(ms)),
-		RecoveryTriggered: len(t.Results) > 1,
-		Recovered:         t.Status == "flaky",
+		return d.skip(at)
 	})
-	rd.out.Sources = append(rd.out.Sources, at.String())
-	rd.paths = append(rd.paths, at)
-	rd.out.Flaky += b2i(t.Status == "flaky")
-	rd.out.Retried += b2i(len(t.Results) > 1)
+	if err != nil {
+		return t, err
+	}
+	switch status {
+	case "skipped":
+		t.skipped = true
+		return t, nil
+	case "expected", "flaky":
+		t.passed = true
+	case "unexpected":
+	default:
+		if !sawStatus {
+			return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")
+		}
+		return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses,
+			"%s is not a test status of Playwright's JSON reporter; use one of the allowed values", echo.Value(status))
+	}
+	if results == 0 {
+		return t, newError(CodeInvalidArgument, at.Field("results"), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", status)
+	}
+	t.attempts = results
+	switch lastStatus {
+	case "interrupted":
+		t.outcome = OutcomeInterrupted
+	case "timedOut":
+		t.outcome = OutcomeTimedOut
+	}
+	return t, nil
+}
+
+// annotation reads one annotation of a test, keeping it if the mapping or
+// the token annotations read its type.
+func (pr *pwRead) annotation(t *testRecord, at Path) error {
+	d := pr.d
+	var typ, desc string
+	var descAt Path
+	if err := d.object(at, func(name string, at Path) error {
+		switch name {
+		case "type":
+			s, err := d.str(at)
+			typ = echo.Cut(s, keptValueBytes)
+			return err
+		case "description":
+			s, err := d.str(at)
+			desc, descAt = echo.Cut(s, keptValueBytes), at
+			return err
+		}
+		return d.skip(at)
+	}); err != nil {
+		return err
+	}
+	switch {
+	case typ == InputTokensAnnotation:
+		t.keepToken(0, desc, descAt)
+	case typ == OutputTokensAnnotation:
+		t.keepToken(1, desc, descAt)
+	case containsString(pr.notes, typ):
+		t.keep(PlaywrightFromAnnotation+"\x00"+typ, desc)
+	}
 	return nil
 }
 
-// value reads one mapped value of a test; what is the mapping's field name.
-func (rd *pwReader) value(src PlaywrightSource, sp *pwSpec, t *pwTest, at Path, what string) (string, error) {
-	var found []string
-	switch src.From {
-	case PlaywrightFromProject:
-		if t.ProjectName != "" {
-			found = append(found, t.ProjectName)
-		}
-	case PlaywrightFromTag:
-		for _, tag := range sp.Tags {
-			name, v, ok := strings.Cut(strings.TrimPrefix(tag, "@"), ":")
-			if ok && name == src.Name && !containsString(found, v) {
-				found = append(found, v)
+// result reads one result (attempt) of a test and returns its status.
+func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
+	d := pr.d
+	var status string
+	sawDuration := false
+	err := d.object(at, func(name string, at Path) error {
+		switch name {
+		case "status":
+			s, err := d.str(at)
+			status = echo.Cut(s, 32)
+			return err
+		case "duration":
+			ms, err := d.num(at)
+			if err != nil {
+				return err
 			}
-		}
-	case PlaywrightFromAnnotation:
-		for _, a := range t.Annotations {
-			if a.Type == src.Name && !containsString(found, a.Description) {
-				found = append(found, a.Description)
+			if ms < 0 || ms > MaxTrialLatencyMs {
+				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, MaxTrialLatencyMs)
 			}
-		}
-	}
-	if len(found) == 1 && found[0] != "" {
-		return found[0], nil
-	}
-	// Only a test the mapping cannot place pays for the wording.
-	var where echo.Message // where the mapping looks
-	switch src.From {
-	case PlaywrightFromTag:
-		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
-	case PlaywrightFromAnnotation:
-		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
-	default:
-		where = echo.Msg("a projectName")
-	}
-	if len(found) > 1 {
-		return "", newError(CodeInvalidArgument, at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
-	}
-	return "", newError(CodeInvalidArgument, at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// playwrightDecodeError turns a JSON error into a bounded *Error at the JSON
-// path where the report went wrong. The decoder's own messages name Go types
-// and may quote the input, so only their kind of problem is kept.
-func playwrightDecodeError(err error) *Error {
-	var syn *jsontext.SyntacticError
-	var sem *json.SemanticError
-	switch {
-	case errors.As(err, &syn):
-		return newError(CodeInvalidArgument, reportPath(syn.JSONPointer), nil,
-			"is not valid JSON at byte %d: %s; pass the reporter's output unedited", syn.ByteOffset, syntaxReason(syn.Err))
-	case errors.As(err, &sem):
-		want := map[reflect.Kind]string{reflect.String: "a string", reflect.Slice: "an array", reflect.Struct: "an object", reflect.Float64: "a number"}
-		wanted := "another kind of value"
-		if sem.GoType != nil {
-			if w, ok := want[sem.GoType.Kind()]; ok {
-				wanted = w
+			t.ms += ms
+			sawDuration = true
+			return nil
+		case "startTime":
+			s, err := d.str(at)
+			if first {
+				t.identity = echo.Cut(s, 64)
 			}
+			return err
+		case "error":
+			return pr.errorValue(t, at)
+		case "errors":
+			return d.array(at, func(_ int, at Path) error { return pr.errorValue(t, at) })
+		case "attachments":
+			return d.array(at, func(_ int, at Path) error { return pr.attachment(t, at) })
 		}
-		got := "a JSON " + sem.JSONKind.String()
-		if sem.JSONKind == 0 {
-			got = "this value"
-		}
-		return newError(CodeInvalidArgument, reportPath(sem.JSONPointer), nil,
-			"is %s where Playwright's JSON reporter writes %s; pass the reporter's output unedited", got, wanted)
+		return d.skip(at)
+	})
+	if !sawDuration {
+		t.msKnown = false
 	}
-	return newError(CodeInvalidArgument, reportRoot, nil, "is not a Playwright JSON report; pass the reporter's output unedited")
+	return status, err
 }
 
-// syntaxReason names a syntax problem in a few words, never quoting input.
-func syntaxReason(err error) string {
-	switch {
-	case err == nil:
-		return "malformed"
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the report ends early"
+// errorValue reads a TestError, keeping the first message.
+func (pr *pwRead) errorValue(t *testRecord, at Path) error {
+	d := pr.d
+	if d.dec.PeekKind() != '{' {
+		return d.skip(at)
 	}
-	msg := err.Error()
-	for _, r := range []struct{ has, say string }{
-		{"invalid UTF-8", "invalid UTF-8"},
-		{"duplicate", "an object member name given twice"},
-		{"surrogate", "an invalid escaped surrogate"},
-		{"nesting depth", "nested too deeply"},
-	} {
-		if strings.Contains(msg, r.has) {
-			return r.say
+	return d.object(at, func(name string, at Path) error {
+		if name == "message" && d.dec.PeekKind() == '"' {
+			s, err := d.str(at)
+			t.keepError(s)
+			return err
 		}
-	}
-	return "malformed JSON"
+		return d.skip(at)
+	})
 }
 
-// maxPointerSteps bounds the path an error gives for a problem deep in the
-// report: past it the path stops, at the depth the reader can name.
-const maxPointerSteps = 40
-
-// reportPath is the path into the report of a JSON pointer, such as
-// report.suites[0].specs[2]: at most maxPointerSteps steps, each rendered by
-// Path, which quotes and cuts a member name that is not plain.
-func reportPath(ptr jsontext.Pointer) Path {
-	at, n := reportRoot, 0
-	for tok := range ptr.Tokens() {
-		if n++; n > maxPointerSteps {
-			break
+// attachment reads one attachment, keeping its name and path (a body,
+// inline, is skipped).
+func (pr *pwRead) attachment(t *testRecord, at Path) error {
+	d := pr.d
+	var name, path string
+	if err := d.object(at, func(member string, at Path) error {
+		switch member {
+		case "name":
+			s, err := d.str(at)
+			name = echo.Cut(s, MaxIDLength)
+			return err
+		case "path":
+			s, err := d.str(at)
+			path = echo.Cut(s, MaxPathLength)
+			return err
 		}
-		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && tok == strconv.Itoa(i) {
-			at = at.Index(i)
-			continue
-		}
-		at = at.Field(tok)
+		return d.skip(at)
+	}); err != nil {
+		return err
 	}
-	return at
+	t.keepAttachment(name, path)
+	return nil
 }
 
 // ComparePlaywrightReportInput compares the planners of a Playwright JSON report.
@@ -429,27 +499,13 @@ type ComparePlaywrightReportInput struct {
 	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
 }
 
-// PlaywrightComparison is a comparison of the planners of a Playwright report.
-type PlaywrightComparison struct {
-	// What was read from the report: tests, skipped, flaky, retried.
-	Import PlaywrightImport `json:"import" jsonschema:"what was read from the report: tests, skipped, flaky, retried"`
-	// The observed comparison of the trials read.
-	Comparison ComparisonReport `json:"comparison" jsonschema:"the observed comparison of the trials read"`
-}
+// PlaywrightComparison is the name ReportsComparison had when only
+// Playwright reports came in.
+type PlaywrightComparison = ReportsComparison
 
-// PlaywrightImport counts what a report held.
-type PlaywrightImport struct {
-	// Tests in the report, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the report, skipped ones included"`
-	// Tests that ran, one trial each.
-	Trials int `json:"trials" jsonschema:"tests that ran, one trial each"`
-	// Tests with status skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
-	// Tests with status flaky: failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests with status flaky: failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-}
+// PlaywrightImport is the name ReportImport had when only Playwright reports
+// came in.
+type PlaywrightImport = ReportImport
 
 // ComparePlaywrightReport reads the report's content with
 // [TrialsFromPlaywrightReport] and compares its planners with
@@ -465,16 +521,7 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 	}
 	ps := newProblems(in)
 	ps.validate(in)
-	for _, name := range []string{"planner", "journey"} {
-		// An empty source (absent, or {}) is missing its from too: said at
-		// its own path, with the allowed values, beside "is required".
-		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
-			if src := map[string]PlaywrightSource{"planner": in.Mapping.Planner, "journey": in.Mapping.Journey}[name]; src.From == "" {
-				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
-					"is required: say where each test's %s is written, with one of the allowed values", name)
-			}
-		}
-	}
+	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
 		return PlaywrightComparison{}, err
 	}
@@ -483,10 +530,14 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 			return Path{steps: append([]pathStep{{name: "mapping"}}, at.steps...)}
 		})
 	}
-	read, paths, err := readPlaywright([]byte(in.Report), in.Mapping)
-	if err != nil {
+	b := newTrialBuilder(in.Mapping)
+	if err := b.read(ctx, strings.NewReader(in.Report), FormatPlaywrightJSON, reportRoot); err != nil {
 		return PlaywrightComparison{}, err
 	}
+	if err := b.done(reportRoot); err != nil {
+		return PlaywrightComparison{}, err
+	}
+	read, paths := b.out, b.paths
 	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: read.Trials})
 	if err != nil {
 		// A trial's members have no counterpart of the same name in its
@@ -499,10 +550,7 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 			return at
 		})
 	}
-	return PlaywrightComparison{
-		Import:     PlaywrightImport{Tests: read.Tests, Trials: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried},
-		Comparison: report,
-	}, nil
+	return PlaywrightComparison{Import: importOf(read), Comparison: report}, nil
 }
 
 // movedProblems is err with each problem moved to the path move gives; an
@@ -518,4 +566,18 @@ func movedProblems(err error, move func(Path) Path) error {
 		ps[i].Field = ps[i].path.String()
 	}
 	return Join(ps...)
+}
+
+// sourceFromProblems says, of an empty source (absent, or {}), that it is
+// missing its from too: at its own path, with the allowed values, beside "is
+// required".
+func sourceFromProblems(ps *problems, m ReportMapping) {
+	for _, name := range []string{"planner", "journey"} {
+		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
+			if src := map[string]ReportSource{"planner": m.Planner, "journey": m.Journey}[name]; src.From == "" {
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
+					"is required: say where each test's %s is written, with one of the allowed values", name)
+			}
+		}
+	}
 }

@@ -91,8 +91,11 @@ func TestPlaywrightRealReport(t *testing.T) {
 		for _, tr := range got.Trials {
 			outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Repetition, tr.Passed, tr.RecoveryTriggered, tr.Recovered})
 			ref := owned().journeyByID[tr.JourneyID]
-			if tr.AppID != ref.AppID || tr.FixtureID != ref.FixtureID || tr.LatencyMs < 0 || tr.InputTokens != 0 {
-				t.Errorf("trial %+v: want the reference journey's app and fixture, a latency and no tokens", tr)
+			if tr.AppID != ref.AppID || tr.FixtureID != ref.FixtureID || tr.LatencyMs < 0 || tr.LatencyUnknown || tr.InputTokens != 0 || !tr.TokensUnknown || tr.NotEvaluable {
+				t.Errorf("trial %+v: want the reference journey's app and fixture, a latency, tokens unknown and evaluable", tr)
+			}
+			if want := 1 + b2i(tr.RecoveryTriggered); tr.Attempts != want {
+				t.Errorf("trial %+v: attempts %d; want %d (one per result)", tr, tr.Attempts, want)
 			}
 		}
 		sortOutcomes := cmpopts.SortSlices(func(a, b outcome) bool {
@@ -119,8 +122,14 @@ func TestPlaywrightRealReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(PlaywrightImport{Tests: 18, Trials: 15, Skipped: 3, Flaky: 1, Retried: 3}, got.Import); diff != "" {
+	if diff := cmp.Diff(PlaywrightImport{Tests: 18, Trials: 15, Skipped: 3, Flaky: 1, Retried: 3}, got.Import, cmpopts.IgnoreFields(PlaywrightImport{}, "Triage")); diff != "" {
 		t.Errorf("import (-want +got):\n%s", diff)
+	}
+	// The two failed trials keep their first error, without terminal colours,
+	// and the paths of their attachments (Playwright's error-context file).
+	if tri := got.Import.Triage; len(tri) != 2 || tri[0].Source != "report.suites[0].specs[0].tests[1]" || !strings.HasPrefix(tri[0].Error, "Error: expect(received).toBe(expected)") ||
+		len(tri[0].Attachments) == 0 || tri[0].Attachments[0].Name != "error-context" || !strings.HasPrefix(tri[0].Attachments[0].Path, "/project/test-results/") {
+		t.Errorf("triage %+v; want the two failed trials with their first error and attachments", tri)
 	}
 	c := got.Comparison
 	if c.Basis != BasisObserved || c.Notice != ObservedNotice || len(c.Pairs) != 1 {
@@ -160,7 +169,8 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"duplicate name, escaped", `{"suites":[],"suit\u0065s":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
 		{"invalid UTF-8", strings.Replace(test(""), "baseline", "base\xffline", 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
 		{"lone surrogate", strings.Replace(test(""), "baseline", `base\ud800line`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
-		{"too large", test("") + strings.Repeat(" ", MaxPlaywrightReportBytes), nil, errShape{CodeLimitExceeded, "report"}},
+		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
+		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
 		{"suites too deep", nested(MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", MaxPlaywrightSuiteDepth+1)}},
 		{"JSON nested past the decoder's bound", strings.Repeat(`[`, 20000), nil, errShape{CodeInvalidArgument, ""}},
 		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
@@ -286,4 +296,16 @@ func FuzzTrialsFromPlaywrightReport(f *testing.F) {
 			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
 		}
 	})
+}
+
+// wideObject is n distinct members, "m0":0,"m1":0,...
+func wideObject(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"m%d":0`, i)
+	}
+	return b.String()
 }

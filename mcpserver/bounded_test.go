@@ -53,6 +53,7 @@ var goAPI = map[string]any{
 	"CompareObservedTrials":   automium.CompareObservedTrials,
 	"ComparePlaywrightReport": automium.ComparePlaywrightReport,
 	"ExportPlaywrightSpec":    automium.ExportPlaywrightSpec,
+	"CompareReports":          automium.CompareReports,
 }
 
 // setAt sets the string at a schema path (JSON names, "" for an array's item)

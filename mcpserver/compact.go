@@ -28,7 +28,7 @@ import (
 //     roles, the 16 intents, the 14 fixtures) is written as the length of its
 //     longest value: the description names the resource or tool that lists
 //     the values, and a value outside the set is refused with every allowed
-//     value. An object an earlier tool advertised whole, such as the journey
+//     value. An object of 4 KiB or more that an earlier tool advertised whole, such as the journey
 //     automium_compile_journey takes and automium_create_run_submission takes
 //     again, is written the second time the same way, all its enums bounded:
 //     one journey schema lists the vocabulary once.
@@ -48,6 +48,11 @@ import (
 // minHoistBytes is the smallest subschema, as JSON, worth a definition: below
 // it, the $ref and the definition's name cost about what a second copy does.
 const minHoistBytes = 48
+
+// minSaidObjectBytes is the smallest object, as JSON, whose enums a second
+// advertisement bounds instead of listing: the journey (many KiB) is worth it;
+// a report mapping, whose few short enums are most of what it says, is not.
+const minSaidObjectBytes = 4096
 
 // maxAdvertisedEnum is the longest enum an input schema lists.
 const maxAdvertisedEnum = 12
@@ -116,7 +121,7 @@ func dropSaidObjects(s *jsonschema.Schema, seen seenDescriptions) {
 			if err != nil {
 				return
 			}
-			if n != s && seen["object:"+string(body)] {
+			if n != s && len(body) >= minSaidObjectBytes && seen["object:"+string(body)] {
 				eachSchema(n, func(m *jsonschema.Schema, _ string) {
 					if len(m.Enum) > 0 {
 						boundInstead(m)

@@ -39,6 +39,7 @@ func Example() {
 	// automium_compare_observed_trials
 	// automium_compare_planners
 	// automium_compare_playwright_report
+	// automium_compare_reports
 	// automium_compile_journey
 	// automium_create_run_submission
 	// automium_export_playwright_spec
@@ -117,6 +118,7 @@ func ExampleRegister() {
 	// automium_compare_observed_trials
 	// automium_compare_planners
 	// automium_compare_playwright_report
+	// automium_compare_reports
 	// automium_compile_journey
 	// automium_create_run_submission
 	// automium_export_playwright_spec

@@ -248,6 +248,7 @@ type examples struct {
 	compareObserved     automium.CompareObservedTrialsInput
 	comparePlaywright   automium.ComparePlaywrightReportInput
 	exportPlaywright    automium.ExportPlaywrightSpecInput
+	compareReports      automium.CompareReportsInput
 }
 
 // exampleJourneyID names the reference journey the examples follow.
@@ -296,6 +297,17 @@ func toolExamples() examples {
 				Journey: automium.PlaywrightSource{From: automium.PlaywrightFromTag, Name: "journey"},
 			}},
 		exportPlaywright: automium.ExportPlaywrightSpecInput{JourneyID: journey.ID},
+		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
+			Planners: []automium.PlannerRef{planner, challenger},
+			Reports: []automium.ReportContent{{Format: automium.FormatJUnit,
+				Content: `<testsuites><testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="baseline"><testcase name="search and add to cart" time="41.2">` +
+					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite>` +
+					`<testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
+					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite></testsuites>`}},
+			Mapping: automium.ReportMapping{
+				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
+				Journey: automium.ReportSource{From: automium.PlaywrightFromAnnotation, Name: "journey"},
+			}},
 	}
 }
 
@@ -312,6 +324,7 @@ func (e examples) calls() map[string]json.RawMessage {
 		"automium_compare_observed_trials":   mustJSON(e.compareObserved),
 		"automium_compare_playwright_report": mustJSON(e.comparePlaywright),
 		"automium_export_playwright_spec":    mustJSON(e.exportPlaywright),
+		"automium_compare_reports":           mustJSON(e.compareReports),
 	}
 }
 

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"encoding/json/jsontext"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"slices"
@@ -426,25 +428,68 @@ type suppliedReplay struct {
 // readSupplied looks at a supplied replay summary or event snippet only for the
 // run and verdict it names; anything that is not JSON is left as text.
 func readSupplied(snippet string) suppliedReplay {
-	type named struct {
-		RunID   *string `json:"runId"`
-		Verdict *string `json:"verdict"`
-	}
 	var s suppliedReplay
-	var whole named
-	if err := json.Unmarshal([]byte(snippet), &whole); err == nil && whole.RunID != nil && whole.Verdict != nil {
-		return suppliedReplay{summary: true, runIDs: []string{*whole.RunID}, verdict: *whole.Verdict}
+	if runID, verdict, ok := namedRun(snippet); ok && runID != nil && verdict != nil {
+		return suppliedReplay{summary: true, runIDs: []string{*runID}, verdict: *verdict}
 	}
 	for line := range strings.Lines(snippet) {
-		var ev named
-		if json.Unmarshal([]byte(line), &ev) != nil || ev.RunID == nil {
+		runID, _, ok := namedRun(line)
+		if !ok || runID == nil {
 			continue
 		}
-		if !slices.Contains(s.runIDs, *ev.RunID) {
-			s.runIDs = append(s.runIDs, *ev.RunID)
+		if !slices.Contains(s.runIDs, *runID) {
+			s.runIDs = append(s.runIDs, *runID)
 		}
 	}
 	return s
+}
+
+// namedRun reads the runId and verdict members of one JSON object token by
+// token, building nothing else (a whole-document decoder would build the
+// tree of whatever the client sent; see TestNoWholeDocumentDecoders). Names
+// match case-insensitively, as encoding/json's did; ok is false for anything
+// but one JSON object whose runId and verdict, if present, are strings.
+func namedRun(doc string) (runID, verdict *string, ok bool) {
+	dec := jsontext.NewDecoder(strings.NewReader(doc))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return nil, nil, false
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return nil, nil, false
+		}
+		var into **string
+		switch {
+		case strings.EqualFold(name.String(), "runId"):
+			into = &runID
+		case strings.EqualFold(name.String(), "verdict"):
+			into = &verdict
+		default:
+			if dec.SkipValue() != nil {
+				return nil, nil, false
+			}
+			continue
+		}
+		v, err := dec.ReadToken()
+		switch {
+		case err != nil:
+			return nil, nil, false
+		case v.Kind() == 'n':
+		case v.Kind() == '"':
+			str := v.String()
+			*into = &str
+		default:
+			return nil, nil, false
+		}
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return nil, nil, false
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, nil, false
+	}
+	return runID, verdict, true
 }
 
 // maxNamedRuns bounds how many other runs a warning names.
@@ -530,6 +575,7 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 	}
 	next("Read automium://contracts/replay-event-v1 for the event format (event types %s).", list(sets.eventTypes))
 	next("Call automium_get_artifact_manifest with the run's artifacts to check the manifest is complete and its paths are safe.")
+	next("If the run came in through a report (automium_compare_reports), its entry in import.triage gives the first error message and the paths of its trace, screenshot and video: ask the user to open those files, which the server never reads.")
 	switch {
 	case guide.noEvents:
 		next("There are no step events to read: look at the report and at how the run was scheduled.")

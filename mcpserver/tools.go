@@ -33,6 +33,7 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
 		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
 		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec),
+		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports),
 	}
 })
 
@@ -136,6 +137,11 @@ const (
 		"Playwright Test spec: one test.step per node, role locators, web-first assertions, routes relative to baseURL. " +
 		"Returns the text, its digest, the journey digest and the mapping for automium_compare_playwright_report. " +
 		"Nothing is written or run."
+
+	compareReportsDescription = "Compare planners on test reports passed inline: reports is a list of {format, content}, " +
+		"format playwright-json or junit, shards of one run merged in order. mapping as for automium_compare_playwright_report " +
+		"(in JUnit, project is the testsuite hostname, annotation a testcase property). Returns counts, not-evaluable trials, " +
+		"triage (first error, attachment paths) and the observed comparison. Nothing is executed or verified."
 )
 
 // tool is one row of the tool table.

@@ -306,7 +306,29 @@ func callCases(t testing.TB) []callCase {
 		{name: "export a journey whose tag name breaks a tag", tool: "automium_export_playwright_spec",
 			args:     `{"journeyId":"storefront-search-add-to-cart","journeyTag":"journey id"}`,
 			wantCode: automium.CodeInvalidArgument, wantField: "journeyTag"},
+		// automium_compare_reports
+		{name: "compare JUnit reports", tool: "automium_compare_reports", args: v["automium_compare_reports"]},
+		{name: "compare JUnit reports with a DOCTYPE", tool: "automium_compare_reports",
+			args:     strings.Replace(v["automium_compare_reports"], `"content":"\u003ctestsuites\u003e`, `"content":"\u003c!DOCTYPE x [\u003c!ENTITY e SYSTEM \"file:///etc/passwd\"\u003e]\u003e\u003ctestsuites\u003e`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content"},
+		{name: "compare reports of an unknown format", tool: "automium_compare_reports",
+			args:     strings.Replace(v["automium_compare_reports"], `"format":"junit"`, `"format":"tap"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].format"},
+		{name: "compare a shard given twice", tool: "automium_compare_reports",
+			args:     strings.Replace(v["automium_compare_reports"], `"reports":[`, `"reports":[`+reportOf(v["automium_compare_reports"])+`,`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[1].content.testsuites.testsuite[0].testcase[0]"},
 	}
+}
+
+// reportOf is the first report of a compare_reports call's arguments.
+func reportOf(args string) string {
+	var in struct {
+		Reports []json.RawMessage `json:"reports"`
+	}
+	if err := json.Unmarshal([]byte(args), &in); err != nil || len(in.Reports) == 0 {
+		panic("reportOf: " + args)
+	}
+	return string(in.Reports[0])
 }
 
 // TestToolCalls calls every tool over a real session, once per protocol version:

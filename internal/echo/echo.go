@@ -10,6 +10,7 @@ package echo
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -31,4 +32,21 @@ func Quote(s string) string {
 		cut--
 	}
 	return strconv.Quote(s[:cut]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+}
+
+// Cut returns s cut to at most n bytes on a rune boundary and followed by an
+// ellipsis if it was longer, with invalid UTF-8 replaced by U+FFFD: a
+// client's text kept as data (the first error message of a failed test),
+// bounded, unquoted.
+func Cut(s string, n int) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

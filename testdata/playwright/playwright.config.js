@@ -8,6 +8,8 @@ module.exports = defineConfig({
   retries: 1,
   repeatEach: 3,
   workers: 1,
-  reporter: [['json']],
+  // The same run writes both reports: JSON to stdout, JUnit (with each retry
+  // as a flakyFailure or rerunFailure) to AUTOMIUM_JUNIT_OUTPUT.
+  reporter: [['json'], ['junit', { outputFile: process.env.AUTOMIUM_JUNIT_OUTPUT || 'junit.xml', includeRetries: true }]],
   projects: [{ name: 'baseline' }, { name: 'challenger' }],
 });

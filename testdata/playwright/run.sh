@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the specs here with the pinned @playwright/test (package-lock.json) and
-# writes the JSON reporter's output to $1 (default: report.json), with this
+# writes the JSON reporter's output to $1 (default: report.json) and the junit
+# reporter's output of the same run to $2 (default: junit.xml), with this
 # directory's absolute path replaced by /project and node's by node, so the
 # file names no machine.
 # Some specs fail on purpose, so Playwright exits 1; the report must still
@@ -9,8 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 out=$(realpath -m "${1:-report.json}")
+junit=$(realpath -m "${2:-junit.xml}")
 raw=$(mktemp)
-PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx --no-install playwright test >"$raw" || true
+rawxml=$(mktemp)
+AUTOMIUM_JUNIT_OUTPUT="$rawxml" PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npx --no-install playwright test >"$raw" || true
 grep -q '"suites"' "$raw" || { echo "playwright wrote no JSON report:" >&2; head -c 2000 "$raw" >&2; exit 1; }
 sed -e "s#$(command -v node)#node#g" -e "s#$PWD#/project#g" "$raw" >"$out"
-rm -f "$raw"
+grep -q '<testsuites' "$rawxml" || { echo "playwright wrote no JUnit report" >&2; exit 1; }
+sed -e "s#$(command -v node)#node#g" -e "s#$PWD#/project#g" "$rawxml" >"$junit"
+rm -f "$raw" "$rawxml"

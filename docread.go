@@ -1,0 +1,555 @@
+package automium
+
+import (
+	"bufio"
+	"context"
+	"encoding/json/jsontext"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/automium/automium/internal/echo"
+)
+
+// The one bounded reader of documents a client passes inside a value
+// (a Playwright JSON report, a JUnit XML report, anything later). A general
+// decoder builds the whole tree of a document before any count is checked, so
+// an 8 MiB report of millions of empty tests once cost 700 MiB; this reader
+// instead reads token by token (jsontext for JSON, encoding/xml's
+// Decoder.Token for XML), charges depth, members and the bytes of each token as
+// it reads, refuses at the first bound with a coded error that says where, and
+// hands each token to an importer that keeps only what trials need. Memory is
+// then proportional to the trials kept, whatever the document's size.
+// TestNoWholeDocumentDecoders keeps every other decoder away from client data.
+
+// Bounds of one document read by the bounded reader.
+const (
+	// MaxDocumentDepth bounds how deeply a document nests: JSON objects and
+	// arrays, or XML elements. A Playwright report nests its 32 levels of suites
+	// two JSON levels each, plus a test's results, errors and locations.
+	MaxDocumentDepth = 100
+	// MaxDocumentTokenBytes bounds one token: a JSON string or number, an XML
+	// element's start tag with its attributes, or one run of character data.
+	// The reader holds at most one token, so this, and not the document's size,
+	// bounds what it buffers.
+	MaxDocumentTokenBytes = 8 << 20
+	// MaxDocumentMembers bounds the members of one JSON object and the
+	// attributes of one XML element: the JSON decoder remembers an object's
+	// names to refuse one given twice.
+	MaxDocumentMembers = 1024
+	// MaxDocumentNameBytes bounds a JSON member name and an XML element or
+	// attribute name.
+	MaxDocumentNameBytes = 256
+	// MaxXMLStartTagBytes bounds one XML start tag with its attributes:
+	// encoding/xml builds every attribute of a tag before it returns any, at
+	// some 60 bytes each, so an 8 MiB tag of a=” once cost 250 MiB.
+	MaxXMLStartTagBytes = 64 << 10
+)
+
+// errTokenTooLarge is what the byte counter answers a decoder that has read
+// more than MaxDocumentTokenBytes past the last token it returned.
+var errTokenTooLarge = errors.New("token too large")
+
+// docBytes counts the bytes a decoder reads and stops it once one token has
+// cost more than MaxDocumentTokenBytes: mark is the offset of the end of the
+// last token returned, set by the reader after each token.
+type docBytes struct {
+	r    *bufio.Reader
+	n    int64
+	mark int64
+	err  error // a read error of the underlying reader, kept to report it
+	// For XML, a small lexer over the bytes read finds start tags, so that
+	// one is refused past MaxXMLStartTagBytes while it is being read. What
+	// looks like a tag inside a comment or CDATA counts too: an
+	// overestimate only a pathological document notices.
+	xml   bool
+	state byte // 0 text, '<' just after a <, 't' in a start tag, '"' or '\'' in a quoted value
+	tag   int  // bytes of the start tag being read
+}
+
+// errTagTooLarge is what the byte counter answers past MaxXMLStartTagBytes
+// of one start tag.
+var errTagTooLarge = errors.New("start tag too large")
+
+// lex follows one byte of XML.
+func (b *docBytes) lex(c byte) error {
+	switch b.state {
+	case 0:
+		if c == '<' {
+			b.state = '<'
+		}
+		return nil
+	case '<':
+		if c == '!' || c == '?' || c == '/' {
+			b.state = 0
+			return nil
+		}
+		b.state, b.tag = 't', 2
+		return nil
+	case 't':
+		switch c {
+		case '>':
+			b.state = 0
+		case '"', '\'':
+			b.state = c
+		}
+	default: // in a quoted value
+		if c == b.state {
+			b.state = 't'
+		}
+	}
+	if b.tag++; b.tag > MaxXMLStartTagBytes {
+		return errTagTooLarge
+	}
+	return nil
+}
+
+func newDocBytes(r io.Reader) *docBytes { return &docBytes{r: bufio.NewReaderSize(r, 32<<10)} }
+
+func (b *docBytes) over() bool { return b.n-b.mark > MaxDocumentTokenBytes }
+
+func (b *docBytes) Read(p []byte) (int, error) {
+	if b.over() {
+		return 0, errTokenTooLarge
+	}
+	if len(p) > 32<<10 {
+		p = p[:32<<10]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	if err != nil && err != io.EOF {
+		b.err = err
+	}
+	return n, err
+}
+
+// ReadByte makes docBytes an io.ByteReader, so encoding/xml reads it without a
+// buffer of its own and its InputOffset matches n.
+func (b *docBytes) ReadByte() (byte, error) {
+	if b.over() {
+		return 0, errTokenTooLarge
+	}
+	c, err := b.r.ReadByte()
+	if err == nil {
+		b.n++
+		if b.xml {
+			if e := b.lex(c); e != nil {
+				return 0, e
+			}
+		}
+	} else if err != io.EOF {
+		b.err = err
+	}
+	return c, err
+}
+
+// docContextEvery is how many tokens the reader reads between looks at its
+// context, so that a cancelled call stops within a few milliseconds.
+const docContextEvery = 4096
+
+// jsonDoc reads one JSON document token by token under the document bounds.
+// Its methods return *Error values at paths under root.
+type jsonDoc struct {
+	ctx    context.Context
+	dec    *jsontext.Decoder
+	in     *docBytes
+	root   Path
+	what   string // the document's name in messages: "a Playwright JSON report"
+	tokens int    // tokens read, for the context checks
+	stack  []Path // path of each open value, innermost last
+}
+
+func newJSONDoc(ctx context.Context, r io.Reader, root Path, what string) *jsonDoc {
+	in := newDocBytes(r)
+	// Duplicate names stay refused (the default): a report with two suites
+	// members is ambiguous. MaxDocumentMembers bounds what that costs.
+	return &jsonDoc{ctx: ctx, dec: jsontext.NewDecoder(in), in: in, root: root, what: what}
+}
+
+// at is the path of the value the reader is inside.
+func (d *jsonDoc) at() Path {
+	if len(d.stack) == 0 {
+		return d.root
+	}
+	return d.stack[len(d.stack)-1]
+}
+
+// token reads the next token, charging the bounds.
+func (d *jsonDoc) token() (jsontext.Token, error) {
+	if d.tokens++; d.tokens%docContextEvery == 0 {
+		if err := checkContext(d.ctx); err != nil {
+			return jsontext.Token{}, err
+		}
+	}
+	prev := d.in.mark
+	tok, err := d.dec.ReadToken()
+	d.in.mark = d.dec.InputOffset()
+	if err == nil && d.in.mark-prev > MaxDocumentTokenBytes {
+		err = errTokenTooLarge
+	}
+	if err != nil {
+		return tok, d.decodeError(err)
+	}
+	switch tok.Kind() {
+	case '{', '[':
+		if len(d.stack) >= MaxDocumentDepth {
+			return tok, newError(CodeLimitExceeded, cutPath(d.at()), nil, "nests objects and arrays deeper than %d levels; pass the reporter's output unedited", MaxDocumentDepth)
+		}
+	}
+	return tok, nil
+}
+
+// decodeError turns an error of the decoder or of the byte counter into a
+// bounded *Error where the document went wrong. The decoder's own messages
+// may quote the input, so only their kind of problem is kept.
+func (d *jsonDoc) decodeError(err error) error {
+	var ae *Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, errTokenTooLarge) {
+		return newError(CodeLimitExceeded, d.at(), nil, "holds a value longer than %d bytes at byte %d; no member of %s is that long", MaxDocumentTokenBytes, d.in.mark, d.what)
+	}
+	if d.in.err != nil {
+		return newError(CodeInvalidArgument, d.root, nil, "could not be read: %s", echo.Value(d.in.err.Error()))
+	}
+	var syn *jsontext.SyntacticError
+	if errors.As(err, &syn) {
+		return newError(CodeInvalidArgument, pointerPath(d.root, syn.JSONPointer), nil, "is not valid JSON at byte %d: %s; pass the reporter's output unedited", syn.ByteOffset, syntaxReason(syn.Err))
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return newError(CodeInvalidArgument, d.at(), nil, "is not valid JSON at byte %d: the report ends early; pass the reporter's output unedited", d.in.n)
+	}
+	return newError(CodeInvalidArgument, d.at(), nil, "is not valid JSON; pass the reporter's output unedited")
+}
+
+// object reads an object at path at, calling member for each member name
+// with the reader positioned before its value; member must consume the value
+// (read it, or skip it).
+func (d *jsonDoc) object(at Path, member func(name string, at Path) error) error {
+	tok, err := d.token()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '{' {
+		return d.wrongKind(at, tok, "an object")
+	}
+	d.stack = append(d.stack, at)
+	defer func() { d.stack = d.stack[:len(d.stack)-1] }()
+	for n := 0; ; n++ {
+		tok, err := d.token()
+		if err != nil {
+			return err
+		}
+		if tok.Kind() == '}' {
+			return nil
+		}
+		if n >= MaxDocumentMembers {
+			return newError(CodeLimitExceeded, at, nil, "has more than %d members; no object of %s has that many", MaxDocumentMembers, d.what)
+		}
+		name := tok.String()
+		if len(name) > MaxDocumentNameBytes {
+			return newError(CodeLimitExceeded, at, nil, "has a member name of %d bytes; names of %s are at most %d bytes", len(name), d.what, MaxDocumentNameBytes)
+		}
+		if err := member(name, at.Field(name)); err != nil {
+			return err
+		}
+	}
+}
+
+// array reads an array at path at, calling elem for each element with the
+// reader positioned before it; elem must consume it.
+func (d *jsonDoc) array(at Path, elem func(i int, at Path) error) error {
+	tok, err := d.token()
+	if err != nil {
+		return err
+	}
+	if tok.Kind() != '[' {
+		return d.wrongKind(at, tok, "an array")
+	}
+	d.stack = append(d.stack, at)
+	defer func() { d.stack = d.stack[:len(d.stack)-1] }()
+	for i := 0; ; i++ {
+		if d.dec.PeekKind() == ']' {
+			_, err := d.token()
+			return err
+		}
+		if err := elem(i, at.Index(i)); err != nil {
+			return err
+		}
+	}
+}
+
+// str reads a string at path at.
+func (d *jsonDoc) str(at Path) (string, error) {
+	tok, err := d.token()
+	if err != nil {
+		return "", err
+	}
+	if tok.Kind() != '"' {
+		return "", d.wrongKind(at, tok, "a string")
+	}
+	return tok.String(), nil
+}
+
+// num reads a number at path at.
+func (d *jsonDoc) num(at Path) (float64, error) {
+	tok, err := d.token()
+	if err != nil {
+		return 0, err
+	}
+	if tok.Kind() != '0' {
+		return 0, d.wrongKind(at, tok, "a number")
+	}
+	f, err := tok.Float()
+	if err != nil {
+		return 0, newError(CodeInvalidArgument, at, nil, "is a number out of range; pass the reporter's output unedited")
+	}
+	return f, nil
+}
+
+// skip reads and drops one value, charging every token of it: a skipped
+// member is still checked for well-formedness and every bound (its objects'
+// members too, whose names the decoder remembers).
+func (d *jsonDoc) skip(at Path) error {
+	switch d.dec.PeekKind() {
+	case '{':
+		return d.object(at, func(_ string, at Path) error { return d.skip(at) })
+	case '[':
+		return d.array(at, func(_ int, at Path) error { return d.skip(at) })
+	}
+	_, err := d.token()
+	return err
+}
+
+// end checks that nothing but white space follows the document.
+func (d *jsonDoc) end() error {
+	_, err := d.dec.ReadToken()
+	d.in.mark = d.dec.InputOffset()
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	if err != nil {
+		return d.decodeError(err)
+	}
+	return newError(CodeInvalidArgument, d.root, nil, "holds more than one JSON value; pass one report per entry")
+}
+
+func (d *jsonDoc) wrongKind(at Path, tok jsontext.Token, want string) error {
+	got := map[jsontext.Kind]string{'n': "null", 'f': "a boolean", 't': "a boolean", '"': "a string", '0': "a number", '{': "an object", '[': "an array"}[tok.Kind()]
+	if got == "" {
+		got = "this value"
+	}
+	return newError(CodeInvalidArgument, at, nil, "is %s where %s has %s; pass the reporter's output unedited", got, d.what, want)
+}
+
+// xmlDoc reads one XML document token by token under the document bounds.
+// No DTD, entity or external reference is ever resolved: encoding/xml
+// resolves nothing external by design, Strict mode (kept on) refuses every
+// entity but the five predefined ones and character references, since
+// Entity stays nil, and a Directive (<!DOCTYPE ...>, <!ENTITY ...>) is refused
+// outright rather than skipped. A declared encoding other than UTF-8 is
+// refused too: CharsetReader stays nil.
+type xmlDoc struct {
+	ctx    context.Context
+	dec    *xml.Decoder
+	in     *docBytes
+	root   Path
+	what   string
+	tokens int
+	depth  int
+}
+
+func newXMLDoc(ctx context.Context, r io.Reader, root Path, what string) *xmlDoc {
+	in := newDocBytes(r)
+	in.xml = true
+	dec := xml.NewDecoder(in)
+	dec.Strict = true
+	return &xmlDoc{ctx: ctx, dec: dec, in: in, root: root, what: what}
+}
+
+// line is the line the reader is at, for messages.
+func (d *xmlDoc) line() int {
+	l, _ := d.dec.InputPos()
+	return l
+}
+
+// token reads the next token that matters: start and end elements and
+// character data. Comments and processing instructions other than a DTD are
+// dropped; a directive is refused. at is where the reader is, for errors.
+func (d *xmlDoc) token(at Path) (xml.Token, error) {
+	for {
+		if d.tokens++; d.tokens%docContextEvery == 0 {
+			if err := checkContext(d.ctx); err != nil {
+				return nil, err
+			}
+		}
+		// Token checks that end tags match their start tags; the
+		// namespaces it keeps are bounded by the depth and the attributes
+		// charged here.
+		prev := d.in.mark
+		tok, err := d.dec.Token()
+		if err == nil {
+			tok, err = d.check(tok, at)
+		}
+		d.in.mark = d.dec.InputOffset()
+		if err == nil && d.in.mark-prev > MaxDocumentTokenBytes {
+			err = errTokenTooLarge
+		}
+		if err == io.EOF && d.depth == 0 && d.in.err == nil {
+			return nil, io.EOF
+		}
+		if err != nil {
+			return nil, d.decodeError(err, at)
+		}
+		switch t := tok.(type) {
+		case xml.StartElement, xml.EndElement:
+			return t, nil
+		case xml.CharData:
+			return t, nil
+		case xml.Directive:
+			return nil, newError(CodeInvalidArgument, at, nil,
+				"holds a directive (<!DOCTYPE or <!ENTITY) at line %d; %s needs no DTD and none is ever read: remove it", d.line(), d.what)
+		case xml.ProcInst:
+			if t.Target == "xml" && d.tokens > 1 {
+				return nil, newError(CodeInvalidArgument, at, nil, "has an XML declaration at line %d that is not at the start", d.line())
+			}
+			if t.Target == "xml" && !utf8Declared(string(t.Inst)) {
+				return nil, newError(CodeInvalidArgument, at, nil, "declares an encoding other than UTF-8; write the report in UTF-8")
+			}
+		}
+	}
+}
+
+// check charges an element's depth, attributes and names.
+func (d *xmlDoc) check(tok xml.Token, at Path) (xml.Token, error) {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		if d.depth >= MaxDocumentDepth {
+			return nil, newError(CodeLimitExceeded, cutPath(at), nil, "nests elements deeper than %d levels at line %d", MaxDocumentDepth, d.line())
+		}
+		if len(t.Attr) > MaxDocumentMembers {
+			return nil, newError(CodeLimitExceeded, at, nil, "has an element with more than %d attributes at line %d", MaxDocumentMembers, d.line())
+		}
+		if xmlNameBytes(t.Name) > MaxDocumentNameBytes {
+			return nil, newError(CodeLimitExceeded, at, nil, "has an element name longer than %d bytes at line %d", MaxDocumentNameBytes, d.line())
+		}
+		for i, a := range t.Attr {
+			if xmlNameBytes(a.Name) > MaxDocumentNameBytes {
+				return nil, newError(CodeLimitExceeded, at, nil, "has an attribute name longer than %d bytes at line %d", MaxDocumentNameBytes, d.line())
+			}
+			for _, b := range t.Attr[:i] {
+				if b.Name == a.Name {
+					return nil, newError(CodeInvalidArgument, at, nil, "gives the attribute %s twice in one element at line %d; XML allows each once", echo.Value(a.Name.Local), d.line())
+				}
+			}
+		}
+		d.depth++
+	case xml.EndElement:
+		d.depth--
+	}
+	return tok, nil
+}
+
+func xmlNameBytes(n xml.Name) int { return len(n.Space) + len(n.Local) }
+
+// utf8Declared reports whether an XML declaration's encoding, if any, is UTF-8.
+func utf8Declared(inst string) bool {
+	_, rest, ok := strings.Cut(inst, "encoding=")
+	if !ok || rest == "" {
+		return true
+	}
+	q := rest[0]
+	enc, _, _ := strings.Cut(rest[1:], string(q))
+	return strings.EqualFold(enc, "utf-8") || strings.EqualFold(enc, "utf8")
+}
+
+func (d *xmlDoc) decodeError(err error, at Path) error {
+	var ae *Error
+	if errors.As(err, &ae) {
+		return err
+	}
+	if errors.Is(err, errTagTooLarge) {
+		return newError(CodeLimitExceeded, at, nil, "holds a start tag longer than %d bytes at line %d; no element of %s has that many attributes", MaxXMLStartTagBytes, d.line(), d.what)
+	}
+	if errors.Is(err, errTokenTooLarge) {
+		return newError(CodeLimitExceeded, at, nil, "holds a tag or text longer than %d bytes after line %d; no element of %s is that long", MaxDocumentTokenBytes, d.line(), d.what)
+	}
+	if d.in.err != nil {
+		return newError(CodeInvalidArgument, d.root, nil, "could not be read: %s", echo.Value(d.in.err.Error()))
+	}
+	if errors.Is(err, io.EOF) {
+		return newError(CodeInvalidArgument, at, nil, "ends early at line %d; pass the reporter's output unedited", d.line())
+	}
+	var syn *xml.SyntaxError
+	if errors.As(err, &syn) {
+		reason := "malformed XML"
+		switch {
+		case strings.Contains(syn.Msg, "entity"):
+			reason = "an entity other than &amp; &lt; &gt; &quot; &apos; or a character reference (no DTD is read, so none other is defined)"
+		case strings.Contains(syn.Msg, "UTF-8"):
+			reason = "invalid UTF-8"
+		case strings.Contains(syn.Msg, "unexpected EOF"):
+			reason = "the report ends early"
+		case strings.Contains(syn.Msg, "encoding"):
+			reason = "an encoding other than UTF-8"
+		}
+		return newError(CodeInvalidArgument, at, nil, "is not well-formed XML at line %d: %s; pass the reporter's output unedited", syn.Line, reason)
+	}
+	return newError(CodeInvalidArgument, at, nil, "is not well-formed XML at line %d; pass the reporter's output unedited", d.line())
+}
+
+// syntaxReason names a syntax problem in a few words, never quoting input.
+func syntaxReason(err error) string {
+	switch {
+	case err == nil:
+		return "malformed"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the report ends early"
+	}
+	msg := err.Error()
+	for _, r := range []struct{ has, say string }{
+		{"invalid UTF-8", "invalid UTF-8"},
+		{"duplicate", "an object member name given twice"},
+		{"surrogate", "an invalid escaped surrogate"},
+		{"nesting depth", "nested too deeply"},
+	} {
+		if strings.Contains(msg, r.has) {
+			return r.say
+		}
+	}
+	return "malformed JSON"
+}
+
+// maxPointerSteps bounds the path an error gives for a problem deep in a
+// document: past it the path stops, at the depth the reader can name.
+const maxPointerSteps = 40
+
+// cutPath is p cut to its first maxPointerSteps steps: where a document
+// nests too deeply, the error names the way down, not every level of it.
+func cutPath(p Path) Path {
+	if len(p.steps) <= maxPointerSteps {
+		return p
+	}
+	return Path{steps: p.steps[:maxPointerSteps:maxPointerSteps]}
+}
+
+// pointerPath is the path under root of a JSON pointer, such as
+// report.suites[0].specs[2]: at most maxPointerSteps steps, each rendered by
+// Path, which quotes and cuts a member name that is not plain.
+func pointerPath(root Path, ptr jsontext.Pointer) Path {
+	at, n := root, 0
+	for tok := range ptr.Tokens() {
+		if n++; n > maxPointerSteps {
+			break
+		}
+		if i, err := strconv.Atoi(tok); err == nil && i >= 0 && tok == strconv.Itoa(i) {
+			at = at.Index(i)
+			continue
+		}
+		at = at.Field(tok)
+	}
+	return at
+}

@@ -1,0 +1,415 @@
+package automium
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+var byHostAndProperty = ReportMapping{
+	Planner: ReportSource{From: PlaywrightFromProject},
+	Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"},
+}
+
+// junitCase is a testcase of planner host running the search journey, with
+// the given children.
+func junitCase(host, attrs, children string) string {
+	return `<testsuite name="s" hostname="` + host + `"><testcase name="t" classname="c"` + attrs + `><properties><property name="journey" value="storefront-search-add-to-cart"/></properties>` + children + `</testcase></testsuite>`
+}
+
+// TestJUnitOutcomes: each JUnit construct maps to the trial fields the
+// documentation gives it.
+func TestJUnitOutcomes(t *testing.T) {
+	type got struct {
+		Passed, NotEvaluable, LatencyUnknown, TokensUnknown bool
+		Attempts, LatencyMs, InputTokens                    int
+		Error                                               string
+		Attachments                                         int
+	}
+	tests := []struct {
+		name, report string
+		mapping      *ReportMapping
+		want         got
+	}{
+		{"passed", junitCase("baseline", ` time="1.5"`, ``), nil, got{Passed: true, TokensUnknown: true, Attempts: 1, LatencyMs: 1500}},
+		{"no time", junitCase("baseline", ``, ``), nil, got{Passed: true, LatencyUnknown: true, TokensUnknown: true, Attempts: 1}},
+		{"failure", junitCase("baseline", ` time="2"`, `<failure message="expected 1 to be 2">stack</failure>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "expected 1 to be 2"}},
+		{"error is not evaluable", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`), nil,
+			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
+		{"error as a failure on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeNone}},
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
+		{"timeout stays a failure", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
+		{"timeout not evaluable on request", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`),
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeTimedOut}},
+			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
+		{"flaky: passed on a rerun", junitCase("baseline", ` time="1"`, `<flakyFailure message="first try" time="0.5"><stackTrace>x</stackTrace></flakyFailure>`), nil,
+			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500}},
+		{"failed on every rerun", junitCase("baseline", ` time="1"`, `<failure message="a"/><rerunFailure message="b"/><rerunError message="c"/>`), nil,
+			got{TokensUnknown: true, Attempts: 3, LatencyMs: 1000, Error: "a"}},
+		{"tokens from properties", junitCase("baseline", ` time="1"`, `<properties><property name="automium.inputTokens" value="1200"/><property name="automium.outputTokens">80</property></properties>`), nil,
+			got{Passed: true, Attempts: 1, LatencyMs: 1000, InputTokens: 1200}},
+		{"attachments in system-out", junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>[[ATTACHMENT|trace.zip]]
+[[ATTACHMENT|shot.png]]</system-out>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 1000, Error: "m", Attachments: 2}},
+		{"error text when no message", junitCase("baseline", ``, `<failure>AssertionError: no
+second line</failure>`), nil, got{LatencyUnknown: true, TokensUnknown: true, Attempts: 1, Error: "AssertionError: no"}},
+		{"suite property inherited", `<testsuites><testsuite name="s" hostname="baseline"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties><testcase name="t" time="1"/></testsuite></testsuites>`, nil,
+			got{Passed: true, TokensUnknown: true, Attempts: 1, LatencyMs: 1000}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := byHostAndProperty
+			if tt.mapping != nil {
+				m = *tt.mapping
+			}
+			out, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(tt.report), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Trials) != 1 {
+				t.Fatalf("%d trials; want 1", len(out.Trials))
+			}
+			tr := out.Trials[0]
+			g := got{Passed: tr.Passed, NotEvaluable: tr.NotEvaluable, LatencyUnknown: tr.LatencyUnknown, TokensUnknown: tr.TokensUnknown,
+				Attempts: tr.Attempts, LatencyMs: tr.LatencyMs, InputTokens: tr.InputTokens}
+			if len(out.Triage) == 1 {
+				g.Error, g.Attachments = out.Triage[0].Error, len(out.Triage[0].Attachments)
+			}
+			if diff := cmp.Diff(tt.want, g); diff != "" {
+				t.Errorf("trial (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestJUnitBadReports: malformed, hostile or unplaceable JUnit gets a coded
+// error at its place, and nothing a DTD could name is ever read.
+func TestJUnitBadReports(t *testing.T) {
+	ok := junitCase("baseline", ` time="1"`, ``)
+	tests := []struct {
+		name, report string
+		want         errShape
+	}{
+		{"not XML", `testsuites`, errShape{CodeInvalidArgument, "report"}},
+		{"empty", ``, errShape{CodeInvalidArgument, "report"}},
+		{"external entity", `<?xml version="1.0"?><!DOCTYPE t [<!ENTITY x SYSTEM "file:///etc/passwd">]><testsuite>&x;</testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"billion laughs", `<!DOCTYPE l [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><testsuite>&b;</testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"undefined entity", `<testsuite name="&x;"></testsuite>`, errShape{CodeInvalidArgument, "report"}},
+		{"another encoding", `<?xml version="1.0" encoding="ISO-8859-1"?><testsuite/>`, errShape{CodeInvalidArgument, "report"}},
+		{"mismatched tags", `<testsuite><testcase></testsuite>`, errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"truncated", ok[:60], errShape{CodeInvalidArgument, "report.testsuite"}},
+		{"wrong root", `<html/>`, errShape{CodeInvalidArgument, "report"}},
+		{"two roots", ok + ok, errShape{CodeInvalidArgument, "report"}},
+		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
+		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
+		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
+		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
+		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"no planner", strings.Replace(ok, `hostname="baseline"`, ``, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"one token figure", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="3"/></properties>`), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"a token figure that is no count", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="-3"/><property name="automium.outputTokens" value="1"/></properties>`),
+			errShape{CodeInvalidArgument, "report.testsuite.testcase[0].properties[1].property[0]"}},
+		{"only skipped", junitCase("baseline", ``, `<skipped/>`), errShape{CodeInvalidArgument, "report"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(tt.report), byHostAndProperty)
+			var ae *Error
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v; want *Error", err)
+			}
+			if diff := cmp.Diff(tt.want, errShape{ae.Code, ae.Field}); diff != "" {
+				t.Errorf("error (-want +got):\n%s\nmessage: %s", diff, ae.Message)
+			}
+			if len(ae.Message) > 600 || len(ae.Field) > 600 {
+				t.Errorf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+			}
+		})
+	}
+	// A tag mapping is refused for JUnit, which records no tags.
+	if _, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(ok), byProjectAndTag); err == nil {
+		t.Error("a tag mapping over JUnit: no error")
+	}
+}
+
+// TestShardsMerge: shards of one run, mixed formats, merge with
+// repetitions counting on; the same shard twice, or the same repetition twice
+// when the mapping reads it, is refused with both places named.
+func TestShardsMerge(t *testing.T) {
+	ctx := context.Background()
+	pw := string(realPlaywrightReport(t))
+	ju := `<testsuites>` + strings.Replace(junitCase("baseline", ` time="1"`, ``), `name="s"`, `name="s" timestamp="2026-12-01T20:00:00"`, 1) + `</testsuites>`
+	out, err := ReadReports(ctx, byProjectAndAnnotation, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)}, ReportReader{FormatJUnit, strings.NewReader(ju)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := out.Trials[len(out.Trials)-1]
+	if len(out.Trials) != 16 || last.PlannerID != "baseline" || last.Repetition != 4 || out.Sources[15] != "reports[1].content.testsuites.testsuite[0].testcase[0]" {
+		t.Errorf("%d trials, last %+v at %s; want 16, the JUnit one baseline's fourth search run", len(out.Trials), last, out.Sources[len(out.Sources)-1])
+	}
+
+	_, err = ReadReports(ctx, byProjectAndAnnotation, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)}, ReportReader{FormatPlaywrightJSON, strings.NewReader(pw)})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.suites[0].specs[0].tests[0]" || !strings.Contains(ae.Message, "reports[0].content.suites[0].specs[0].tests[0]") {
+		t.Errorf("the same shard twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+
+	_, err = ReadReports(ctx, byHostAndProperty, ReportReader{FormatJUnit, strings.NewReader(ju)}, ReportReader{FormatJUnit, strings.NewReader(ju)})
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuites.testsuite[0].testcase[0]") {
+		t.Errorf("the same JUnit shard twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+
+	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: PlaywrightFromAnnotation, Name: "repetition"}}
+	shard := func(n string) string {
+		return junitCase("baseline", ` time="1"`, `<properties><property name="repetition" value="`+n+`"/></properties>`)
+	}
+	if _, err := ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(shard("2"))}); err != nil {
+		t.Errorf("repetitions 1 and 2: %v", err)
+	}
+	_, err = ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(`<testsuites>` + shard("1") + `</testsuites>`)})
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuite.testcase[0]") {
+		t.Errorf("repetition 1 twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+}
+
+// realPlaywrightJUnit is the junit reporter's output of the same run as
+// realPlaywrightReport (testdata/playwright/run.sh writes both, with
+// includeRetries); CI points AUTOMIUM_PLAYWRIGHT_JUNIT at a fresh one.
+func realPlaywrightJUnit(t testing.TB) []byte {
+	t.Helper()
+	path := "testdata/playwright/junit.xml"
+	if p := os.Getenv("AUTOMIUM_PLAYWRIGHT_JUNIT"); p != "" {
+		path = p
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestPlaywrightJSONAndJUnitAgree: one Playwright run, written by the JSON
+// and the junit reporter at once, gives the same trials (in another order:
+// JUnit groups by project) and byte-identical comparisons.
+func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
+	ctx := context.Background()
+	js, ju := string(realPlaywrightReport(t)), string(realPlaywrightJUnit(t))
+	fromJSON, err := TrialsFromPlaywrightReportContext(ctx, strings.NewReader(js), byProjectAndAnnotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromJUnit, err := TrialsFromJUnitReport(ctx, strings.NewReader(ju), byProjectAndAnnotation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := cmpopts.SortSlices(func(a, b Trial) bool {
+		return a.PlannerID+"\x00"+a.JourneyID+"\x00"+strconv.Itoa(a.Repetition) < b.PlannerID+"\x00"+b.JourneyID+"\x00"+strconv.Itoa(b.Repetition)
+	})
+	if diff := cmp.Diff(fromJSON.Trials, fromJUnit.Trials, byKey); diff != "" {
+		t.Errorf("trials (-json +junit):\n%s", diff)
+	}
+	counts := func(r ImportedTrials) [5]int { return [5]int{r.Tests, r.Skipped, r.Flaky, r.Retried, r.NotEvaluable} }
+	if counts(fromJSON) != counts(fromJUnit) {
+		t.Errorf("counts: json %v, junit %v", counts(fromJSON), counts(fromJUnit))
+	}
+	compare := func(format, content string) []byte {
+		got, err := CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners,
+			Reports: []ReportContent{{Format: format, Content: content}}, Mapping: byProjectAndAnnotation})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(got.Comparison)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	if a, b := compare(FormatPlaywrightJSON, js), compare(FormatJUnit, ju); !bytes.Equal(a, b) {
+		t.Errorf("comparisons differ:\njson  %s\njunit %s", a, b)
+	}
+}
+
+// TestRealJUnitReports holds the reader to real producers, run afresh in CI
+// by testdata/junit/run.sh into $AUTOMIUM_JUNIT_DIR: pytest's --junitxml of
+// test_journeys.py must give the trials its tests fix, and go-junit-report's
+// reports of Go standard-library tests (another project's public test suite)
+// must parse to the totals their own header states. Without the directory
+// (no pytest or network here) there is nothing to read.
+func TestRealJUnitReports(t *testing.T) {
+	dir := os.Getenv("AUTOMIUM_JUNIT_DIR")
+	if dir == "" {
+		t.Skip("AUTOMIUM_JUNIT_DIR is not set; .ci/run sets it to testdata/junit/run.sh's output")
+	}
+	ctx := context.Background()
+	files, err := filepath.Glob(filepath.Join(dir, "*.xml"))
+	if err != nil || len(files) < 3 {
+		t.Fatalf("%d reports in %s (%v); want pytest's and two of go-junit-report's", len(files), dir, err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := newTrialBuilder(ReportMapping{})
+		b.count = &junitTotals{}
+		if err := b.read(ctx, bytes.NewReader(data), FormatJUnit, reportRoot); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if want := headerTotals(t, data); *b.count != want || want.Tests == 0 {
+			t.Errorf("%s: read %+v; its header says %+v", filepath.Base(f), *b.count, want)
+		}
+	}
+
+	// pytest: 6 tests; baseline fails remove, challenger errors in remove's
+	// fixture (not evaluable by default) and skips the checkout.
+	data, err := os.ReadFile(filepath.Join(dir, "pytest.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromAnnotation, Name: "planner"}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type outcome struct {
+		Planner, Journey     string
+		Passed, NotEvaluable bool
+		Tokens               int
+	}
+	var outcomes []outcome
+	for _, tr := range got.Trials {
+		outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Passed, tr.NotEvaluable, tr.InputTokens + tr.OutputTokens})
+		if tr.LatencyUnknown || tr.TokensUnknown != tr.NotEvaluable || tr.Attempts != 1 {
+			t.Errorf("trial %+v: want a latency, one attempt, and tokens unless its fixture errored before the test recorded them", tr)
+		}
+	}
+	want := []outcome{
+		{"baseline", "storefront-search-add-to-cart", true, false, 1050},
+		{"baseline", "storefront-remove-cart-item", false, false, 1050},
+		{"baseline", "storefront-checkout-saved-address", true, false, 1050},
+		{"challenger", "storefront-search-add-to-cart", true, false, 1050},
+		{"challenger", "storefront-remove-cart-item", false, true, 0},
+	}
+	if diff := cmp.Diff(want, outcomes); diff != "" {
+		t.Errorf("pytest trials (-want +got):\n%s", diff)
+	}
+	if got.Skipped != 1 || got.NotEvaluable != 1 {
+		t.Errorf("skipped %d, not evaluable %d; want 1 and 1", got.Skipped, got.NotEvaluable)
+	}
+}
+
+// headerTotals are the totals a JUnit report's producer wrote in its root
+// element, or, where the root has none, summed over its testsuites. It reads
+// the producer's own figures, not the reader's, to check the reader against.
+func headerTotals(t *testing.T, data []byte) junitTotals {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	var sum junitTotals
+	depth := 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return sum
+		}
+		switch e := tok.(type) {
+		case xml.StartElement:
+			depth++
+			n := func(name string) int {
+				for _, a := range e.Attr {
+					if a.Name.Local == name {
+						v, _ := strconv.Atoi(a.Value)
+						return v
+					}
+				}
+				return 0
+			}
+			h := junitTotals{n("tests"), n("failures"), n("errors"), n("skipped")}
+			if depth == 1 && h.Tests > 0 {
+				return h
+			}
+			if depth == 2 && e.Name.Local == "testsuite" {
+				sum.Tests, sum.Failures, sum.Errors, sum.Skipped = sum.Tests+h.Tests, sum.Failures+h.Failures, sum.Errors+h.Errors, sum.Skipped+h.Skipped
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+}
+
+// BenchmarkReadReports reads the largest import of each format the MCP
+// message limit allows: as many tests as fit in 8 MiB, each a distinct
+// journey of the benchmark app (the 100-repetition bound is per journey), in
+// the reporter's own shape; for JUnit, Playwright's junit reporter's, with a
+// property per testcase and a rerun. docs/performance.md quotes the figures.
+func BenchmarkReadReports(b *testing.B) {
+	m := byProjectAndAnnotation
+	m.AppID, m.FixtureID = cmpApp, cmpFixture
+	var pw, ju strings.Builder
+	pw.WriteString(`{"suites":[{"title":"journeys.spec.js","specs":[`)
+	for i := 0; pw.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+		if i > 0 {
+			pw.WriteByte(',')
+		}
+		fmt.Fprintf(&pw, `{"title":"journey %d","tags":[],"tests":[{"timeout":30000,"annotations":[{"type":"journey","description":"journey-%05d"}],"expectedStatus":"passed","projectId":"baseline","projectName":"baseline","status":"flaky","results":[{"workerIndex":0,"status":"failed","duration":1200,"retry":0,"startTime":"2026-12-01T20:00:00.000Z","errors":[{"message":"expect(received).toBe(expected)"}],"stdout":[],"stderr":[],"attachments":[]},{"workerIndex":0,"status":"passed","duration":900,"retry":1,"errors":[],"stdout":[],"stderr":[],"attachments":[]}]}]}`, i, i)
+	}
+	pw.WriteString(`]}]}`)
+	ju.WriteString(`<testsuites><testsuite name="journeys.spec.js" timestamp="2026-12-01T20:00:00.000Z" hostname="baseline">`)
+	for i := 0; ju.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+		fmt.Fprintf(&ju, "<testcase name=\"journey %d\" classname=\"journeys.spec.js\" time=\"0.9\">\n<properties>\n<property name=\"journey\" value=\"journey-%05d\">\n</property>\n</properties>\n<flakyFailure message=\"expect(received).toBe(expected)\" type=\"expect.toBe\" time=\"1.2\"><stackTrace>Error</stackTrace></flakyFailure>\n</testcase>\n", i, i)
+	}
+	ju.WriteString(`</testsuite></testsuites>`)
+	for _, c := range []struct{ format, data string }{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
+		out, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("%s/tests=%d/bytes=%d", c.format, len(out.Trials), len(c.data)), func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(c.data)))
+			for b.Loop() {
+				if _, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// FuzzTrialsFromJUnitReport: whatever the bytes, the JUnit reader returns
+// consistent trials or a coded error with a bounded field and message.
+func FuzzTrialsFromJUnitReport(f *testing.F) {
+	f.Add(realPlaywrightJUnit(f))
+	f.Add([]byte(junitCase("baseline", ` time="1"`, `<flakyFailure message="m"/>`)))
+	f.Add([]byte(`<!DOCTYPE x [<!ENTITY e "e">]><testsuite>&e;</testsuite>`))
+	f.Add([]byte("<testsuite name=\"\xff\"/>"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := TrialsFromJUnitReport(context.Background(), bytes.NewReader(data), byHostAndProperty)
+		if err == nil {
+			if len(got.Trials) == 0 || len(got.Sources) != len(got.Trials) || got.Tests < len(got.Trials)+got.Skipped {
+				t.Fatalf("inconsistent result %+v", got)
+			}
+			return
+		}
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code == "" {
+			t.Fatalf("err = %v; want a coded *Error", err)
+		}
+		if len(ae.Message) > 600 || len(ae.Field) > 600 {
+			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+		}
+	})
+}

@@ -1,0 +1,558 @@
+package automium
+
+import (
+	"context"
+	"crypto/sha256"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/automium/automium/internal/echo"
+)
+
+// The outcomes a mapping may call not evaluable (ReportMapping.NotEvaluable).
+const (
+	// OutcomeInterrupted is a Playwright test whose last result has status
+	// interrupted: the run was stopped (a crashed worker, a cancelled job).
+	OutcomeInterrupted = "interrupted"
+	// OutcomeTimedOut is a Playwright test whose last result has status
+	// timedOut, or a JUnit failure or error whose message says "timeout"
+	// (Playwright's and pytest-timeout's wording; a heuristic, since JUnit has
+	// no timeout element).
+	OutcomeTimedOut = "timedOut"
+	// OutcomeError is a JUnit testcase with an <error> rather than a
+	// <failure>: JUnit's name for an unexpected exception outside the
+	// assertions. Playwright's junit reporter writes <error> for any failure
+	// not raised by an expect matcher.
+	OutcomeError = "error"
+	// OutcomeNone, alone, says that no outcome is not evaluable: every test
+	// that ran passed or failed.
+	OutcomeNone = "none"
+)
+
+// DefaultNotEvaluable is what a mapping without notEvaluable calls not
+// evaluable: an interrupted run and a JUnit error, which say nothing about
+// the planner. A timeout stays a failure unless the caller says otherwise.
+var DefaultNotEvaluable = []string{OutcomeError, OutcomeInterrupted}
+
+// The annotation types (Playwright JSON) and property names (JUnit) that
+// carry a trial's tokens; a test with neither has its tokens unknown.
+const (
+	InputTokensAnnotation  = "automium.inputTokens"
+	OutputTokensAnnotation = "automium.outputTokens"
+)
+
+// Bounds of what is kept of one report, for triage.
+const (
+	// MaxTriage bounds the failed or not-evaluable trials whose first error
+	// message and attachments one import keeps; the rest are counted.
+	MaxTriage = 100
+	// MaxTriageErrorBytes bounds a kept error message.
+	MaxTriageErrorBytes = 300
+	// MaxTriageAttachments bounds the attachments kept of one trial.
+	MaxTriageAttachments = 4
+)
+
+// ImportedTrials is what an importer ([TrialsFromPlaywrightReport],
+// [TrialsFromJUnitReport]) read from one report, or from several merged.
+type ImportedTrials struct {
+	// One trial per test that ran, in report order.
+	Trials []Trial `json:"trials" jsonschema:"one trial per test that ran, in report order"`
+	// Tests in the report, skipped ones included.
+	Tests int `json:"tests" jsonschema:"tests in the report, skipped ones included"`
+	// Tests with status skipped, left out of the trials.
+	Skipped int `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
+	// Tests that failed, then passed on a retry.
+	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	// Tests retried at least once, whatever their final status.
+	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	// Trials marked not evaluable by the mapping's notEvaluable outcomes.
+	NotEvaluable int `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
+	// Source of each trial in the report, as a path
+	// (report.suites[0].specs[1].tests[2]).
+	Sources []string `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
+	// The first failed or not-evaluable trials, at most 100, with what triage needs.
+	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
+	// Failed or not-evaluable trials beyond those in triage.
+	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+}
+
+// PlaywrightTrials is the name ImportedTrials had when only Playwright
+// reports came in.
+type PlaywrightTrials = ImportedTrials
+
+// TrialTriage is what a failed or not-evaluable trial leaves for triage:
+// where it is, its first error message and the files its reporter attached,
+// as paths that are never opened.
+type TrialTriage struct {
+	// Source of the trial in its report.
+	Source string `json:"source" jsonschema:"source of the trial in its report"`
+	// Planner of the trial.
+	PlannerID string `json:"plannerId" jsonschema:"planner of the trial"`
+	// Journey of the trial.
+	JourneyID string `json:"journeyId" jsonschema:"journey of the trial"`
+	// Repetition of the trial.
+	Repetition int `json:"repetition" jsonschema:"repetition of the trial"`
+	// Whether the trial is not evaluable rather than failed.
+	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	// The first error message, cut to 300 bytes.
+	Error string `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
+	// Files the reporter attached (trace, screenshot, video), never opened.
+	Attachments []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
+}
+
+// TriageAttachment is one file a reporter attached to a test.
+type TriageAttachment struct {
+	// Trace, screenshot, video, or the reporter's name for it.
+	Name string `json:"name" jsonschema:"trace, screenshot, video, or the reporter's name for it"`
+	// The path as the reporter wrote it, cut to 512 bytes; never opened.
+	Path string `json:"path" jsonschema:"the path as the reporter wrote it, cut to 512 bytes; never opened"`
+}
+
+// keptValueBytes bounds a kept planner, journey, project or repetition value:
+// longer than any valid ID, so that validation still refuses a long one,
+// and short enough that keeping one per test stays cheap.
+const keptValueBytes = 4 * MaxIDLength
+
+// maxKeptValues is how many distinct values of one mapped name a test keeps:
+// two are enough to say that it has more than one.
+const maxKeptValues = 2
+
+// testRecord is what an importer keeps of one test until it becomes a trial:
+// only what the mapping reads, bounded.
+type testRecord struct {
+	at       Path
+	line     int    // XML line of the test; 0 for JSON
+	identity string // names the run of the test in its format, for duplicates
+	project  string
+	values   map[string][]string // mapped name -> distinct values, at most maxKeptValues
+	tokens   [2]float64          // summed input and output token annotations
+	tokensIn [2]bool             // whether each was given
+	tokenBad Path                // a token annotation that is not a count
+	skipped  bool
+	passed   bool
+	errored  bool   // a JUnit <error>, for totals
+	outcome  string // the outcome a mapping may call not evaluable, or ""
+	attempts int
+	ms       float64
+	msKnown  bool
+	errMsg   string
+	attach   []TriageAttachment
+}
+
+// keep records one value of a mapped name, as a bounded distinct list.
+func (t *testRecord) keep(name, v string) {
+	if t.values == nil {
+		t.values = map[string][]string{}
+	}
+	v = echo.Cut(v, keptValueBytes)
+	vs := t.values[name]
+	if len(vs) < maxKeptValues && !containsString(vs, v) {
+		t.values[name] = append(vs, v)
+	}
+}
+
+// keepToken adds one token annotation's value.
+func (t *testRecord) keepToken(i int, v string, at Path) {
+	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || n < 0 || n != math.Trunc(n) || n > MaxTrialTokens {
+		if t.tokenBad.steps == nil {
+			t.tokenBad = at
+		}
+		return
+	}
+	t.tokens[i] += n
+	t.tokensIn[i] = true
+}
+
+// keepError keeps the first error message.
+func (t *testRecord) keepError(msg string) {
+	if t.errMsg != "" {
+		return
+	}
+	if msg = strings.TrimSpace(stripANSI(msg)); msg != "" {
+		t.errMsg = echo.Cut(msg, MaxTriageErrorBytes)
+	}
+}
+
+// keepAttachment keeps one attachment's path.
+func (t *testRecord) keepAttachment(name, path string) {
+	if path == "" || len(t.attach) >= MaxTriageAttachments {
+		return
+	}
+	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, MaxIDLength), Path: echo.Cut(path, MaxPathLength)})
+}
+
+// trialBuilder turns test records into trials, for one or several reports
+// read in turn: repetitions count on across reports, and the same test run
+// twice is refused with both places named.
+type trialBuilder struct {
+	mapping ReportMapping
+	notEval map[string]bool
+	out     ImportedTrials
+	runs    map[[2]string]int // (planner, journey) -> runs so far
+	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
+	seen    map[[32]byte]int  // a test run's identity -> trial
+	paths   []Path            // where each trial's test is
+	format  string            // the format read, for messages
+	// count, when set, only counts tests as JUnit totals do, with no
+	// mapping: TestRealJUnitReports holds the reader to a producer's header.
+	count *junitTotals
+}
+
+// junitTotals are a JUnit report's totals, as its header states them.
+type junitTotals struct{ Tests, Failures, Errors, Skipped int }
+
+func newTrialBuilder(m ReportMapping) *trialBuilder {
+	b := &trialBuilder{mapping: m, notEval: map[string]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
+	outcomes := m.NotEvaluable
+	if outcomes == nil {
+		outcomes = DefaultNotEvaluable
+	}
+	for _, o := range outcomes {
+		b.notEval[o] = true
+	}
+	return b
+}
+
+// wantedNames are the annotation, property or tag names a test record keeps.
+func (b *trialBuilder) wanted(kind string) []string {
+	var names []string
+	for _, src := range []*ReportSource{&b.mapping.Planner, &b.mapping.Journey, b.mapping.Repetition} {
+		if src != nil && src.From == kind {
+			names = append(names, src.Name)
+		}
+	}
+	return names
+}
+
+// add turns one test record into a trial.
+func (b *trialBuilder) add(t *testRecord) error {
+	if c := b.count; c != nil {
+		c.Tests++
+		c.Skipped += b2i(t.skipped)
+		c.Errors += b2i(!t.skipped && t.errored)
+		c.Failures += b2i(!t.skipped && !t.passed && !t.errored)
+		return nil
+	}
+	b.out.Tests++
+	if b.out.Tests > MaxObservedTrials {
+		return newError(CodeLimitExceeded, t.at, nil, "is test number %d; one call reads at most %d tests", b.out.Tests, MaxObservedTrials)
+	}
+	if t.skipped {
+		b.out.Skipped++
+		return nil
+	}
+	if t.attempts > MaxPlaywrightResults {
+		return newError(CodeLimitExceeded, t.at, nil, "ran %d times; a test may run at most %d times (the first run and %d retries)", t.attempts, MaxPlaywrightResults, MaxRetryCount)
+	}
+	planner, err := b.value(b.mapping.Planner, t, "planner")
+	if err != nil {
+		return err
+	}
+	journey, err := b.value(b.mapping.Journey, t, "journey")
+	if err != nil {
+		return err
+	}
+	if t.ms < 0 || t.ms > MaxTrialLatencyMs {
+		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, MaxTrialLatencyMs)
+	}
+	if t.tokenBad.steps != nil {
+		return newError(CodeInvalidArgument, t.tokenBad, nil, "is not a token count; %s and %s carry whole numbers from 0 to %d", echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation), MaxTrialTokens)
+	}
+	if t.tokensIn[0] != t.tokensIn[1] {
+		return newError(CodeInvalidArgument, t.at, nil, "gives one of %s and %s but not the other; give both, or neither to leave its tokens unknown",
+			echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation))
+	}
+	if t.tokens[0] > MaxTrialTokens || t.tokens[1] > MaxTrialTokens {
+		return newError(CodeLimitExceeded, t.at, nil, "spent more than %d tokens of one kind; a trial spends at most that many", MaxTrialTokens)
+	}
+	key := [2]string{planner, journey}
+	var rep int
+	if src := b.mapping.Repetition; src != nil {
+		v, err := b.value(*src, t, "repetition")
+		if err != nil {
+			return err
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxRepetitions {
+			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), MaxRepetitions)
+		}
+		rep = n
+		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
+			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each shard once",
+				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
+		}
+		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
+	}
+	if t.identity != "" && b.mapping.Repetition == nil {
+		id := sha256.Sum256([]byte(t.identity))
+		if prev, ok := b.seen[id]; ok {
+			return newError(CodeInvalidArgument, t.at, nil, "is the same run of the same test as %s (same test, same start); pass each shard once", b.out.Sources[prev])
+		}
+		b.seen[id] = len(b.out.Trials)
+	}
+	b.runs[key]++
+	if b.runs[key] > MaxRepetitions {
+		return newError(CodeLimitExceeded, t.at, nil, "is run %d of journey %s by planner %s; at most %d runs of a journey per planner are compared",
+			b.runs[key], echo.Value(journey), echo.Value(planner), MaxRepetitions)
+	}
+	if rep == 0 {
+		rep = b.runs[key]
+	}
+	appID, fixtureID := b.mapping.AppID, b.mapping.FixtureID
+	if ref, ok := owned().journeyByID[journey]; ok {
+		appID, fixtureID = ref.AppID, ref.FixtureID
+	} else if appID == "" {
+		return newError(CodeInvalidArgument, t.at, nil,
+			"journey %s is not a reference journey of the owned corpus, so its app and fixture are unknown; give appId and fixtureId in the mapping", echo.Value(journey))
+	}
+	attempts := max(t.attempts, 1)
+	notEval := !t.passed && t.outcome != "" && b.notEval[t.outcome]
+	tr := Trial{
+		PlannerID: planner, AppID: appID, FixtureID: fixtureID, JourneyID: journey, Repetition: rep,
+		Passed:            t.passed,
+		LatencyMs:         int(math.Round(t.ms)),
+		LatencyUnknown:    !t.msKnown,
+		TokensUnknown:     !t.tokensIn[0],
+		InputTokens:       int(t.tokens[0]),
+		OutputTokens:      int(t.tokens[1]),
+		Attempts:          attempts,
+		NotEvaluable:      notEval,
+		RecoveryTriggered: attempts > 1,
+		Recovered:         t.passed && attempts > 1,
+	}
+	if !t.msKnown {
+		tr.LatencyMs = 0
+	}
+	b.out.Trials = append(b.out.Trials, tr)
+	b.out.Sources = append(b.out.Sources, t.at.String())
+	b.paths = append(b.paths, t.at)
+	b.out.Flaky += b2i(tr.Recovered)
+	b.out.Retried += b2i(attempts > 1)
+	b.out.NotEvaluable += b2i(notEval)
+	if !t.passed {
+		if len(b.out.Triage) < MaxTriage {
+			b.out.Triage = append(b.out.Triage, TrialTriage{
+				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
+				NotEvaluable: notEval, Error: t.errMsg, Attachments: t.attach,
+			})
+		} else {
+			b.out.TriageOmitted++
+		}
+	}
+	return nil
+}
+
+// value reads one mapped value of a test; what is the mapping's field name.
+func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (string, error) {
+	var found []string
+	switch src.From {
+	case PlaywrightFromProject:
+		if t.project != "" {
+			found = []string{echo.Cut(t.project, keptValueBytes)}
+		}
+	default:
+		found = t.values[src.From+"\x00"+src.Name]
+	}
+	if len(found) == 1 && found[0] != "" {
+		return found[0], nil
+	}
+	// Only a test the mapping cannot place pays for the wording.
+	var where echo.Message
+	switch {
+	case src.From == PlaywrightFromTag:
+		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
+	case src.From == PlaywrightFromAnnotation && b.format == FormatJUnit:
+		where = echo.Msg("a property %s with the "+what+" as its value", echo.Value(src.Name))
+	case src.From == PlaywrightFromAnnotation:
+		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
+	case b.format == FormatJUnit:
+		where = echo.Msg("its testsuite's hostname (where Playwright's junit reporter writes the project)")
+	default:
+		where = echo.Msg("a projectName")
+	}
+	if len(found) > 1 {
+		return "", newError(CodeInvalidArgument, t.at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
+	}
+	return "", newError(CodeInvalidArgument, t.at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ReportImport counts what the reports of a comparison held.
+type ReportImport struct {
+	// Tests in the reports, skipped ones included.
+	Tests int `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
+	// Tests that ran, one trial each.
+	Trials int `json:"trials" jsonschema:"tests that ran, one trial each"`
+	// Tests skipped, left out of the trials.
+	Skipped int `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
+	// Tests that failed, then passed on a retry.
+	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	// Tests retried at least once, whatever their final status.
+	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	// Trials not evaluable (infrastructure errors), out of every denominator.
+	NotEvaluable int `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
+	// The first failed or not-evaluable trials, at most 100, for triage.
+	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
+	// Failed or not-evaluable trials beyond those in triage.
+	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+}
+
+func importOf(read ImportedTrials) ReportImport {
+	return ReportImport{Tests: read.Tests, Trials: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried,
+		NotEvaluable: read.NotEvaluable, Triage: read.Triage, TriageOmitted: read.TriageOmitted}
+}
+
+// ReportsComparison is a comparison of the planners of one or more reports.
+type ReportsComparison struct {
+	// What was read from the reports.
+	Import ReportImport `json:"import" jsonschema:"what was read from the reports"`
+	// The observed comparison of the trials read.
+	Comparison ComparisonReport `json:"comparison" jsonschema:"the observed comparison of the trials read"`
+}
+
+// MaxReports bounds the reports (shards) of one comparison.
+const MaxReports = 64
+
+// ReportContent is one report of a comparison, inline.
+type ReportContent struct {
+	// Playwright-json or junit.
+	Format string `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	// The report's content (not a file name), at most 8 MiB.
+	Content string `json:"content" jsonschema:"the report's content (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
+}
+
+// CompareReportsInput compares the planners of one or more reports: the
+// shards of one run, of one format or mixed.
+type CompareReportsInput struct {
+	// Owned corpus version the runs were recorded against.
+	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against" validate:"required,automium_corpus_version"`
+	// The planners the tests name, 1 to 16; reported in this order.
+	Planners []PlannerRef `json:"planners" jsonschema:"the planners the tests name, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
+	// The reports, 1 to 64, merged in this order.
+	Reports []ReportContent `json:"reports" jsonschema:"the reports, 1 to 64, merged in this order" validate:"required,min=1,max=64,dive"`
+	// Where each test's planner and journey are written.
+	Mapping ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+}
+
+// ReportReader is one report a Go caller streams to [ReadReports].
+type ReportReader struct {
+	// FormatPlaywrightJSON or FormatJUnit.
+	Format string
+	// The report's bytes, read once, token by token.
+	R io.Reader
+}
+
+// ReadReports reads reports of one format or mixed (the shards of one run)
+// and merges their trials, in order: repetitions count on from one report to
+// the next, and the same run of a test in two reports, or the same planner,
+// journey and repetition twice when the mapping reads repetitions, is
+// refused with both places named. Memory is proportional to the trials
+// kept, whatever the reports' sizes; problems are reported at
+// reports[i].content paths.
+func ReadReports(ctx context.Context, m ReportMapping, reports ...ReportReader) (ImportedTrials, error) {
+	if err := checkContext(ctx); err != nil {
+		return ImportedTrials{}, err
+	}
+	if err := mappingProblems(m); err != nil {
+		return ImportedTrials{}, err
+	}
+	b, err := readReports(ctx, m, reports)
+	if err != nil {
+		return ImportedTrials{}, err
+	}
+	return b.out, nil
+}
+
+func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (*trialBuilder, error) {
+	if len(reports) == 0 || len(reports) > MaxReports {
+		return nil, newError(CodeInvalidArgument, field("reports"), nil, "has %d reports; pass 1 to %d", len(reports), MaxReports)
+	}
+	b := newTrialBuilder(m)
+	for i, r := range reports {
+		root := field("reports").at(i).dot("content")
+		if r.Format != FormatJUnit && r.Format != FormatPlaywrightJSON {
+			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{FormatJUnit, FormatPlaywrightJSON}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
+		}
+		if r.R == nil {
+			return nil, newError(CodeInvalidArgument, root, nil, "the reader is nil; pass the report's content")
+		}
+		if err := b.read(ctx, r.R, r.Format, root); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.done(field("reports")); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// CompareReports reads the reports with [ReadReports] and compares their
+// planners with [CompareObservedTrials]: the basis is observed and nothing
+// in them was verified. A problem of a trial is reported at its test's path
+// in its report.
+func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsComparison, error) {
+	if err := checkContext(ctx); err != nil {
+		return ReportsComparison{}, err
+	}
+	ps := newProblems(in)
+	ps.validate(in)
+	sourceFromProblems(ps, in.Mapping)
+	if err := ps.err(); err != nil {
+		return ReportsComparison{}, err
+	}
+	if err := mappingProblems(in.Mapping); err != nil {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
+			return Path{steps: append([]pathStep{{name: "mapping"}}, at.steps...)}
+		})
+	}
+	readers := make([]ReportReader, len(in.Reports))
+	for i, r := range in.Reports {
+		readers[i] = ReportReader{Format: r.Format, R: strings.NewReader(r.Content)}
+	}
+	b, err := readReports(ctx, in.Mapping, readers)
+	if err != nil {
+		return ReportsComparison{}, err
+	}
+	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: b.out.Trials})
+	if err != nil {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
+			if st := at.steps; len(st) >= 2 && st[0].name == "trials" && !st[0].elem && st[1].elem && st[1].index < len(b.paths) {
+				return b.paths[st[1].index]
+			}
+			return at
+		})
+	}
+	return ReportsComparison{Import: importOf(b.out), Comparison: report}, nil
+}
+
+// stripANSI drops the terminal colour sequences (ESC [ ... letter) that
+// Playwright writes into its error messages, as its junit reporter does.
+func stripANSI(s string) string {
+	if !strings.Contains(s, "\x1b[") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
