@@ -228,6 +228,27 @@ func TestPlaywrightExportRealTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The comparison names the journey in its per-journey rows, and
+			// the triage names the node, from the step title the spec gave it.
+			var failedRows, failedSteps []string
+			for _, row := range cmpRes.Comparison.Planners[0].JourneyRows {
+				if row.Passes < row.Runs {
+					failedRows = append(failedRows, row.JourneyID)
+				}
+			}
+			for _, tr := range cmpRes.Import.Triage {
+				failedSteps = append(failedSteps, tr.JourneyID+" "+tr.FailedStep)
+			}
+			var wantSteps []string
+			if c.broken {
+				wantSteps = []string{brokenJourney + " " + brokenNode}
+			}
+			if diff := cmp.Diff(want, failedRows); diff != "" {
+				t.Errorf("journey rows that failed in the comparison (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(wantSteps, failedSteps); diff != "" {
+				t.Errorf("failed steps in the import's triage (-want +got):\n%s", diff)
+			}
 			pr := cmpRes.Comparison.Planners[0].PassRate
 			if pr.N != ran || pr.Successes != ran-len(want) {
 				t.Errorf("compared pass rate %d/%d, want %d/%d", pr.Successes, pr.N, ran-len(want), ran)

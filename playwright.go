@@ -437,6 +437,8 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 			return d.array(at, func(_ int, at Path) error { return pr.errorValue(t, at) })
 		case "attachments":
 			return d.array(at, func(_ int, at Path) error { return pr.attachment(t, at) })
+		case "steps":
+			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
 		}
 		return d.skip(at)
 	})
@@ -444,6 +446,42 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 		t.msKnown = false
 	}
 	return status, err
+}
+
+// step reads one step of a result, and its steps: the title of the first
+// step that has an error, outermost first, is kept once. A test.step that
+// fails carries the error of the expect inside it too, so the outermost one
+// is the step the spec named (in an exported spec, a graph node ID).
+func (pr *pwRead) step(t *testRecord, at Path) error {
+	d := pr.d
+	if d.dec.PeekKind() != '{' {
+		return d.skip(at)
+	}
+	var title string
+	failed := false
+	had := t.step != ""
+	err := d.object(at, func(name string, at Path) error {
+		switch name {
+		case "title":
+			if d.dec.PeekKind() != '"' {
+				return d.skip(at)
+			}
+			s, err := d.str(at)
+			title = echo.Cut(s, MaxIDLength)
+			return err
+		case "error":
+			failed = d.dec.PeekKind() == '{'
+		case "steps":
+			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
+		}
+		return d.skip(at)
+	})
+	// A failed step replaces what its own steps kept, whatever the order of
+	// its members, unless a step before it had failed already.
+	if failed && title != "" && !had {
+		t.step = title
+	}
+	return err
 }
 
 // errorValue reads a TestError, keeping the first message.

@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/automium/automium/internal/echo"
 )
 
 // realPlaywrightReport is the output of Playwright's JSON reporter over
@@ -308,4 +310,46 @@ func wideObject(n int) string {
 		fmt.Fprintf(&b, `"m%d":0`, i)
 	}
 	return b.String()
+}
+
+// TestPlaywrightFailedStep: the triage of a failed Playwright test names the
+// first test.step that failed, outermost first, so that a failure in an
+// exported spec points at its graph node; members in any order, deep steps,
+// steps of a later attempt and hostile titles included.
+func TestPlaywrightFailedStep(t *testing.T) {
+	report := func(results string) string {
+		return `{"suites":[{"specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[` + results + `]}]}]}]}`
+	}
+	const fail = `"status":"failed","duration":5,"error":{"message":"boom"}`
+	tests := []struct {
+		name, results, want string
+	}{
+		{"no steps", `{` + fail + `}`, ""},
+		{"one failed step", `{` + fail + `,"steps":[{"title":"step-1"},{"title":"assert-1","error":{"message":"x"}}]}`, "assert-1"},
+		{"the outermost failed step, not the expect inside it", `{` + fail + `,"steps":[{"title":"assert-1","error":{"message":"x"},"steps":[{"title":"expect.toBeVisible","error":{"message":"x"}}]}]}`, "assert-1"},
+		{"title after its steps", `{` + fail + `,"steps":[{"steps":[{"title":"inner","error":{}}],"error":{},"title":"outer"}]}`, "outer"},
+		{"a passed outer step keeps its failed inner step", `{` + fail + `,"steps":[{"title":"recover-2","steps":[{"title":"step-2","error":{}}]}]}`, "step-2"},
+		{"the first failure of several", `{` + fail + `,"steps":[{"title":"step-1","error":{}},{"title":"step-2","error":{}}]}`, "step-1"},
+		{"the first attempt's, not the retry's", `{` + fail + `,"steps":[{"title":"step-1","error":{}}]},{` + fail + `,"steps":[{"title":"step-3","error":{}}]}`, "step-1"},
+		{"an error that is not an object", `{` + fail + `,"steps":[{"title":"step-1","error":null},{"title":"step-2","error":"x"}]}`, ""},
+		{"a title that is not a string", `{` + fail + `,"steps":[{"title":7,"error":{}}]}`, ""},
+		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), MaxIDLength)},
+	}
+	m := PlaywrightMapping{Planner: PlaywrightSource{From: PlaywrightFromProject}, Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "journey"}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ComparePlaywrightReport(context.Background(), ComparePlaywrightReportInput{
+				CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "baseline", Vendor: "v", Model: "m"}}, Report: report(tt.results), Mapping: m,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Import.Triage) != 1 {
+				t.Fatalf("triage %+v, want the one failed trial", got.Import.Triage)
+			}
+			if diff := cmp.Diff(tt.want, got.Import.Triage[0].FailedStep); diff != "" {
+				t.Errorf("failedStep (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -96,6 +96,9 @@ type TrialTriage struct {
 	Repetition int `json:"repetition" jsonschema:"repetition of the trial"`
 	// Whether the trial is not evaluable rather than failed.
 	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	// Title of the first test.step that failed (Playwright JSON); in an exported spec,
+	// the graph node that failed.
+	FailedStep string `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
 	// The first error message, cut to 300 bytes.
 	Error string `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
 	// Files the reporter attached (trace, screenshot, video), never opened.
@@ -138,6 +141,7 @@ type testRecord struct {
 	ms       float64
 	msKnown  bool
 	errMsg   string
+	step     string // the title of the first step that failed, in Playwright JSON
 	attach   []TriageAttachment
 }
 
@@ -336,7 +340,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 		if len(b.out.Triage) < MaxTriage {
 			b.out.Triage = append(b.out.Triage, TrialTriage{
 				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
-				NotEvaluable: notEval, Error: t.errMsg, Attachments: t.attach,
+				NotEvaluable: notEval, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
 			})
 		} else {
 			b.out.TriageOmitted++

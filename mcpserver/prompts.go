@@ -575,7 +575,7 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 	}
 	next("Read automium://contracts/replay-event-v1 for the event format (event types %s).", list(sets.eventTypes))
 	next("Call automium_get_artifact_manifest with the run's artifacts to check the manifest is complete and its paths are safe.")
-	next("If the run came in through a report (automium_compare_reports), its entry in import.triage gives the first error message and the paths of its trace, screenshot and video: ask the user to open those files, which the server never reads.")
+	next("If the run came in through a report (automium_compare_reports), its entry in import.triage gives the failed step (in an exported spec, the graph node), the first error message and the paths of its trace, screenshot and video: ask the user to open those files, which the server never reads.")
 	switch {
 	case guide.noEvents:
 		next("There are no step events to read: look at the report and at how the run was scheduled.")
