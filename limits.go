@@ -18,19 +18,22 @@ import (
 // validation and docs/limits.md read: a new bound is a constant and a row
 // there, then go generate ./....
 const (
-	MaxIDLength          = 128
-	MaxTextLength        = 2000
-	MaxSteps             = 200
-	MaxAssertions        = 50
-	MaxRecoveryRetries   = 3
-	MaxArtifactEntries   = 256
-	MaxPathLength        = 512
-	MaxPlanners          = 16
-	MaxRepetitions       = 100
-	MaxAppIDs            = 32
-	MaxRetryCount        = 10
-	MaxObservedTrials    = 100_000
-	MaxArtifactSizeBytes = 1 << 40
+	MaxIDLength        = 128
+	MaxTextLength      = 2000
+	MaxSteps           = 200
+	MaxAssertions      = 50
+	MaxRecoveryRetries = 3
+	MaxArtifactEntries = 256
+	MaxPathLength      = 512
+	MaxPlanners        = 16
+	MaxRepetitions     = 100
+	// MaxAssumedPassPercent is the most an assumed first-attempt pass rate
+	// of a modeled comparison may be, in percent (see AssumedPassRate).
+	MaxAssumedPassPercent = 99
+	MaxAppIDs             = 32
+	MaxRetryCount         = 10
+	MaxObservedTrials     = 100_000
+	MaxArtifactSizeBytes  = 1 << 40
 	// MaxTrialLatencyMs (24 hours) and MaxTrialTokens bound one observed trial, so
 	// that the token totals of MaxObservedTrials trials stay exact in a float64
 	// and in every JSON reader.
@@ -98,6 +101,7 @@ var limits = []Limit{
 	{"MaxProblemBytes", MaxProblemBytes, "", "bytes of problem text one error or one invalid journey lists, counted as JSON writes it (a < is six bytes); the last problem then says how many more there were"},
 	{"MaxPlanners", MaxPlanners, "max_planners", "planners of a comparison"},
 	{"MaxRepetitions", MaxRepetitions, "max_repetitions", "repetitions of a comparison (0 or less means 1)"},
+	{"MaxAssumedPassPercent", MaxAssumedPassPercent, "max_assumed_pass_percent", "assumed first-attempt pass rate of a planner, in percent (at least 1)"},
 	{"MaxAppIDs", MaxAppIDs, "max_app_ids", "app IDs of a comparison"},
 	{"MaxRetryCount", MaxRetryCount, "max_retry_count", "retryCount of a replay summary"},
 	{"MaxObservedTrials", MaxObservedTrials, "max_observed_trials", "recorded trials of an observed comparison; tests of a Playwright report"},
