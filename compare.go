@@ -182,12 +182,25 @@ type CompareObservedTrialsInput struct {
 // the pass rate and the recovery success rate, harder intents lower them, and
 // longer journeys cost more time and tokens.
 //
+// # Assumed pass rates
+//
+// With AssumedPassRates, planner i draws with its own error rate λᵢ, solved so
+// that the mean over the journeys of the per-journey pass probability is its
+// assumed rate (everything else as above), the notice is
+// [ModeledAssumedNotice], and every pair gains [PairPower]: the simulated
+// power of the report's decision rule at this design and the design that
+// reaches 80%. Verdicts stay [PairModeledNotEvidence] and the Pareto set
+// stays empty. See docs/benchmarks.md, "Planning an experiment".
+//
 // # Validation
 //
 // corpusVersion must be supported (unsupported_corpus_version); appIds must be
 // authorized (invalid_app_id) and distinct; planners need id, vendor and model
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
-// planners or [MaxRepetitions] repetitions is limit_exceeded.
+// planners or [MaxRepetitions] repetitions is limit_exceeded. assumedPassRates,
+// when given, must name every planner once by its exact ID (invalid_argument
+// at the entry or at assumedPassRates for a planner left out), each rate from
+// 1 to [MaxAssumedPassPercent] percent.
 //
 // ComparePlanners is safe for concurrent use. It spreads the planners over up to
 // GOMAXPROCS goroutines; the report does not depend on how they were spread.
