@@ -167,8 +167,12 @@ type powerSim struct {
 	cdfB   []float64
 	guideA []int32 // binomialGuide of cdfA, journey by journey
 	guideB []int32
-	reps   int // the reps cdfA and cdfB are for
+	reps   int // the reps cdfA, cdfB and counts are for
 	diffs  []float64
+	// counts[(e·PowerJourneysCap + j)·2 + b] is experiment e's count of
+	// planner b (0 A, 1 B) on journey j at reps; drawn[e] journeys are drawn.
+	counts []uint8
+	drawn  []uint8
 }
 
 // powerSeed keys a pair's simulations: the report's seed and the two assumed
@@ -187,16 +191,23 @@ func powerSeed(seed uint64, rateA, rateB float64) uint64 {
 // log pmf so that p near 0 or 1 neither underflows nor divides by zero.
 func binomialCDF(cdf []float64, n int, p float64) {
 	lp, lq := math.Log(p), math.Log1p(-p)
-	ln, _ := math.Lgamma(float64(n + 1))
+	lf := logFactorials()
 	sum := 0.0
 	for k := 0; k <= n; k++ {
-		lk, _ := math.Lgamma(float64(k + 1))
-		lnk, _ := math.Lgamma(float64(n - k + 1))
-		sum += math.Exp(ln - lk - lnk + float64(float64(k)*lp) + float64(float64(n-k)*lq))
+		sum += math.Exp(lf[n] - lf[k] - lf[n-k] + float64(float64(k)*lp) + float64(float64(n-k)*lq))
 		cdf[k] = sum
 	}
 	cdf[n] = 1 // no u in [0,1) falls past the last count
 }
+
+// logFactorials holds log k! for k up to MaxRepetitions.
+var logFactorials = sync.OnceValue(func() []float64 {
+	lf := make([]float64, MaxRepetitions+1)
+	for k := range lf {
+		lf[k], _ = math.Lgamma(float64(k + 1))
+	}
+	return lf
+})
 
 // binomialGuide fills guide[i] (i < n+1) with the least k with cdf[k] > i/(n+1),
 // so that drawing starts at the right bucket and moves on a step or two.
@@ -225,6 +236,9 @@ func (s *powerSim) setReps(reps int) {
 		return
 	}
 	s.reps = reps
+	s.counts = resize(s.counts, s.n*2*PowerJourneysCap)
+	s.drawn = resize(s.drawn, s.n)
+	clear(s.drawn)
 	g0 := len(s.pa)
 	s.cdfA = resize(s.cdfA, g0*(reps+1))
 	s.cdfB = resize(s.cdfB, g0*(reps+1))
@@ -251,12 +265,10 @@ func (s *powerSim) setReps(reps int) {
 func (s *powerSim) verdicts(g, reps, want, need int) int {
 	s.setReps(reps)
 	g0, w := len(s.pa), reps+1
-	state := s.base
 	s.diffs = resize(s.diffs, g)
-	floorOf := func(c int) float64 { return binomialFloor(c, reps) }
 	floors := make([]float64, reps+1)
 	for c := range floors {
-		floors[c] = floorOf(c)
+		floors[c] = binomialFloor(c, reps)
 	}
 	hits := 0
 	for e := range s.n {
@@ -271,14 +283,21 @@ func (s *powerSim) verdicts(g, reps, want, need int) int {
 				return 0
 			}
 		}
+		// Experiment e's counts at these repetitions, drawn once: journey j
+		// reads stream numbers 2·(e·cap + j) + 1 and + 2, so a design with
+		// more journeys extends the same experiments.
+		counts := s.counts[e*2*PowerJourneysCap : (e+1)*2*PowerJourneysCap]
+		for j := int(s.drawn[e]); j < g; j++ {
+			k := j % g0
+			at := s.base + uint64(2*(e*PowerJourneysCap+j)+1)*splitMixGamma
+			counts[2*j] = uint8(draw(s.cdfA[k*w:(k+1)*w], s.guideA[k*w:(k+1)*w], unitFloat(splitMix(at))))
+			counts[2*j+1] = uint8(draw(s.cdfB[k*w:(k+1)*w], s.guideB[k*w:(k+1)*w], unitFloat(splitMix(at+splitMixGamma))))
+		}
+		s.drawn[e] = max(s.drawn[e], uint8(g))
 		st := pairStats{diffs: s.diffs[:0]}
 		floor := 0.0
 		for j := range g {
-			k := j % g0
-			state += splitMixGamma
-			ca := draw(s.cdfA[k*w:(k+1)*w], s.guideA[k*w:(k+1)*w], unitFloat(splitMix(state)))
-			state += splitMixGamma
-			cb := draw(s.cdfB[k*w:(k+1)*w], s.guideB[k*w:(k+1)*w], unitFloat(splitMix(state)))
+			ca, cb := counts[2*j], counts[2*j+1]
 			st.diffs = append(st.diffs, float64(ca)/float64(reps)-float64(cb)/float64(reps))
 			floor += floors[ca] + floors[cb]
 		}
