@@ -59,9 +59,9 @@ type ComparePlannersInput struct {
 	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
 	// Runs of every journey per planner, up to 100; below 1 or absent means 1.
 	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
-	// Optional assumed first-attempt pass rate of every planner, each once; draws
-	// follow them and each pair gains its power and a plan for 80%.
-	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"optional assumed first-attempt pass rate of every planner, each once; draws follow them and each pair gains its power and a plan for 80%" validate:"max_planners,dive"`
+	// Optional: every planner's assumed rate, once; draws follow them and pairs get
+	// power.
+	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"optional: every planner's assumed rate, once; draws follow them and pairs get power" validate:"max_planners,dive"`
 	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
 	// report, and 0 or absent means the documented default 20260414.
 	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
