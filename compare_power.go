@@ -116,12 +116,13 @@ func assumedRateProblems(ps *problems, planners []PlannerRef, rates []AssumedPas
 
 // journeyPassProbability is a modeled trial's chance of passing journey m
 // with traits p (see ComparePlanners): every step passes at once or on one of
-// its R retries, then every assertion passes.
+// its R retries, then every assertion passes. Products are rounded on their
+// own (float64(…)), so no platform fuses them and λ is the same bits everywhere.
 func journeyPassProbability(m *modeledJourney, p plannerTraits) float64 {
 	prob := math.Pow(math.Exp(-p.lambda*assertionWeight), float64(m.assertions))
 	for _, w := range m.weights {
 		s := math.Exp(-p.lambda * w)
-		prob *= s + (1-s)*(1-math.Pow(1-p.rho*s, float64(m.maxRetries)))
+		prob *= s + float64((1-s)*(1-math.Pow(1-float64(p.rho*s), float64(m.maxRetries))))
 	}
 	return prob
 }

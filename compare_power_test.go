@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -293,5 +294,27 @@ func BenchmarkComparePlannersAssumed(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPowerIndependentOfWorkers: pairs are planned on GOMAXPROCS goroutines;
+// the report's bytes do not depend on how many.
+func TestPowerIndependentOfWorkers(t *testing.T) {
+	in := assumedInput(3, 60, 70, 80, 60)
+	in.AppIDs = owned().appIDs[:3]
+	var want []byte
+	for _, procs := range []int{1, 2, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		r, err := ComparePlanners(context.Background(), in)
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := json.Marshal(r)
+		if want == nil {
+			want = got
+		} else if string(got) != string(want) {
+			t.Errorf("GOMAXPROCS %d changed the report", procs)
+		}
 	}
 }
