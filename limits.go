@@ -18,22 +18,19 @@ import (
 // validation and docs/limits.md read: a new bound is a constant and a row
 // there, then go generate ./....
 const (
-	MaxIDLength        = 128
-	MaxTextLength      = 2000
-	MaxSteps           = 200
-	MaxAssertions      = 50
-	MaxRecoveryRetries = 3
-	MaxArtifactEntries = 256
-	MaxPathLength      = 512
-	MaxPlanners        = 16
-	MaxRepetitions     = 100
-	// MaxAssumedPassPercent is the most an assumed first-attempt pass rate
-	// of a modeled comparison may be, in percent (see AssumedPassRate).
-	MaxAssumedPassPercent = 99
-	MaxAppIDs             = 32
-	MaxRetryCount         = 10
-	MaxObservedTrials     = 100_000
-	MaxArtifactSizeBytes  = 1 << 40
+	MaxIDLength          = 128
+	MaxTextLength        = 2000
+	MaxSteps             = 200
+	MaxAssertions        = 50
+	MaxRecoveryRetries   = 3
+	MaxArtifactEntries   = 256
+	MaxPathLength        = 512
+	MaxPlanners          = 16
+	MaxRepetitions       = 100
+	MaxAppIDs            = 32
+	MaxRetryCount        = 10
+	MaxObservedTrials    = 100_000
+	MaxArtifactSizeBytes = 1 << 40
 	// MaxTrialLatencyMs (24 hours) and MaxTrialTokens bound one observed trial, so
 	// that the token totals of MaxObservedTrials trials stay exact in a float64
 	// and in every JSON reader.
@@ -42,6 +39,10 @@ const (
 	// MaxSeed is 2^53-1: a larger comparison seed would not survive a round trip
 	// through JSON readers that hold numbers as float64.
 	MaxSeed = 1<<53 - 1
+
+	// MaxAssumedPassPercent is the most an assumed first-attempt pass rate
+	// of a modeled comparison may be, in percent (see AssumedPassRate).
+	MaxAssumedPassPercent = 99
 	// MaxNestingDepth is how deeply a message a client sends, and the arguments
 	// in it, may nest objects and arrays: the stdio transport checks each line
 	// against it, the MCP adapter's argument walker each call's arguments, and
