@@ -59,6 +59,9 @@ type ComparePlannersInput struct {
 	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
 	// Runs of every journey per planner, up to 100; below 1 or absent means 1.
 	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
+	// Optional: every planner's assumed rate, once; draws follow them and pairs get
+	// power.
+	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"optional: every planner's assumed rate, once; draws follow them and pairs get power" validate:"max_planners,dive"`
 	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
 	// report, and 0 or absent means the documented default 20260414.
 	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
@@ -179,12 +182,25 @@ type CompareObservedTrialsInput struct {
 // the pass rate and the recovery success rate, harder intents lower them, and
 // longer journeys cost more time and tokens.
 //
+// # Assumed pass rates
+//
+// With AssumedPassRates, planner i draws with its own error rate λᵢ, solved so
+// that the mean over the journeys of the per-journey pass probability is its
+// assumed rate (everything else as above), the notice is
+// [ModeledAssumedNotice], and every pair gains [PairPower]: the simulated
+// power of the report's decision rule at this design and the design that
+// reaches 80%. Verdicts stay [PairModeledNotEvidence] and the Pareto set
+// stays empty. See docs/benchmarks.md, "Planning an experiment".
+//
 // # Validation
 //
 // corpusVersion must be supported (unsupported_corpus_version); appIds must be
 // authorized (invalid_app_id) and distinct; planners need id, vendor and model
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
-// planners or [MaxRepetitions] repetitions is limit_exceeded.
+// planners or [MaxRepetitions] repetitions is limit_exceeded. assumedPassRates,
+// when given, must name every planner once by its exact ID (invalid_argument
+// at the entry or at assumedPassRates for a planner left out), each rate from
+// 1 to [MaxAssumedPassPercent] percent.
 //
 // ComparePlanners is safe for concurrent use. It spreads the planners over up to
 // GOMAXPROCS goroutines; the report does not depend on how they were spread.
@@ -216,10 +232,17 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 	report.Planners = report.Planners[:len(in.Planners)] // newComparisonReport made room for each; modelPlanners fills them in order
 	workers := min(runtime.GOMAXPROCS(0), len(in.Planners))
 	runs := make([][]journeyRuns, len(in.Planners))
-	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, info, report.Planners, runs); err != nil {
+	traits := assumedTraits(in.Planners, in.AssumedPassRates, journeys)
+	if err := modelPlanners(ctx, workers, seed, in.Planners, journeys, reps, info, report.Planners, runs, traits); err != nil {
 		return ComparisonReport{}, err
 	}
 	report.finish(in.Planners, runs, info)
+	if traits != nil {
+		report.Notice = ModeledAssumedNotice
+		if err := report.planPower(ctx, seed, in.Planners, in.AssumedPassRates, traits, journeys, reps); err != nil {
+			return ComparisonReport{}, err
+		}
+	}
 	return report, nil
 }
 
@@ -251,8 +274,9 @@ var plannerWorkers = sync.Pool{New: func() any { return new(plannerWorker) }}
 // the bytes cannot depend on scheduling. Each goroutine checks ctx before each
 // planner (a fraction of a millisecond of work), so a canceled call stops
 // promptly; the first error found is returned. When runs is not nil, runs[i]
-// receives planner i's runs of each journey, for pairing.
-func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, info *journeyInfo, reports []PlannerReport, runs [][]journeyRuns) error {
+// receives planner i's runs of each journey, for pairing. Planner i draws with
+// traits[i], or with sharedTraits when traits is nil.
+func modelPlanners(ctx context.Context, workers int, seed uint64, planners []PlannerRef, journeys []*modeledJourney, reps int, info *journeyInfo, reports []PlannerReport, runs [][]journeyRuns, traits []plannerTraits) error {
 	var next atomic.Int64
 	work := func() error {
 		w := plannerWorkers.Get().(*plannerWorker)
@@ -267,7 +291,11 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 				return err
 			}
 			t.reset(len(journeys), len(journeys)*reps)
-			drawer.drawAll(seed, planners[i], journeys, reps, t, nil)
+			tr := sharedTraits
+			if traits != nil {
+				tr = traits[i]
+			}
+			drawer.drawAll(seed, planners[i], tr, journeys, reps, t, nil)
 			reports[i] = t.report(planners[i], info)
 			if runs != nil {
 				runs[i] = t.journeyRuns()
@@ -377,22 +405,27 @@ func comparePlannersProblems(in ComparePlannersInput) error {
 	if len(in.Planners) > MaxPlanners {
 		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
 	}
+	if len(in.AssumedPassRates) > MaxPlanners {
+		ps.add(field("assumedPassRates"), CodeLimitExceeded, nil, "has %d rates; the limit is %d, one per planner", len(in.AssumedPassRates), MaxPlanners)
+	}
 	if in.Repetitions > MaxRepetitions { // below 1 is normalized, not refused
 		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
 	}
 	if err := ps.err(); err != nil {
 		return err
 	}
-	// Planners are checked by plannerListProblems alone; with an app listed
+	// Planners are checked by plannerListProblems alone, and the planner IDs
+	// of assumedPassRates by assumedRateProblems; with an app listed
 	// twice, the app IDs by duplicateAppProblems alone, which says more than
 	// the generic "contains duplicates".
-	except := []Path{field("planners").at(anyIndex)}
+	except := []Path{field("planners").at(anyIndex), field("assumedPassRates").at(anyIndex).dot("plannerId")}
 	if hasDuplicate(in.AppIDs) {
 		except = append(except, field("appIds"))
 	}
 	ps.validate(in, except...)
 	duplicateAppProblems(ps, in.AppIDs)
 	plannerListProblems(ps, in.Planners)
+	assumedRateProblems(ps, in.Planners, in.AssumedPassRates)
 	return ps.err()
 }
 

@@ -127,11 +127,11 @@ type trialDrawer struct {
 	stream []float64 // the numbers of one (seed, planner, journey); see splitMixGamma
 }
 
-// drawAll draws repetitions 1..reps of every journey by planner p into t. When
+// drawAll draws repetitions 1..reps of every journey by planner p, with traits
+// traits, into t. When
 // each is not nil it also sees every trial (tests and benchmarks feed them through
 // the observed path); the comparison itself never builds a Trial.
-func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, journeys []*modeledJourney, reps int, t *trialTally, each func(Trial)) {
-	traits := sharedTraits
+func (d *trialDrawer) drawAll(seed uint64, p PlannerRef, traits plannerTraits, journeys []*modeledJourney, reps int, t *trialTally, each func(Trial)) {
 	for j, m := range journeys {
 		d.odds.set(m, traits)
 		d.stream = fillStream(d.stream, d.keyer.streamBase(seed, p.ID, m.id), reps+m.maxDraws)

@@ -117,6 +117,8 @@ type PairedComparison struct {
 	Verdict PairVerdict `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
 	// Why the verdict is what it is.
 	Reason string `json:"reason" jsonschema:"why the verdict is what it is"`
+	// With assumed rates: power and the design for 80%.
+	Power *PairPower `json:"power,omitempty" jsonschema:"with assumed rates: power and the design for 80%"`
 	// One row per shared journey; the figures above recompute from them.
 	Journeys []PairJourneyRow `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
 }

@@ -22,7 +22,7 @@ func TestModelPlannersWorkers(t *testing.T) {
 	model := func(workers int) []PlannerReport {
 		t.Helper()
 		reports := make([]PlannerReport, len(planners))
-		if err := modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, journeys, 7, modeledJourneyInfo(journeys), reports, nil); err != nil {
+		if err := modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, journeys, 7, modeledJourneyInfo(journeys), reports, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		return reports
@@ -61,7 +61,7 @@ func TestModelPlannersCanceledMidway(t *testing.T) {
 		ctx := &cancelAfter{Context: context.Background()}
 		ctx.n.Store(3)
 		reports := make([]PlannerReport, len(planners))
-		err := modelPlanners(ctx, workers, DefaultComparisonSeed, planners, journeys, 3, modeledJourneyInfo(journeys), reports, nil)
+		err := modelPlanners(ctx, workers, DefaultComparisonSeed, planners, journeys, 3, modeledJourneyInfo(journeys), reports, nil, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%d workers: got %v, want context.Canceled", workers, err)
 		}
@@ -91,7 +91,7 @@ func TestModelPlannersPanicReachesTheCaller(t *testing.T) {
 				}
 			}()
 			reports := make([]PlannerReport, len(planners))
-			_ = modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, []*modeledJourney{nil}, 3, &journeyInfo{}, reports, nil)
+			_ = modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, []*modeledJourney{nil}, 3, &journeyInfo{}, reports, nil, nil)
 		}()
 	}
 }

@@ -26,6 +26,8 @@ type ComparisonReport struct {
 	Repetitions int `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the most runs of one journey by one planner"`
 	// Repetitions asked for, when they differ from those used (below 1 means 1).
 	RepetitionsRequested *int `json:"repetitionsRequested,omitempty" jsonschema:"repetitions asked for, when they differ from those used (below 1 means 1)"`
+	// The assumed rates the draws followed.
+	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"the assumed rates the draws followed"`
 	// Whether the caller declared matched rounds.
 	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"whether the caller declared matched rounds"`
 	// Journeys every planner ran evaluably: the shared workload.

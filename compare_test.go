@@ -351,7 +351,7 @@ func drawModeledTrials(in ComparePlannersInput) ([]Trial, error) {
 	reps := max(in.Repetitions, 1)
 	for _, p := range in.Planners {
 		t.reset(len(journeys), len(journeys)*reps)
-		d.drawAll(seed, p, journeys, reps, &t, func(tr Trial) { trials = append(trials, tr) })
+		d.drawAll(seed, p, sharedTraits, journeys, reps, &t, func(tr Trial) { trials = append(trials, tr) })
 	}
 	return trials, nil
 }

@@ -39,6 +39,10 @@ const (
 	// MaxSeed is 2^53-1: a larger comparison seed would not survive a round trip
 	// through JSON readers that hold numbers as float64.
 	MaxSeed = 1<<53 - 1
+
+	// MaxAssumedPassPercent is the most an assumed first-attempt pass rate
+	// of a modeled comparison may be, in percent (see AssumedPassRate).
+	MaxAssumedPassPercent = 99
 	// MaxNestingDepth is how deeply a message a client sends, and the arguments
 	// in it, may nest objects and arrays: the stdio transport checks each line
 	// against it, the MCP adapter's argument walker each call's arguments, and
@@ -98,6 +102,7 @@ var limits = []Limit{
 	{"MaxProblemBytes", MaxProblemBytes, "", "bytes of problem text one error or one invalid journey lists, counted as JSON writes it (a < is six bytes); the last problem then says how many more there were"},
 	{"MaxPlanners", MaxPlanners, "max_planners", "planners of a comparison"},
 	{"MaxRepetitions", MaxRepetitions, "max_repetitions", "repetitions of a comparison (0 or less means 1)"},
+	{"MaxAssumedPassPercent", MaxAssumedPassPercent, "max_assumed_pass_percent", "assumed first-attempt pass rate of a planner, in percent (at least 1)"},
 	{"MaxAppIDs", MaxAppIDs, "max_app_ids", "app IDs of a comparison"},
 	{"MaxRetryCount", MaxRetryCount, "max_retry_count", "retryCount of a replay summary"},
 	{"MaxObservedTrials", MaxObservedTrials, "max_observed_trials", "recorded trials of an observed comparison; tests of a Playwright report"},

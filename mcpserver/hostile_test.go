@@ -49,6 +49,16 @@ func TestHostileArgumentsOverMCP(t *testing.T) {
 		{"null app ID", "automium_list_fixtures", `{"appId":null}`, []string{"invalid_argument appId"}},
 		{"negative seed", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"seed":-1`, 1), []string{"invalid_argument seed"}},
 		{"fractional repetitions", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":2.5`, 1), []string{"invalid_argument repetitions"}},
+		// Assumed rates are whole percent; every planner once, by its exact ID.
+		{"assumed rate as a fraction, an unknown and a case-variant planner", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`,
+			`"repetitions":2,"assumedPassRates":[{"plannerId":"baseline","firstAttemptPassPercent":0.8},{"plannerId":"Baseline","firstAttemptPassPercent":100},{"plannerId":"nobody","firstAttemptPassPercent":50}]`, 1),
+			[]string{"invalid_argument assumedPassRates[0].firstAttemptPassPercent", "limit_exceeded assumedPassRates[1].firstAttemptPassPercent"}},
+		{"assumed rates naming a case variant and the planner twice", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`,
+			`"repetitions":2,"assumedPassRates":[{"plannerId":"Baseline","firstAttemptPassPercent":80},{"plannerId":"baseline","firstAttemptPassPercent":80},{"plannerId":"baseline","firstAttemptPassPercent":70}]`, 1),
+			[]string{"invalid_argument assumedPassRates[0].plannerId", "invalid_argument assumedPassRates[2].plannerId"}},
+		{"assumed rates missing the planner", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`,
+			`"repetitions":2,"assumedPassRates":[{"plannerId":"nobody","firstAttemptPassPercent":80}]`, 1),
+			[]string{"invalid_argument assumedPassRates", "invalid_argument assumedPassRates[0].plannerId"}},
 		{"a goal over its bound", "automium_compile_journey", withJourney(t, func(j map[string]any) { j["goal"] = strings.Repeat("g", automium.MaxTextLength+1) }), []string{"limit_exceeded goal"}},
 		// Every shape and meaning problem at once: a journeyId of the wrong
 		// kind names no journey (so: journeyId or journey), and the profile

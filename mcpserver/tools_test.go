@@ -246,6 +246,8 @@ func callCases(t testing.TB) []callCase {
 
 		// automium_compare_planners
 		{name: "compare planners", tool: "automium_compare_planners", args: v["automium_compare_planners"]},
+		{name: "compare planners with an assumed rate", tool: "automium_compare_planners",
+			args: strings.Replace(v["automium_compare_planners"], `"repetitions":2`, `"repetitions":2,"assumedPassRates":[{"plannerId":"baseline","firstAttemptPassPercent":80}]`, 1)},
 		{name: "compare on an unsupported corpus", tool: "automium_compare_planners",
 			args:     strings.Replace(v["automium_compare_planners"], automium.CorpusVersion, "owned-corpus-1999.01", 1),
 			wantCode: automium.CodeUnsupportedCorpusVersion, wantField: "corpusVersion"},
