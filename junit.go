@@ -261,8 +261,8 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		t.identity = FormatJUnit + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
 	if s, ok := attr(c, "time"); ok {
-		sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || sec < 0 || sec*1000 > MaxTrialLatencyMs {
+		sec, ok := junitSeconds(s)
+		if !ok {
 			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
@@ -297,7 +297,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			} else {
 				t.attempts++
 				if s, ok := attr(e, "time"); ok {
-					if sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && sec >= 0 && sec*1000 <= MaxTrialLatencyMs {
+					if sec, ok := junitSeconds(s); ok {
 						t.ms += sec * 1000
 					}
 				}
@@ -341,6 +341,17 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		t.outcome = OutcomeError
 	}
 	return jr.b.add(t)
+}
+
+// junitSeconds reads a time attribute: seconds from 0 to MaxTrialLatencyMs/1000.
+// The check is written so that NaN, which every comparison calls false, fails
+// it: "NaN" parses, and once passed on as a latency it became the minimum int64.
+func junitSeconds(s string) (float64, bool) {
+	sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(sec >= 0 && sec*1000 <= MaxTrialLatencyMs) {
+		return 0, false
+	}
+	return sec, true
 }
 
 // attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.
