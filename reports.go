@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -536,23 +538,63 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	return ReportsComparison{Import: importOf(b.out), Comparison: report}, nil
 }
 
-// stripANSI drops the terminal colour sequences (ESC [ ... letter) that
-// Playwright writes into its error messages, as its junit reporter does.
+// stripANSI makes a test's error message plain text for triage: it drops the
+// terminal colour sequences (ESC [ ... letter) that Playwright writes into its
+// error messages, as its junit reporter does, and with them every other
+// terminal control a report could carry to whoever prints the triage: OSC
+// sequences (ESC ] ... BEL or ESC \, which set a window title or make a
+// hidden hyperlink), the 8-bit CSI U+009B and every other C0 or C1 control
+// but tab and line feed, and the bidi controls that make a message read in
+// another order than it is written (U+202E and its kin).
 func stripANSI(s string) string {
-	if !strings.Contains(s, "\x1b[") {
+	clean := true
+	for _, r := range s {
+		if plainDrop(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x1b && i+1 < len(s) && s[i+1] == '[', r == 0x9b:
+			// CSI: parameters and intermediates up to a final byte.
+			j := i + n
+			if r == 0x1b {
+				j++
+			}
 			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
 				j++
 			}
-			i = j
+			i = j + 1
+			continue
+		case r == 0x1b && i+1 < len(s) && s[i+1] == ']':
+			// OSC: up to BEL or ESC \ (or the end).
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && s[j] != 0x1b {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j + 1
+			continue
+		case plainDrop(r) && r != utf8.RuneError:
+			i += n
 			continue
 		}
-		b.WriteByte(s[i])
+		b.WriteString(s[i : i+n])
+		i += n
 	}
 	return b.String()
+}
+
+// plainDrop reports whether r is a control stripANSI drops: C0 and C1
+// controls but tab and line feed, DEL, and the bidi controls.
+func plainDrop(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r)
 }
