@@ -119,6 +119,9 @@ func TestJUnitBadReports(t *testing.T) {
 		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
 		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"UTF-16 LE", "\xff\xfe<\x00t\x00e\x00s\x00t\x00", errShape{CodeInvalidArgument, "report"}},
+		{"UTF-16 BE", "\xfe\xff\x00<\x00t", errShape{CodeInvalidArgument, "report"}},
+		{"byte order mark twice", "\xef\xbb\xbf\xef\xbb\xbf" + ok, errShape{CodeInvalidArgument, "report"}},
 		{"time NaN", strings.Replace(ok, `time="1"`, `time="NaN"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"time -NaN", strings.Replace(ok, `time="1"`, `time=" -nan "`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"time +Inf", strings.Replace(ok, `time="1"`, `time="+Inf"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
@@ -417,4 +420,46 @@ func FuzzTrialsFromJUnitReport(f *testing.F) {
 			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
 		}
 	})
+}
+
+// TestReportsWithAByteOrderMark: a report that begins with a UTF-8 byte
+// order mark, as Windows tools write one, reads as the same report without
+// it, in either format, with or without an XML declaration; one that begins
+// with a UTF-16 byte order mark is refused with a message that names UTF-16.
+func TestReportsWithAByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	junit := junitCase("baseline", ` time="1"`, ``)
+	pw := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1000}]}]}]}]}`
+	read := func(format, report string) (ImportedTrials, error) {
+		if format == FormatJUnit {
+			return TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
+		}
+		return TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+	}
+	for _, tt := range []struct{ name, format, report string }{
+		{"junit", FormatJUnit, junit},
+		{"junit with a declaration", FormatJUnit, `<?xml version="1.0" encoding="UTF-8"?>` + junit},
+		{"playwright-json", FormatPlaywrightJSON, pw},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := read(tt.format, tt.report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := read(tt.format, bom+tt.report)
+			if err != nil {
+				t.Fatalf("with a byte order mark: %v", err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("with a byte order mark (-without +with):\n%s", diff)
+			}
+			for _, mark := range []string{"\xff\xfe", "\xfe\xff"} {
+				_, err := read(tt.format, mark+tt.report)
+				var ae *Error
+				if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || ae.Field != "report" || !strings.Contains(ae.Message, "UTF-16") {
+					t.Errorf("with the UTF-16 mark % x: err = %v; want invalid_argument at report naming UTF-16", mark, err)
+				}
+			}
+		})
+	}
 }
