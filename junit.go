@@ -187,7 +187,7 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 	stamp, _ := attr(t, "timestamp")
 	suiteID := ""
 	if stamp != "" {
-		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + echo.Cut(stamp, 64) + "\x00" + host
+		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + instant(stamp) + "\x00" + host
 	}
 	props := inherited
 	return jr.children(at, func(c xml.StartElement, at Path) error {

@@ -463,3 +463,46 @@ func TestReportsWithAByteOrderMark(t *testing.T) {
 		})
 	}
 }
+
+// TestSameShardHoweverTimestamped: the same shard passed twice is refused
+// when a tool re-wrote its timestamps as another spelling of the same
+// instant, in either format; another instant is another run.
+func TestSameShardHoweverTimestamped(t *testing.T) {
+	ctx := context.Background()
+	junit := func(stamp string) string {
+		return strings.Replace(junitCase("baseline", ` time="1"`, ``), `name="s"`, `name="s" timestamp="`+stamp+`"`, 1)
+	}
+	pw := func(stamp string) string {
+		return `{"suites":[{"title":"s","specs":[{"id":"abc","title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1,"startTime":"` + stamp + `"}]}]}]}]}`
+	}
+	pwMapping := ReportMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey}
+	tests := []struct {
+		name, a, b string
+		same       bool
+	}{
+		{"identical", "2026-12-01T20:00:00.000Z", "2026-12-01T20:00:00.000Z", true},
+		{"no fraction", "2026-12-01T20:00:00.000Z", "2026-12-01T20:00:00Z", true},
+		{"offset", "2026-12-01T20:00:00.000Z", "2026-12-01T22:00:00+02:00", true},
+		{"lower case", "2026-12-01T20:00:00Z", "2026-12-01t20:00:00z", true},
+		{"spaces", "2026-12-01T20:00:00Z", " 2026-12-01T20:00:00Z ", true},
+		{"local time, fraction", "2026-12-01T20:00:00", "2026-12-01T20:00:00.000", true},
+		{"another instant", "2026-12-01T20:00:00Z", "2026-12-01T20:00:01Z", false},
+		{"another local time", "2026-12-01T20:00:00", "2026-12-01T20:00:00.5", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, f := range []struct {
+				format string
+				doc    func(string) string
+				m      ReportMapping
+			}{{FormatJUnit, junit, byHostAndProperty}, {FormatPlaywrightJSON, pw, pwMapping}} {
+				_, err := ReadReports(ctx, f.m, ReportReader{f.format, strings.NewReader(f.doc(tt.a))}, ReportReader{f.format, strings.NewReader(f.doc(tt.b))})
+				var ae *Error
+				refused := errors.As(err, &ae) && strings.Contains(ae.Message, "same run")
+				if refused != tt.same || (err != nil && !refused) {
+					t.Errorf("%s, %q then %q: err = %v; want refused as the same run: %v", f.format, tt.a, tt.b, err, tt.same)
+				}
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -536,6 +537,25 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 		})
 	}
 	return ReportsComparison{Import: importOf(b.out), Comparison: report}, nil
+}
+
+// instant is a report's timestamp as the identity of a run keeps it: one
+// instant written any way RFC 3339 allows ("...00.000Z", "...00Z",
+// "...02:00+02:00", lower-case t and z) is one string, so the same shard passed
+// twice is caught however a tool re-wrote its timestamps; a timestamp with no
+// zone (as Surefire and pytest write local time) keeps its wall clock with its
+// fraction normalized; anything else is kept as written, cut.
+func instant(s string) string {
+	s = strings.TrimSpace(s)
+	u := strings.ToUpper(s)
+	if t, err := time.Parse(time.RFC3339Nano, u); err == nil {
+		return t.UTC().Format(time.RFC3339Nano)
+	}
+	const local = "2006-01-02T15:04:05.999999999"
+	if t, err := time.Parse(local, u); err == nil {
+		return t.Format(local)
+	}
+	return echo.Cut(s, 64)
 }
 
 // stripANSI makes a test's error message plain text for triage: it drops the
