@@ -350,3 +350,36 @@ func TestTriageErrorIsPlainText(t *testing.T) {
 		})
 	}
 }
+
+// TestTriageAttachmentsArePlainText: an attachment's name loses terminal and
+// bidi controls; a path holding one is left out, whatever else it names.
+func TestTriageAttachmentsArePlainText(t *testing.T) {
+	atts := []struct{ name, path string }{
+		{"tr\x1b]0;x\x07ace", "/ci/test-results/trace.zip"},
+		{"screenshot", "a\nb.png"},
+		{"screenshot", "\x1b[31mx.png"},
+		{"video", "\x00v.webm"},
+		{"\u202etrace", "C:\\ci\\trace.zip"},
+		{"trace", "evil\u202egpj.zip"},
+	}
+	var list []string
+	for _, a := range atts {
+		b, err := json.Marshal(map[string]string{"name": a.name, "path": a.path, "contentType": "application/zip"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, string(b))
+	}
+	report := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[{"retry":0,"status":"failed","duration":1,"errors":[{"message":"boom"}],"attachments":[` + strings.Join(list, ",") + `]}]}]}]}]}`
+	out, err := TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Triage) != 1 {
+		t.Fatalf("%d triage entries; want 1", len(out.Triage))
+	}
+	want := []TriageAttachment{{Name: "trace", Path: "/ci/test-results/trace.zip"}, {Name: "trace", Path: "C:\\ci\\trace.zip"}}
+	if diff := cmp.Diff(want, out.Triage[0].Attachments); diff != "" {
+		t.Errorf("attachments (-want +got):\n%s", diff)
+	}
+}

@@ -179,11 +179,15 @@ func (t *testRecord) keepError(msg string) {
 	}
 }
 
-// keepAttachment keeps one attachment's path.
+// keepAttachment keeps one attachment's path. Its name loses terminal and
+// bidi controls as an error message does; a path that holds one is not kept,
+// since the path without it would name another file and the path with it
+// could drive the terminal that prints it (a tab or line break included).
 func (t *testRecord) keepAttachment(name, path string) {
-	if path == "" || len(t.attach) >= MaxTriageAttachments {
+	if path == "" || len(t.attach) >= MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
 		return
 	}
+	name = strings.TrimSpace(stripANSI(name))
 	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, MaxIDLength), Path: echo.Cut(path, MaxPathLength)})
 }
 
