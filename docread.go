@@ -67,6 +67,7 @@ type docBytes struct {
 	xml   bool
 	state byte // 0 text, '<' just after a <, 't' in a start tag, '"' or '\'' in a quoted value
 	tag   int  // bytes of the start tag being read
+	utf16 bool // the document begins with a UTF-16 byte order mark
 }
 
 // errTagTooLarge is what the byte counter answers past MaxXMLStartTagBytes
@@ -106,11 +107,33 @@ func (b *docBytes) lex(c byte) error {
 	return nil
 }
 
-func newDocBytes(r io.Reader) *docBytes { return &docBytes{r: bufio.NewReaderSize(r, 32<<10)} }
+// errUTF16 is what the byte counter answers a document that begins with a
+// UTF-16 byte order mark.
+var errUTF16 = errors.New("UTF-16")
+
+// newDocBytes reads r, dropping a UTF-8 byte order mark at its start: XML
+// requires a reader to accept one, RFC 8259 lets a JSON reader ignore one,
+// and Windows tools (PowerShell's Out-File, .NET's XmlWriter) write one. A
+// UTF-16 byte order mark, as Windows PowerShell's > redirection writes, is
+// refused with a message that says so rather than as stray text.
+func newDocBytes(r io.Reader) *docBytes {
+	b := &docBytes{r: bufio.NewReaderSize(r, 32<<10)}
+	p, _ := b.r.Peek(3)
+	switch {
+	case len(p) == 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF:
+		_, _ = b.r.Discard(3)
+	case len(p) >= 2 && (p[0] == 0xFE && p[1] == 0xFF || p[0] == 0xFF && p[1] == 0xFE):
+		b.utf16 = true
+	}
+	return b
+}
 
 func (b *docBytes) over() bool { return b.n-b.mark > MaxDocumentTokenBytes }
 
 func (b *docBytes) Read(p []byte) (int, error) {
+	if b.utf16 {
+		return 0, errUTF16
+	}
 	if b.over() {
 		return 0, errTokenTooLarge
 	}
@@ -128,6 +151,9 @@ func (b *docBytes) Read(p []byte) (int, error) {
 // ReadByte makes docBytes an io.ByteReader, so encoding/xml reads it without a
 // buffer of its own and its InputOffset matches n.
 func (b *docBytes) ReadByte() (byte, error) {
+	if b.utf16 {
+		return 0, errUTF16
+	}
 	if b.over() {
 		return 0, errTokenTooLarge
 	}
@@ -208,6 +234,9 @@ func (d *jsonDoc) decodeError(err error) error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		return err
+	}
+	if d.in.utf16 {
+		return newError(CodeInvalidArgument, d.root, nil, "is UTF-16 (it begins with a UTF-16 byte order mark); write %s in UTF-8", d.what)
 	}
 	if errors.Is(err, errTokenTooLarge) {
 		return newError(CodeLimitExceeded, d.at(), nil, "holds a value longer than %d bytes at byte %d; no member of %s is that long", MaxDocumentTokenBytes, d.in.mark, d.what)
@@ -470,6 +499,9 @@ func (d *xmlDoc) decodeError(err error, at Path) error {
 	var ae *Error
 	if errors.As(err, &ae) {
 		return err
+	}
+	if d.in.utf16 {
+		return newError(CodeInvalidArgument, d.root, nil, "is UTF-16 (it begins with a UTF-16 byte order mark); write %s in UTF-8", d.what)
 	}
 	if errors.Is(err, errTagTooLarge) {
 		return newError(CodeLimitExceeded, at, nil, "holds a start tag longer than %d bytes at line %d; no element of %s has that many attributes", MaxXMLStartTagBytes, d.line(), d.what)

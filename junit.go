@@ -187,7 +187,7 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 	stamp, _ := attr(t, "timestamp")
 	suiteID := ""
 	if stamp != "" {
-		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + echo.Cut(stamp, 64) + "\x00" + host
+		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + instant(stamp) + "\x00" + host
 	}
 	props := inherited
 	return jr.children(at, func(c xml.StartElement, at Path) error {
@@ -261,8 +261,8 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		t.identity = FormatJUnit + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
 	if s, ok := attr(c, "time"); ok {
-		sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || sec < 0 || sec*1000 > MaxTrialLatencyMs {
+		sec, ok := junitSeconds(s)
+		if !ok {
 			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
@@ -299,7 +299,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 				if s, ok := attr(e, "time"); ok {
 					// The product is rounded on its own (float64), so that no
 					// platform fuses it with the sum (internal/fmacheck).
-					if sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil && sec >= 0 && sec*1000 <= MaxTrialLatencyMs {
+					if sec, ok := junitSeconds(s); ok {
 						t.ms += float64(sec * 1000)
 					}
 				}
@@ -343,6 +343,17 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		t.outcome = OutcomeError
 	}
 	return jr.b.add(t)
+}
+
+// junitSeconds reads a time attribute: seconds from 0 to MaxTrialLatencyMs/1000.
+// The check is written so that NaN, which every comparison calls false, fails
+// it: "NaN" parses, and once passed on as a latency it became the minimum int64.
+func junitSeconds(s string) (float64, bool) {
+	sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(sec >= 0 && sec*1000 <= MaxTrialLatencyMs) {
+		return 0, false
+	}
+	return sec, true
 }
 
 // attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.

@@ -119,6 +119,14 @@ func TestJUnitBadReports(t *testing.T) {
 		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
 		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"UTF-16 LE", "\xff\xfe<\x00t\x00e\x00s\x00t\x00", errShape{CodeInvalidArgument, "report"}},
+		{"UTF-16 BE", "\xfe\xff\x00<\x00t", errShape{CodeInvalidArgument, "report"}},
+		{"byte order mark twice", "\xef\xbb\xbf\xef\xbb\xbf" + ok, errShape{CodeInvalidArgument, "report"}},
+		{"time NaN", strings.Replace(ok, `time="1"`, `time="NaN"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time -NaN", strings.Replace(ok, `time="1"`, `time=" -nan "`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time +Inf", strings.Replace(ok, `time="1"`, `time="+Inf"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time -Infinity", strings.Replace(ok, `time="1"`, `time="-Infinity"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time 1e999", strings.Replace(ok, `time="1"`, `time="1e999"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"no planner", strings.Replace(ok, `hostname="baseline"`, ``, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"one token figure", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="3"/></properties>`), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"a token figure that is no count", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="-3"/><property name="automium.outputTokens" value="1"/></properties>`),
@@ -412,4 +420,89 @@ func FuzzTrialsFromJUnitReport(f *testing.F) {
 			t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
 		}
 	})
+}
+
+// TestReportsWithAByteOrderMark: a report that begins with a UTF-8 byte
+// order mark, as Windows tools write one, reads as the same report without
+// it, in either format, with or without an XML declaration; one that begins
+// with a UTF-16 byte order mark is refused with a message that names UTF-16.
+func TestReportsWithAByteOrderMark(t *testing.T) {
+	const bom = "\xef\xbb\xbf"
+	junit := junitCase("baseline", ` time="1"`, ``)
+	pw := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1000}]}]}]}]}`
+	read := func(format, report string) (ImportedTrials, error) {
+		if format == FormatJUnit {
+			return TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
+		}
+		return TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+	}
+	for _, tt := range []struct{ name, format, report string }{
+		{"junit", FormatJUnit, junit},
+		{"junit with a declaration", FormatJUnit, `<?xml version="1.0" encoding="UTF-8"?>` + junit},
+		{"playwright-json", FormatPlaywrightJSON, pw},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := read(tt.format, tt.report)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := read(tt.format, bom+tt.report)
+			if err != nil {
+				t.Fatalf("with a byte order mark: %v", err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("with a byte order mark (-without +with):\n%s", diff)
+			}
+			for _, mark := range []string{"\xff\xfe", "\xfe\xff"} {
+				_, err := read(tt.format, mark+tt.report)
+				var ae *Error
+				if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || ae.Field != "report" || !strings.Contains(ae.Message, "UTF-16") {
+					t.Errorf("with the UTF-16 mark % x: err = %v; want invalid_argument at report naming UTF-16", mark, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSameShardHoweverTimestamped: the same shard passed twice is refused
+// when a tool re-wrote its timestamps as another spelling of the same
+// instant, in either format; another instant is another run.
+func TestSameShardHoweverTimestamped(t *testing.T) {
+	ctx := context.Background()
+	junit := func(stamp string) string {
+		return strings.Replace(junitCase("baseline", ` time="1"`, ``), `name="s"`, `name="s" timestamp="`+stamp+`"`, 1)
+	}
+	pw := func(stamp string) string {
+		return `{"suites":[{"title":"s","specs":[{"id":"abc","title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1,"startTime":"` + stamp + `"}]}]}]}]}`
+	}
+	pwMapping := ReportMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey}
+	tests := []struct {
+		name, a, b string
+		same       bool
+	}{
+		{"identical", "2026-12-01T20:00:00.000Z", "2026-12-01T20:00:00.000Z", true},
+		{"no fraction", "2026-12-01T20:00:00.000Z", "2026-12-01T20:00:00Z", true},
+		{"offset", "2026-12-01T20:00:00.000Z", "2026-12-01T22:00:00+02:00", true},
+		{"lower case", "2026-12-01T20:00:00Z", "2026-12-01t20:00:00z", true},
+		{"spaces", "2026-12-01T20:00:00Z", " 2026-12-01T20:00:00Z ", true},
+		{"local time, fraction", "2026-12-01T20:00:00", "2026-12-01T20:00:00.000", true},
+		{"another instant", "2026-12-01T20:00:00Z", "2026-12-01T20:00:01Z", false},
+		{"another local time", "2026-12-01T20:00:00", "2026-12-01T20:00:00.5", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, f := range []struct {
+				format string
+				doc    func(string) string
+				m      ReportMapping
+			}{{FormatJUnit, junit, byHostAndProperty}, {FormatPlaywrightJSON, pw, pwMapping}} {
+				_, err := ReadReports(ctx, f.m, ReportReader{f.format, strings.NewReader(f.doc(tt.a))}, ReportReader{f.format, strings.NewReader(f.doc(tt.b))})
+				var ae *Error
+				refused := errors.As(err, &ae) && strings.Contains(ae.Message, "same run")
+				if refused != tt.same || (err != nil && !refused) {
+					t.Errorf("%s, %q then %q: err = %v; want refused as the same run: %v", f.format, tt.a, tt.b, err, tt.same)
+				}
+			}
+		})
+	}
 }

@@ -428,7 +428,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 		case "startTime":
 			s, err := d.str(at)
 			if first {
-				t.identity = echo.Cut(s, 64)
+				t.identity = instant(s)
 			}
 			return err
 		case "error":

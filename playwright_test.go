@@ -3,6 +3,7 @@ package automium
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -351,5 +352,78 @@ func TestPlaywrightFailedStep(t *testing.T) {
 				t.Errorf("failedStep (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestTriageErrorIsPlainText: the first error message a report gives a failed
+// trial comes back in triage without any terminal control or bidi control,
+// whatever sequence carries it; tabs, line feeds and visible text stay.
+func TestTriageErrorIsPlainText(t *testing.T) {
+	tests := []struct{ name, msg, want string }{
+		{"colour", "\x1b[31mError:\x1b[39m boom", "Error: boom"},
+		{"colour unterminated", "Error: boom\x1b[31", "Error: boom"},
+		{"8-bit CSI", "Error:\u009b31m boom\u009b0m", "Error: boom"},
+		{"OSC hyperlink", "Error: \x1b]8;;https://evil.example/\x07click\x1b]8;;\x07 here", "Error: click here"},
+		{"OSC title, ST", "\x1b]0;pwned\x1b\\Error: boom", "Error: boom"},
+		{"bell and NUL", "Error:\a boom\x00", "Error: boom"},
+		{"carriage return", "Error: boom\r\n  at x", "Error: boom\n  at x"},
+		{"backspace and DEL", "Error: bad\b\b\bgood\x7f", "Error: badgood"},
+		{"C1 controls", "Error:\u0085 boom\u009d", "Error: boom"},
+		{"bidi override", "Error: \u202eexe.txt\u202c", "Error: exe.txt"},
+		{"bidi isolates and marks", "Error: \u2066a\u2069\u200e\u200f\u061c", "Error: a"},
+		{"lone ESC", "Error: \x1bboom", "Error: boom"},
+		{"plain", "Error: expect(received).toBe(expected)\n\tat spec.ts:3 — ünïcode", "Error: expect(received).toBe(expected)\n\tat spec.ts:3 — ünïcode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, err := json.Marshal(tt.msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			report := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[{"retry":0,"status":"failed","duration":1,"errors":[{"message":` + string(msg) + `}]}]}]}]}]}`
+			out, err := TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(out.Triage) != 1 {
+				t.Fatalf("%d triage entries; want 1", len(out.Triage))
+			}
+			if diff := cmp.Diff(tt.want, out.Triage[0].Error); diff != "" {
+				t.Errorf("triage error (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestTriageAttachmentsArePlainText: an attachment's name loses terminal and
+// bidi controls; a path holding one is left out, whatever else it names.
+func TestTriageAttachmentsArePlainText(t *testing.T) {
+	atts := []struct{ name, path string }{
+		{"tr\x1b]0;x\x07ace", "/ci/test-results/trace.zip"},
+		{"screenshot", "a\nb.png"},
+		{"screenshot", "\x1b[31mx.png"},
+		{"video", "\x00v.webm"},
+		{"\u202etrace", "C:\\ci\\trace.zip"},
+		{"trace", "evil\u202egpj.zip"},
+	}
+	var list []string
+	for _, a := range atts {
+		b, err := json.Marshal(map[string]string{"name": a.name, "path": a.path, "contentType": "application/zip"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, string(b))
+	}
+	report := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[{"retry":0,"status":"failed","duration":1,"errors":[{"message":"boom"}],"attachments":[` + strings.Join(list, ",") + `]}]}]}]}]}`
+	out, err := TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Triage) != 1 {
+		t.Fatalf("%d triage entries; want 1", len(out.Triage))
+	}
+	want := []TriageAttachment{{Name: "trace", Path: "/ci/test-results/trace.zip"}, {Name: "trace", Path: "C:\\ci\\trace.zip"}}
+	if diff := cmp.Diff(want, out.Triage[0].Attachments); diff != "" {
+		t.Errorf("attachments (-want +got):\n%s", diff)
 	}
 }

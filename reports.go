@@ -7,6 +7,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
 )
@@ -180,11 +183,15 @@ func (t *testRecord) keepError(msg string) {
 	}
 }
 
-// keepAttachment keeps one attachment's path.
+// keepAttachment keeps one attachment's path. Its name loses terminal and
+// bidi controls as an error message does; a path that holds one is not kept,
+// since the path without it would name another file and the path with it
+// could drive the terminal that prints it (a tab or line break included).
 func (t *testRecord) keepAttachment(name, path string) {
-	if path == "" || len(t.attach) >= MaxTriageAttachments {
+	if path == "" || len(t.attach) >= MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
 		return
 	}
+	name = strings.TrimSpace(stripANSI(name))
 	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, MaxIDLength), Path: echo.Cut(path, MaxPathLength)})
 }
 
@@ -540,23 +547,82 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	return ReportsComparison{Import: importOf(b.out), Comparison: report}, nil
 }
 
-// stripANSI drops the terminal colour sequences (ESC [ ... letter) that
-// Playwright writes into its error messages, as its junit reporter does.
+// instant is a report's timestamp as the identity of a run keeps it: one
+// instant written any way RFC 3339 allows ("...00.000Z", "...00Z",
+// "...02:00+02:00", lower-case t and z) is one string, so the same shard passed
+// twice is caught however a tool re-wrote its timestamps; a timestamp with no
+// zone (as Surefire and pytest write local time) keeps its wall clock with its
+// fraction normalized; anything else is kept as written, cut.
+func instant(s string) string {
+	s = strings.TrimSpace(s)
+	u := strings.ToUpper(s)
+	if t, err := time.Parse(time.RFC3339Nano, u); err == nil {
+		return t.UTC().Format(time.RFC3339Nano)
+	}
+	const local = "2006-01-02T15:04:05.999999999"
+	if t, err := time.Parse(local, u); err == nil {
+		return t.Format(local)
+	}
+	return echo.Cut(s, 64)
+}
+
+// stripANSI makes a test's error message plain text for triage: it drops the
+// terminal colour sequences (ESC [ ... letter) that Playwright writes into its
+// error messages, as its junit reporter does, and with them every other
+// terminal control a report could carry to whoever prints the triage: OSC
+// sequences (ESC ] ... BEL or ESC \, which set a window title or make a
+// hidden hyperlink), the 8-bit CSI U+009B and every other C0 or C1 control
+// but tab and line feed, and the bidi controls that make a message read in
+// another order than it is written (U+202E and its kin).
 func stripANSI(s string) string {
-	if !strings.Contains(s, "\x1b[") {
+	clean := true
+	for _, r := range s {
+		if plainDrop(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return s
 	}
 	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			j := i + 2
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == 0x1b && i+1 < len(s) && s[i+1] == '[', r == 0x9b:
+			// CSI: parameters and intermediates up to a final byte.
+			j := i + n
+			if r == 0x1b {
+				j++
+			}
 			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
 				j++
 			}
-			i = j
+			i = j + 1
+			continue
+		case r == 0x1b && i+1 < len(s) && s[i+1] == ']':
+			// OSC: up to BEL or ESC \ (or the end).
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && s[j] != 0x1b {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j + 1
+			continue
+		case plainDrop(r) && r != utf8.RuneError:
+			i += n
 			continue
 		}
-		b.WriteByte(s[i])
+		b.WriteString(s[i : i+n])
+		i += n
 	}
 	return b.String()
+}
+
+// plainDrop reports whether r is a control stripANSI drops: C0 and C1
+// controls but tab and line feed, DEL, and the bidi controls.
+func plainDrop(r rune) bool {
+	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r)
 }

@@ -3,6 +3,7 @@ package envelope
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 
 	segjson "github.com/segmentio/encoding/json"
 
@@ -163,6 +164,11 @@ func checkMethod(m *Message, id []byte) *Problem {
 	if missing && !info.paramsOptional {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: "+echo.Quote(m.Method)+" requires params")
 	}
+	if m.Method == "logging/setLevel" && !missing {
+		if p := loggingLevelProblem(m.Params); p != "" {
+			return refuse(jsonrpc.CodeInvalidParams, p)
+		}
+	}
 	if m.ID != nil && m.ProtocolVersion >= sessionlessFrom && slices.Contains(mcp.SupportedProtocolVersions(), m.ProtocolVersion) &&
 		!sessionlessMeta(m.Params) {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: a call of protocol "+echo.Quote(m.ProtocolVersion)+
@@ -170,6 +176,32 @@ func checkMethod(m *Message, id []byte) *Problem {
 			mcp.MetaKeyClientInfo+`", if it carries one, must be an object with a string "name" and "version"`)
 	}
 	return nil
+}
+
+// loggingLevels are the levels MCP defines for logging/setLevel, least
+// severe first (RFC 5424's, lower case).
+var loggingLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+// loggingLevelProblem is why params of logging/setLevel name no MCP logging
+// level, or "" when they name one. go-sdk v1.8.0 stores whatever string comes
+// (a missing level, "", "DEBUG", "LOUD") and answers success, while its
+// logger then reads every unknown level as debug: the client's mistake turned
+// into the most verbose level, silently. Both transports refuse it here.
+func loggingLevelProblem(params []byte) string {
+	var p struct {
+		Level *string `json:"level"`
+	}
+	if _, err := segjson.Parse(params, &p, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
+		return "" // the shape check above answers a level that is no string
+	}
+	fix := "; use one of " + strings.Join(loggingLevels, ", ")
+	switch {
+	case p.Level == nil:
+		return `Invalid params: "logging/setLevel" requires params.level` + fix
+	case !slices.Contains(loggingLevels, *p.Level):
+		return "Invalid params: " + echo.Quote(*p.Level) + " is not an MCP logging level" + fix
+	}
+	return ""
 }
 
 // sessionlessFrom is the first protocol version go-sdk v1.8.0 serves without

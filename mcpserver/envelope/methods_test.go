@@ -342,3 +342,33 @@ func TestSDKErrorEchoesWhatTheSpecAsks(t *testing.T) {
 		})
 	}
 }
+
+// TestDoorRefusesUnknownLoggingLevel: go-sdk answers logging/setLevel with
+// success whatever level it names, and then logs at debug for one it does
+// not know; the door refuses any level MCP does not define, on both
+// transports, with the levels it takes and the client's value cut.
+func TestDoorRefusesUnknownLoggingLevel(t *testing.T) {
+	const fix = "; use one of debug, info, notice, warning, error, critical, alert, emergency"
+	tests := []struct {
+		name, params string
+		want         *Problem
+	}{
+		{"debug", `{"level":"debug"}`, nil},
+		{"emergency", `{"level":"emergency","_meta":{}}`, nil},
+		{"upper case", `{"level":"DEBUG"}`, &Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: "DEBUG" is not an MCP logging level` + fix}},
+		{"unknown", `{"level":"loud"}`, &Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: "loud" is not an MCP logging level` + fix}},
+		{"empty", `{"level":""}`, &Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: "" is not an MCP logging level` + fix}},
+		{"escaped", `{"level":"d\u0065bug "}`, &Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: "debug " is not an MCP logging level` + fix}},
+		{"missing", `{}`, &Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: "logging/setLevel" requires params.level` + fix}},
+		{"long", `{"level":"` + strings.Repeat("d", 5000) + `"}`, &Problem{ID: []byte("1"), Code: -32602,
+			Message: `Invalid params: "` + strings.Repeat("d", 40) + `"… (5000 bytes) is not an MCP logging level` + fix}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, p := Parse([]byte(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":`+tt.params+`}`), Limits{})
+			if diff := cmp.Diff(tt.want, p); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
