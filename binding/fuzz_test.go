@@ -75,6 +75,11 @@ func FuzzClosedSchema(f *testing.F) {
 		if err != nil && (aerr.Code == binding.CodeSchemaNotClosed || aerr.Code == binding.CodeInvalidCatalog) {
 			return
 		}
+		if err != nil && aerr.Code == binding.CodeCallAltered && aerr.Field == "steps[0][0].tool" {
+			// "inputSchema": null is no input schema (docs/binding.md), and a
+			// tool without one cannot be granted: nothing was accepted.
+			return
+		}
 		if err := try(`{"\u0000zz":1}`); !errors.As(err, &aerr) || aerr.Code != binding.CodeArgumentsOutsideSchema {
 			t.Fatalf("schema %s was accepted as closed, but an unnamed property gave %v", schema, err)
 		}
