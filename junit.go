@@ -123,9 +123,12 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 
 // children reads the content of the element just started, calling elem for
 // each child element (which must consume it) and text for character data.
-// Each child's path is at.name[i], i counting siblings of that name.
+// Each child's path is at.name[i], i counting siblings of that name. Only
+// maxCountedNames distinct names are counted, so that a flood of distinct
+// names costs no memory: a child of a name beyond them is at.name[0] in an
+// error's path. Children skipped whole are not counted at all.
 func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) error, text func(s string)) error {
-	counts := map[string]int{}
+	var counts map[string]int
 	for {
 		tok, err := jr.d.token(at)
 		if err != nil {
@@ -139,14 +142,19 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 				text(string(t))
 			}
 		case xml.StartElement:
-			name := t.Name.Local
-			i := counts[name]
-			counts[name]++
 			if elem == nil {
 				if err := jr.skip(at); err != nil {
 					return err
 				}
 				continue
+			}
+			name := t.Name.Local
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			i, counted := counts[name]
+			if counted || len(counts) < maxCountedNames {
+				counts[name] = i + 1
 			}
 			if err := elem(t, at.Field(name).Index(i)); err != nil {
 				return err
@@ -154,6 +162,10 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 		}
 	}
 }
+
+// maxCountedNames bounds the distinct child names one element's children
+// are counted under: JUnit uses a handful.
+const maxCountedNames = 32
 
 // skip reads and drops the rest of the element just started.
 func (jr *junitRead) skip(at Path) error { return jr.children(at, nil, nil) }
@@ -349,7 +361,13 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 // The check is written so that NaN, which every comparison calls false, fails
 // it: "NaN" parses, and once passed on as a latency it became the minimum int64.
 func junitSeconds(s string) (float64, bool) {
-	sec, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	s = strings.TrimSpace(s)
+	// A decimal number only: ParseFloat also takes hexadecimal ("0x1p4"),
+	// "Inf" and "NaN", which no JUnit writer means by a time.
+	if strings.TrimLeft(s, "0123456789.eE+-") != "" {
+		return 0, false
+	}
+	sec, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(sec >= 0 && sec*1000 <= MaxTrialLatencyMs) {
 		return 0, false
 	}

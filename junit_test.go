@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,6 +128,8 @@ func TestJUnitBadReports(t *testing.T) {
 		{"time +Inf", strings.Replace(ok, `time="1"`, `time="+Inf"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"time -Infinity", strings.Replace(ok, `time="1"`, `time="-Infinity"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"time 1e999", strings.Replace(ok, `time="1"`, `time="1e999"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time in hexadecimal", strings.Replace(ok, `time="1"`, `time="0x1p4"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
+		{"time with underscores", strings.Replace(ok, `time="1"`, `time="0x4_1p0"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"no planner", strings.Replace(ok, `hostname="baseline"`, ``, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"one token figure", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="3"/></properties>`), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"a token figure that is no count", junitCase("baseline", ``, `<properties><property name="automium.inputTokens" value="-3"/><property name="automium.outputTokens" value="1"/></properties>`),
@@ -504,5 +507,42 @@ func TestSameShardHoweverTimestamped(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestJUnitDistinctChildNamesCostNoMemory: a flood of distinct child element
+// names under one testsuite costs what a flood of one name costs (only a few
+// names are counted for paths), and the report's testcase still comes
+// through. Allocated bytes are compared, not time, and within one run.
+func TestJUnitDistinctChildNamesCostNoMemory(t *testing.T) {
+	report := func(name func(i int) string) string {
+		var b strings.Builder
+		b.WriteString(`<testsuites><testsuite name="s" hostname="baseline">`)
+		for i := range 100000 {
+			fmt.Fprintf(&b, "<%s/>", name(i))
+		}
+		b.WriteString(`<testcase name="t" time="1"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties></testcase></testsuite></testsuites>`)
+		return b.String()
+	}
+	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromProject}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	allocated := func(doc string) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		out, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(doc), m)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(out.Trials) != 1 {
+			t.Errorf("%d trials, want the one testcase", len(out.Trials))
+		}
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	// The same length of name in both, so that the decoder's own work is equal.
+	same := allocated(report(func(int) string { return "n000000" }))
+	distinct := allocated(report(func(i int) string { return fmt.Sprintf("n%06d", i) }))
+	t.Logf("allocated: one name %d bytes, distinct names %d bytes", same, distinct)
+	if float64(distinct) > 1.05*float64(same) { // before the bound: 1.12
+		t.Errorf("100,000 distinct child names allocated %d bytes, against %d for one name repeated: they are being kept", distinct, same)
 	}
 }
