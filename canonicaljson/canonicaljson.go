@@ -138,8 +138,9 @@ const maxExact = 1 << 53
 
 // checkNumber refuses the number text at offset if it is beyond the range of a
 // double or, with exactInts, an integer beyond 2^53. Only a number with an
-// exponent, or with more digits than a finite double has before its point, can
-// be out of range, so most numbers cost a length check.
+// exponent, or with at least as many digits as the largest finite double has
+// before its point (309: 2e308 has that many and is out of range), can be out
+// of range, so most numbers cost a length check.
 func checkNumber(text []byte, offset int, integer, exactInts bool) error {
 	digits := len(text)
 	if text[0] == '-' {
@@ -151,7 +152,7 @@ func checkNumber(text []byte, offset int, integer, exactInts bool) error {
 			return nil
 		}
 		return &Error{Offset: offset, Reason: fmt.Sprintf("integer %s is beyond 2^53, which a double cannot hold exactly; send it as a string", echo.Quote(string(text)))}
-	case digits > 309 || bytes.ContainsAny(text, "eE"):
+	case digits >= 309 || bytes.ContainsAny(text, "eE"):
 		if f, err := strconv.ParseFloat(string(text), 64); err != nil || math.IsInf(f, 0) {
 			return &Error{Offset: offset, Reason: fmt.Sprintf("number %s is outside the range of an IEEE 754 double", echo.Quote(string(text)))}
 		}
