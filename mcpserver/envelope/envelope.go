@@ -647,7 +647,9 @@ func (p *parser) message() (*Message, *Problem) {
 		}
 		m.Params = p.params
 	}
-	if keptBySession[m.Method] && len(m.Params) > MaxSessionParamsBytes {
+	// A sessionless call keeps nothing, and there initialize and
+	// logging/setLevel are removed methods, answered 404 (SEP-2575).
+	if keptBySession[m.Method] && len(m.Params) > MaxSessionParamsBytes && p.protocol < sessionlessFrom {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
 			strconv.Itoa(len(m.Params))+" bytes; a session keeps them for its whole life, so the limit is "+
 			strconv.Itoa(MaxSessionParamsBytes)+": send a shorter clientInfo and fewer capabilities")

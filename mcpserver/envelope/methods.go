@@ -164,7 +164,9 @@ func checkMethod(m *Message, id []byte) *Problem {
 	if missing && !info.paramsOptional {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: "+echo.Quote(m.Method)+" requires params")
 	}
-	if m.Method == "logging/setLevel" && !missing {
+	// A sessionless call (2026-07-28) keeps no level: there logging/setLevel
+	// is a removed method, which go-sdk answers 404 and -32601 (SEP-2575).
+	if m.Method == "logging/setLevel" && !missing && m.ProtocolVersion < sessionlessFrom {
 		if p := loggingLevelProblem(m.Params); p != "" {
 			return refuse(jsonrpc.CodeInvalidParams, p)
 		}

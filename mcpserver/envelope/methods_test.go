@@ -372,3 +372,24 @@ func TestDoorRefusesUnknownLoggingLevel(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionlessCallsKeepNothing: in the sessionless protocol, logging/setLevel
+// and initialize are removed methods that go-sdk answers 404 and -32601
+// (SEP-2575), so the door's checks of what a session would keep (the level, the
+// 64 KiB bound) leave them alone: the conformance suite's 404 checks hold.
+func TestSessionlessCallsKeepNothing(t *testing.T) {
+	const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"c","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"LOUD",` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{` + meta + `}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug","x":"` + strings.Repeat("x", MaxSessionParamsBytes) + `",` + meta + `}}`,
+	} {
+		if _, p := Parse([]byte(line), Limits{}); p != nil {
+			t.Errorf("Parse(%.120s) = %+v; want it left to go-sdk's 404", line, p)
+		}
+	}
+	// In a handshake session the same checks hold.
+	if _, p := Parse([]byte(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"LOUD"}}`), Limits{}); p == nil || p.Code != -32602 {
+		t.Errorf("handshake setLevel LOUD: %+v, want -32602", p)
+	}
+}
