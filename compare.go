@@ -302,10 +302,15 @@ func modelPlanners(ctx context.Context, workers int, seed uint64, planners []Pla
 			}
 		}
 	}
-	// A panic on a helper goroutine would end the process, out of reach of
-	// the caller's recovery (the MCP adapter turns a handler's panic into an
-	// internal error); so a helper's panic is carried back and raised again
-	// on the calling goroutine.
+	return onWorkers(workers, work)
+}
+
+// onWorkers runs work on the calling goroutine and on workers−1 helpers, and
+// returns the first error. A panic on a helper goroutine would end the
+// process, out of reach of the caller's recovery (the MCP adapter turns a
+// handler's panic into an internal error); so a helper's panic is carried back
+// and raised again on the calling goroutine.
+func onWorkers(workers int, work func() error) error {
 	type helper struct {
 		err      error
 		panicked any

@@ -1,7 +1,6 @@
 package automium
 
 import (
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
@@ -531,7 +530,7 @@ func (r *ComparisonReport) planPower(ctx context.Context, seed uint64, planners 
 // them), checking ctx before each, and returns the first error. Each do
 // writes only its own result, so the outcome cannot depend on scheduling; a
 // helper's panic is carried back and raised again on the calling goroutine,
-// as in modelPlanners.
+// by onWorkers.
 func spread(ctx context.Context, workers, n int, do func(int)) error {
 	var next atomic.Int64
 	work := func() error {
@@ -546,29 +545,5 @@ func spread(ctx context.Context, workers, n int, do func(int)) error {
 			do(i)
 		}
 	}
-	type helper struct {
-		err      error
-		panicked any
-	}
-	helpers := make([]helper, max(workers, 1)-1)
-	var wg sync.WaitGroup
-	for h := range helpers {
-		wg.Go(func() {
-			defer func() {
-				if p := recover(); p != nil {
-					helpers[h].panicked = p
-				}
-			}()
-			helpers[h].err = work()
-		})
-	}
-	err := work()
-	wg.Wait()
-	for _, h := range helpers {
-		if h.panicked != nil {
-			panic(h.panicked)
-		}
-		err = cmp.Or(err, h.err)
-	}
-	return err
+	return onWorkers(workers, work)
 }
