@@ -79,42 +79,38 @@ func ArtifactKinds() []ArtifactKind {
 // manifest root and, when known, its media type, size and sha256. In a manifest
 // the media type is always set.
 type ArtifactEntry struct {
-	// Artifact kind: console_log, dom_snapshot, network_har, replay_events, report,
-	// screenshot, semantic_snapshot, trace or video.
-	Kind string `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
-	// Relative path under the root that is safe as a POSIX, Windows and URL path, e.g.
-	// attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending
-	// in a dot or space; no backslashes, colons or <>"|?*#%; also no control or
-	// invisible format characters, no characters Unicode NFKC changes, and no Windows
-	// device names (CON, aux.txt, COM1).
-	Path string `json:"path" jsonschema:"relative path under the root that is safe as a POSIX, Windows and URL path, e.g. attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
+	// Artifact kind.
+	Kind string `json:"kind" jsonschema:"artifact kind" validate:"required,automium_artifact_kind"`
+	// E.g. attempt-1/trace.zip, safe on POSIX, Windows and in URLs; segments separated
+	// by /, none empty, . or .., none ending in a dot or space; no backslashes, colons
+	// or <>"|?*#%; also no control or invisible format characters, no characters
+	// Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1).
+	Path string `json:"path" jsonschema:"e.g. attempt-1/trace.zip, safe on POSIX, Windows and in URLs; segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
 	// Media type; defaults to the kind's default and must be one the kind allows.
 	MediaType string `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
-	// Size in bytes, when known; 0 is an empty file.
-	Size *int64 `json:"size,omitempty" jsonschema:"size in bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
-	// Sha256 of the content as 64 lowercase hex digits, when known.
-	SHA256 string `json:"sha256,omitempty" jsonschema:"sha256 of the content as 64 lowercase hex digits, when known" validate:"omitempty,automium_sha256"`
+	// Bytes, when known; 0 is an empty file.
+	Size *int64 `json:"size,omitempty" jsonschema:"bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
+	// When known.
+	SHA256 string `json:"sha256,omitempty" jsonschema:"when known" validate:"omitempty,automium_sha256"`
 }
 
 // GetArtifactManifestInput describes a run's artifacts as the caller knows them.
 type GetArtifactManifestInput struct {
 	// Run ID from CreateRunSubmission.
 	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
-	// Relative directory the entry paths are under, e.g. the fixture's artifactRoot;
-	// the same rules as an entry path.
-	Root string `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
-	// The artifacts, 1 to 256, each path unique.
-	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, 1 to 256, each path unique" validate:"required,min=1,max_artifact_entries,dive"`
-	// Optional: the run's verdict and retry count, to check the manifest holds every
-	// artifact kind the replay contract requires of such a run.
-	Replay *ReplayOutcome `json:"replay,omitempty" jsonschema:"optional: the run's verdict and retry count, to check the manifest holds every artifact kind the replay contract requires of such a run"`
+	// E.g. the fixture's artifactRoot; the same rules as an entry path.
+	Root string `json:"root" jsonschema:"e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
+	// Unique paths, 1 to 256.
+	Entries []ArtifactEntry `json:"entries" jsonschema:"unique paths, 1 to 256" validate:"required,min=1,max_artifact_entries,dive"`
+	// Checks the kinds such a run requires.
+	Replay *ReplayOutcome `json:"replay,omitempty" jsonschema:"checks the kinds such a run requires"`
 }
 
 // ReplayOutcome is how a run ended, as far as the artifacts it must leave depend
 // on it: its verdict and its retry count, with the rules of [GetReplaySummary].
 type ReplayOutcome struct {
-	// Run verdict, as Playwright reports it: passed, failed, flaky, error or skipped.
-	Verdict Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	// Playwright's verdict.
+	Verdict Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
 	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
 	// skipped need 0.
 	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`

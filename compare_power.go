@@ -24,10 +24,10 @@ import (
 // integer (the MCP argument walker reads no fractions), and a design that
 // could tell 80.5% from 80% needs far more runs than the corpus offers.
 type AssumedPassRate struct {
-	// A planner's ID.
-	PlannerID string `json:"plannerId" jsonschema:"a planner's ID" validate:"required,max_id_length"`
-	// Its assumed first-attempt pass rate in percent.
-	FirstAttemptPassPercent int `json:"firstAttemptPassPercent" jsonschema:"its assumed first-attempt pass rate in percent" validate:"required,min=1,max_assumed_pass_percent"`
+	// Planner ID.
+	PlannerID string `json:"plannerId" jsonschema:"planner ID" validate:"required,max_id_length"`
+	// First-attempt pass %.
+	FirstAttemptPassPercent int `json:"firstAttemptPassPercent" jsonschema:"first-attempt pass %" validate:"required,min=1,max_assumed_pass_percent"`
 }
 
 // MinAssumedPassPercent is the least assumed pass rate, in percent, as

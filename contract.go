@@ -160,8 +160,8 @@ type PlannerDecision struct {
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target (role and accessible name), for intents that take one"`
 	// Ref of the snapshot node the target resolves to, when the planner knows it.
 	TargetRef string `json:"targetRef,omitempty" jsonschema:"ref of the snapshot node the target resolves to, when the planner knows it" validate:"omitempty,max=32,automium_slug"`
-	// Drop destination, for drag_drop only.
-	Destination *Target `json:"destination,omitempty" jsonschema:"drop destination, for drag_drop only"`
+	// For drag_drop only.
+	Destination *Target `json:"destination,omitempty" jsonschema:"for drag_drop only"`
 	// The intent's value, for intents that take one.
 	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one" validate:"omitempty,max_text_length"`
 	// Why the planner chose this, in a sentence or two.
@@ -172,8 +172,8 @@ type PlannerDecision struct {
 
 // TokenUsage is what one planner call cost, as the provider reported it.
 type TokenUsage struct {
-	// Prompt tokens.
-	InputTokens int `json:"inputTokens,omitempty" jsonschema:"prompt tokens" validate:"min=0,max=10000000"`
+	// Input tokens, 0 to 100000000; planner prompt tokens spent on the run.
+	InputTokens int `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max=10000000"`
 	// Completion tokens, including reasoning.
 	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"completion tokens, including reasoning" validate:"min=0,max=10000000"`
 }

@@ -207,8 +207,8 @@ func ListApps(ctx context.Context, in ListAppsInput) (ListAppsResult, error) {
 
 // ListFixturesInput optionally narrows the listing to one app.
 type ListFixturesInput struct {
-	// Optional app ID; when set, only that app's fixtures are listed.
-	AppID string `json:"appId,omitempty" jsonschema:"optional app ID; when set, only that app's fixtures are listed" validate:"omitempty,automium_app"`
+	// App ID; when set, only that app's fixtures are listed.
+	AppID string `json:"appId,omitempty" jsonschema:"app ID; when set, only that app's fixtures are listed" validate:"omitempty,automium_app"`
 }
 
 // ListFixturesResult lists fixtures and the environment profiles they reference.

@@ -45,22 +45,19 @@ var (
 // ExportPlaywrightSpecInput asks for the Playwright Test spec of one journey.
 // Exactly one of JourneyID and Journey is given.
 type ExportPlaywrightSpecInput struct {
-	// ID of a reference journey to export; leave it out to export journey.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey to export; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
-	// Your own journey, the object automium_compile_journey takes; it is compiled here
-	// and the spec is bound to its digest.
-	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the object automium_compile_journey takes; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
-	// Typescript (the default) or javascript (CommonJS, as Playwright's own JS
-	// template).
-	Language string `json:"language,omitempty" jsonschema:"typescript (the default) or javascript (CommonJS, as Playwright's own JS template)" validate:"omitempty,oneof=javascript typescript"`
-	// Tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default
-	// journey.
-	JourneyTag string `json:"journeyTag,omitempty" jsonschema:"tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Annotation type whose description is the journey ID; default journey.
-	JourneyAnnotation string `json:"journeyAnnotation,omitempty" jsonschema:"annotation type whose description is the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Module the team supplies that exports fixtureFile(ref), for upload_file; default
-	// ./automium-fixture-files.
-	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"module the team supplies that exports fixtureFile(ref), for upload_file; default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
+	// Reference journey ID; leave it out to export journey.
+	JourneyID string `json:"journeyId,omitempty" jsonschema:"reference journey ID; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
+	// Your own journey, as CompileJourney takes it; it is compiled here and the spec
+	// is bound to its digest.
+	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
+	// Default typescript; javascript is CommonJS.
+	Language string `json:"language,omitempty" jsonschema:"default typescript; javascript is CommonJS" validate:"omitempty,oneof=javascript typescript"`
+	// Tags the spec @<journeyTag>:<id>; default journey.
+	JourneyTag string `json:"journeyTag,omitempty" jsonschema:"tags the spec @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	// Annotation type with the journey ID; default journey.
+	JourneyAnnotation string `json:"journeyAnnotation,omitempty" jsonschema:"annotation type with the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	// Module exporting fixtureFile(ref); default ./automium-fixture-files.
+	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"module exporting fixtureFile(ref); default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
 }
 
 // PlaywrightSpec is an exported spec: its text, the digests that bind it to its
@@ -83,9 +80,9 @@ type PlaywrightSpec struct {
 	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the spec was made from"`
 	// Whether the journey is a reference journey of the owned corpus.
 	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
-	// Mapping for automium_compare_playwright_report: journey from the spec's tag,
-	// planner from the project name.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"mapping for automium_compare_playwright_report: journey from the spec's tag, planner from the project name"`
+	// Mapping for CompareReports: journey from the spec's tag, planner from the
+	// project name.
+	Mapping PlaywrightMapping `json:"mapping" jsonschema:"mapping for CompareReports: journey from the spec's tag, planner from the project name"`
 	// The module the spec imports fixtureFile from, when it uploads files.
 	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
 }

@@ -15,62 +15,61 @@ import (
 
 // Target names an element semantically, the way an accessibility tree does.
 type Target struct {
-	// ARIA role of the element, e.g. button, link, textbox.
-	Role string `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
-	// Accessible name of the element, e.g. the button's label.
-	Name string `json:"name" jsonschema:"accessible name of the element, e.g. the button's label" validate:"required,notblank,max=200"`
+	// E.g. button.
+	Role string `json:"role" jsonschema:"e.g. button" validate:"required,automium_role"`
+	// E.g. a button's label.
+	Name string `json:"name" jsonschema:"e.g. a button's label" validate:"required,notblank,max=200"`
 }
 
 // Step is one planner-level action of a journey.
 type Step struct {
-	// An intent of the frozen planner-intent-v1 vocabulary.
-	Intent string `json:"intent" jsonschema:"an intent of the frozen planner-intent-v1 vocabulary" validate:"required,automium_intent"`
-	// Semantic target, for intents that take one.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for intents that take one"`
-	// Drop destination, for drag_drop only.
-	Destination *Target `json:"destination,omitempty" jsonschema:"drop destination, for drag_drop only"`
-	// The intent's value, for intents that take one (route, text, option, key, ...).
-	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one (route, text, option, key, ...)" validate:"max_text_length"`
+	// Intent; one of the planner-intent-v1 vocabulary (see its resource).
+	Intent string `json:"intent" jsonschema:"intent; one of the planner-intent-v1 vocabulary (see its resource)" validate:"required,automium_intent"`
+	// For intents that take one.
+	Target *Target `json:"target,omitempty" jsonschema:"for intents that take one"`
+	// For drag_drop only.
+	Destination *Target `json:"destination,omitempty" jsonschema:"for drag_drop only"`
+	// Route, text, option or key.
+	Value string `json:"value,omitempty" jsonschema:"route, text, option or key" validate:"max_text_length"`
 }
 
 // Assertion is a check made after the steps; all must hold for the journey to pass.
 type Assertion struct {
 	// Assertion kind.
 	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
-	// Semantic target, for element_* kinds.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
-	// Expected text, value or app-relative route, for kinds that take one.
-	Value string `json:"value,omitempty" jsonschema:"expected text, value or app-relative route, for kinds that take one" validate:"max_text_length"`
+	// For element_* kinds.
+	Target *Target `json:"target,omitempty" jsonschema:"for element_* kinds"`
+	// Expected text, value or route.
+	Value string `json:"value,omitempty" jsonschema:"expected text, value or route" validate:"max_text_length"`
 }
 
 // Recovery bounds what happens after a failed step: at most MaxRetries retries of
 // that step, each preceded by the listed strategies in order.
 type Recovery struct {
-	// Retries allowed per failed step, 0 to 3.
-	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
-	// Recovery strategies to apply before each retry, in order; at least one when
-	// maxRetries is above 0, none when it is 0.
-	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
+	// Retries per failed step, 0 to 3.
+	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
+	// Tried in order before each retry; at least one when maxRetries is above 0, none
+	// when it is 0.
+	Strategies []string `json:"strategies,omitempty" jsonschema:"tried in order before each retry; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
 }
 
 // CompileJourneyInput is a journey as drafted by a person or an agent. Field names
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
-	// Journey ID: lowercase letters, digits, '.', '_' and '-'.
-	ID string `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
-	// An authorized benchmark app ID (see ListApps).
-	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
-	// A fixture ID of that app (see ListFixtures).
-	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
-	// What the user is trying to achieve, in one sentence.
-	Goal string `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max_text_length"`
-	// Ordered planner-level steps, 1 to 200.
-	Steps []Step `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max_steps,dive"`
-	// Checks that must all hold at the end, 1 to 50.
-	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
-	// Bounded recovery policy for failed steps; absent, or maxRetries 0, means a
-	// failed step fails the journey.
-	Recovery Recovery `json:"recovery,omitzero" jsonschema:"bounded recovery policy for failed steps; absent, or maxRetries 0, means a failed step fails the journey"`
+	// Journey ID.
+	ID string `json:"id" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
+	// See ListApps.
+	AppID string `json:"appId" jsonschema:"see ListApps" validate:"required,automium_app"`
+	// See ListFixtures.
+	FixtureID string `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,automium_fixture"`
+	// One sentence.
+	Goal string `json:"goal" jsonschema:"one sentence" validate:"required,notblank,max_text_length"`
+	// In order, 1 to 200.
+	Steps []Step `json:"steps" jsonschema:"in order, 1 to 200" validate:"required,min=1,max_steps,dive"`
+	// All must hold at the end, 1 to 50.
+	Assertions []Assertion `json:"assertions" jsonschema:"all must hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
+	// Recovery policy; absent, or maxRetries 0, means a failed step fails the journey.
+	Recovery Recovery `json:"recovery,omitzero" jsonschema:"recovery policy; absent, or maxRetries 0, means a failed step fails the journey"`
 }
 
 func (in CompileJourneyInput) clone() CompileJourneyInput {

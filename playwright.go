@@ -19,13 +19,13 @@ const (
 
 // ReportSource says where in a report a value comes from.
 type ReportSource struct {
-	// Project (JSON projectName, JUnit testsuite hostname), tag (a spec tag
-	// name:value, JSON only) or annotation (JSON annotation description, JUnit
-	// property value).
-	From string `json:"from" jsonschema:"project (JSON projectName, JUnit testsuite hostname), tag (a spec tag name:value, JSON only) or annotation (JSON annotation description, JUnit property value)" validate:"required,oneof=annotation project tag"`
-	// For tag, the part before the colon (journey for @journey:checkout); for
-	// annotation, its type or property name; unused for project.
-	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
+	// Project, tag or annotation; project is projectName (JUnit: testsuite hostname),
+	// tag a spec tag name:value (JSON only), annotation an annotation description
+	// (JUnit: a property value).
+	From string `json:"from" jsonschema:"project, tag or annotation; project is projectName (JUnit: testsuite hostname), tag a spec tag name:value (JSON only), annotation an annotation description (JUnit: a property value)" validate:"required,oneof=annotation project tag"`
+	// Tag or annotation name, e.g. journey; for annotation, its type or property name;
+	// unused for project.
+	Name string `json:"name,omitempty" jsonschema:"tag or annotation name, e.g. journey; for annotation, its type or property name; unused for project" validate:"max=128"`
 }
 
 // PlaywrightSource is the name ReportSource had when only Playwright reports
@@ -38,20 +38,18 @@ type PlaywrightSource = ReportSource
 // its own), which outcomes are not evaluable and, optionally, where its
 // repetition is written.
 type ReportMapping struct {
-	// Where each test's planner ID is written.
-	Planner ReportSource `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
-	// Where each test's journey ID is written.
-	Journey ReportSource `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
-	// Where each test's repetition (1 to 100) is written; optional, else its place in
-	// report order.
-	Repetition *ReportSource `json:"repetition,omitempty" jsonschema:"where each test's repetition (1 to 100) is written; optional, else its place in report order" validate:"omitempty"`
-	// App of journeys that are not reference journeys; optional.
-	AppID string `json:"appId,omitempty" jsonschema:"app of journeys that are not reference journeys; optional" validate:"omitempty,automium_app"`
-	// Fixture of journeys that are not reference journeys; optional, with appId.
-	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of journeys that are not reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
-	// Outcomes that make a test not evaluable: interrupted, timedOut, error, or none;
-	// absent means error and interrupted.
-	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	// Where the planner ID is.
+	Planner ReportSource `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
+	// Where the journey ID is.
+	Journey ReportSource `json:"journey" jsonschema:"where the journey ID is" validate:"required"`
+	// Where the repetition is; optional, else its place in report order.
+	Repetition *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
+	// App of non-reference journeys; optional.
+	AppID string `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
+	// Fixture of non-reference journeys; optional, with appId.
+	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	// Outcomes that are not evaluable; absent means error and interrupted.
+	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
 // PlaywrightMapping is the name ReportMapping had when only Playwright
@@ -533,8 +531,8 @@ type ComparePlaywrightReportInput struct {
 	Planners []PlannerRef `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
 	// The content of the JSON reporter's output (not a file name), at most 8 MiB.
 	Report string `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
-	// Where each test's planner and journey are written.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+	// Where planner and journey are.
+	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
 }
 
 // PlaywrightComparison is the name ReportsComparison had when only

@@ -91,13 +91,13 @@ var (
 type GetReplaySummaryInput struct {
 	// Run ID from CreateRunSubmission.
 	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
-	// Run verdict, as Playwright reports it: passed, failed, flaky, error or skipped.
-	Verdict Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	// Playwright's verdict.
+	Verdict Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
 	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
 	// skipped need 0.
 	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
-	// Artifact-manifest://<runId> of the same run.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId> of the same run" validate:"required,max=256"`
+	// Artifact-manifest://<runId>.
+	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>" validate:"required,max=256"`
 }
 
 // GetReplaySummaryResult is a contract-shaped replay summary: what a replay of the
@@ -388,8 +388,8 @@ type RecoveryPayload struct {
 type AssertionPayload struct {
 	// Assertion kind.
 	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
-	// Semantic target, for element_* kinds.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
+	// For element_* kinds.
+	Target *Target `json:"target,omitempty" jsonschema:"for element_* kinds"`
 	// Expected text, value or route.
 	Expected string `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max_text_length"`
 	// What was observed.

@@ -437,23 +437,23 @@ const MaxReports = 64
 
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
-	// Playwright-json or junit.
-	Format string `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
-	// The report's content (not a file name), at most 8 MiB.
-	Content string `json:"content" jsonschema:"the report's content (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
+	// Format; playwright-json or junit.
+	Format string `json:"format" jsonschema:"format; playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	// Text, not a file name.
+	Content string `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
 // shards of one run, of one format or mixed.
 type CompareReportsInput struct {
-	// Owned corpus version the runs were recorded against.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against" validate:"required,automium_corpus_version"`
-	// The planners the tests name, 1 to 16; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the tests name, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
-	// The reports, 1 to 64, merged in this order.
-	Reports []ReportContent `json:"reports" jsonschema:"the reports, 1 to 64, merged in this order" validate:"required,min=1,max=64,dive"`
-	// Where each test's planner and journey are written.
-	Mapping ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+	// Corpus version.
+	CorpusVersion string `json:"corpusVersion" jsonschema:"corpus version" validate:"required,automium_corpus_version"`
+	// Planners, 1 to 16; reported in this order.
+	Planners []PlannerRef `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
+	// Reports (shards in order), 1 to 64.
+	Reports []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
+	// Where planner and journey are.
+	Mapping ReportMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].

@@ -20,12 +20,12 @@ import (
 // free of control characters. A PlannerRef is a plain value, safe to copy and to
 // share between goroutines.
 type PlannerRef struct {
-	// Planner adapter ID chosen by the caller, e.g. baseline-planner.
-	ID string `json:"id" jsonschema:"planner adapter ID chosen by the caller, e.g. baseline-planner" validate:"required,notblank,max_id_length"`
-	// Planner vendor, e.g. openai or anthropic.
-	Vendor string `json:"vendor" jsonschema:"planner vendor, e.g. openai or anthropic" validate:"required,notblank,max_id_length"`
-	// Model name as the vendor spells it, e.g. gpt-4.1-mini.
-	Model string `json:"model" jsonschema:"model name as the vendor spells it, e.g. gpt-4.1-mini" validate:"required,notblank,max_id_length"`
+	// E.g. baseline.
+	ID string `json:"id" jsonschema:"e.g. baseline" validate:"required,notblank,max_id_length"`
+	// E.g. openai.
+	Vendor string `json:"vendor" jsonschema:"e.g. openai" validate:"required,notblank,max_id_length"`
+	// E.g. gpt-4.1-mini.
+	Model string `json:"model" jsonschema:"e.g. gpt-4.1-mini" validate:"required,notblank,max_id_length"`
 }
 
 // problems records what is wrong with p at its path in the input ("planner",
@@ -101,26 +101,21 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, echo.Msg("a run
 // here; it never stands in for the journey, so a digest the server did not
 // compute never yields a run.
 type CreateRunSubmissionInput struct {
-	// ID of a reference journey of the fixture to run. With journey, leave it out or
-	// give journey.id.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey of the fixture to run. With journey, leave it out or give journey.id" validate:"omitempty,max_id_length,automium_slug"`
-	// Your own journey, the same object automium_compile_journey takes; it is compiled
-	// here and the run is bound to its digest. Leave it out to run a reference
-	// journey.
-	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the same object automium_compile_journey takes; it is compiled here and the run is bound to its digest. Leave it out to run a reference journey" validate:"omitempty"`
-	// Optional cross-check: the digest automium_compile_journey returned (sha256: and
-	// 64 lowercase hex digits). It must equal the digest computed here.
-	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"optional cross-check: the digest automium_compile_journey returned (sha256: and 64 lowercase hex digits). It must equal the digest computed here" validate:"omitempty,automium_digest"`
-	// An authorized benchmark app ID (see ListApps); with journey, defaults to
-	// journey.appId.
-	AppID string `json:"appId,omitempty" jsonschema:"an authorized benchmark app ID (see ListApps); with journey, defaults to journey.appId" validate:"omitempty,automium_app"`
-	// A fixture ID of that app (see ListFixtures); with journey, defaults to
-	// journey.fixtureId.
-	FixtureID string `json:"fixtureId,omitempty" jsonschema:"a fixture ID of that app (see ListFixtures); with journey, defaults to journey.fixtureId" validate:"omitempty,automium_fixture"`
-	// The planner backend to run with: id, vendor and model, all required.
-	Planner PlannerRef `json:"planner" jsonschema:"the planner backend to run with: id, vendor and model, all required" validate:"required"`
-	// One of the fixture's environment profile IDs.
-	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"one of the fixture's environment profile IDs" validate:"required,automium_profile"`
+	// Reference journey ID. With journey, leave it out or give journey.id.
+	JourneyID string `json:"journeyId,omitempty" jsonschema:"reference journey ID. With journey, leave it out or give journey.id" validate:"omitempty,max_id_length,automium_slug"`
+	// Your own journey, as CompileJourney takes it; it is compiled here and the run is
+	// bound to its digest. Leave it out to run a reference journey.
+	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the run is bound to its digest. Leave it out to run a reference journey" validate:"omitempty"`
+	// The digest CompileJourney returned. It must equal the digest computed here.
+	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"the digest CompileJourney returned. It must equal the digest computed here" validate:"omitempty,automium_digest"`
+	// App ID (see ListApps); with journey, defaults to journey.appId.
+	AppID string `json:"appId,omitempty" jsonschema:"app ID (see ListApps); with journey, defaults to journey.appId" validate:"omitempty,automium_app"`
+	// See ListFixtures; with journey, defaults to journey.fixtureId.
+	FixtureID string `json:"fixtureId,omitempty" jsonschema:"see ListFixtures; with journey, defaults to journey.fixtureId" validate:"omitempty,automium_fixture"`
+	// Planner.
+	Planner PlannerRef `json:"planner" jsonschema:"planner" validate:"required"`
+	// A profile of the fixture.
+	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"a profile of the fixture" validate:"required,automium_profile"`
 }
 
 var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, echo.Msg("a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits"))

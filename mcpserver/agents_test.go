@@ -316,7 +316,7 @@ func TestCompareNeverInvitesAChoice(t *testing.T) {
 			}
 		}
 		for _, want := range []string{"checking the comparison pipeline and its statistics", "do not rank the planners", "observed trials",
-			"automium_compare_observed_trials", "automium_compare_playwright_report", "basis observed",
+			"automium_compare_observed_trials", "automium_compare_reports", "basis observed",
 			`where it is "A better" or "B better"`, `where it is "indistinguishable", say the two are indistinguishable at this n`,
 			"minDetectableEffect80", "Holm"} {
 			if !strings.Contains(text, want) {

@@ -3,8 +3,11 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -12,36 +15,46 @@ import (
 
 // Every agent session pays for tools/list before its first call, so the
 // schemas a tool advertises are compacted, when go generate writes them, by
-// one rule that holds for any tool the table gains:
+// one rule set that holds for any tool the table gains. The advertised schema
+// is a guide for the client, never stricter than the server: everything it
+// drops only widens what it admits, and the argument walker enforces the root
+// package's whole schema in memory (see walker.go), with a coded problem and
+// its fix for every value the advertised schema no longer refuses.
 //
-//   - An output schema keeps every type, property, required list, enum and
-//     bound, and loses its prose: a program validates structured content
-//     against it, and a model reads the result itself, whose fields the
-//     descriptions of the resources and prompts explain.
+//   - An output schema keeps the types, properties and enums of its first
+//     outputDepth levels (a report's members and theirs), and below them only
+//     each value's type: a program validating structured content still checks
+//     the shape, and a model reads the result itself, whose fields the
+//     resources and prompts explain. Prose, required lists and input bounds go.
 //   - A subschema that occurs more than once in one schema, such as the
 //     target of a step, a drop destination and the target of an assertion, is
 //     written once under "$defs" and referred to by a local "$ref" wherever it
 //     occurs, with the description of that occurrence (an annotation, which a
-//     $ref may carry) beside it. A large subschema that occurs once, such as
-//     the journey inside a run submission, stays inline.
+//     $ref may carry) beside it.
+//   - An object of 4 KiB or more that an earlier tool advertised whole, such as
+//     the journey automium_compile_journey takes and
+//     automium_create_run_submission takes again, is written the second time as
+//     an object only, whose description names the tool that lists its members:
+//     one journey schema is advertised once.
 //   - An input enum of more than maxAdvertisedEnum values (the 40 target
 //     roles, the 16 intents, the 14 fixtures) is written as the length of its
 //     longest value: the description names the resource or tool that lists
 //     the values, and a value outside the set is refused with every allowed
-//     value. An object of 4 KiB or more that an earlier tool advertised whole, such as the journey
-//     automium_compile_journey takes and automium_create_run_submission takes
-//     again, is written the second time the same way, all its enums bounded:
-//     one journey schema lists the vocabulary once.
+//     value. A string with an enum needs no minLength.
+//   - A pattern longer than maxAdvertisedPattern bytes (the path that must be
+//     safe on POSIX, Windows and in a URL) is not advertised: its description
+//     says the rule in words, and the walker's problem says which part failed.
 //   - An input property keeps the first clause of its description (what the
-//     value is), and only the first time the catalog says it: the tools are
-//     listed together, in table order, and a sentence a model has read under
+//     value is), less a closing range that its bounds already state ("1 to
+//     16"), and only the first time the catalog says it: the tools are listed
+//     together, in table order, and a sentence a model has read under
 //     automium_compile_journey tells it nothing new under
 //     automium_create_run_submission.
 //
-// Nothing that validates changes: inlining every $ref gives back the derived
-// schema, less its prose (TestCompactSchemasInlineToDerived), and the
-// argument walker enforces the root package's schema in memory (see
-// walker.go), which the compacted one only rewrites. The token cost is
+// pruneProse is the rule set without the $defs: inlining every $ref of an
+// advertised schema gives back what pruneProse makes of the derived schema
+// (TestCompactSchemasInlineToDerived), and the mutated-call tests hold what
+// the advertised schema still says against the walker. The token cost is
 // measured with a real tokenizer by e2e/agent/tokens.mjs, in CI, against a
 // budget; docs/catalog.md has the per-tool figures.
 
@@ -52,18 +65,41 @@ const minHoistBytes = 48
 // minSaidObjectBytes is the smallest object, as JSON, whose enums a second
 // advertisement bounds instead of listing: the journey (many KiB) is worth it;
 // a report mapping, whose few short enums are most of what it says, is not.
-const minSaidObjectBytes = 4096
+const minSaidObjectBytes = 256
 
 // maxAdvertisedEnum is the longest enum an input schema lists.
 const maxAdvertisedEnum = 12
 
-// seenDescriptions records the input descriptions the catalog has already
-// said, across the tools compacted so far, in table order.
-type seenDescriptions map[string]bool
+// maxAdvertisedPattern is the longest pattern, in bytes, an input schema
+// carries: a shorter one (an ID's, a digest's) tells a client the form in
+// fewer tokens than words would.
+const maxAdvertisedPattern = 64
+
+// outputDepth is how many levels of an output schema list their members:
+// the result's, and each member's.
+const outputDepth = 3
+
+// seenDescriptions records what the catalog has already said, across the
+// tools compacted so far, in table order: the input descriptions, and the
+// objects advertised whole, each with the tool that advertised it.
+type seenDescriptions struct {
+	tool    string // the tool being compacted
+	text    map[string]bool
+	objects map[string]saidAt
+	// pointers are the objects written as an object only, whose description
+	// is the one place that says where their members are listed.
+	pointers map[*jsonschema.Schema]bool
+}
+
+// newSeen returns a record of nothing said yet, for the catalog's first tool.
+func newSeen(tool string) *seenDescriptions {
+	return &seenDescriptions{tool: tool, text: map[string]bool{}, objects: map[string]saidAt{},
+		pointers: map[*jsonschema.Schema]bool{}}
+}
 
 // compactSchema compacts a derived schema in place, as described above, and
 // returns its JSON. seen is nil for an output schema.
-func compactSchema(s *jsonschema.Schema, output bool, seen seenDescriptions) (json.RawMessage, error) {
+func compactSchema(s *jsonschema.Schema, output bool, seen *seenDescriptions) (json.RawMessage, error) {
 	pruneProse(s, output, seen)
 	if err := hoistRepeated(s); err != nil {
 		return nil, err
@@ -73,16 +109,24 @@ func compactSchema(s *jsonschema.Schema, output bool, seen seenDescriptions) (js
 
 // pruneProse is compactSchema without the $defs: what inlining the compacted
 // schema gives back.
-func pruneProse(s *jsonschema.Schema, output bool, seen seenDescriptions) {
+func pruneProse(s *jsonschema.Schema, output bool, seen *seenDescriptions) {
 	if output {
 		eachSchema(s, func(n *jsonschema.Schema, _ string) { stripOutput(n) })
+		truncateBelow(s, outputDepth)
 	} else {
 		eachSchema(s, func(n *jsonschema.Schema, _ string) {
 			if len(n.Enum) > maxAdvertisedEnum {
 				boundInstead(n)
 			}
+			if len(n.Pattern) > maxAdvertisedPattern {
+				n.Pattern = ""
+			}
+			if len(n.Enum) > 0 || n.MinLength != nil && *n.MinLength == 1 && patternRefusesEmpty(n.Pattern) {
+				n.MinLength = nil
+			}
 		})
 		dropSaidObjects(s, seen)
+		dropSaidForms(s, seen)
 		dropSaid(s, seen)
 	}
 }
@@ -105,14 +149,16 @@ func boundInstead(n *jsonschema.Schema) {
 	n.Enum = nil
 }
 
-// dropSaidObjects bounds instead of listing the enums of every object, other
-// than s itself, that an earlier tool advertised whole, and records the
-// objects s advertises whole, s among them. Objects are compared without
-// their own description, after boundInstead.
-func dropSaidObjects(s *jsonschema.Schema, seen seenDescriptions) {
-	var local []string
-	var walk func(n *jsonschema.Schema)
-	walk = func(n *jsonschema.Schema) {
+// dropSaidObjects writes every object, other than s itself, that an earlier
+// tool advertised whole as an object only, whose description says where its
+// members are listed, and records the objects s advertises whole, s among
+// them. Objects are compared without their own description, after the enums
+// are bounded.
+func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
+	type said struct{ key, where string }
+	var local []said
+	var walk func(n *jsonschema.Schema, name string)
+	walk = func(n *jsonschema.Schema, name string) {
 		if n == nil {
 			return
 		}
@@ -121,26 +167,69 @@ func dropSaidObjects(s *jsonschema.Schema, seen seenDescriptions) {
 			if err != nil {
 				return
 			}
-			if n != s && len(body) >= minSaidObjectBytes && seen["object:"+string(body)] {
-				eachSchema(n, func(m *jsonschema.Schema, _ string) {
-					if len(m.Enum) > 0 {
-						boundInstead(m)
-					}
-				})
+			key := "object:" + string(body)
+			if by, ok := seen.objects[key]; ok && n != s && len(body) >= minSaidObjectBytes && by.tool != seen.tool {
+				*n = jsonschema.Schema{Type: "object", Description: saidObjectDescription(n.Description, by)}
+				seen.pointers[n] = true
 				return
 			}
-			local = append(local, "object:"+string(body))
+			where := seen.tool + " takes it"
+			if n != s {
+				where = name + " in " + seen.tool
+			}
+			local = append(local, said{key, where})
 		}
 		for _, p := range propertyNames(n) {
-			walk(n.Properties[p])
+			walk(n.Properties[p], p)
 		}
-		walk(n.Items)
-		walk(n.AdditionalProperties)
+		walk(n.Items, name)
+		walk(n.AdditionalProperties, name)
 	}
-	walk(s)
-	for _, b := range local {
-		seen[b] = true
+	walk(s, "")
+	for _, o := range local {
+		if _, ok := seen.objects[o.key]; !ok {
+			seen.objects[o.key] = saidAt{seen.tool, o.where}
+		}
 	}
+}
+
+// saidAt is where the catalog first listed an object's members: the tool, and
+// how a description names the place ("automium_compile_journey takes it",
+// "planner in automium_create_run_submission").
+type saidAt struct{ tool, where string }
+
+// saidObjectDescription is the description of an object advertised as an
+// object only: its own first clause, and where its members are listed.
+func saidObjectDescription(own string, at saidAt) string {
+	own = firstClause(own)
+	switch {
+	case strings.Contains(toToolWords(own), at.tool):
+		return own
+	case own == "":
+		return "as " + at.where
+	}
+	return own + ", as " + at.where
+}
+
+// truncateBelow leaves every node deeper than depth levels under s (a
+// property, an item or a definition each a level down) only its type.
+func truncateBelow(s *jsonschema.Schema, depth int) {
+	var walk func(n *jsonschema.Schema, level int)
+	walk = func(n *jsonschema.Schema, level int) {
+		if n == nil {
+			return
+		}
+		if level >= depth {
+			*n = jsonschema.Schema{Type: n.Type, Types: n.Types}
+			return
+		}
+		for _, p := range propertyNames(n) {
+			walk(n.Properties[p], level+1)
+		}
+		walk(n.Items, level+1)
+		walk(n.AdditionalProperties, level+1)
+	}
+	walk(s, 0)
 }
 
 // stripOutput leaves an output node its types, properties, items, required
@@ -173,24 +262,138 @@ func firstClause(d string) string {
 	return strings.TrimSuffix(d[:cut], ".")
 }
 
+// patternRefusesEmpty reports whether a pattern cannot match the empty string, so
+// that a minLength of 1 beside it says nothing more.
+func patternRefusesEmpty(pattern string) bool {
+	if pattern == "" {
+		return false
+	}
+	re, err := regexp.Compile(pattern)
+	return err == nil && !re.MatchString("")
+}
+
+// minSaidEnum is the shortest enum worth listing only once in the catalog: a
+// one- or two-value enum costs about what its bound does.
+const minSaidEnum = 3
+
+// minSaidPattern is the shortest pattern worth writing only once in the
+// catalog: "\\S" costs less than a reference to it would.
+const minSaidPattern = 10
+
+// dropSaidForms bounds instead of listing every enum of minSaidEnum values or
+// more that an earlier tool listed (the app IDs, the verdicts), drops every
+// pattern of minSaidPattern bytes or more that an earlier tool wrote (the
+// journey ID's, the run ID's) from a string its maxLength still bounds, and
+// records the rest. A model reads the catalog whole, and a value outside the
+// form is refused with the form.
+func dropSaidForms(s *jsonschema.Schema, seen *seenDescriptions) {
+	var local []string
+	eachSchema(s, func(n *jsonschema.Schema, _ string) {
+		if len(n.Enum) >= minSaidEnum {
+			b, err := json.Marshal(n.Enum)
+			if err != nil {
+				return
+			}
+			key := "enum:" + string(b)
+			if seen.text[key] {
+				boundInstead(n)
+			} else {
+				local = append(local, key)
+			}
+		}
+		if len(n.Pattern) >= minSaidPattern {
+			key := "pattern:" + n.Pattern
+			if seen.text[key] && n.MaxLength != nil {
+				n.Pattern = ""
+			} else {
+				local = append(local, key)
+			}
+		}
+	})
+	for _, k := range local {
+		seen.text[k] = true
+	}
+}
+
+// statedRange matches a description's closing range: ", 1 to 16", " from 1
+// to 100", ", up to 100".
+var statedRange = regexp.MustCompile(`,?\s+(?:from\s+)?(?:([0-9][0-9,]*)\s+to|up\s+to)\s+([0-9][0-9,]*|2\^53-1)$`)
+
+// withoutStatedRange drops a closing range from d when n's bounds (minimum
+// and maximum, or minItems and maxItems) state it: the schema says it in
+// fewer tokens, and says it once.
+func withoutStatedRange(d string, n *jsonschema.Schema) string {
+	m := statedRange.FindStringSubmatchIndex(d)
+	if m == nil {
+		return d
+	}
+	number := func(i int) (float64, bool) {
+		if m[2*i] < 0 {
+			return 0, false
+		}
+		t := strings.ReplaceAll(d[m[2*i]:m[2*i+1]], ",", "")
+		if t == "2^53-1" {
+			return 1<<53 - 1, true
+		}
+		f, err := strconv.ParseFloat(t, 64)
+		return f, err == nil
+	}
+	lo, hasLo := number(1)
+	hi, _ := number(2)
+	bounds := func(min, max *float64) bool {
+		return max != nil && *max == hi && (!hasLo || min != nil && *min == lo)
+	}
+	var minItems, maxItems *float64
+	if n.MinItems != nil {
+		v := float64(*n.MinItems)
+		minItems = &v
+	}
+	if n.MaxItems != nil {
+		v := float64(*n.MaxItems)
+		maxItems = &v
+	}
+	if bounds(n.Minimum, n.Maximum) || bounds(minItems, maxItems) {
+		return d[:m[0]]
+	}
+	return d
+}
+
+// spellsName reports whether a description only spells out the name of its
+// property ("app ID" for appId, "planners" for planners), or puts one word
+// before it ("journey ID" for id, "assertion kind" for kind): the name, and
+// the tool it is under, say it.
+func spellsName(d, name string) bool {
+	var b strings.Builder
+	for _, r := range name {
+		if unicode.IsUpper(r) {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	words, spelled := strings.Fields(strings.ToLower(d)), strings.Fields(b.String())
+	extra := len(words) - len(spelled)
+	return len(spelled) > 0 && (extra == 0 || extra == 1 && len(spelled) == 1) &&
+		slices.Equal(words[max(extra, 0):], spelled)
+}
+
 // dropSaid removes every property description the catalog already said and
 // records the rest. Only descriptions of properties count: a tool's own
 // description is its own.
-func dropSaid(s *jsonschema.Schema, seen seenDescriptions) {
+func dropSaid(s *jsonschema.Schema, seen *seenDescriptions) {
 	var local []string
-	eachSchema(s, func(n *jsonschema.Schema, _ string) {
-		if n == s || n.Description == "" {
+	eachSchema(s, func(n *jsonschema.Schema, name string) {
+		if n == s || n.Description == "" || seen.pointers[n] {
 			return
 		}
-		n.Description = firstClause(n.Description)
-		if seen[n.Description] {
+		n.Description = withoutStatedRange(firstClause(n.Description), n)
+		if n.Description == "" || seen.text[n.Description] || spellsName(n.Description, name) {
 			n.Description = ""
 			return
 		}
 		local = append(local, n.Description)
 	})
 	for _, d := range local {
-		seen[d] = true
+		seen.text[d] = true
 	}
 }
 

@@ -15,8 +15,9 @@ import (
 // schema less only its prose (see compact.go), so the $defs change how a
 // schema is written, never what it accepts.
 func TestCompactSchemasInlineToDerived(t *testing.T) {
-	seen := seenDescriptions{}
+	seen := newSeen("")
 	for _, tl := range tools() {
+		seen.tool = tl.def.Name
 		for _, side := range []struct {
 			name       string
 			output     bool
@@ -69,7 +70,7 @@ func TestCompactSchemaHoistsRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, err := compactSchema(s, false, seenDescriptions{})
+	raw, err := compactSchema(s, false, newSeen("t"))
 	if err != nil {
 		t.Fatal(err)
 	}

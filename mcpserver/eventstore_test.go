@@ -28,6 +28,9 @@ func readEvents(t *testing.T, resp *http.Response) []sseEvent {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s %s: status %d, body %q; want 200 and an event stream", resp.Request.Method, resp.Request.URL.Path, resp.StatusCode, body)
+	}
 	var events []sseEvent
 	for _, block := range strings.Split(string(body), "\n\n") {
 		var e sseEvent

@@ -38,7 +38,6 @@ func Example() {
 	// Output:
 	// automium_compare_observed_trials
 	// automium_compare_planners
-	// automium_compare_playwright_report
 	// automium_compare_reports
 	// automium_compile_journey
 	// automium_create_run_submission
@@ -117,7 +116,6 @@ func ExampleRegister() {
 	// Output:
 	// automium_compare_observed_trials
 	// automium_compare_planners
-	// automium_compare_playwright_report
 	// automium_compare_reports
 	// automium_compile_journey
 	// automium_create_run_submission

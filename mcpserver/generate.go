@@ -30,7 +30,7 @@ import (
 func generatedFiles(fs.FS) ([]gen.Output, error) {
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
 	var derived []tool
-	seen := seenDescriptions{}
+	seen := newSeen("")
 	for _, tl := range tools() {
 		in, out, err := deriveSchemas(tl, seen)
 		if err != nil {
@@ -246,7 +246,6 @@ type examples struct {
 	getArtifactManifest automium.GetArtifactManifestInput
 	comparePlanners     automium.ComparePlannersInput
 	compareObserved     automium.CompareObservedTrialsInput
-	comparePlaywright   automium.ComparePlaywrightReportInput
 	exportPlaywright    automium.ExportPlaywrightSpecInput
 	compareReports      automium.CompareReportsInput
 }
@@ -287,15 +286,6 @@ func toolExamples() examples {
 				observedTrial(planner.ID, 1, true, 41200), observedTrial(planner.ID, 2, false, 58900),
 				observedTrial(challenger.ID, 1, true, 36100), observedTrial(challenger.ID, 2, true, 39800),
 			}},
-		comparePlaywright: automium.ComparePlaywrightReportInput{CorpusVersion: automium.CorpusVersion,
-			Planners: []automium.PlannerRef{planner, challenger},
-			Report: `{"suites":[{"title":"journeys.spec.ts","specs":[{"title":"search and add to cart","tags":["journey:` + journey.ID + `"],"tests":[` +
-				`{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":41200}]},` +
-				`{"projectName":"challenger","status":"flaky","results":[{"retry":0,"status":"failed","duration":30100},{"retry":1,"status":"passed","duration":36100}]}]}]}]}`,
-			Mapping: automium.PlaywrightMapping{
-				Planner: automium.PlaywrightSource{From: automium.PlaywrightFromProject},
-				Journey: automium.PlaywrightSource{From: automium.PlaywrightFromTag, Name: "journey"},
-			}},
 		exportPlaywright: automium.ExportPlaywrightSpecInput{JourneyID: journey.ID},
 		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
 			Planners: []automium.PlannerRef{planner, challenger},
@@ -314,17 +304,16 @@ func toolExamples() examples {
 // calls returns each example as its tool's JSON arguments, by tool name.
 func (e examples) calls() map[string]json.RawMessage {
 	return map[string]json.RawMessage{
-		"automium_list_apps":                 mustJSON(e.listApps),
-		"automium_list_fixtures":             mustJSON(e.listFixtures),
-		"automium_compile_journey":           mustJSON(e.compileJourney),
-		"automium_create_run_submission":     mustJSON(e.createRunSubmission),
-		"automium_get_replay_summary":        mustJSON(e.getReplaySummary),
-		"automium_get_artifact_manifest":     mustJSON(e.getArtifactManifest),
-		"automium_compare_planners":          mustJSON(e.comparePlanners),
-		"automium_compare_observed_trials":   mustJSON(e.compareObserved),
-		"automium_compare_playwright_report": mustJSON(e.comparePlaywright),
-		"automium_export_playwright_spec":    mustJSON(e.exportPlaywright),
-		"automium_compare_reports":           mustJSON(e.compareReports),
+		"automium_list_apps":               mustJSON(e.listApps),
+		"automium_list_fixtures":           mustJSON(e.listFixtures),
+		"automium_compile_journey":         mustJSON(e.compileJourney),
+		"automium_create_run_submission":   mustJSON(e.createRunSubmission),
+		"automium_get_replay_summary":      mustJSON(e.getReplaySummary),
+		"automium_get_artifact_manifest":   mustJSON(e.getArtifactManifest),
+		"automium_compare_planners":        mustJSON(e.comparePlanners),
+		"automium_compare_observed_trials": mustJSON(e.compareObserved),
+		"automium_export_playwright_spec":  mustJSON(e.exportPlaywright),
+		"automium_compare_reports":         mustJSON(e.compareReports),
 	}
 }
 
@@ -332,10 +321,11 @@ func (e examples) calls() map[string]json.RawMessage {
 // schema of its types (see advertisedSchemas and compactSchema). seen holds
 // the input descriptions the tools before it in the table already said; nil
 // stands for none.
-func deriveSchemas(row tool, seen seenDescriptions) (in, out json.RawMessage, err error) {
+func deriveSchemas(row tool, seen *seenDescriptions) (in, out json.RawMessage, err error) {
 	if seen == nil {
-		seen = seenDescriptions{}
+		seen = newSeen("")
 	}
+	seen.tool = row.def.Name
 	derive := func(t reflect.Type, output bool) (json.RawMessage, error) {
 		s, err := automium.Schema(t)
 		if err != nil {

@@ -684,7 +684,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("6. Say what would make the comparison real: each planner actually running these journeys (a provider-backed planner and live browser execution, which v1 does not have), one recorded trial per run (planner, app, fixture, journey, repetition, passed, latency, tokens, recovery), and those observed trials aggregated by the observed-trials path: the tool automium_compare_observed_trials (automium.CompareObservedTrials in the Go package), or automium_compare_playwright_report for the content of a Playwright JSON report. Their reports have basis observed, and only their verdicts can support a ranking, pair by pair, where a verdict says better.\n")
+	b.WriteString("6. Say what would make the comparison real: each planner actually running these journeys (a provider-backed planner and live browser execution, which v1 does not have), one recorded trial per run (planner, app, fixture, journey, repetition, passed, latency, tokens, recovery), and those observed trials aggregated by the observed-trials path: the tool automium_compare_observed_trials (automium.CompareObservedTrials in the Go package), or automium_compare_reports for the content of Playwright JSON or JUnit reports. Their reports have basis observed, and only their verdicts can support a ranking, pair by pair, where a verdict says better.\n")
 	return b.String(), nil
 }
 

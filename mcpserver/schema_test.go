@@ -56,7 +56,9 @@ func TestToolInventory(t *testing.T) {
 		if title, _ := tool["title"].(string); title == "" {
 			t.Errorf("%s: no title", name)
 		}
-		if desc, _ := tool["description"].(string); len(desc) < 120 {
+		// What the tool does, in a sentence a model can choose by; the
+		// catalog's budget (compact.go) keeps it short.
+		if desc, _ := tool["description"].(string); len(desc) < 60 || !strings.HasSuffix(desc, ".") {
 			t.Errorf("%s: description %q is too thin to tell a model what the tool does and when to call it", name, desc)
 		}
 		ann, ok := tool["annotations"].(map[string]any)
@@ -139,12 +141,18 @@ func expectedEnum(rules []string) (values []string, hasEnum, known bool) {
 // says required and its json tag lacks omitempty, and every enum is exactly the
 // closed set of its oneof or custom validate rule.
 func TestInputSchemasMatchValidation(t *testing.T) {
+	// An object an earlier tool lists whole is advertised as an object that
+	// says where (compact.go); followed there, it must agree too.
+	inputs := map[string]any{}
 	for _, tool := range tools() {
-		schema, err := schemaref.Inline(tool.def.InputSchema)
-		if err != nil {
-			t.Fatal(err)
-		}
-		compareType(t, tool.def.Name, tool.in, schema)
+		inputs[tool.def.Name] = tool.def.InputSchema
+	}
+	inlined, err := schemaref.InlineCatalog(inputs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range tools() {
+		compareType(t, tool.def.Name, tool.in, inlined[tool.def.Name])
 	}
 }
 

@@ -31,7 +31,6 @@ var tools = sync.OnceValue(func() []tool {
 		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
 		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
-		capability("automium_compare_playwright_report", "Compare planners in a Playwright report", comparePlaywrightReportDescription, automium.ComparePlaywrightReport),
 		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec),
 		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports),
 	}
@@ -100,48 +99,32 @@ func toToolWords(s string) string {
 // the rules, vocabularies and worked examples are in the resources and
 // prompts a description names.
 const (
-	listAppsDescription = "List the authorized benchmark apps of the owned corpus (IDs, capabilities) and the corpus " +
-		"version. Call first: every other tool accepts only these app IDs. Read-only."
+	listAppsDescription = "List the benchmark apps and the corpus version. Call first: other tools accept only " +
+		"these app IDs."
 
-	listFixturesDescription = "List benchmark fixtures (reproducible starting states), optionally of one appId, with their " +
-		"environment profiles, file refs and reference journey IDs. Read-only: nothing is seeded or resolved."
+	listFixturesDescription = "List fixtures (starting states) with their profiles and reference journeys."
 
-	compileJourneyDescription = "Validate a journey against the corpus and the planner-intent-v1 vocabulary (rules and an " +
-		"example per intent: " + vocabularyURI + "; journeys that compile: " + journeysURITemplate + ") and compile it " +
-		"to a graph with a digest. Every problem comes back at once, with its path, code and allowed values. Nothing runs."
+	compileJourneyDescription = "Validate a journey (rules: " + vocabularyURI + "; examples: " + journeysURITemplate +
+		") and compile it to a graph with a digest. Every problem comes back at once, with path, code and allowed values."
 
-	createRunSubmissionDescription = "Model a run of a journey on a fixture with a planner and an environment profile: give " +
-		"journeyId of a reference journey, or journey (the object automium_compile_journey takes; its IDs then default). " +
-		"Returns a deterministic run ID and the refs for the replay and manifest tools. Modeled: nothing runs or is stored."
+	createRunSubmissionDescription = "Model a run of a journey with a planner and a profile: a run ID and refs for the " +
+		"replay and manifest tools. Modeled."
 
-	getReplaySummaryDescription = "Build a run's contract-shaped replay summary from runId, verdict, retryCount and " +
-		"artifactManifestRef (from automium_create_run_submission), with the artifact kinds a complete replay needs. " +
-		"Modeled: no replay is read."
+	getReplaySummaryDescription = "A run's replay summary and the artifact kinds a complete replay needs. Modeled."
 
-	getArtifactManifestDescription = "Check a run's artifact entries (kind, path relative to root) and return the canonical " +
-		"manifest with its digest; unknown kinds and unsafe paths are refused. Modeled: no file is read or written."
+	getArtifactManifestDescription = "Check a run's artifact entries; returns the canonical manifest and digest. Modeled."
 
-	comparePlannersDescription = "Compare planners on the reference journeys of appIds at corpusVersion, with repetitions: " +
-		"pass rate, pass^k, latency, tokens, recovery and per-journey rows. Modeled: every planner draws from one " +
-		"shared model and no planner is called, so differences are chance and no winner is named."
+	comparePlannersDescription = "Compare planners on the reference journeys of appIds. Modeled: no planner is " +
+		"called and no winner is named."
 
-	compareObservedTrialsDescription = "Compare planners on trials recorded by real runs elsewhere (one per journey run): the " +
-		"report of automium_compare_planners from observed data, with a verdict per pair of planners about the shared " +
-		"journeys as a sample, and per-journey rows. Rank only where a verdict says better. Nothing is executed or verified."
+	compareObservedTrialsDescription = "Compare planners on trials recorded by real runs: per-pair verdicts and " +
+		"per-journey rows. Rank only where a verdict says better."
 
-	comparePlaywrightReportDescription = "Compare planners on a Playwright JSON report passed inline as report (at most 8 " +
-		"MiB; no file is read); mapping says where each test's planner and journey are (project, tag or annotation). " +
-		"Returns the trial counts and the report of automium_compare_observed_trials. Nothing is executed."
+	exportPlaywrightSpecDescription = "Export a journey as a deterministic Playwright Test spec and the mapping for " +
+		"automium_compare_reports. Nothing runs."
 
-	exportPlaywrightSpecDescription = "Export a journey (journeyId of a reference journey, or journey) as a deterministic " +
-		"Playwright Test spec: one test.step per node, role locators, web-first assertions, routes relative to baseURL. " +
-		"Returns the text, its digest, the journey digest and the mapping for automium_compare_playwright_report. " +
-		"Nothing is written or run."
-
-	compareReportsDescription = "Compare planners on test reports passed inline: reports is a list of {format, content}, " +
-		"format playwright-json or junit, shards of one run merged in order. mapping as for automium_compare_playwright_report " +
-		"(in JUnit, project is the testsuite hostname, annotation a testcase property). Returns counts, not-evaluable trials, " +
-		"triage (first error, attachment paths) and the observed comparison. Nothing is executed or verified."
+	compareReportsDescription = "Compare planners on Playwright JSON or JUnit reports passed inline: counts, triage " +
+		"and the observed comparison."
 )
 
 // tool is one row of the tool table.

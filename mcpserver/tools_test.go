@@ -282,20 +282,20 @@ func callCases(t testing.TB) []callCase {
 			args:     strings.Replace(v["automium_compare_observed_trials"], `"repetition":2`, `"repetition":1`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "trials[1].repetition"},
 
-		// automium_compare_playwright_report
-		{name: "compare a Playwright report", tool: "automium_compare_playwright_report", args: v["automium_compare_playwright_report"]},
-		{name: "compare a Playwright report with an unknown status", tool: "automium_compare_playwright_report",
-			args:     strings.Replace(v["automium_compare_playwright_report"], `\"status\":\"flaky\"`, `\"status\":\"odd\"`, 1),
-			wantCode: automium.CodeInvalidArgument, wantField: "report.suites[0].specs[0].tests[1].status"},
-		{name: "compare a Playwright report with a name given twice", tool: "automium_compare_playwright_report",
-			args:     strings.Replace(v["automium_compare_playwright_report"], `{\"suites\":`, `{\"suites\":[],\"suites\":`, 1),
-			wantCode: automium.CodeInvalidArgument, wantField: "report.suites"},
-		{name: "compare a Playwright report by an unknown source", tool: "automium_compare_playwright_report",
-			args:     strings.Replace(v["automium_compare_playwright_report"], `"from":"project"`, `"from":"title"`, 1),
+		// automium_compare_reports, with a Playwright JSON report
+		{name: "compare a Playwright report", tool: "automium_compare_reports", args: playwrightReports},
+		{name: "compare a Playwright report with an unknown status", tool: "automium_compare_reports",
+			args:     strings.Replace(playwrightReports, `\"status\":\"flaky\"`, `\"status\":\"odd\"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content.suites[0].specs[0].tests[1].status"},
+		{name: "compare a Playwright report with a name given twice", tool: "automium_compare_reports",
+			args:     strings.Replace(playwrightReports, `{\"suites\":`, `{\"suites\":[],\"suites\":`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content.suites"},
+		{name: "compare a Playwright report by an unknown source", tool: "automium_compare_reports",
+			args:     strings.Replace(playwrightReports, `"from":"project"`, `"from":"title"`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "mapping.planner.from"},
-		{name: "compare a Playwright report of an unlisted planner", tool: "automium_compare_playwright_report",
-			args:     strings.Replace(v["automium_compare_playwright_report"], `\"projectName\":\"challenger\"`, `\"projectName\":\"stranger\"`, 1),
-			wantCode: automium.CodeInvalidArgument, wantField: "report.suites[0].specs[0].tests[1]"},
+		{name: "compare a Playwright report of an unlisted planner", tool: "automium_compare_reports",
+			args:     strings.Replace(playwrightReports, `\"projectName\":\"challenger\"`, `\"projectName\":\"stranger\"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content.suites[0].specs[0].tests[1]"},
 
 		// automium_export_playwright_spec
 		{name: "export a reference journey as a Playwright spec", tool: "automium_export_playwright_spec", args: v["automium_export_playwright_spec"]},
@@ -532,3 +532,15 @@ func TestToolWords(t *testing.T) {
 		t.Errorf("error text is not in tool words:\n%s", text)
 	}
 }
+
+// playwrightReports is automium_compare_reports's arguments for one Playwright
+// JSON report of the example journey: a baseline that passed and a challenger
+// that passed on its retry.
+const playwrightReports = `{"corpusVersion":"owned-corpus-2026.11",` +
+	`"planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"},{"id":"challenger","vendor":"anthropic","model":"claude-sonnet-4"}],` +
+	`"reports":[{"format":"playwright-json","content":"{\"suites\":[{\"title\":\"journeys.spec.ts\",\"specs\":[{\"title\":\"search and add to cart\",` +
+	`\"tags\":[\"journey:storefront-search-add-to-cart\"],\"tests\":[` +
+	`{\"projectName\":\"baseline\",\"status\":\"expected\",\"results\":[{\"retry\":0,\"status\":\"passed\",\"duration\":41200}]},` +
+	`{\"projectName\":\"challenger\",\"status\":\"flaky\",\"results\":[{\"retry\":0,\"status\":\"failed\",\"duration\":30100},` +
+	`{\"retry\":1,\"status\":\"passed\",\"duration\":36100}]}]}]}]}"}],` +
+	`"mapping":{"planner":{"from":"project"},"journey":{"from":"tag","name":"journey"}}}`

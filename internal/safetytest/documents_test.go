@@ -26,9 +26,6 @@ type documentField struct {
 var documentPlanners = `"corpusVersion":"` + automium.CorpusVersion + `","planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}]`
 
 var documentFields = []documentField{
-	{"compare_playwright_report.report", "automium_compare_playwright_report", "json", func(c string) string {
-		return `{` + documentPlanners + `,"mapping":{"planner":{"from":"project"},"journey":{"from":"tag","name":"journey"}},"report":` + c + `}`
-	}},
 	{"compare_reports.reports[0].content (playwright-json)", "automium_compare_reports", "json", func(c string) string {
 		return `{` + documentPlanners + `,"mapping":{"planner":{"from":"project"},"journey":{"from":"annotation","name":"journey"}},"reports":[{"format":"playwright-json","content":` + c + `}]}`
 	}},

@@ -133,13 +133,18 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 	for _, l := range automium.Limits() {
 		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", l.Name, l.Value, l.Bounds)
 	}
-	section := func(title string, schema any) error {
+	// The tool schemas write repeated subschemas once, under $defs, and an
+	// object an earlier tool lists whole as an object that says where.
+	inputs := map[string]any{}
+	for _, tool := range tools {
+		inputs[tool.Name] = tool.InputSchema
+	}
+	inlined, err := schemaref.InlineCatalog(inputs)
+	if err != nil {
+		return "", nil, err
+	}
+	section := func(title string, s map[string]any) error {
 		var rows []string
-		// The tool schemas write repeated subschemas once, under $defs.
-		s, err := schemaref.Inline(schema)
-		if err != nil {
-			return err
-		}
 		limitRows(s, "", &rows, &unbounded, title)
 		fmt.Fprintf(&b, "\n### %s\n\n", title)
 		if len(rows) == 0 {
@@ -153,7 +158,7 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 		return nil
 	}
 	for _, tool := range tools {
-		if err := section("`"+tool.Name+"`", tool.InputSchema); err != nil {
+		if err := section("`"+tool.Name+"`", inlined[tool.Name]); err != nil {
 			return "", nil, err
 		}
 	}

@@ -9,6 +9,8 @@ package schemaref
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
+	"sort"
 	"strings"
 )
 
@@ -96,4 +98,131 @@ func inline(v any, defs map[string]any, depth int, budget *int) (any, error) {
 		return out, nil
 	}
 	return v, nil
+}
+
+// A catalog advertises an object that an earlier tool lists whole as an
+// object only, whose description ends by saying where its members are (see
+// mcpserver/compact.go): "as automium_compile_journey takes it" for a tool's
+// whole input, "as planner in automium_create_run_submission" for one
+// property of it. saidAt reads that ending.
+var saidAt = regexp.MustCompile(`(?:^|, )as (?:([A-Za-z0-9_]+) in )?([a-z0-9_]+)(?: takes it)?$`)
+
+// InlineCatalog inlines every input schema of a catalog (tool name to schema)
+// as Inline does, and then writes out every object advertised as an object
+// only with the members of the object its description points to, as a
+// model reading the whole catalog would. A pointer to a tool or property the
+// catalog lacks is an error.
+func InlineCatalog(inputs map[string]any) (map[string]map[string]any, error) {
+	out := make(map[string]map[string]any, len(inputs))
+	for name, s := range inputs {
+		m, err := Inline(s)
+		if err != nil {
+			return nil, fmt.Errorf("schemaref: %s: %w", name, err)
+		}
+		out[name] = m
+	}
+	for name, m := range out {
+		if err := expandSaid(m, out, 0); err != nil {
+			return nil, fmt.Errorf("schemaref: %s: %w", name, err)
+		}
+	}
+	return out, nil
+}
+
+func expandSaid(v any, catalog map[string]map[string]any, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("objects point to each other deeper than %d levels", maxDepth)
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		if target, ok, err := saidTarget(v, catalog); err != nil {
+			return err
+		} else if ok {
+			for k, x := range deepCopy(target).(map[string]any) {
+				if k != "description" {
+					v[k] = x
+				}
+			}
+		}
+		for _, x := range v {
+			if err := expandSaid(x, catalog, depth+1); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if err := expandSaid(x, catalog, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// saidTarget returns the object an object-only node points to.
+func saidTarget(v map[string]any, catalog map[string]map[string]any) (map[string]any, bool, error) {
+	desc, _ := v["description"].(string)
+	if v["type"] != "object" || v["properties"] != nil || !strings.HasPrefix(desc, "as ") && !strings.Contains(desc, ", as ") {
+		return nil, false, nil
+	}
+	m := saidAt.FindStringSubmatch(desc)
+	if m == nil {
+		return nil, false, nil
+	}
+	tool, ok := catalog[m[2]]
+	if !ok {
+		return nil, false, fmt.Errorf("%q points to %s, which the catalog does not list", desc, m[2])
+	}
+	if m[1] == "" {
+		return tool, true, nil
+	}
+	if p := findProperty(tool, m[1], 0); p != nil {
+		return p, true, nil
+	}
+	return nil, false, fmt.Errorf("%q points to a property %s that %s does not have", desc, m[1], m[2])
+}
+
+// findProperty returns the first object-typed property named name, nearest
+// the root first.
+func findProperty(s map[string]any, name string, depth int) map[string]any {
+	if depth > maxDepth {
+		return nil
+	}
+	props, _ := s["properties"].(map[string]any)
+	if p, ok := props[name].(map[string]any); ok && p["type"] == "object" {
+		return p
+	}
+	keys := make([]string, 0, len(props))
+	for k := range props {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		p, _ := props[k].(map[string]any)
+		if items, ok := p["items"].(map[string]any); ok {
+			p = items
+		}
+		if found := findProperty(p, name, depth+1); found != nil {
+			return found
+		}
+	}
+	return nil
+}
+
+func deepCopy(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = deepCopy(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = deepCopy(x)
+		}
+		return out
+	}
+	return v
 }
