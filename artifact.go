@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // ArtifactKind is one kind of run artifact of the artifact manifest contract, with
@@ -243,15 +244,15 @@ func completeness(outcome ReplayOutcome, entries []ArtifactEntry) *ManifestCompl
 // that keep a hostile manifest cheap to reject.
 func artifactManifestProblems(in GetArtifactManifestInput) error {
 	ps := newProblems(in)
-	if len(in.Entries) > MaxArtifactEntries {
-		ps.add(field("entries"), CodeLimitExceeded, nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
+	if len(in.Entries) > limit.MaxArtifactEntries {
+		ps.add(field("entries"), CodeLimitExceeded, nil, "has %d entries; the limit is %d", len(in.Entries), limit.MaxArtifactEntries)
 		return ps.err()
 	}
 	// Lengths are in characters, as the schema's maxLength counts them; the
 	// byte length bounds the count, so most paths skip counting.
 	tooLong := func(at Path, p string) {
-		if len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength {
-			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), MaxPathLength)
+		if len(p) > limit.MaxPathLength && utf8.RuneCountInString(p) > limit.MaxPathLength {
+			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), limit.MaxPathLength)
 		}
 	}
 	tooLong(field("root"), in.Root)

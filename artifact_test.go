@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/unicode/norm"
 )
@@ -151,16 +152,16 @@ func TestGetArtifactManifestValidation(t *testing.T) {
 		{"missing root", func(in *GetArtifactManifestInput) { in.Root = "" }, errorShape{CodeInvalidArgument, "root"}},
 		{"absolute root", func(in *GetArtifactManifestInput) { in.Root = "/var/artifacts" }, errorShape{CodeInvalidArtifactPath, "root"}},
 		{"escaping root", func(in *GetArtifactManifestInput) { in.Root = "artifacts/../../etc" }, errorShape{CodeInvalidArtifactPath, "root"}},
-		{"root too long", func(in *GetArtifactManifestInput) { in.Root = strings.Repeat("a", MaxPathLength+1) }, errorShape{CodeLimitExceeded, "root"}},
+		{"root too long", func(in *GetArtifactManifestInput) { in.Root = strings.Repeat("a", limit.MaxPathLength+1) }, errorShape{CodeLimitExceeded, "root"}},
 		{"no entries", func(in *GetArtifactManifestInput) { in.Entries = nil }, errorShape{CodeInvalidArgument, "entries"}},
 		{"empty entries", func(in *GetArtifactManifestInput) { in.Entries = []ArtifactEntry{} }, errorShape{CodeInvalidArgument, "entries"}},
 		{"too many entries", func(in *GetArtifactManifestInput) {
-			in.Entries = make([]ArtifactEntry, MaxArtifactEntries+1)
+			in.Entries = make([]ArtifactEntry, limit.MaxArtifactEntries+1)
 		}, errorShape{CodeLimitExceeded, "entries"}},
 		{"missing kind", entry(1, func(e *ArtifactEntry) { e.Kind = "" }), errorShape{CodeInvalidArgument, "entries[1].kind"}},
 		{"unknown kind", entry(2, func(e *ArtifactEntry) { e.Kind = "heap_dump" }), errorShape{CodeInvalidArtifactKind, "entries[2].kind"}},
 		{"missing path", entry(3, func(e *ArtifactEntry) { e.Path = "" }), errorShape{CodeInvalidArgument, "entries[3].path"}},
-		{"path too long", entry(3, func(e *ArtifactEntry) { e.Path = strings.Repeat("p", MaxPathLength+1) }), errorShape{CodeLimitExceeded, "entries[3].path"}},
+		{"path too long", entry(3, func(e *ArtifactEntry) { e.Path = strings.Repeat("p", limit.MaxPathLength+1) }), errorShape{CodeLimitExceeded, "entries[3].path"}},
 		{"absolute path", entry(3, func(e *ArtifactEntry) { e.Path = "/etc/passwd" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
 		{"dot-dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "attempt-1/../../secrets" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
 		{"dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "./trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
@@ -178,7 +179,7 @@ func TestGetArtifactManifestValidation(t *testing.T) {
 		{"media type not of kind", entry(0, func(e *ArtifactEntry) { e.MediaType = "image/png" }), errorShape{CodeInvalidArgument, "entries[0].mediaType"}},
 		{"media type too long", entry(0, func(e *ArtifactEntry) { e.MediaType = strings.Repeat("m", 129) }), errorShape{CodeLimitExceeded, "entries[0].mediaType"}},
 		{"negative size", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(-1) }), errorShape{CodeInvalidArgument, "entries[0].size"}},
-		{"size too large", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(MaxArtifactSizeBytes + 1) }), errorShape{CodeLimitExceeded, "entries[0].size"}},
+		{"size too large", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(limit.MaxArtifactSizeBytes + 1) }), errorShape{CodeLimitExceeded, "entries[0].size"}},
 		{"short sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = "abc" }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
 		{"uppercase sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = strings.Repeat("AB", 32) }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
 		{"first problem in field order", func(in *GetArtifactManifestInput) {
@@ -300,7 +301,7 @@ func FuzzArtifactPath(f *testing.F) {
 		}
 		// The whole manifest agrees with the path check and never panics.
 		in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: []ArtifactEntry{{Kind: "trace", Path: p}}}
-		if _, err := GetArtifactManifest(context.Background(), in); err != nil && len(p) <= MaxPathLength {
+		if _, err := GetArtifactManifest(context.Background(), in); err != nil && len(p) <= limit.MaxPathLength {
 			t.Errorf("path %q passes the path check but the manifest rejects it: %v", p, err)
 		}
 	})

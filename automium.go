@@ -83,6 +83,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // Versions of the contracts this package speaks. They are part of every output that
@@ -245,15 +246,15 @@ func Join(problems ...Problem) error {
 	// The first problem is always listed; a problem's text is bounded (client
 	// values are cut), so one is far below the budget.
 	keep, size := 1, problemBytes(problems[0])
-	for keep < len(problems) && keep < MaxProblems {
+	for keep < len(problems) && keep < limit.MaxProblems {
 		size += problemBytes(problems[keep])
-		if size > MaxProblemBytes-noteBytes {
+		if size > limit.MaxProblemBytes-noteBytes {
 			break
 		}
 		keep++
 	}
 	if keep < len(problems) {
-		if keep == MaxProblems {
+		if keep == limit.MaxProblems {
 			keep-- // room for the note
 		}
 		problems = append(slices.Clip(problems[:keep]), newProblem(CodeLimitExceeded, Path{}, nil,

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // Basis is where the trials of a comparison report came from.
@@ -404,17 +405,17 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 // before anything walks the lists.
 func comparePlannersProblems(in ComparePlannersInput) error {
 	ps := newProblems(in)
-	if len(in.AppIDs) > MaxAppIDs {
-		ps.add(field("appIds"), CodeLimitExceeded, nil, "has %d apps; the limit is %d", len(in.AppIDs), MaxAppIDs)
+	if len(in.AppIDs) > limit.MaxAppIDs {
+		ps.add(field("appIds"), CodeLimitExceeded, nil, "has %d apps; the limit is %d", len(in.AppIDs), limit.MaxAppIDs)
 	}
-	if len(in.Planners) > MaxPlanners {
-		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
+	if len(in.Planners) > limit.MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), limit.MaxPlanners)
 	}
-	if len(in.AssumedPassRates) > MaxPlanners {
-		ps.add(field("assumedPassRates"), CodeLimitExceeded, nil, "has %d rates; the limit is %d, one per planner", len(in.AssumedPassRates), MaxPlanners)
+	if len(in.AssumedPassRates) > limit.MaxPlanners {
+		ps.add(field("assumedPassRates"), CodeLimitExceeded, nil, "has %d rates; the limit is %d, one per planner", len(in.AssumedPassRates), limit.MaxPlanners)
 	}
-	if in.Repetitions > MaxRepetitions { // below 1 is normalized, not refused
-		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
+	if in.Repetitions > limit.MaxRepetitions { // below 1 is normalized, not refused
+		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, limit.MaxRepetitions)
 	}
 	if err := ps.err(); err != nil {
 		return err
@@ -491,11 +492,11 @@ type observedPlan struct {
 // trials by planner and journey.
 func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	ps := newProblems(in)
-	if len(in.Planners) > MaxPlanners {
-		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
+	if len(in.Planners) > limit.MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), limit.MaxPlanners)
 	}
-	if len(in.Trials) > MaxObservedTrials {
-		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), MaxObservedTrials)
+	if len(in.Trials) > limit.MaxObservedTrials {
+		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), limit.MaxObservedTrials)
 	}
 	if err := ps.err(); err != nil {
 		return nil, err

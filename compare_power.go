@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // This file plans experiments on modeled data: with assumed pass rates the
@@ -202,7 +203,7 @@ func binomialCDF(cdf []float64, n int, p float64) {
 
 // logFactorials holds log k! for k up to MaxRepetitions.
 var logFactorials = sync.OnceValue(func() []float64 {
-	lf := make([]float64, MaxRepetitions+1)
+	lf := make([]float64, limit.MaxRepetitions+1)
 	for k := range lf {
 		lf[k], _ = math.Lgamma(float64(k + 1))
 	}
@@ -389,7 +390,7 @@ func pairPower(seed uint64, pa, pb []float64, rateA, rateB float64, reps int) *P
 		}
 		return s.verdicts(gg, rr, want, need) >= need
 	}
-	pp.RepetitionsFor80 = leastReachingFrom(1, reps, MaxRepetitions, func(r int) bool { return reaches(g, r) })
+	pp.RepetitionsFor80 = leastReachingFrom(1, reps, limit.MaxRepetitions, func(r int) bool { return reaches(g, r) })
 	pp.JourneysFor80 = leastReachingFrom(MinDecisiveJourneys, g, PowerJourneysCap, func(j int) bool { return reaches(j, reps) })
 	pp.Plan = planSentence(pp, g, reps, false)
 	return pp

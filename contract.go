@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/automium/automium/internal/limit"
 )
 
 // Versions of the two contracts defined in this file; the third,
@@ -321,8 +323,8 @@ func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
 	if err := checkContext(ctx); err != nil {
 		return ContractDocument{}, err
 	}
-	if len(in.Name) > MaxIDLength && utf8.RuneCountInString(in.Name) > MaxIDLength {
-		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", MaxIDLength)
+	if len(in.Name) > limit.MaxIDLength && utf8.RuneCountInString(in.Name) > limit.MaxIDLength {
+		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", limit.MaxIDLength)
 	}
 	if err := validateInput(in); err != nil {
 		return ContractDocument{}, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -89,7 +90,7 @@ func TestContractValidation(t *testing.T) {
 		{"", errorShape{CodeInvalidArgument, "name"}},
 		{"replay-event-v2", errorShape{CodeUnsupportedResource, "name"}},
 		{"automium://contracts/replay-event-v1", errorShape{CodeUnsupportedResource, "name"}},
-		{strings.Repeat("x", MaxIDLength+1), errorShape{CodeLimitExceeded, "name"}},
+		{strings.Repeat("x", limit.MaxIDLength+1), errorShape{CodeLimitExceeded, "name"}},
 	}
 	for _, tt := range tests {
 		_, err := Contract(context.Background(), ContractInput{Name: tt.name})
@@ -338,21 +339,21 @@ func TestSchemasAdvertiseLimits(t *testing.T) {
 		"artifactManifestRef": deref(replay["artifactManifestRef"].MaxLength),
 	}
 	want := map[string]int{
-		"retryCount":          MaxRetryCount,
-		"entries":             MaxArtifactEntries,
-		"root":                MaxPathLength,
-		"entry.path":          MaxPathLength,
-		"entry.size":          MaxArtifactSizeBytes,
-		"event.attempt":       MaxRetryCount + 1,
-		"event.stepIndex":     MaxSteps - 1,
-		"snapshot.nodes":      MaxSnapshotNodes,
-		"snapshot.tabs":       MaxSnapshotTabs,
-		"request.attempt":     MaxRetryCount + 1,
-		"request.history":     MaxSteps,
-		"history.stepIndex":   MaxSteps - 1,
-		"planner.id":          MaxIDLength,
-		"planner.vendor":      MaxIDLength,
-		"planner.model":       MaxIDLength,
+		"retryCount":          limit.MaxRetryCount,
+		"entries":             limit.MaxArtifactEntries,
+		"root":                limit.MaxPathLength,
+		"entry.path":          limit.MaxPathLength,
+		"entry.size":          limit.MaxArtifactSizeBytes,
+		"event.attempt":       limit.MaxRetryCount + 1,
+		"event.stepIndex":     limit.MaxSteps - 1,
+		"snapshot.nodes":      limit.MaxSnapshotNodes,
+		"snapshot.tabs":       limit.MaxSnapshotTabs,
+		"request.attempt":     limit.MaxRetryCount + 1,
+		"request.history":     limit.MaxSteps,
+		"history.stepIndex":   limit.MaxSteps - 1,
+		"planner.id":          limit.MaxIDLength,
+		"planner.vendor":      limit.MaxIDLength,
+		"planner.model":       limit.MaxIDLength,
 		"artifactManifestRef": maxRefLength,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

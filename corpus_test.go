@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -353,8 +354,8 @@ func TestReferenceJourneysShape(t *testing.T) {
 		if n := len(j.Assertions); n < 1 || n > maxReferenceAssertions {
 			t.Errorf("journey %q has %d assertions, want 1 to %d", j.ID, n, maxReferenceAssertions)
 		}
-		if r := j.Recovery.MaxRetries; r < 1 || r > MaxRecoveryRetries {
-			t.Errorf("journey %q has maxRetries %d, want 1 to %d", j.ID, r, MaxRecoveryRetries)
+		if r := j.Recovery.MaxRetries; r < 1 || r > limit.MaxRecoveryRetries {
+			t.Errorf("journey %q has maxRetries %d, want 1 to %d", j.ID, r, limit.MaxRecoveryRetries)
 		}
 		if j.Steps[0].Intent != "navigate" {
 			t.Errorf("journey %q starts with %s; start with navigate so runs do not depend on the previous page", j.ID, j.Steps[0].Intent)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/jslex"
+	"github.com/automium/automium/internal/limit"
 )
 
 // exportOf exports in, failing the test on an error.
@@ -259,7 +260,7 @@ func TestExportErrors(t *testing.T) {
 		{"reference ID, other body", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Goal = "Another goal"; return &j }()}, CodeInvalidArgument, "journey.id"},
 		{"element_checked on a button", ExportPlaywrightSpecInput{Journey: withAssertion(Assertion{Kind: "element_checked", Target: &Target{Role: "button", Name: "Go"}})}, CodeUnsupportedOperation, "journey.assertions[0].target.role"},
 		{"element_value on a heading", ExportPlaywrightSpecInput{Journey: withAssertion(Assertion{Kind: "element_value", Target: &Target{Role: "heading", Name: "Cart"}, Value: "x"})}, CodeUnsupportedOperation, "journey.assertions[0].target.role"},
-		{"over a bound", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Steps = make([]Step, MaxSteps+1); return &j }()}, CodeLimitExceeded, "journey.steps"},
+		{"over a bound", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Steps = make([]Step, limit.MaxSteps+1); return &j }()}, CodeLimitExceeded, "journey.steps"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -460,13 +461,13 @@ func FuzzJSString(f *testing.F) {
 func TestExportSizeBound(t *testing.T) {
 	const maxExportBytes = 4 << 20
 	name := strings.Repeat("<", 200)
-	j := CompileJourneyInput{ID: "largest", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: strings.Repeat("<", MaxTextLength),
-		Recovery: Recovery{MaxRetries: MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}}
-	for range MaxSteps {
-		j.Steps = append(j.Steps, Step{Intent: "fill", Target: &Target{Role: "textbox", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	j := CompileJourneyInput{ID: "largest", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: strings.Repeat("<", limit.MaxTextLength),
+		Recovery: Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}}
+	for range limit.MaxSteps {
+		j.Steps = append(j.Steps, Step{Intent: "fill", Target: &Target{Role: "textbox", Name: name}, Value: strings.Repeat("\x00", limit.MaxTextLength)})
 	}
-	for range MaxAssertions {
-		j.Assertions = append(j.Assertions, Assertion{Kind: "element_text", Target: &Target{Role: "cell", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	for range limit.MaxAssertions {
+		j.Assertions = append(j.Assertions, Assertion{Kind: "element_text", Target: &Target{Role: "cell", Name: name}, Value: strings.Repeat("\x00", limit.MaxTextLength)})
 	}
 	spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j})
 	if n := len(spec.Spec); n > maxExportBytes {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -263,11 +264,11 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 // a hostile 100,000-step journey costs a length check, not a validation pass.
 func journeySizeProblems(in CompileJourneyInput) error {
 	ps := newProblems(in)
-	if len(in.Steps) > MaxSteps {
-		ps.add(field("steps"), CodeLimitExceeded, nil, "has %d steps; the limit is %d", len(in.Steps), MaxSteps)
+	if len(in.Steps) > limit.MaxSteps {
+		ps.add(field("steps"), CodeLimitExceeded, nil, "has %d steps; the limit is %d", len(in.Steps), limit.MaxSteps)
 	}
-	if len(in.Assertions) > MaxAssertions {
-		ps.add(field("assertions"), CodeLimitExceeded, nil, "has %d assertions; the limit is %d", len(in.Assertions), MaxAssertions)
+	if len(in.Assertions) > limit.MaxAssertions {
+		ps.add(field("assertions"), CodeLimitExceeded, nil, "has %d assertions; the limit is %d", len(in.Assertions), limit.MaxAssertions)
 	}
 	if len(in.Recovery.Strategies) > len(recoveryStrategies) {
 		ps.add(field("recovery").dot("strategies"), CodeLimitExceeded, nil, "has %d strategies; the limit is %d", len(in.Recovery.Strategies), len(recoveryStrategies))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // The report formats [CompareReports] reads.
@@ -275,7 +276,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
 		if !ok {
-			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, MaxTrialLatencyMs/1000)
+			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
 	}
@@ -323,7 +324,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			t.keepError(msg)
 			var first strings.Builder
 			if err := jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) {
-				if first.Len() < MaxTriageErrorBytes {
+				if first.Len() < limit.MaxTriageErrorBytes {
 					first.WriteString(s)
 				}
 			}); err != nil {
@@ -368,7 +369,7 @@ func junitSeconds(s string) (float64, bool) {
 		return 0, false
 	}
 	sec, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(sec >= 0 && sec*1000 <= MaxTrialLatencyMs) {
+	if err != nil || !(sec >= 0 && sec*1000 <= limit.MaxTrialLatencyMs) {
 		return 0, false
 	}
 	return sec, true
@@ -376,7 +377,7 @@ func junitSeconds(s string) (float64, bool) {
 
 // attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.
 func attachments(t *testRecord, s string) {
-	for len(t.attach) < MaxTriageAttachments {
+	for len(t.attach) < limit.MaxTriageAttachments {
 		_, rest, ok := strings.Cut(s, "[[ATTACHMENT|")
 		if !ok {
 			return

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -116,9 +117,9 @@ func TestJUnitBadReports(t *testing.T) {
 		{"wrong root", `<html/>`, errShape{CodeInvalidArgument, "report"}},
 		{"two roots", ok + ok, errShape{CodeInvalidArgument, "report"}},
 		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
-		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
-		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
-		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
+		{"nested too deep", strings.Repeat(`<testsuite>`, limit.MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
+		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", limit.MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
+		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, limit.MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"UTF-16 LE", "\xff\xfe<\x00t\x00e\x00s\x00t\x00", errShape{CodeInvalidArgument, "report"}},
 		{"UTF-16 BE", "\xfe\xff\x00<\x00t", errShape{CodeInvalidArgument, "report"}},
@@ -371,7 +372,7 @@ func BenchmarkReadReports(b *testing.B) {
 	m.AppID, m.FixtureID = cmpApp, cmpFixture
 	var pw, ju strings.Builder
 	pw.WriteString(`{"suites":[{"title":"journeys.spec.js","specs":[`)
-	for i := 0; pw.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+	for i := 0; pw.Len() < limit.MaxPlaywrightReportBytes-1024 && i < limit.MaxObservedTrials; i++ {
 		if i > 0 {
 			pw.WriteByte(',')
 		}
@@ -379,7 +380,7 @@ func BenchmarkReadReports(b *testing.B) {
 	}
 	pw.WriteString(`]}]}`)
 	ju.WriteString(`<testsuites><testsuite name="journeys.spec.js" timestamp="2026-12-01T20:00:00.000Z" hostname="baseline">`)
-	for i := 0; ju.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+	for i := 0; ju.Len() < limit.MaxPlaywrightReportBytes-1024 && i < limit.MaxObservedTrials; i++ {
 		fmt.Fprintf(&ju, "<testcase name=\"journey %d\" classname=\"journeys.spec.js\" time=\"0.9\">\n<properties>\n<property name=\"journey\" value=\"journey-%05d\">\n</property>\n</properties>\n<flakyFailure message=\"expect(received).toBe(expected)\" type=\"expect.toBe\" time=\"1.2\"><stackTrace>Error</stackTrace></flakyFailure>\n</testcase>\n", i, i)
 	}
 	ju.WriteString(`</testsuite></testsuites>`)

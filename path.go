@@ -149,17 +149,6 @@ func pathRank(t reflect.Type, p Path) []int {
 	return rank
 }
 
-// MaxProblems and MaxProblemBytes bound the problems one error or one invalid
-// journey lists, in number and in text counted as JSON writes it (a < takes
-// six bytes there), so that the answer to a hostile input stays small: an MCP
-// answer carries the list twice (readable and as JSON) under 64 KiB. The last
-// listed problem then says how many more there were. They are the one cap of
-// the module: the MCP adapter's argument walker lists problems under them too.
-const (
-	MaxProblems     = 100
-	MaxProblemBytes = 24 << 10
-)
-
 // problems collects every problem with one input, each at its path, so that a
 // caller can fix them all in one round trip. It reports them in the one order of
 // problems (see [Problem]).

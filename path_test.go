@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,7 +84,7 @@ func TestJoinBoundsText(t *testing.T) {
 		total += problemBytes(p)
 	}
 	last := e.Problems()[len(e.Problems())-1]
-	if total > MaxProblemBytes || last.Code != CodeLimitExceeded || !strings.Contains(last.Message, "more problems are not listed") {
-		t.Errorf("%d problems, %d bytes as JSON, last %q; want at most %d bytes and a note", len(e.Problems()), total, last.Message, MaxProblemBytes)
+	if total > limit.MaxProblemBytes || last.Code != CodeLimitExceeded || !strings.Contains(last.Message, "more problems are not listed") {
+		t.Errorf("%d problems, %d bytes as JSON, last %q; want at most %d bytes and a note", len(e.Problems()), total, last.Message, limit.MaxProblemBytes)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // The places a [PlaywrightSource] reads a value from.
@@ -230,8 +231,8 @@ type pwRead struct {
 }
 
 func (pr *pwRead) suite(at Path, depth int) error {
-	if depth > MaxPlaywrightSuiteDepth {
-		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", MaxPlaywrightSuiteDepth)
+	if depth > limit.MaxPlaywrightSuiteDepth {
+		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
 	}
 	d := pr.d
 	return d.object(at, func(name string, at Path) error {
@@ -274,8 +275,8 @@ func (pr *pwRead) spec(at Path) error {
 			})
 		case "tests":
 			return d.array(at, func(_ int, at Path) error {
-				if pr.b.out.Tests+len(tests) >= MaxObservedTrials {
-					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, MaxObservedTrials)
+				if pr.b.out.Tests+len(tests) >= limit.MaxObservedTrials {
+					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
 				}
 				t, err := pr.test(at)
 				tests = append(tests, t)
@@ -331,8 +332,8 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 		case "results":
 			resultsAt := at
 			return d.array(at, func(i int, at Path) error {
-				if results++; results > MaxPlaywrightResults {
-					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", MaxPlaywrightResults, MaxPlaywrightResults, MaxRetryCount)
+				if results++; results > limit.MaxPlaywrightResults {
+					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 				}
 				st, err := pr.result(t, at, i == 0)
 				lastStatus = st
@@ -419,8 +420,8 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 			if err != nil {
 				return err
 			}
-			if ms < 0 || ms > MaxTrialLatencyMs {
-				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, MaxTrialLatencyMs)
+			if ms < 0 || ms > limit.MaxTrialLatencyMs {
+				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
 			}
 			t.ms += ms
 			sawDuration = true
@@ -467,7 +468,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 				return d.skip(at)
 			}
 			s, err := d.str(at)
-			title = echo.Cut(s, MaxIDLength)
+			title = echo.Cut(s, limit.MaxIDLength)
 			return err
 		case "error":
 			failed = d.dec.PeekKind() == '{'
@@ -509,11 +510,11 @@ func (pr *pwRead) attachment(t *testRecord, at Path) error {
 		switch member {
 		case "name":
 			s, err := d.str(at)
-			name = echo.Cut(s, MaxIDLength)
+			name = echo.Cut(s, limit.MaxIDLength)
 			return err
 		case "path":
 			s, err := d.str(at)
-			path = echo.Cut(s, MaxPathLength)
+			path = echo.Cut(s, limit.MaxPathLength)
 			return err
 		}
 		return d.skip(at)
@@ -553,9 +554,9 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 	if err := checkContext(ctx); err != nil {
 		return PlaywrightComparison{}, err
 	}
-	if len(in.Report) > MaxPlaywrightReportBytes {
+	if len(in.Report) > limit.MaxPlaywrightReportBytes {
 		return PlaywrightComparison{}, newError(CodeLimitExceeded, reportRoot, nil,
-			"is larger than %d bytes; split the run into smaller reports (by project or shard)", MaxPlaywrightReportBytes)
+			"is larger than %d bytes; split the run into smaller reports (by project or shard)", limit.MaxPlaywrightReportBytes)
 	}
 	ps := newProblems(in)
 	ps.validate(in)

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // realPlaywrightReport is the output of Playwright's JSON reporter over
@@ -172,11 +173,11 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"duplicate name, escaped", `{"suites":[],"suit\u0065s":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
 		{"invalid UTF-8", strings.Replace(test(""), "baseline", "base\xffline", 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
 		{"lone surrogate", strings.Replace(test(""), "baseline", `base\ud800line`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
-		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
-		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
-		{"suites too deep", nested(MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", MaxPlaywrightSuiteDepth+1)}},
+		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(limit.MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
+		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", limit.MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
+		{"suites too deep", nested(limit.MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", limit.MaxPlaywrightSuiteDepth+1)}},
 		{"JSON nested past the decoder's bound", strings.Repeat(`[`, 20000), nil, errShape{CodeInvalidArgument, ""}},
-		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
+		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, limit.MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
 		{"no results", strings.Replace(test(""), `[{"duration":10}]`, `[]`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results"}},
 		{"negative duration", strings.Replace(test(""), `10`, `-1`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
 		{"huge duration", strings.Replace(test(""), `10`, `1e300`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
@@ -334,7 +335,7 @@ func TestPlaywrightFailedStep(t *testing.T) {
 		{"the first attempt's, not the retry's", `{` + fail + `,"steps":[{"title":"step-1","error":{}}]},{` + fail + `,"steps":[{"title":"step-3","error":{}}]}`, "step-1"},
 		{"an error that is not an object", `{` + fail + `,"steps":[{"title":"step-1","error":null},{"title":"step-2","error":"x"}]}`, ""},
 		{"a title that is not a string", `{` + fail + `,"steps":[{"title":7,"error":{}}]}`, ""},
-		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), MaxIDLength)},
+		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), limit.MaxIDLength)},
 	}
 	m := PlaywrightMapping{Planner: PlaywrightSource{From: PlaywrightFromProject}, Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "journey"}}
 	for _, tt := range tests {

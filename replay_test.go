@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -95,7 +96,7 @@ func TestGetReplaySummaryValidation(t *testing.T) {
 		{"missing verdict", func(in *GetReplaySummaryInput) { in.Verdict = "" }, errorShape{CodeInvalidArgument, "verdict"}, "required"},
 		{"unknown verdict", func(in *GetReplaySummaryInput) { in.Verdict = "timedOut" }, errorShape{CodeInvalidArgument, "verdict"}, "replay verdict"},
 		{"negative retries", func(in *GetReplaySummaryInput) { in.RetryCount = -1 }, errorShape{CodeInvalidArgument, "retryCount"}, "minimum"},
-		{"too many retries", func(in *GetReplaySummaryInput) { in.RetryCount = MaxRetryCount + 1 }, errorShape{CodeLimitExceeded, "retryCount"}, "10"},
+		{"too many retries", func(in *GetReplaySummaryInput) { in.RetryCount = limit.MaxRetryCount + 1 }, errorShape{CodeLimitExceeded, "retryCount"}, "10"},
 		{"flaky without retry", func(in *GetReplaySummaryInput) { in.Verdict, in.RetryCount = VerdictFlaky, 0 }, errorShape{CodeInvalidArgument, "retryCount"}, "at least 1"},
 		{"passed after retries", func(in *GetReplaySummaryInput) { in.Verdict = VerdictPassed }, errorShape{CodeInvalidArgument, "retryCount"}, "flaky"},
 		{"skipped with retries", func(in *GetReplaySummaryInput) { in.Verdict = VerdictSkipped }, errorShape{CodeInvalidArgument, "retryCount"}, "never retried"},

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // The outcomes a mapping may call not evaluable (ReportMapping.NotEvaluable).
@@ -44,17 +45,6 @@ var DefaultNotEvaluable = []string{OutcomeError, OutcomeInterrupted}
 const (
 	InputTokensAnnotation  = "automium.inputTokens"
 	OutputTokensAnnotation = "automium.outputTokens"
-)
-
-// Bounds of what is kept of one report, for triage.
-const (
-	// MaxTriage bounds the failed or not-evaluable trials whose first error
-	// message and attachments one import keeps; the rest are counted.
-	MaxTriage = 100
-	// MaxTriageErrorBytes bounds a kept error message.
-	MaxTriageErrorBytes = 300
-	// MaxTriageAttachments bounds the attachments kept of one trial.
-	MaxTriageAttachments = 4
 )
 
 // ImportedTrials is what an importer ([TrialsFromPlaywrightReport],
@@ -119,7 +109,7 @@ type TriageAttachment struct {
 // keptValueBytes bounds a kept planner, journey, project or repetition value:
 // longer than any valid ID, so that validation still refuses a long one,
 // and short enough that keeping one per test stays cheap.
-const keptValueBytes = 4 * MaxIDLength
+const keptValueBytes = 4 * limit.MaxIDLength
 
 // maxKeptValues is how many distinct values of one mapped name a test keeps:
 // two are enough to say that it has more than one.
@@ -163,7 +153,7 @@ func (t *testRecord) keep(name, v string) {
 // keepToken adds one token annotation's value.
 func (t *testRecord) keepToken(i int, v string, at Path) {
 	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || n < 0 || n != math.Trunc(n) || n > MaxTrialTokens {
+	if err != nil || n < 0 || n != math.Trunc(n) || n > limit.MaxTrialTokens {
 		if t.tokenBad.steps == nil {
 			t.tokenBad = at
 		}
@@ -179,7 +169,7 @@ func (t *testRecord) keepError(msg string) {
 		return
 	}
 	if msg = strings.TrimSpace(stripANSI(msg)); msg != "" {
-		t.errMsg = echo.Cut(msg, MaxTriageErrorBytes)
+		t.errMsg = echo.Cut(msg, limit.MaxTriageErrorBytes)
 	}
 }
 
@@ -188,11 +178,11 @@ func (t *testRecord) keepError(msg string) {
 // since the path without it would name another file and the path with it
 // could drive the terminal that prints it (a tab or line break included).
 func (t *testRecord) keepAttachment(name, path string) {
-	if path == "" || len(t.attach) >= MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
+	if path == "" || len(t.attach) >= limit.MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
 		return
 	}
 	name = strings.TrimSpace(stripANSI(name))
-	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, MaxIDLength), Path: echo.Cut(path, MaxPathLength)})
+	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, limit.MaxIDLength), Path: echo.Cut(path, limit.MaxPathLength)})
 }
 
 // trialBuilder turns test records into trials, for one or several reports
@@ -248,15 +238,15 @@ func (b *trialBuilder) add(t *testRecord) error {
 		return nil
 	}
 	b.out.Tests++
-	if b.out.Tests > MaxObservedTrials {
-		return newError(CodeLimitExceeded, t.at, nil, "is test number %d; one call reads at most %d tests", b.out.Tests, MaxObservedTrials)
+	if b.out.Tests > limit.MaxObservedTrials {
+		return newError(CodeLimitExceeded, t.at, nil, "is test number %d; one call reads at most %d tests", b.out.Tests, limit.MaxObservedTrials)
 	}
 	if t.skipped {
 		b.out.Skipped++
 		return nil
 	}
-	if t.attempts > MaxPlaywrightResults {
-		return newError(CodeLimitExceeded, t.at, nil, "ran %d times; a test may run at most %d times (the first run and %d retries)", t.attempts, MaxPlaywrightResults, MaxRetryCount)
+	if t.attempts > limit.MaxPlaywrightResults {
+		return newError(CodeLimitExceeded, t.at, nil, "ran %d times; a test may run at most %d times (the first run and %d retries)", t.attempts, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 	}
 	planner, err := b.value(b.mapping.Planner, t, "planner")
 	if err != nil {
@@ -266,18 +256,18 @@ func (b *trialBuilder) add(t *testRecord) error {
 	if err != nil {
 		return err
 	}
-	if t.ms < 0 || t.ms > MaxTrialLatencyMs {
-		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, MaxTrialLatencyMs)
+	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
+		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
 	}
 	if t.tokenBad.steps != nil {
-		return newError(CodeInvalidArgument, t.tokenBad, nil, "is not a token count; %s and %s carry whole numbers from 0 to %d", echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation), MaxTrialTokens)
+		return newError(CodeInvalidArgument, t.tokenBad, nil, "is not a token count; %s and %s carry whole numbers from 0 to %d", echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation), limit.MaxTrialTokens)
 	}
 	if t.tokensIn[0] != t.tokensIn[1] {
 		return newError(CodeInvalidArgument, t.at, nil, "gives one of %s and %s but not the other; give both, or neither to leave its tokens unknown",
 			echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation))
 	}
-	if t.tokens[0] > MaxTrialTokens || t.tokens[1] > MaxTrialTokens {
-		return newError(CodeLimitExceeded, t.at, nil, "spent more than %d tokens of one kind; a trial spends at most that many", MaxTrialTokens)
+	if t.tokens[0] > limit.MaxTrialTokens || t.tokens[1] > limit.MaxTrialTokens {
+		return newError(CodeLimitExceeded, t.at, nil, "spent more than %d tokens of one kind; a trial spends at most that many", limit.MaxTrialTokens)
 	}
 	key := [2]string{planner, journey}
 	var rep int
@@ -287,8 +277,8 @@ func (b *trialBuilder) add(t *testRecord) error {
 			return err
 		}
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxRepetitions {
-			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), MaxRepetitions)
+		if err != nil || n < 1 || n > limit.MaxRepetitions {
+			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
 		}
 		rep = n
 		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
@@ -305,9 +295,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 		b.seen[id] = len(b.out.Trials)
 	}
 	b.runs[key]++
-	if b.runs[key] > MaxRepetitions {
+	if b.runs[key] > limit.MaxRepetitions {
 		return newError(CodeLimitExceeded, t.at, nil, "is run %d of journey %s by planner %s; at most %d runs of a journey per planner are compared",
-			b.runs[key], echo.Value(journey), echo.Value(planner), MaxRepetitions)
+			b.runs[key], echo.Value(journey), echo.Value(planner), limit.MaxRepetitions)
 	}
 	if rep == 0 {
 		rep = b.runs[key]
@@ -344,7 +334,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
 	if !t.passed {
-		if len(b.out.Triage) < MaxTriage {
+		if len(b.out.Triage) < limit.MaxTriage {
 			b.out.Triage = append(b.out.Triage, TrialTriage{
 				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
 				NotEvaluable: notEval, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
@@ -432,9 +422,6 @@ type ReportsComparison struct {
 	Comparison ComparisonReport `json:"comparison" jsonschema:"the observed comparison of the trials read"`
 }
 
-// MaxReports bounds the reports (shards) of one comparison.
-const MaxReports = 64
-
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
 	// Playwright-json or junit.
@@ -486,8 +473,8 @@ func ReadReports(ctx context.Context, m ReportMapping, reports ...ReportReader) 
 }
 
 func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (*trialBuilder, error) {
-	if len(reports) == 0 || len(reports) > MaxReports {
-		return nil, newError(CodeInvalidArgument, field("reports"), nil, "has %d reports; pass 1 to %d", len(reports), MaxReports)
+	if len(reports) == 0 || len(reports) > limit.MaxReports {
+		return nil, newError(CodeInvalidArgument, field("reports"), nil, "has %d reports; pass 1 to %d", len(reports), limit.MaxReports)
 	}
 	b := newTrialBuilder(m)
 	for i, r := range reports {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // PlannerRef identifies the planner backend a run or a comparison is about. All
@@ -54,8 +55,8 @@ func (p PlannerRef) problems(ps *problems, at Path) bool {
 	found := false
 	for _, part := range parts {
 		switch {
-		case utf8.RuneCountInString(part.value) > MaxIDLength:
-			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", MaxIDLength)
+		case utf8.RuneCountInString(part.value) > limit.MaxIDLength:
+			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", limit.MaxIDLength)
 		case !utf8.ValidString(part.value):
 			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Value(part.value))
 		default:

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -465,29 +466,29 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 		limit int
 		build func(n int) func() error
 	}{
-		{"journey steps", automium.MaxSteps, func(n int) func() error {
+		{"journey steps", limit.MaxSteps, func(n int) func() error {
 			in := journey
 			in.Steps = make([]automium.Step, n)
 			return func() error { _, err := automium.CompileJourney(ctx, in); return err }
 		}},
-		{"journey assertions", automium.MaxAssertions, func(n int) func() error {
+		{"journey assertions", limit.MaxAssertions, func(n int) func() error {
 			in := journey
 			in.Assertions = make([]automium.Assertion, n)
 			return func() error { _, err := automium.CompileJourney(ctx, in); return err }
 		}},
-		{"artifact entries", automium.MaxArtifactEntries, func(n int) func() error {
+		{"artifact entries", limit.MaxArtifactEntries, func(n int) func() error {
 			in := automium.GetArtifactManifestInput{RunID: "run-0123456789abcdef0123", Root: "r", Entries: make([]automium.ArtifactEntry, n)}
 			return func() error { _, err := automium.GetArtifactManifest(ctx, in); return err }
 		}},
-		{"planners", automium.MaxPlanners, func(n int) func() error {
+		{"planners", limit.MaxPlanners, func(n int) func() error {
 			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID}, Planners: make([]automium.PlannerRef, n)}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
-		{"app IDs", automium.MaxAppIDs, func(n int) func() error {
+		{"app IDs", limit.MaxAppIDs, func(n int) func() error {
 			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: make([]string, n), Planners: []automium.PlannerRef{planner}}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
-		{"observed trials", automium.MaxObservedTrials, func(n int) func() error {
+		{"observed trials", limit.MaxObservedTrials, func(n int) func() error {
 			in := automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{planner}, Trials: make([]automium.Trial, n)}
 			return func() error { _, err := automium.CompareObservedTrials(ctx, in); return err }
 		}},
@@ -544,7 +545,7 @@ func firstReferenceJourney(t testing.TB) automium.CompileJourneyInput {
 func BenchmarkRejectHugeJourney(b *testing.B) {
 	ctx := context.Background()
 	journey := firstReferenceJourney(b)
-	for _, n := range []int{automium.MaxSteps + 1, 100_000, 1_000_000} {
+	for _, n := range []int{limit.MaxSteps + 1, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
 			in := journey
 			in.Steps = make([]automium.Step, n)

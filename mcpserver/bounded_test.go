@@ -15,6 +15,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/hostile"
+	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -221,8 +222,8 @@ func TestPromptArgumentsFollowTheRules(t *testing.T) {
 		{"replacement character in goal", "draft_journey", "goal", "Find a k\uFFFDttle", automium.CodeInvalidArgument},
 		{"replacement character in replaySummary", "debug_failed_run", "replaySummary", `{"runId":"` + testRunID + "\uFFFD\"}", automium.CodeInvalidArgument},
 		{"replacement character in planners", "compare_planner_backends", "planners", "a=openai/gpt\uFFFD", automium.CodeInvalidArgument},
-		{"goal one character over", "draft_journey", "goal", strings.Repeat("é", automium.MaxTextLength+1), automium.CodeLimitExceeded},
-		{"goal at the bound in characters", "draft_journey", "goal", strings.Repeat("é", automium.MaxTextLength), ""},
+		{"goal one character over", "draft_journey", "goal", strings.Repeat("é", limit.MaxTextLength+1), automium.CodeLimitExceeded},
+		{"goal at the bound in characters", "draft_journey", "goal", strings.Repeat("é", limit.MaxTextLength), ""},
 		{"unknown argument", "draft_journey", "Goal", "x", automium.CodeInvalidArgument},
 		{"control-free blank required", "draft_journey", "goal", " \t ", automium.CodeInvalidArgument},
 		// The goal is a journey's goal: one line of visible text, refused

@@ -12,11 +12,12 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // maxArgumentBytes bounds the raw arguments of one tool call, so a hostile call
 // costs a length check rather than a parse. It is set above the largest valid
-// input: a journey at every automium.Max* bound whose text is written entirely
+// input: a journey at every bound of automium.Limits whose text is written entirely
 // in \u escapes of surrogate pairs, 12 bytes a character (TestLargestValidInput).
 const maxArgumentBytes = 8 << 20
 
@@ -142,10 +143,10 @@ func (w *walk) at() automium.Path {
 }
 
 // problem records a problem at the current path. The walk lists at most
-// automium.MaxProblems, the one cap of the module, the last saying that more
+// limit.MaxProblems, the one cap of the module, the last saying that more
 // were not looked for; then it stops.
 func (w *walk) problem(code automium.Code, allowed []string, format string, args ...any) {
-	if len(w.problems) == automium.MaxProblems-1 {
+	if len(w.problems) == limit.MaxProblems-1 {
 		w.more, w.stop = true, true
 		return
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,16 +42,16 @@ const (
 // name means the same in each prompt that takes it. TestPromptArgumentsBounded
 // holds it to the prompt table.
 var promptArgLimits = map[string]int{
-	"appId":               automium.MaxIDLength,
-	"fixtureId":           automium.MaxIDLength,
-	"goal":                automium.MaxTextLength,
-	"runId":               automium.MaxIDLength,
-	"verdict":             automium.MaxIDLength,
+	"appId":               limit.MaxIDLength,
+	"fixtureId":           limit.MaxIDLength,
+	"goal":                limit.MaxTextLength,
+	"runId":               limit.MaxIDLength,
+	"verdict":             limit.MaxIDLength,
 	"replaySummary":       maxSnippetChars,
 	"artifactManifestRef": 256,
 	"appIds":              maxListChars,
 	"planners":            maxListChars,
-	"repetitions":         automium.MaxIDLength,
+	"repetitions":         limit.MaxIDLength,
 }
 
 // prompts is the fixed v1 prompt list, built once.
@@ -217,7 +218,7 @@ func (p prompt) checkArguments(got map[string]string) error {
 		if !slices.Contains(names, k) {
 			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, automium.PathOf(k), slices.Sorted(slices.Values(names)),
 				"%s is not an argument of prompt %s; use the allowed argument names", echo.Value(k), p.def.Name))
-			if len(problems) >= automium.MaxProblems {
+			if len(problems) >= limit.MaxProblems {
 				break // Join says there were more; the rest need not be sorted
 			}
 		}
@@ -633,7 +634,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	if r := strings.TrimSpace(args["repetitions"]); r != "" {
 		n, err := strconv.Atoi(r)
 		if err != nil {
-			return "", problem(automium.CodeInvalidArgument, automium.PathOf("repetitions"), nil, "%s is not a whole number; use 1 to %d", echo.Value(r), automium.MaxRepetitions)
+			return "", problem(automium.CodeInvalidArgument, automium.PathOf("repetitions"), nil, "%s is not a whole number; use 1 to %d", echo.Value(r), limit.MaxRepetitions)
 		}
 		repetitions = n
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 )
 
 // URIs of the journey guide: the rules an agent needs to write a journey that
@@ -78,12 +79,12 @@ func journeyRules() []string {
 	return []string{
 		"A journey is the argument object of automium_compile_journey: id, appId, fixtureId, goal, steps, assertions and recovery; its input schema in tools/list gives every field.",
 		"appId is an app of automium://apps and fixtureId a fixture of that app in automium://fixtures. id is a new ID of lowercase letters, digits, '.', '_' and '-'. goal is one sentence.",
-		fmt.Sprintf("steps: 1 to %d, each an intent of the frozen %s vocabulary (intents below) with exactly the target, destination and value the intent requires. An intent with a capability works only on apps whose capabilities include it. finish, if used, is the last step.", automium.MaxSteps, automium.IntentVocabularyVersion),
+		fmt.Sprintf("steps: 1 to %d, each an intent of the frozen %s vocabulary (intents below) with exactly the target, destination and value the intent requires. An intent with a capability works only on apps whose capabilities include it. finish, if used, is the last step.", limit.MaxSteps, automium.IntentVocabularyVersion),
 		"Targets are semantic, {\"role\": <one of the target roles>, \"name\": <accessible name>}, never CSS, XPath or coordinates.",
 		"Avoid arbitrary URLs: navigate takes an app-relative route starting with a single /, never an absolute URL or another host. There is no script evaluation, no raw mouse or keyboard coordinates and no file path.",
 		"upload_file takes one of the fixture's fileRefs (fixture-file:// references in automium://fixtures). Account refs are references only: never ask for, invent or embed credentials.",
-		fmt.Sprintf("assertions: 1 to %d, checked after the steps; each kind needs the target and value listed for that kind.", automium.MaxAssertions),
-		fmt.Sprintf("recovery bounds retries: {\"maxRetries\": 1 to %d, \"strategies\": one or more distinct recovery strategies, applied in order before each retry of a failed step}. Leave it out, or set maxRetries 0 without strategies, and a failed step fails the journey.", automium.MaxRecoveryRetries),
+		fmt.Sprintf("assertions: 1 to %d, checked after the steps; each kind needs the target and value listed for that kind.", limit.MaxAssertions),
+		fmt.Sprintf("recovery bounds retries: {\"maxRetries\": 1 to %d, \"strategies\": one or more distinct recovery strategies, applied in order before each retry of a failed step}. Leave it out, or set maxRetries 0 without strategies, and a failed step fails the journey.", limit.MaxRecoveryRetries),
 		"Reference journeys that compile are at " + journeysURITemplate + " (IDs under referenceJourneys, and in each fixture's referenceJourneyIds); start from one and change what your goal needs.",
 		"If automium_compile_journey answers valid=false, fix every listed problem (each has a JSON path, a code and the allowed values) and call it again.",
 	}
@@ -116,14 +117,14 @@ var vocabulary = sync.OnceValue(func() vocabularyDocument {
 		Rules:       journeyRules(),
 		TargetRoles: automium.TargetRoles(),
 		Recovery: recoveryRules{
-			MaxRetries: automium.MaxRecoveryRetries,
+			MaxRetries: limit.MaxRecoveryRetries,
 			Strategies: automium.RecoveryStrategies(),
 		},
 		Limits: journeyLimits{
-			Steps:      automium.MaxSteps,
-			Assertions: automium.MaxAssertions,
-			TextLength: automium.MaxTextLength,
-			IDLength:   automium.MaxIDLength,
+			Steps:      limit.MaxSteps,
+			Assertions: limit.MaxAssertions,
+			TextLength: limit.MaxTextLength,
+			IDLength:   limit.MaxIDLength,
 		},
 		ReferenceJourneys: referenceJourneyList{URITemplate: journeysURITemplate, IDs: ids},
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -50,7 +51,7 @@ import (
 // enforces is one a client is told, and no schema text is parsed back.
 
 // maxScanDepth bounds nesting. The deepest input type nests a handful of levels.
-const maxScanDepth = automium.MaxNestingDepth
+const maxScanDepth = limit.MaxNestingDepth
 
 // wkind is the JSON kind a node accepts.
 type wkind uint8
