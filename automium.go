@@ -164,7 +164,7 @@ type Error struct {
 // declared fields are (the order its JSON Schema lists them) and list elements
 // by index, a field before the fields below it; problems at one path in the
 // order they were found; a path the input type does not have (an unknown
-// property) after the paths it has, in the order found. See [SortProblems].
+// property) after the paths it has, in the order found.
 type Problem struct {
 	// Stable snake_case error code, e.g. invalid_app_id.
 	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`

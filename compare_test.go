@@ -826,7 +826,7 @@ func TestCompareSchemas(t *testing.T) {
 	}
 	load := func(typ reflect.Type) schema {
 		t.Helper()
-		raw, err := JSONSchema(typ)
+		raw, err := jsonSchema(typ)
 		if err != nil {
 			t.Fatalf("%v: %v", typ, err)
 		}

@@ -304,7 +304,7 @@ var contractDocuments = sync.OnceValues(func() (map[string]ContractDocument, err
 	for _, c := range contractSpecs {
 		doc := ContractDocument{Name: c.name, Version: "1", Summary: c.summary, Rules: c.rules}
 		for _, ts := range c.types {
-			schema, err := JSONSchema(ts.t)
+			schema, err := jsonSchema(ts.t)
 			if err != nil {
 				return nil, err
 			}

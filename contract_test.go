@@ -185,7 +185,7 @@ func TestContractSchemasAcceptValidMessages(t *testing.T) {
 
 // The schemas carry the closed sets and bounds of the validate tags.
 func TestContractSchemaKeywords(t *testing.T) {
-	raw, err := JSONSchema(reflect.TypeFor[ReplayEvent]())
+	raw, err := jsonSchema(reflect.TypeFor[ReplayEvent]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,13 +268,13 @@ func TestJSONSchemaRejectsUntranslatableRules(t *testing.T) {
 	type bad struct {
 		A string `json:"a" validate:"required,email"`
 	}
-	if _, err := JSONSchema(reflect.TypeFor[bad]()); err == nil {
+	if _, err := jsonSchema(reflect.TypeFor[bad]()); err == nil {
 		t.Error("JSONSchema accepted a validate rule it cannot translate")
 	}
 	type twoPatterns struct {
 		A string `json:"a" validate:"required,automium_slug,automium_run_id"`
 	}
-	if _, err := JSONSchema(reflect.TypeFor[twoPatterns]()); err == nil {
+	if _, err := jsonSchema(reflect.TypeFor[twoPatterns]()); err == nil {
 		t.Error("JSONSchema accepted two patterns on one value, which one schema pattern cannot express")
 	}
 }
@@ -288,7 +288,7 @@ func TestSchemasAdvertiseLimits(t *testing.T) {
 		MaxLength *int     `json:"maxLength"`
 	}
 	props := func(typ reflect.Type) map[string]bounds {
-		raw, err := JSONSchema(typ)
+		raw, err := jsonSchema(typ)
 		if err != nil {
 			t.Fatal(err)
 		}

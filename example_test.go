@@ -2,10 +2,8 @@ package automium_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/automium/automium"
@@ -172,38 +170,4 @@ func ExampleSupportedCorpusVersions() {
 	fmt.Println(automium.SupportedCorpusVersions())
 	// Output:
 	// [owned-corpus-2026.11]
-}
-
-// JSONSchema gives the schema that the MCP tools advertise, with the validate
-// rules as keywords: here, the closed set of intents and the step bound.
-func ExampleJSONSchema() {
-	raw, err := automium.JSONSchema(reflect.TypeFor[automium.CompileJourneyInput]())
-	if err != nil {
-		panic(err)
-	}
-	var s struct {
-		Required   []string `json:"required"`
-		Properties struct {
-			Steps struct {
-				MaxItems int `json:"maxItems"`
-				Items    struct {
-					Properties struct {
-						Intent struct {
-							Enum []string `json:"enum"`
-						} `json:"intent"`
-					} `json:"properties"`
-				} `json:"items"`
-			} `json:"steps"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		panic(err)
-	}
-	fmt.Println("required:", s.Required)
-	fmt.Println("steps.maxItems:", s.Properties.Steps.MaxItems)
-	fmt.Println("intents:", len(s.Properties.Steps.Items.Properties.Intent.Enum))
-	// Output:
-	// required: [id appId fixtureId goal steps assertions]
-	// steps.maxItems: 200
-	// intents: 16
 }

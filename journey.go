@@ -325,13 +325,13 @@ func (ps *problems) lineProblems(at Path, s string) {
 	}
 }
 
-// LineProblem reports, as a problem at at, what keeps s from being one line of
+// lineProblemAt reports, as a problem at at, what keeps s from being one line of
 // visible text: the rule a journey's goal and accessible names and a planner
 // reference follow (controls, format characters, line separators, white space
 // at either end and runs of white space are refused). It lets an adapter that
 // takes such text another way, as the MCP prompts do, refuse what the tools
 // refuse.
-func LineProblem(at Path, s string) (Problem, bool) {
+func lineProblemAt(at Path, s string) (Problem, bool) {
 	msg, bad := lineProblem(s)
 	if !bad {
 		return Problem{}, false

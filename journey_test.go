@@ -556,7 +556,7 @@ func FuzzCompileJourney(f *testing.F) {
 // TestJourneySchemaAdvertisesLimits keeps the literal bounds in validate tags equal
 // to the exported constants that documentation and callers rely on.
 func TestJourneySchemaAdvertisesLimits(t *testing.T) {
-	raw, err := JSONSchema(reflect.TypeFor[CompileJourneyInput]())
+	raw, err := jsonSchema(reflect.TypeFor[CompileJourneyInput]())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,12 +94,12 @@ func plainName(name string) bool {
 	}) < 0
 }
 
-// SortProblems puts problems of an input of type t in the one order of
+// sortProblems puts problems of an input of type t in the one order of
 // problems (see [Problem]): by path, member names ranked as t declares its
 // fields (the order its JSON Schema lists them) and list elements by index, a
 // path before the paths below it, names t does not have after those it has;
 // problems at one path keep the order they were found in.
-func SortProblems(t reflect.Type, problems []Problem) {
+func sortProblems(t reflect.Type, problems []Problem) {
 	if len(problems) < 2 {
 		return
 	}
@@ -247,7 +247,7 @@ func (ps *problems) has(at Path) bool {
 
 // sorted returns the problems in the one order.
 func (ps *problems) sorted() []Problem {
-	SortProblems(ps.typ, ps.found)
+	sortProblems(ps.typ, ps.found)
 	return ps.found
 }
 

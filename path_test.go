@@ -60,7 +60,7 @@ func TestSortProblems(t *testing.T) {
 		p(Path{}, "the input"),
 		p(PathOf("id"), "id"),
 	}
-	SortProblems(reflect.TypeFor[CompileJourneyInput](), in)
+	sortProblems(reflect.TypeFor[CompileJourneyInput](), in)
 	var got []string
 	for _, q := range in {
 		got = append(got, q.Message)

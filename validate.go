@@ -90,7 +90,7 @@ func registerPattern(tag, expr string, desc echo.Message) struct{} {
 }
 
 // tagPattern returns the regular expression behind a pattern validate tag of this
-// package, and whether the tag is one, so JSONSchema can advertise it as a pattern.
+// package, and whether the tag is one, so jsonSchema can advertise it as a pattern.
 func tagPattern(tag string) (string, bool) {
 	t, ok := patternTags[tag]
 	if !ok {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 )
@@ -62,7 +63,7 @@ func decodeArgumentsRead[In any](raw json.RawMessage) (in In, err error, read bo
 	}
 	// The walk finds problems in document order; they are listed in the one
 	// order of problems, the root package's.
-	automium.SortProblems(reflect.TypeFor[In](), w.problems)
+	adapter.SortProblems(reflect.TypeFor[In](), w.problems)
 	if w.more {
 		w.problems = append(w.problems, automium.NewProblem(automium.CodeLimitExceeded, automium.Path{}, nil,
 			"more than %d problems; fix these and call again to see the rest", len(w.problems)))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/gen"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -337,7 +338,7 @@ func deriveSchemas(row tool, seen seenDescriptions) (in, out json.RawMessage, er
 		seen = seenDescriptions{}
 	}
 	derive := func(t reflect.Type, output bool) (json.RawMessage, error) {
-		s, err := automium.Schema(t)
+		s, err := adapter.Schema(t)
 		if err != nil {
 			return nil, err
 		}

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -203,7 +204,7 @@ func (p prompt) checkArguments(got map[string]string) error {
 			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
 				"is required by prompt %s: %s", p.def.Name, a.Description))
 		case promptLineArgs[a.Name]:
-			if problem, bad := automium.LineProblem(at, v); bad {
+			if problem, bad := adapter.LineProblem[automium.Problem](at, v); bad {
 				problems = append(problems, problem)
 			}
 		case promptJSONArgs[a.Name]:
