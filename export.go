@@ -85,7 +85,7 @@ type PlaywrightSpec struct {
 	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
 	// Mapping for automium_compare_playwright_report: journey from the spec's tag,
 	// planner from the project name.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"mapping for automium_compare_playwright_report: journey from the spec's tag, planner from the project name"`
+	Mapping ReportMapping `json:"mapping" jsonschema:"mapping for automium_compare_playwright_report: journey from the spec's tag, planner from the project name"`
 	// The module the spec imports fixtureFile from, when it uploads files.
 	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
 }
@@ -192,9 +192,9 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		JourneyID:        res.Journey.ID,
 		JourneyDigest:    res.Journey.Digest,
 		ReferenceJourney: reference,
-		Mapping: PlaywrightMapping{
-			Planner: PlaywrightSource{From: PlaywrightFromProject},
-			Journey: PlaywrightSource{From: PlaywrightFromTag, Name: opts.tag},
+		Mapping: ReportMapping{
+			Planner: ReportSource{From: PlaywrightFromProject},
+			Journey: ReportSource{From: PlaywrightFromTag, Name: opts.tag},
 		},
 	}
 	if !reference {

@@ -180,7 +180,7 @@ func TestExportDeterministic(t *testing.T) {
 				t.Errorf("%s: specDigest %s, sha256 of the text %s", id, a.SpecDigest, got)
 			}
 			tag := "tag: '@journey:" + id + "',"
-			if !strings.Contains(a.Spec, tag) || a.Mapping.Journey != (PlaywrightSource{From: PlaywrightFromTag, Name: "journey"}) {
+			if !strings.Contains(a.Spec, tag) || a.Mapping.Journey != (ReportSource{From: PlaywrightFromTag, Name: "journey"}) {
 				t.Errorf("%s: the mapping %+v does not read the spec's tag %s", id, a.Mapping, tag)
 			}
 			wantFile, wantLang := id+".spec.ts", PlaywrightTypeScript
@@ -215,7 +215,7 @@ func TestExportOptions(t *testing.T) {
 			t.Errorf("the spec lacks %q:\n%s", want, spec.Spec)
 		}
 	}
-	want := PlaywrightMapping{Planner: PlaywrightSource{From: PlaywrightFromProject}, Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "flow"},
+	want := ReportMapping{Planner: ReportSource{From: PlaywrightFromProject}, Journey: ReportSource{From: PlaywrightFromTag, Name: "flow"},
 		AppID: j.AppID, FixtureID: j.FixtureID}
 	if diff := cmp.Diff(want, spec.Mapping); diff != "" {
 		t.Errorf("mapping (-want +got):\n%s", diff)

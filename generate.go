@@ -38,7 +38,7 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[GetArtifactManifestInput](), reflect.TypeFor[GetArtifactManifestResult](),
 	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
 	reflect.TypeFor[CompareObservedTrialsInput](),
-	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[PlaywrightComparison](),
+	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[ReportsComparison](),
 	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
 	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
 	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),

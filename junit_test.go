@@ -220,7 +220,7 @@ func realPlaywrightJUnit(t testing.TB) []byte {
 func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
 	ctx := context.Background()
 	js, ju := string(realPlaywrightReport(t)), string(realPlaywrightJUnit(t))
-	fromJSON, err := TrialsFromPlaywrightReportContext(ctx, strings.NewReader(js), byProjectAndAnnotation)
+	fromJSON, err := TrialsFromPlaywrightReport(ctx, strings.NewReader(js), byProjectAndAnnotation)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestReportsWithAByteOrderMark(t *testing.T) {
 		if format == FormatJUnit {
 			return TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
 		}
-		return TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+		return TrialsFromPlaywrightReport(context.Background(), strings.NewReader(report), byProjectAndTag)
 	}
 	for _, tt := range []struct{ name, format, report string }{
 		{"junit", FormatJUnit, junit},

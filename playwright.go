@@ -11,7 +11,7 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// The places a [PlaywrightSource] reads a value from.
+// The places a [ReportSource] reads a value from.
 const (
 	PlaywrightFromProject    = "project"
 	PlaywrightFromTag        = "tag"
@@ -28,10 +28,6 @@ type ReportSource struct {
 	// annotation, its type or property name; unused for project.
 	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
 }
-
-// PlaywrightSource is the name ReportSource had when only Playwright reports
-// came in.
-type PlaywrightSource = ReportSource
 
 // ReportMapping says how a test of a report becomes a trial: where its
 // planner and its journey are written, the app and fixture of journeys that
@@ -54,10 +50,6 @@ type ReportMapping struct {
 	// absent means error and interrupted.
 	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
-
-// PlaywrightMapping is the name ReportMapping had when only Playwright
-// reports came in.
-type PlaywrightMapping = ReportMapping
 
 // reportRoot is the path of the report's content: the report argument of
 // ComparePlaywrightReport, the reader's bytes of TrialsFromPlaywrightReport.
@@ -110,13 +102,8 @@ var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 // limit_exceeded for a report over its bounds (the document bounds of
 // docs/limits.md, suite nesting, results per test, MaxObservedTrials tests,
 // MaxRepetitions runs of one journey).
-func TrialsFromPlaywrightReport(r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
-	return TrialsFromPlaywrightReportContext(context.Background(), r, m)
-}
-
-// TrialsFromPlaywrightReportContext is [TrialsFromPlaywrightReport] under a
-// context, which it checks as it reads.
-func TrialsFromPlaywrightReportContext(ctx context.Context, r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
+// It checks ctx as it reads.
+func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMapping) (ImportedTrials, error) {
 	return readOneReport(ctx, r, m, FormatPlaywrightJSON)
 }
 
@@ -535,46 +522,38 @@ type ComparePlaywrightReportInput struct {
 	// The content of the JSON reporter's output (not a file name), at most 8 MiB.
 	Report string `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
 	// Where each test's planner and journey are written.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+	Mapping ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
 }
-
-// PlaywrightComparison is the name ReportsComparison had when only
-// Playwright reports came in.
-type PlaywrightComparison = ReportsComparison
-
-// PlaywrightImport is the name ReportImport had when only Playwright reports
-// came in.
-type PlaywrightImport = ReportImport
 
 // ComparePlaywrightReport reads the report's content with
 // [TrialsFromPlaywrightReport] and compares its planners with
 // [CompareObservedTrials]: the report's basis is observed and nothing in it was
 // verified. A problem of a trial is reported at its test's path in the report.
-func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInput) (PlaywrightComparison, error) {
+func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInput) (ReportsComparison, error) {
 	if err := checkContext(ctx); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	if len(in.Report) > limit.MaxPlaywrightReportBytes {
-		return PlaywrightComparison{}, newError(CodeLimitExceeded, reportRoot, nil,
+		return ReportsComparison{}, newError(CodeLimitExceeded, reportRoot, nil,
 			"is larger than %d bytes; split the run into smaller reports (by project or shard)", limit.MaxPlaywrightReportBytes)
 	}
 	ps := newProblems(in)
 	ps.validate(in)
 	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	if err := mappingProblems(in.Mapping); err != nil {
-		return PlaywrightComparison{}, movedProblems(err, func(at Path) Path {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			return Path{steps: append([]pathStep{{name: "mapping"}}, at.steps...)}
 		})
 	}
 	b := newTrialBuilder(in.Mapping)
 	if err := b.read(ctx, strings.NewReader(in.Report), FormatPlaywrightJSON, reportRoot); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	if err := b.done(reportRoot); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	read, paths := b.out, b.paths
 	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: read.Trials})
@@ -582,14 +561,14 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 		// A trial's members have no counterpart of the same name in its
 		// test, so the test's path alone says where to look, and the
 		// message what.
-		return PlaywrightComparison{}, movedProblems(err, func(at Path) Path {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			if st := at.steps; len(st) >= 2 && st[0].name == "trials" && !st[0].elem && st[1].elem && st[1].index < len(paths) {
 				return paths[st[1].index]
 			}
 			return at
 		})
 	}
-	return PlaywrightComparison{Import: importOf(read), Comparison: report}, nil
+	return ReportsComparison{Import: importOf(read), Comparison: report}, nil
 }
 
 // movedProblems is err with each problem moved to the path move gives; an

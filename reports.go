@@ -71,10 +71,6 @@ type ImportedTrials struct {
 	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
 }
 
-// PlaywrightTrials is the name ImportedTrials had when only Playwright
-// reports came in.
-type PlaywrightTrials = ImportedTrials
-
 // TrialTriage is what a failed or not-evaluable trial leaves for triage:
 // where it is, its first error message and the files its reporter attached,
 // as paths that are never opened.
@@ -394,7 +390,7 @@ type ReportImport struct {
 	// Tests in the reports, skipped ones included.
 	Tests int `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
 	// Tests that ran, one trial each.
-	Trials int `json:"trials" jsonschema:"tests that ran, one trial each"`
+	TrialCount int `json:"trials" jsonschema:"tests that ran, one trial each"`
 	// Tests skipped, left out of the trials.
 	Skipped int `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
 	// Tests that failed, then passed on a retry.
@@ -410,7 +406,7 @@ type ReportImport struct {
 }
 
 func importOf(read ImportedTrials) ReportImport {
-	return ReportImport{Tests: read.Tests, Trials: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried,
+	return ReportImport{Tests: read.Tests, TrialCount: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried,
 		NotEvaluable: read.NotEvaluable, Triage: read.Triage, TriageOmitted: read.TriageOmitted}
 }
 

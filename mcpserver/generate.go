@@ -293,9 +293,9 @@ func toolExamples() examples {
 			Report: `{"suites":[{"title":"journeys.spec.ts","specs":[{"title":"search and add to cart","tags":["journey:` + journey.ID + `"],"tests":[` +
 				`{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":41200}]},` +
 				`{"projectName":"challenger","status":"flaky","results":[{"retry":0,"status":"failed","duration":30100},{"retry":1,"status":"passed","duration":36100}]}]}]}]}`,
-			Mapping: automium.PlaywrightMapping{
-				Planner: automium.PlaywrightSource{From: automium.PlaywrightFromProject},
-				Journey: automium.PlaywrightSource{From: automium.PlaywrightFromTag, Name: "journey"},
+			Mapping: automium.ReportMapping{
+				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
+				Journey: automium.ReportSource{From: automium.PlaywrightFromTag, Name: "journey"},
 			}},
 		exportPlaywright: automium.ExportPlaywrightSpecInput{JourneyID: journey.ID},
 		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
