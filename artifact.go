@@ -18,7 +18,7 @@ import (
 // and reports.
 //
 // An ArtifactKind is a plain value, safe to copy and to share between goroutines.
-type ArtifactKind struct {
+type ArtifactSpec struct {
 	// Artifact kind, as used in entries[].kind.
 	Kind string `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
 	// What the artifact holds.
@@ -31,7 +31,7 @@ type ArtifactKind struct {
 
 // artifactKinds is the closed set, sorted by kind, which is also the canonical
 // order of kinds in manifests and replay summaries.
-var artifactKinds = []ArtifactKind{
+var artifactKinds = []ArtifactSpec{
 	{Kind: "console_log", Description: "browser console messages of the run", DefaultMediaType: "text/plain", MediaTypes: []string{"application/json", "application/x-ndjson", "text/plain"}},
 	{Kind: "dom_snapshot", Description: "serialized DOM of a page at one moment", DefaultMediaType: "text/html", MediaTypes: []string{"application/json", "multipart/related", "text/html"}},
 	{Kind: "network_har", Description: "network log in HTTP Archive (HAR) format", DefaultMediaType: "application/json", MediaTypes: []string{"application/json"}},
@@ -51,8 +51,8 @@ var (
 		}
 		return names
 	}()
-	artifactKindByName = func() map[string]*ArtifactKind {
-		m := make(map[string]*ArtifactKind, len(artifactKinds))
+	artifactKindByName = func() map[string]*ArtifactSpec {
+		m := make(map[string]*ArtifactSpec, len(artifactKinds))
 		for i := range artifactKinds {
 			m[artifactKinds[i].Kind] = &artifactKinds[i]
 		}
@@ -67,8 +67,8 @@ var (
 
 // ArtifactKinds returns the closed set of artifact kinds, sorted by kind. The
 // result is a copy the caller may keep.
-func ArtifactKinds() []ArtifactKind {
-	out := make([]ArtifactKind, len(artifactKinds))
+func ArtifactSpecs() []ArtifactSpec {
+	out := make([]ArtifactSpec, len(artifactKinds))
 	for i, k := range artifactKinds {
 		out[i] = k
 		out[i].MediaTypes = slices.Clone(k.MediaTypes)

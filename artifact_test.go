@@ -111,7 +111,7 @@ func TestGetArtifactManifestCopies(t *testing.T) {
 }
 
 func TestArtifactKinds(t *testing.T) {
-	kinds := ArtifactKinds()
+	kinds := ArtifactSpecs()
 	var names []string
 	for _, k := range kinds {
 		names = append(names, k.Kind)
@@ -133,7 +133,7 @@ func TestArtifactKinds(t *testing.T) {
 		t.Errorf("automium_artifact_kind = %v, want %v", got, want)
 	}
 	kinds[0].MediaTypes[0] = "changed/by-caller"
-	if ArtifactKinds()[0].MediaTypes[0] == "changed/by-caller" {
+	if ArtifactSpecs()[0].MediaTypes[0] == "changed/by-caller" {
 		t.Error("ArtifactKinds shares memory with the package")
 	}
 }

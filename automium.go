@@ -24,7 +24,7 @@
 //			{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
 //		},
 //		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{"retry_step"}},
 //	})
 //	if err != nil {
 //		log.Fatal(err)

@@ -41,14 +41,14 @@ func benchJourney(n int) automium.CompileJourneyInput {
 		Goal:       "Find a kettle and add it to the cart",
 		Steps:      steps,
 		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}, {Kind: "url_matches", Value: "/cart"}},
-		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []string{"re_snapshot", "retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []automium.RecoveryStrategy{"re_snapshot", "retry_step"}},
 	}
 }
 
 // benchManifest returns a valid manifest input of n entries spread over every
 // artifact kind, with sizes, digests and explicit media types on some entries.
 func benchManifest(n int) automium.GetArtifactManifestInput {
-	kinds := automium.ArtifactKinds()
+	kinds := automium.ArtifactSpecs()
 	size := int64(4096)
 	entries := make([]automium.ArtifactEntry, n)
 	for i := range entries {

@@ -716,7 +716,7 @@ func TestModelResponds(t *testing.T) {
 			t.Errorf("intent weight %v is not positive", w)
 		}
 	}
-	for _, name := range IntentNames() {
+	for _, name := range Intents() {
 		if _, ok := intentWeights[name]; !ok {
 			t.Errorf("intent %s has no weight in the model", name)
 		}

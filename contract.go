@@ -134,7 +134,7 @@ type PlannerRequest struct {
 	// Earlier decisions of this attempt and their outcomes, oldest first.
 	History []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max_steps,dive"`
 	// Intents the planner may choose now; a subset of the vocabulary the app supports.
-	AllowedIntents []string `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
+	AllowedIntents []Intent `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
 }
 
 // PlannerHistoryEntry is one earlier step of the attempt, as the planner is told:
@@ -157,7 +157,7 @@ type PlannerHistoryEntry struct {
 // A PlannerDecision is a plain value, safe to share between goroutines once built.
 type PlannerDecision struct {
 	// An intent from the request's allowedIntents.
-	Intent string `json:"intent" jsonschema:"an intent from the request's allowedIntents" validate:"required,automium_intent"`
+	Intent Intent `json:"intent" jsonschema:"an intent from the request's allowedIntents" validate:"required,automium_intent"`
 	// Semantic target (role and accessible name), for intents that take one.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target (role and accessible name), for intents that take one"`
 	// Ref of the snapshot node the target resolves to, when the planner knows it.

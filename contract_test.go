@@ -135,7 +135,7 @@ func sampleContractMessages() map[string]any {
 				{StepIndex: 0, Decision: PlannerDecision{Intent: "navigate", Value: "/"}, Outcome: "succeeded"},
 				{StepIndex: 1, Decision: PlannerDecision{Intent: "fill", Target: &Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"}, Outcome: "failed", Error: "not editable"},
 			},
-			AllowedIntents: []string{"click", "fill", "finish", "navigate", "press_key"},
+			AllowedIntents: []Intent{"click", "fill", "finish", "navigate", "press_key"},
 		},
 		"PlannerDecision":  decision,
 		"SemanticSnapshot": snapshot,

@@ -91,10 +91,10 @@ func TestCorpusCoverage(t *testing.T) {
 	assertions := map[string]bool{}
 	for _, j := range owned().ReferenceJourneys {
 		for _, s := range j.Steps {
-			intents[s.Intent] = true
+			intents[string(s.Intent)] = true
 		}
 		for _, a := range j.Assertions {
-			assertions[a.Kind] = true
+			assertions[string(a.Kind)] = true
 		}
 	}
 	tests := []struct {
@@ -103,7 +103,7 @@ func TestCorpusCoverage(t *testing.T) {
 	}{
 		{"app capabilities", slices.Sorted(slices.Values(capabilityNames)), slices.Sorted(maps.Keys(capabilities))},
 		{"hosting types", slices.Sorted(slices.Values(hostingTypeNames)), slices.Sorted(maps.Keys(hosting))},
-		{"step intents", IntentNames(), slices.Sorted(maps.Keys(intents))},
+		{"step intents", wireStrings(Intents()), slices.Sorted(maps.Keys(intents))},
 		{"assertion kinds", assertionKinds, slices.Sorted(maps.Keys(assertions))},
 	}
 	for _, tt := range tests {

@@ -73,7 +73,7 @@ func ExampleCompileJourney() {
 			{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
 		},
 		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{"retry_step"}},
 	})
 	if err != nil {
 		panic(err)
@@ -106,7 +106,7 @@ func ExampleCompileJourney_invalid() {
 			{Intent: "upload_file", Target: &automium.Target{Role: "button", Name: "Attach"}, Value: "/etc/passwd"},
 		},
 		Assertions: []automium.Assertion{{Kind: "url_matches", Value: "/done"}},
-		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []string{"retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []automium.RecoveryStrategy{"retry_step"}},
 	})
 	if err != nil {
 		panic(err) // only a bound, such as more than MaxSteps steps, is an error
@@ -155,7 +155,7 @@ func ExampleReferenceJourney() {
 	fmt.Println(j.AppID, j.FixtureID, len(j.Steps), "steps")
 	intents := make([]string, len(j.Steps))
 	for i, s := range j.Steps {
-		intents[i] = s.Intent
+		intents[i] = string(s.Intent)
 	}
 	fmt.Println(strings.Join(intents, " → "))
 	res, _ := automium.CompileJourney(context.Background(), j)

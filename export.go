@@ -20,8 +20,8 @@ const PlaywrightSpecVersion = "playwright-spec-v1"
 
 // The languages a spec is exported in.
 const (
-	PlaywrightTypeScript = "typescript"
-	PlaywrightJavaScript = "javascript"
+	LanguageTypeScript = "typescript"
+	LanguageJavaScript = "javascript"
 )
 
 // The defaults of [ExportPlaywrightSpecInput]: the tag and annotation that the
@@ -156,7 +156,7 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		return PlaywrightSpec{}, Join(ps...)
 	}
 	opts := exportOptions{
-		typescript: in.Language != PlaywrightJavaScript,
+		typescript: in.Language != LanguageJavaScript,
 		tag:        cmpOr(in.JourneyTag, DefaultPlaywrightJourneyTag),
 		annotation: cmpOr(in.JourneyAnnotation, DefaultPlaywrightJourneyAnnotation),
 		files:      cmpOr(in.FixtureFilesModule, DefaultPlaywrightFixtureFiles),
@@ -178,9 +178,9 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		d, _, err := referenceDigest(res.Journey.ID)
 		reference = err == nil && d == res.Journey.Digest
 	}
-	ext, lang := ".spec.ts", PlaywrightTypeScript
+	ext, lang := ".spec.ts", LanguageTypeScript
 	if !opts.typescript {
-		ext, lang = ".spec.js", PlaywrightJavaScript
+		ext, lang = ".spec.js", LanguageJavaScript
 	}
 	sum := sha256.Sum256([]byte(text))
 	out := PlaywrightSpec{
@@ -193,8 +193,8 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		JourneyDigest:    res.Journey.Digest,
 		ReferenceJourney: reference,
 		Mapping: ReportMapping{
-			Planner: ReportSource{From: PlaywrightFromProject},
-			Journey: ReportSource{From: PlaywrightFromTag, Name: opts.tag},
+			Planner: ReportSource{From: FromProject},
+			Journey: ReportSource{From: FromTag, Name: opts.tag},
 		},
 	}
 	if !reference {
@@ -235,10 +235,10 @@ func exportProblems(base Path, j CompileJourneyInput) error {
 		default:
 			continue
 		}
-		if a.Target != nil && !containsString(roles, a.Target.Role) {
+		if a.Target != nil && !containsString(roles, string(a.Target.Role)) {
 			ps = append(ps, newProblem(CodeUnsupportedOperation, at, roles, echo.Msg(
 				"assertion %s on a %s has no faithful Playwright form (Playwright's %s reads only these roles); target an element with one of the allowed roles",
-				a.Kind, a.Target.Role, map[string]string{"element_checked": "toBeChecked", "element_value": "toHaveValue"}[a.Kind])))
+				a.Kind, a.Target.Role, map[AssertionKind]string{AssertElementChecked: "toBeChecked", AssertElementValue: "toHaveValue"}[a.Kind])))
 		}
 	}
 	return Join(ps...)
@@ -367,7 +367,7 @@ func writeSpec(g *CompiledJourney, o exportOptions) *specWriter {
 
 // writeAttempt writes the bounded retry of the journey's recovery policy.
 func (w *specWriter) writeAttempt(g *CompiledJourney) {
-	var strategies []string
+	var strategies []RecoveryStrategy
 	for _, n := range g.Nodes {
 		if n.Kind == NodeRecovery {
 			strategies = n.Strategies
@@ -412,7 +412,7 @@ func (w *specWriter) writeAttempt(g *CompiledJourney) {
 
 // locator is the Playwright locator of a target.
 func (w *specWriter) locator(t *Target) string {
-	return "page.getByRole(" + w.lit(t.Role) + ", { name: " + w.lit(t.Name) + ", exact: true })"
+	return "page.getByRole(" + w.lit(string(t.Role)) + ", { name: " + w.lit(t.Name) + ", exact: true })"
 }
 
 // scrollCode says how far each direction scrolls: the page by its window, a

@@ -17,7 +17,7 @@ import (
 // Target names an element semantically, the way an accessibility tree does.
 type Target struct {
 	// ARIA role of the element, e.g. button, link, textbox.
-	Role string `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
+	Role Role `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
 	// Accessible name of the element, e.g. the button's label.
 	Name string `json:"name" jsonschema:"accessible name of the element, e.g. the button's label" validate:"required,notblank,max=200"`
 }
@@ -25,7 +25,7 @@ type Target struct {
 // Step is one planner-level action of a journey.
 type Step struct {
 	// An intent of the frozen planner-intent-v1 vocabulary.
-	Intent string `json:"intent" jsonschema:"an intent of the frozen planner-intent-v1 vocabulary" validate:"required,automium_intent"`
+	Intent Intent `json:"intent" jsonschema:"an intent of the frozen planner-intent-v1 vocabulary" validate:"required,automium_intent"`
 	// Semantic target, for intents that take one.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for intents that take one"`
 	// Drop destination, for drag_drop only.
@@ -37,7 +37,7 @@ type Step struct {
 // Assertion is a check made after the steps; all must hold for the journey to pass.
 type Assertion struct {
 	// Assertion kind.
-	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Kind AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
 	// Semantic target, for element_* kinds.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
 	// Expected text, value or app-relative route, for kinds that take one.
@@ -51,7 +51,7 @@ type Recovery struct {
 	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
 	// Recovery strategies to apply before each retry, in order; at least one when
 	// maxRetries is above 0, none when it is 0.
-	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
+	Strategies []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
 }
 
 // CompileJourneyInput is a journey as drafted by a person or an agent. Field names
@@ -137,7 +137,7 @@ type GraphNode struct {
 	// JSON path of the journey element the node came from.
 	Source string `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
 	// Step intent.
-	Intent string `json:"intent,omitempty" jsonschema:"step intent"`
+	Intent Intent `json:"intent,omitempty" jsonschema:"step intent"`
 	// Step or assertion target.
 	Target *Target `json:"target,omitempty" jsonschema:"step or assertion target"`
 	// Drag_drop destination.
@@ -145,9 +145,9 @@ type GraphNode struct {
 	// Step or assertion value.
 	Value string `json:"value,omitempty" jsonschema:"step or assertion value"`
 	// Assertion kind.
-	Assertion string `json:"assertion,omitempty" jsonschema:"assertion kind"`
+	Assertion AssertionKind `json:"assertion,omitempty" jsonschema:"assertion kind"`
 	// Recovery strategies, for recovery nodes.
-	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
+	Strategies []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
 }
 
 // GraphEdge is a transition taken when its node ends with the given outcome.
@@ -390,21 +390,21 @@ func stepProblems(ps *problems, at Path, last bool, s Step, app *App, fixture *F
 			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Value(app.ID))
 		return
 	}
-	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, s.Target.Role) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
-		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, intent.TargetRoles,
-			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(intent.TargetRoles, ", "), s.Target.Role)
+	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, string(s.Target.Role)) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
+		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, wireStrings(intent.TargetRoles),
+			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(wireStrings(intent.TargetRoles), ", "), s.Target.Role)
 	}
 	for _, r := range [...]requirement{
 		{"target", "a target", intent.Target, s.Target != nil},
 		{"destination", "a destination", intent.Destination, s.Destination != nil},
 		{"value", "a value", intent.Value, s.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("intent", intent.Name))
+		ps.addError(at.dot(r.member), r.problem("intent", string(intent.Name)))
 	}
 	if s.Value != "" && intent.Value != Forbidden {
 		ps.addError(at.dot("value"), valueProblem(intent.ValueKind, s.Value, fixture))
 	}
-	if intent.Name == "finish" && !last {
+	if intent.Name == IntentFinish && !last {
 		ps.add(at.dot("intent"), CodeInvalidArgument, nil, "finish ends the journey, so it may only be the last step")
 	}
 }
@@ -418,7 +418,7 @@ func assertionProblems(ps *problems, at Path, a Assertion) {
 		{"target", "a target", spec.target, a.Target != nil},
 		{"value", "a value", spec.value, a.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("assertion", a.Kind))
+		ps.addError(at.dot(r.member), r.problem("assertion", string(a.Kind)))
 	}
 	if a.Value != "" && spec.value != Forbidden {
 		ps.addError(at.dot("value"), valueProblem(spec.valueKind, a.Value, nil))

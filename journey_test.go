@@ -30,7 +30,7 @@ func validJourney() CompileJourneyInput {
 			{Intent: "click", Target: &Target{Role: "button", Name: "Add to cart"}},
 		},
 		Assertions: []Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-		Recovery:   Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+		Recovery:   Recovery{MaxRetries: 1, Strategies: []RecoveryStrategy{"retry_step"}},
 	}
 }
 
@@ -194,13 +194,15 @@ func TestCompileJourneyValidation(t *testing.T) {
 			in.Assertions[0] = Assertion{Kind: "url_matches", Value: "https://evil.example/"}
 		}, []problem{{CodeInvalidArgument, "assertions[0].value"}}},
 		{"strategies without retries", func(t *testing.T, in *CompileJourneyInput) {
-			in.Recovery = Recovery{Strategies: []string{"retry_step"}}
+			in.Recovery = Recovery{Strategies: []RecoveryStrategy{"retry_step"}}
 		}, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
 		{"recovery retries above cap", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = limit.MaxRecoveryRetries + 1 }, []problem{{CodeLimitExceeded, "recovery.maxRetries"}}},
 		{"recovery retries negative", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = -1 }, []problem{{CodeInvalidArgument, "recovery.maxRetries"}}},
 		{"recovery no strategies", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{MaxRetries: 1} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
-		{"recovery unknown strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"pray"} }, []problem{{CodeInvalidArgument, "recovery.strategies[0]"}}},
-		{"recovery duplicate strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"replan", "replan"} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
+		{"recovery unknown strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []RecoveryStrategy{"pray"} }, []problem{{CodeInvalidArgument, "recovery.strategies[0]"}}},
+		{"recovery duplicate strategy", func(t *testing.T, in *CompileJourneyInput) {
+			in.Recovery.Strategies = []RecoveryStrategy{"replan", "replan"}
+		}, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -225,7 +227,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			{Intent: "finish"},
 			{Intent: "click"},
 		},
-		Recovery: Recovery{MaxRetries: 2, Strategies: []string{"pray"}},
+		Recovery: Recovery{MaxRetries: 2, Strategies: []RecoveryStrategy{"pray"}},
 	}
 	res, err := CompileJourney(context.Background(), in)
 	if err != nil {
@@ -251,7 +253,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			intentErr = e
 		}
 	}
-	if diff := cmp.Diff(IntentNames(), intentErr.Allowed); diff != "" {
+	if diff := cmp.Diff(wireStrings(Intents()), intentErr.Allowed); diff != "" {
 		t.Errorf("unsupported intent must list the vocabulary (-want +got):\n%s", diff)
 	}
 }
@@ -309,7 +311,7 @@ func TestCompileJourneyAtLimitsCompiles(t *testing.T) {
 	for len(in.Assertions) < limit.MaxAssertions {
 		in.Assertions = append(in.Assertions, Assertion{Kind: "text_visible", Value: "Done"})
 	}
-	in.Recovery = Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}
+	in.Recovery = Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: asStrategies(recoveryStrategies)}
 	res, err := CompileJourney(context.Background(), in)
 	if err != nil || !res.Valid {
 		t.Fatalf("CompileJourney at the limits: valid=%v err=%v problems=%v", res.Valid, err, res.Errors)
@@ -354,7 +356,7 @@ func TestCompileGraphShape(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in.Recovery = Recovery{MaxRetries: tt.maxRetries}
 			if tt.maxRetries > 0 {
-				in.Recovery.Strategies = []string{"retry_step"}
+				in.Recovery.Strategies = []RecoveryStrategy{"retry_step"}
 			}
 			res, err := CompileJourney(context.Background(), in)
 			if err != nil || !res.Valid {
@@ -416,7 +418,7 @@ func TestVocabularyIsFrozen(t *testing.T) {
 		"navigate", "press_key", "scroll", "select_option", "set_checked", "switch_tab",
 		"upload_file", "wait_for",
 	}
-	if diff := cmp.Diff(want, IntentNames()); diff != "" {
+	if diff := cmp.Diff(want, wireStrings(Intents())); diff != "" {
 		t.Errorf("planner-intent-v1 changed (-want +got); a change needs a new vocabulary version:\n%s", diff)
 	}
 	for _, in := range Vocabulary() {
@@ -698,4 +700,13 @@ func TestJourneyTextIsOneVisibleLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// asStrategies types the recovery strategies, in the order given.
+func asStrategies(values []string) []RecoveryStrategy {
+	out := make([]RecoveryStrategy, len(values))
+	for i, v := range values {
+		out[i] = RecoveryStrategy(v)
+	}
+	return out
 }

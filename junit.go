@@ -73,15 +73,15 @@ var junitRerun = map[string]bool{"flakyFailure": true, "flakyError": true, "reru
 
 func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) error {
 	for _, src := range []ReportSource{b.mapping.Planner, b.mapping.Journey} {
-		if src.From == PlaywrightFromTag {
+		if src.From == FromTag {
 			return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; map from project (testsuite hostname) or annotation (a testcase property) instead")
 		}
 	}
-	if src := b.mapping.Repetition; src != nil && src.From == PlaywrightFromTag {
+	if src := b.mapping.Repetition; src != nil && src.From == FromTag {
 		return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; read the repetition from an annotation (a testcase property)")
 	}
 	d := newXMLDoc(ctx, r, root, "a JUnit XML report")
-	jr := &junitRead{b: b, d: d, props: b.wanted(PlaywrightFromAnnotation), ordinal: map[string]int{}}
+	jr := &junitRead{b: b, d: d, props: b.wanted(FromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false
 	for {
 		tok, err := d.token(root)
@@ -289,7 +289,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		case OutputTokensAnnotation:
 			t.keepToken(1, value, at)
 		default:
-			t.keep(PlaywrightFromAnnotation+"\x00"+name, value)
+			t.keep(FromAnnotation+"\x00"+name, value)
 		}
 	}
 	failed, errored := false, false

@@ -20,8 +20,8 @@ import (
 )
 
 var byHostAndProperty = ReportMapping{
-	Planner: ReportSource{From: PlaywrightFromProject},
-	Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"},
+	Planner: ReportSource{From: FromProject},
+	Journey: ReportSource{From: FromAnnotation, Name: "journey"},
 }
 
 // junitCase is a testcase of planner host running the search journey, with
@@ -185,7 +185,7 @@ func TestShardsMerge(t *testing.T) {
 		t.Errorf("the same JUnit shard twice: %v; want an error at reports[1] naming reports[0]", err)
 	}
 
-	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: PlaywrightFromAnnotation, Name: "repetition"}}
+	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: FromAnnotation, Name: "repetition"}}
 	shard := func(n string) string {
 		return junitCase("baseline", ` time="1"`, `<properties><property name="repetition" value="`+n+`"/></properties>`)
 	}
@@ -292,7 +292,7 @@ func TestRealJUnitReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromAnnotation, Name: "planner"}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromAnnotation, Name: "planner"}, Journey: ReportSource{From: FromAnnotation, Name: "journey"}}
 	got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
 	if err != nil {
 		t.Fatal(err)
@@ -525,7 +525,7 @@ func TestJUnitDistinctChildNamesCostNoMemory(t *testing.T) {
 		b.WriteString(`<testcase name="t" time="1"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties></testcase></testsuite></testsuites>`)
 		return b.String()
 	}
-	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromProject}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromProject}, Journey: ReportSource{From: FromAnnotation, Name: "journey"}}
 	allocated := func(doc string) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

@@ -71,7 +71,7 @@ func TestMissingClosedSetFieldNamesAllowedValues(t *testing.T) {
 	for _, e := range res.Errors {
 		got[e.Field] = e.Allowed
 	}
-	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": IntentNames()} {
+	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": wireStrings(Intents())} {
 		if len(got[field]) == 0 || strings.Join(got[field], ",") != strings.Join(want, ",") {
 			t.Errorf("%s: allowed = %v, want %v", field, got[field], want)
 		}

@@ -13,9 +13,9 @@ import (
 
 // The places a [ReportSource] reads a value from.
 const (
-	PlaywrightFromProject    = "project"
-	PlaywrightFromTag        = "tag"
-	PlaywrightFromAnnotation = "annotation"
+	FromProject    = "project"
+	FromTag        = "tag"
+	FromAnnotation = "annotation"
 )
 
 // ReportSource says where in a report a value comes from.
@@ -163,13 +163,13 @@ func mappingProblems(m ReportMapping) error {
 		}{"repetition", *m.Repetition})
 	}
 	for _, s := range srcs {
-		if (s.src.From == PlaywrightFromTag || s.src.From == PlaywrightFromAnnotation) && strings.TrimSpace(s.src.Name) == "" {
+		if (s.src.From == FromTag || s.src.From == FromAnnotation) && strings.TrimSpace(s.src.Name) == "" {
 			ps.add(field(s.name).dot("name"), CodeInvalidArgument, nil,
 				"is required when from is %s: give the tag name (journey for @journey:checkout) or the annotation type", s.src.From)
 		}
 	}
-	if m.Repetition != nil && m.Repetition.From == PlaywrightFromProject {
-		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromTag}, "cannot be project: a project is not a repetition; use a tag or an annotation")
+	if m.Repetition != nil && m.Repetition.From == FromProject {
+		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{FromAnnotation, FromTag}, "cannot be project: a project is not a repetition; use a tag or an annotation")
 	}
 	if len(m.NotEvaluable) > 1 && containsString(m.NotEvaluable, OutcomeNone) {
 		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")
@@ -188,7 +188,7 @@ func mappingProblems(m ReportMapping) error {
 // read are skipped, still checked for well-formedness and the bounds.
 func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Path) error {
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
-	pr := &pwRead{b: b, d: d, tags: b.wanted(PlaywrightFromTag), notes: b.wanted(PlaywrightFromAnnotation)}
+	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
 	if err := d.object(root, func(name string, at Path) error {
 		if name != "suites" {
@@ -278,7 +278,7 @@ func (pr *pwRead) spec(at Path) error {
 	ordinal := map[string]int{}
 	for _, t := range tests {
 		for _, tg := range tags {
-			t.keep(PlaywrightFromTag+"\x00"+tg[0], tg[1])
+			t.keep(FromTag+"\x00"+tg[0], tg[1])
 		}
 		if id == "" {
 			t.identity = "" // without a spec id nothing names the test
@@ -386,7 +386,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 	case typ == OutputTokensAnnotation:
 		t.keepToken(1, desc, descAt)
 	case containsString(pr.notes, typ):
-		t.keep(PlaywrightFromAnnotation+"\x00"+typ, desc)
+		t.keep(FromAnnotation+"\x00"+typ, desc)
 	}
 	return nil
 }
@@ -593,7 +593,7 @@ func sourceFromProblems(ps *problems, m ReportMapping) {
 	for _, name := range []string{"planner", "journey"} {
 		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
 			if src := map[string]ReportSource{"planner": m.Planner, "journey": m.Journey}[name]; src.From == "" {
-				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{FromAnnotation, FromProject, FromTag},
 					"is required: say where each test's %s is written, with one of the allowed values", name)
 			}
 		}

@@ -39,12 +39,12 @@ func realPlaywrightReport(t testing.TB) []byte {
 
 var (
 	byProjectAndTag = ReportMapping{
-		Planner: ReportSource{From: PlaywrightFromProject},
-		Journey: ReportSource{From: PlaywrightFromTag, Name: "journey"},
+		Planner: ReportSource{From: FromProject},
+		Journey: ReportSource{From: FromTag, Name: "journey"},
 	}
 	byProjectAndAnnotation = ReportMapping{
-		Planner: ReportSource{From: PlaywrightFromProject},
-		Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"},
+		Planner: ReportSource{From: FromProject},
+		Journey: ReportSource{From: FromAnnotation, Name: "journey"},
 	}
 	pwPlanners = []PlannerRef{{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}}
 )
@@ -186,7 +186,7 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"no project", strings.Replace(test(""), `"baseline"`, `""`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
 		{"journey of no app", strings.Replace(test(""), `storefront-search-add-to-cart`, `my-journey`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
 		{"unknown mapping source", test(""), &ReportMapping{Planner: ReportSource{From: "title"}, Journey: byProjectAndTag.Journey}, errShape{CodeInvalidArgument, "planner.from"}},
-		{"tag mapping without a name", test(""), &ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: PlaywrightFromTag}}, errShape{CodeInvalidArgument, "journey.name"}},
+		{"tag mapping without a name", test(""), &ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: FromTag}}, errShape{CodeInvalidArgument, "journey.name"}},
 		{"app without fixture", test(""), &ReportMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey, AppID: "storefront"}, errShape{CodeInvalidArgument, "fixtureId"}},
 		{"only skipped tests", strings.Replace(test(""), `"expected"`, `"skipped"`, 1), nil, errShape{CodeInvalidArgument, "report"}},
 	}
@@ -227,7 +227,7 @@ func TestComparePlaywrightReportPaths(t *testing.T) {
 		{"a project that is no planner", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners[:1], Report: data, Mapping: byProjectAndTag},
 			errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[3]"}},
 		{"a mapping without a source", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Report: data,
-			Mapping: ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: PlaywrightFromAnnotation}}},
+			Mapping: ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: FromAnnotation}}},
 			errShape{CodeInvalidArgument, "mapping.journey.name"}},
 		{"no report", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Mapping: byProjectAndTag},
 			errShape{CodeInvalidArgument, "report"}},
@@ -337,7 +337,7 @@ func TestPlaywrightFailedStep(t *testing.T) {
 		{"a title that is not a string", `{` + fail + `,"steps":[{"title":7,"error":{}}]}`, ""},
 		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), limit.MaxIDLength)},
 	}
-	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromProject}, Journey: ReportSource{From: PlaywrightFromTag, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromProject}, Journey: ReportSource{From: FromTag, Name: "journey"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ComparePlaywrightReport(context.Background(), ComparePlaywrightReportInput{

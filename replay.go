@@ -379,7 +379,7 @@ type ConsolePayload struct {
 // RecoveryPayload records a recovery strategy applied after a failed step.
 type RecoveryPayload struct {
 	// Recovery strategy of the journey's recovery policy.
-	Strategy string `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
+	Strategy RecoveryStrategy `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
 	// Which retry of the step this prepares, from 1.
 	Retry int `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max_recovery_retries"`
 }
@@ -387,7 +387,7 @@ type RecoveryPayload struct {
 // AssertionPayload records one journey assertion and its outcome.
 type AssertionPayload struct {
 	// Assertion kind.
-	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Kind AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
 	// Semantic target, for element_* kinds.
 	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
 	// Expected text, value or route.

@@ -346,7 +346,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (string, error) {
 	var found []string
 	switch src.From {
-	case PlaywrightFromProject:
+	case FromProject:
 		if t.project != "" {
 			found = []string{echo.Cut(t.project, keptValueBytes)}
 		}
@@ -359,11 +359,11 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 	// Only a test the mapping cannot place pays for the wording.
 	var where echo.Message
 	switch {
-	case src.From == PlaywrightFromTag:
+	case src.From == FromTag:
 		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
-	case src.From == PlaywrightFromAnnotation && b.format == FormatJUnit:
+	case src.From == FromAnnotation && b.format == FormatJUnit:
 		where = echo.Msg("a property %s with the "+what+" as its value", echo.Value(src.Name))
-	case src.From == PlaywrightFromAnnotation:
+	case src.From == FromAnnotation:
 		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
 	case b.format == FormatJUnit:
 		where = echo.Msg("its testsuite's hostname (where Playwright's junit reporter writes the project)")

@@ -44,6 +44,16 @@ func registerTag(tag string, code Code, noun string, values func() []string) str
 	return struct{}{}
 }
 
+// wireStrings returns the wire forms of a closed set's values, for what lists
+// them as text (allowed values, messages).
+func wireStrings[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
 // typedSet returns a sorted copy of a closed set as its Go type, for the
 // accessors (Verdicts, Lanes, ...) that let Go callers list a set without
 // knowing validate tag names.

@@ -120,7 +120,7 @@ func maximalJourney(tb testing.TB) []byte {
 	}
 	text := string(value)
 	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog",
-		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
 	for range limit.MaxSteps {
 		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: "Field"}, Value: text})
 	}

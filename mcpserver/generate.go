@@ -294,8 +294,8 @@ func toolExamples() examples {
 				`{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":41200}]},` +
 				`{"projectName":"challenger","status":"flaky","results":[{"retry":0,"status":"failed","duration":30100},{"retry":1,"status":"passed","duration":36100}]}]}]}]}`,
 			Mapping: automium.ReportMapping{
-				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
-				Journey: automium.ReportSource{From: automium.PlaywrightFromTag, Name: "journey"},
+				Planner: automium.ReportSource{From: automium.FromProject},
+				Journey: automium.ReportSource{From: automium.FromTag, Name: "journey"},
 			}},
 		exportPlaywright: automium.ExportPlaywrightSpecInput{JourneyID: journey.ID},
 		compareReports: automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
@@ -306,8 +306,8 @@ func toolExamples() examples {
 					`<testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
 					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite></testsuites>`}},
 			Mapping: automium.ReportMapping{
-				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
-				Journey: automium.ReportSource{From: automium.PlaywrightFromAnnotation, Name: "journey"},
+				Planner: automium.ReportSource{From: automium.FromProject},
+				Journey: automium.ReportSource{From: automium.FromAnnotation, Name: "journey"},
 			}},
 	}
 }

@@ -123,10 +123,10 @@ type promptSets struct {
 var closedSets = sync.OnceValue(func() *promptSets {
 	m := &promptSets{
 		verdicts:   automium.Verdicts(),
-		lanes:      laneNames(automium.Lanes()),
+		lanes:      wireNames(automium.Lanes()),
 		eventTypes: automium.EventTypes(),
-		roles:      automium.TargetRoles(),
-		strategies: automium.RecoveryStrategies(),
+		roles:      wireNames(automium.Roles()),
+		strategies: wireNames(automium.RecoveryStrategies()),
 	}
 	var focused []string
 	for _, l := range laneFocus {
@@ -141,17 +141,17 @@ var closedSets = sync.OnceValue(func() *promptSets {
 	return m
 })
 
-// laneNames turns typed lanes into the strings prompts print.
-func laneNames(lanes []automium.Lane) []string {
-	out := make([]string, len(lanes))
-	for i, l := range lanes {
+// wireNames turns the values of a typed closed set into the strings prompts print.
+func wireNames[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, l := range values {
 		out[i] = string(l)
 	}
 	return out
 }
 
 // intentLine renders what one intent needs, for the vocabulary list of a prompt.
-func intentLine(in automium.Intent) string {
+func intentLine(in automium.IntentSpec) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- `%s`: %s target %s", in.Name, in.Description, in.Target)
 	if in.Destination != automium.Forbidden {
@@ -325,7 +325,7 @@ func draftJourney(ctx context.Context, args map[string]string) (string, error) {
 			missing = append(missing, fmt.Sprintf("`%s` (needs %s)", in.Name, in.Capability))
 			continue
 		}
-		b.WriteString(intentLine(in.Intent))
+		b.WriteString(intentLine(in.IntentSpec))
 		b.WriteString("\n")
 	}
 	if len(missing) > 0 {

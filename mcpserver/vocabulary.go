@@ -27,7 +27,7 @@ type vocabularyDocument struct {
 	Summary           string               `json:"summary"`
 	Rules             []string             `json:"rules"`
 	Intents           []vocabularyIntent   `json:"intents"`
-	TargetRoles       []string             `json:"targetRoles"`
+	TargetRoles       []automium.Role      `json:"targetRoles"`
 	Assertions        []assertionKind      `json:"assertions"`
 	Recovery          recoveryRules        `json:"recovery"`
 	Limits            journeyLimits        `json:"limits"`
@@ -38,7 +38,7 @@ type vocabularyDocument struct {
 // reference journey that uses it, so an agent sees a target and value that
 // compile rather than only a description of them.
 type vocabularyIntent struct {
-	automium.Intent
+	automium.IntentSpec
 	Example     *automium.Step `json:"example,omitempty"`
 	ExampleFrom string         `json:"exampleFrom,omitempty"`
 }
@@ -46,18 +46,18 @@ type vocabularyIntent struct {
 // assertionKind says what one assertion kind needs, with an example from a
 // reference journey.
 type assertionKind struct {
-	Kind        string               `json:"kind"`
-	Target      automium.Requirement `json:"target"`
-	Value       automium.Requirement `json:"value"`
-	ValueKind   string               `json:"valueKind,omitempty"`
-	Example     *automium.Assertion  `json:"example,omitempty"`
-	ExampleFrom string               `json:"exampleFrom,omitempty"`
+	Kind        automium.AssertionKind `json:"kind"`
+	Target      automium.Requirement   `json:"target"`
+	Value       automium.Requirement   `json:"value"`
+	ValueKind   string                 `json:"valueKind,omitempty"`
+	Example     *automium.Assertion    `json:"example,omitempty"`
+	ExampleFrom string                 `json:"exampleFrom,omitempty"`
 }
 
 type recoveryRules struct {
-	MinRetries int      `json:"minRetries"`
-	MaxRetries int      `json:"maxRetries"`
-	Strategies []string `json:"strategies"`
+	MinRetries int                         `json:"minRetries"`
+	MaxRetries int                         `json:"maxRetries"`
+	Strategies []automium.RecoveryStrategy `json:"strategies"`
 }
 
 type journeyLimits struct {
@@ -93,8 +93,8 @@ func journeyRules() []string {
 // vocabulary is the vocabulary resource's document, built once.
 var vocabulary = sync.OnceValue(func() vocabularyDocument {
 	ids := automium.ReferenceJourneyIDs()
-	stepExample := map[string]vocabularyIntent{}
-	assertionExample := map[string]assertionKind{}
+	stepExample := map[automium.Intent]vocabularyIntent{}
+	assertionExample := map[automium.AssertionKind]assertionKind{}
 	for _, id := range ids {
 		j, ok := automium.ReferenceJourney(id)
 		if !ok {
@@ -115,7 +115,7 @@ var vocabulary = sync.OnceValue(func() vocabularyDocument {
 		Name:        automium.IntentVocabularyVersion,
 		Summary:     "The frozen planner intent vocabulary and the rules of a journey: what each intent and assertion kind needs, the target roles, bounded recovery and the limits, with an example from a reference journey for each intent and kind. Journeys written to these rules compile with automium_compile_journey.",
 		Rules:       journeyRules(),
-		TargetRoles: automium.TargetRoles(),
+		TargetRoles: automium.Roles(),
 		Recovery: recoveryRules{
 			MaxRetries: limit.MaxRecoveryRetries,
 			Strategies: automium.RecoveryStrategies(),
@@ -130,10 +130,10 @@ var vocabulary = sync.OnceValue(func() vocabularyDocument {
 	}
 	for _, in := range automium.Vocabulary() {
 		v := stepExample[in.Name]
-		v.Intent = in
+		v.IntentSpec = in
 		doc.Intents = append(doc.Intents, v)
 	}
-	for _, kind := range automium.AssertionKinds() {
+	for _, kind := range automium.AssertionSpecs() {
 		a := assertionExample[kind.Kind]
 		a.Kind, a.Target, a.Value, a.ValueKind = kind.Kind, kind.Target, kind.Value, kind.ValueKind
 		doc.Assertions = append(doc.Assertions, a)

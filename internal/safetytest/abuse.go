@@ -153,7 +153,7 @@ var maximalJourneyArgs = sync.OnceValue(func() string {
 	}
 	text := string(value)
 	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: text,
-		Recovery: automium.Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: []string{"retry_step"}}}
+		Recovery: automium.Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
 	for i := range limit.MaxSteps {
 		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprint("Field ", i)}, Value: text})
 	}

@@ -398,7 +398,7 @@ func workloads(ctx context.Context) ([]workload, error) {
 		manifest.Entries = append(manifest.Entries, automium.ArtifactEntry{Kind: kind, Path: "attempt-2/" + kind})
 	}
 	maxManifest := automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot}
-	kinds := automium.ArtifactKinds()
+	kinds := automium.ArtifactSpecs()
 	for i := range limit.MaxArtifactEntries {
 		kind := kinds[i%len(kinds)].Kind
 		maxManifest.Entries = append(maxManifest.Entries, automium.ArtifactEntry{Kind: kind, Path: fmt.Sprintf("attempt-%d/%s-%03d", i%3+1, kind, i)})
@@ -470,7 +470,7 @@ func worstJourney() (workload, error) {
 	}
 	text := string(value)
 	worst := automium.CompileJourneyInput{ID: journey.ID + "-maximal", AppID: journey.AppID, FixtureID: journey.FixtureID,
-		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
 	for i := range limit.MaxSteps {
 		worst.Steps = append(worst.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprintf("Field %d", i)}, Value: text})
 	}

@@ -75,7 +75,7 @@ func run(out string, hostile int, seed uint64) error {
 		manifest = append(manifest, e)
 		return nil
 	}
-	for _, lang := range []string{automium.PlaywrightTypeScript, automium.PlaywrightJavaScript} {
+	for _, lang := range []string{automium.LanguageTypeScript, automium.LanguageJavaScript} {
 		for _, id := range automium.ReferenceJourneyIDs() {
 			if err := write(lang, automium.ExportPlaywrightSpecInput{JourneyID: id, Language: lang}, false); err != nil {
 				return err
@@ -132,7 +132,7 @@ func hostileJourney(rng *rand.Rand, i int) automium.CompileJourneyInput {
 			t.Name = line()
 		}
 	}
-	textIntents := map[string]bool{"fill": true, "select_option": true, "finish": true}
+	textIntents := map[automium.Intent]bool{"fill": true, "select_option": true, "finish": true}
 	for k := range j.Steps {
 		s := &j.Steps[k]
 		name(s.Target)
@@ -163,7 +163,7 @@ func injected(j automium.CompileJourneyInput) []string {
 		add(s.Target)
 		add(s.Destination)
 		// set_checked, scroll and switch_tab values become code, not text.
-		if s.Value != "" && !slices.Contains([]string{"set_checked", "scroll", "switch_tab"}, s.Intent) {
+		if s.Value != "" && !slices.Contains([]automium.Intent{automium.IntentSetChecked, automium.IntentScroll, automium.IntentSwitchTab}, s.Intent) {
 			out = append(out, s.Value)
 		}
 	}
