@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"cmp"
 	"context"
 	"reflect"
 	"slices"
@@ -11,16 +12,33 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// ArtifactKind is one kind of run artifact of the artifact manifest contract, with
-// the media types an entry of that kind may have. Kinds are modelled on what
+// ArtifactKind is a kind of run artifact of the artifact manifest contract; its
+// string is the wire form, as in entries[].kind.
+type ArtifactKind string
+
+// The artifact kinds, sorted; [ArtifactSpecs] says what each holds.
+const (
+	ArtifactConsoleLog       ArtifactKind = "console_log"
+	ArtifactDOMSnapshot      ArtifactKind = "dom_snapshot"
+	ArtifactNetworkHAR       ArtifactKind = "network_har"
+	ArtifactReplayEvents     ArtifactKind = "replay_events"
+	ArtifactReport           ArtifactKind = "report"
+	ArtifactScreenshot       ArtifactKind = "screenshot"
+	ArtifactSemanticSnapshot ArtifactKind = "semantic_snapshot"
+	ArtifactTrace            ArtifactKind = "trace"
+	ArtifactVideo            ArtifactKind = "video"
+)
+
+// ArtifactSpec is one kind of run artifact, with the media types an entry of
+// that kind may have. Kinds are modelled on what
 // Playwright and browser agents record: traces, videos, screenshots, HAR network
 // logs, console logs, accessibility snapshots, DOM snapshots, replay event streams
 // and reports.
 //
-// An ArtifactKind is a plain value, safe to copy and to share between goroutines.
+// An ArtifactSpec is a plain value, safe to copy and to share between goroutines.
 type ArtifactSpec struct {
 	// Artifact kind, as used in entries[].kind.
-	Kind string `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
+	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
 	// What the artifact holds.
 	Description string `json:"description" jsonschema:"what the artifact holds"`
 	// Media type an entry gets when it names none.
@@ -47,12 +65,12 @@ var (
 	artifactKindNames = func() []string {
 		names := make([]string, len(artifactKinds))
 		for i, k := range artifactKinds {
-			names[i] = k.Kind
+			names[i] = string(k.Kind)
 		}
 		return names
 	}()
-	artifactKindByName = func() map[string]*ArtifactSpec {
-		m := make(map[string]*ArtifactSpec, len(artifactKinds))
+	artifactKindByName = func() map[ArtifactKind]*ArtifactSpec {
+		m := make(map[ArtifactKind]*ArtifactSpec, len(artifactKinds))
 		for i := range artifactKinds {
 			m[artifactKinds[i].Kind] = &artifactKinds[i]
 		}
@@ -82,7 +100,7 @@ func ArtifactSpecs() []ArtifactSpec {
 type ArtifactEntry struct {
 	// Artifact kind: console_log, dom_snapshot, network_har, replay_events, report,
 	// screenshot, semantic_snapshot, trace or video.
-	Kind string `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
+	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
 	// Relative path under the root that is safe as a POSIX, Windows and URL path, e.g.
 	// attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending
 	// in a dot or space; no backslashes, colons or <>"|?*#%; also no control or
@@ -131,9 +149,9 @@ type ManifestCompleteness struct {
 	// The retry count checked against.
 	RetryCount int `json:"retryCount" jsonschema:"the retry count checked against"`
 	// The artifact kinds such a run must record, sorted.
-	RequiredKinds []string `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
+	RequiredKinds []ArtifactKind `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
 	// The required kinds no entry has, sorted; empty when complete.
-	MissingKinds []string `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
+	MissingKinds []ArtifactKind `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
 	// Whether every required kind has at least one entry.
 	Complete bool `json:"complete" jsonschema:"whether every required kind has at least one entry"`
 }
@@ -201,7 +219,7 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 		}
 	}
 	slices.SortFunc(entries, func(a, b ArtifactEntry) int {
-		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
@@ -230,7 +248,7 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 // requires of a run with that outcome.
 func completeness(outcome ReplayOutcome, entries []ArtifactEntry) *ManifestCompleteness {
 	required := requiredReplayArtifactKinds(outcome.Verdict, outcome.RetryCount)
-	missing := []string{}
+	missing := []ArtifactKind{}
 	for _, kind := range required {
 		if !slices.ContainsFunc(entries, func(e ArtifactEntry) bool { return e.Kind == kind }) {
 			missing = append(missing, kind)

@@ -114,7 +114,7 @@ func TestArtifactKinds(t *testing.T) {
 	kinds := ArtifactSpecs()
 	var names []string
 	for _, k := range kinds {
-		names = append(names, k.Kind)
+		names = append(names, string(k.Kind))
 		if !slices.Contains(k.MediaTypes, k.DefaultMediaType) {
 			t.Errorf("%s: default media type %s is not among its media types %v", k.Kind, k.DefaultMediaType, k.MediaTypes)
 		}
@@ -328,27 +328,27 @@ func TestArtifactPathsDifferingOnlyByCase(t *testing.T) {
 // run: a failed run that left only its report is incomplete, and says what is
 // missing.
 func TestManifestCompleteness(t *testing.T) {
-	entries := func(kinds ...string) []ArtifactEntry {
+	entries := func(kinds ...ArtifactKind) []ArtifactEntry {
 		var out []ArtifactEntry
 		for _, k := range kinds {
-			out = append(out, ArtifactEntry{Kind: k, Path: "attempt-1/" + k})
+			out = append(out, ArtifactEntry{Kind: k, Path: "attempt-1/" + string(k)})
 		}
 		return out
 	}
 	tests := []struct {
 		name    string
-		kinds   []string
+		kinds   []ArtifactKind
 		outcome ReplayOutcome
 		want    ManifestCompleteness
 	}{
-		{"failed run with only a report", []string{"report"}, ReplayOutcome{Verdict: VerdictFailed},
+		{"failed run with only a report", []ArtifactKind{"report"}, ReplayOutcome{Verdict: VerdictFailed},
 			ManifestCompleteness{Verdict: VerdictFailed, RequiredKinds: RequiredReplayArtifactKinds(VerdictFailed, 0),
-				MissingKinds: []string{"console_log", "dom_snapshot", "network_har", "replay_events", "screenshot", "semantic_snapshot", "trace"}}},
-		{"passed run with events and report", []string{"replay_events", "report"}, ReplayOutcome{Verdict: VerdictPassed},
-			ManifestCompleteness{Verdict: VerdictPassed, RequiredKinds: []string{"replay_events", "report"}, MissingKinds: []string{}, Complete: true}},
-		{"flaky run without its retry video", []string{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"},
+				MissingKinds: []ArtifactKind{"console_log", "dom_snapshot", "network_har", "replay_events", "screenshot", "semantic_snapshot", "trace"}}},
+		{"passed run with events and report", []ArtifactKind{"replay_events", "report"}, ReplayOutcome{Verdict: VerdictPassed},
+			ManifestCompleteness{Verdict: VerdictPassed, RequiredKinds: []ArtifactKind{"replay_events", "report"}, MissingKinds: []ArtifactKind{}, Complete: true}},
+		{"flaky run without its retry video", []ArtifactKind{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"},
 			ReplayOutcome{Verdict: VerdictFlaky, RetryCount: 1},
-			ManifestCompleteness{Verdict: VerdictFlaky, RetryCount: 1, RequiredKinds: RequiredReplayArtifactKinds(VerdictFlaky, 1), MissingKinds: []string{"video"}}},
+			ManifestCompleteness{Verdict: VerdictFlaky, RetryCount: 1, RequiredKinds: RequiredReplayArtifactKinds(VerdictFlaky, 1), MissingKinds: []ArtifactKind{"video"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -70,13 +70,17 @@ const PairedAlpha = 0.05
 // within-journey noise, which would read thin evidence as certainty.
 const MinDecisiveJourneys = 6
 
+// Pairing is how a pair comparison pairs the runs of two planners; its string
+// is the wire form, as in pairing.
+type Pairing string
+
 // The pairings of a pair comparison.
 const (
 	// PairingJourneys: per-journey pass rates of independent runs.
-	PairingJourneys = "journeys"
+	PairingJourneys Pairing = "journeys"
 	// PairingMatchedRounds: runs paired by repetition within each journey, as
 	// the caller declared (CompareObservedTrialsInput.MatchedRounds).
-	PairingMatchedRounds = "matched rounds"
+	PairingMatchedRounds Pairing = "matched rounds"
 )
 
 // PairedComparison compares two planners of a report over the journeys both ran
@@ -92,7 +96,7 @@ type PairedComparison struct {
 	// Planner B, the later in the input.
 	PlannerB string `json:"plannerB" jsonschema:"planner B, the later in the input"`
 	// Journeys, or matched rounds when the caller declared them.
-	Pairing string `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
+	Pairing Pairing `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
 	// G: journeys both ran evaluably.
 	SharedJourneys int `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
 	// Journeys only A ran, left out.

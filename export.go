@@ -18,10 +18,14 @@ import (
 // within a version.
 const PlaywrightSpecVersion = "playwright-spec-v1"
 
+// Language is a language a spec is exported in; its string is the wire form,
+// as in language.
+type Language string
+
 // The languages a spec is exported in.
 const (
-	LanguageTypeScript = "typescript"
-	LanguageJavaScript = "javascript"
+	LanguageTypeScript Language = "typescript"
+	LanguageJavaScript Language = "javascript"
 )
 
 // The defaults of [ExportPlaywrightSpecInput]: the tag and annotation that the
@@ -52,7 +56,7 @@ type ExportPlaywrightSpecInput struct {
 	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the object automium_compile_journey takes; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
 	// Typescript (the default) or javascript (CommonJS, as Playwright's own JS
 	// template).
-	Language string `json:"language,omitempty" jsonschema:"typescript (the default) or javascript (CommonJS, as Playwright's own JS template)" validate:"omitempty,oneof=javascript typescript"`
+	Language Language `json:"language,omitempty" jsonschema:"typescript (the default) or javascript (CommonJS, as Playwright's own JS template)" validate:"omitempty,oneof=javascript typescript"`
 	// Tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default
 	// journey.
 	JourneyTag string `json:"journeyTag,omitempty" jsonschema:"tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
@@ -69,7 +73,7 @@ type PlaywrightSpec struct {
 	// Spec format version: playwright-spec-v1.
 	SpecVersion string `json:"specVersion" jsonschema:"spec format version: playwright-spec-v1"`
 	// Typescript or javascript.
-	Language string `json:"language" jsonschema:"typescript or javascript"`
+	Language Language `json:"language" jsonschema:"typescript or javascript"`
 	// A file name for the spec: <journeyId>.spec.ts or .spec.js.
 	FileName string `json:"fileName" jsonschema:"a file name for the spec: <journeyId>.spec.ts or .spec.js"`
 	// The spec's text: one test, one test.step per step and assertion node.

@@ -161,7 +161,7 @@ func TestExportRecovery(t *testing.T) {
 func TestExportDeterministic(t *testing.T) {
 	ctx := context.Background()
 	for _, id := range ReferenceJourneyIDs() {
-		for _, lang := range []string{"", LanguageTypeScript, LanguageJavaScript} {
+		for _, lang := range []Language{"", LanguageTypeScript, LanguageJavaScript} {
 			in := ExportPlaywrightSpecInput{JourneyID: id, Language: lang}
 			a, b := exportOf(t, in), exportOf(t, in)
 			if diff := cmp.Diff(a, b); diff != "" {

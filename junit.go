@@ -11,13 +11,17 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// The report formats [CompareReports] reads.
+// ReportFormat is a format of test report that [CompareReports] reads; its
+// string is the wire form, as in reports[].format.
+type ReportFormat string
+
+// The report formats.
 const (
 	// FormatPlaywrightJSON is the output of Playwright's JSON reporter.
-	FormatPlaywrightJSON = "playwright-json"
+	FormatPlaywrightJSON ReportFormat = "playwright-json"
 	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
 	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
-	FormatJUnit = "junit"
+	FormatJUnit ReportFormat = "junit"
 )
 
 // TrialsFromJUnitReport reads a JUnit XML report and makes one [Trial] of each
@@ -271,7 +275,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		// name, timestamp and host), name one run of it: two shards never
 		// share them, the same report passed twice always does. Without a
 		// timestamp nothing tells two runs apart.
-		t.identity = FormatJUnit + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
+		t.identity = string(FormatJUnit) + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
@@ -289,7 +293,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		case OutputTokensAnnotation:
 			t.keepToken(1, value, at)
 		default:
-			t.keep(FromAnnotation+"\x00"+name, value)
+			t.keep(string(FromAnnotation)+"\x00"+name, value)
 		}
 	}
 	failed, errored := false, false

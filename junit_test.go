@@ -51,12 +51,12 @@ func TestJUnitOutcomes(t *testing.T) {
 		{"error is not evaluable", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`), nil,
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
 		{"error as a failure on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
-			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeNone}},
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeNone}},
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
 		{"timeout stays a failure", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`), nil,
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"timeout not evaluable on request", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`),
-			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeTimedOut}},
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeTimedOut}},
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"flaky: passed on a rerun", junitCase("baseline", ` time="1"`, `<flakyFailure message="first try" time="0.5"><stackTrace>x</stackTrace></flakyFailure>`), nil,
 			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500}},
@@ -238,7 +238,7 @@ func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
 	if counts(fromJSON) != counts(fromJUnit) {
 		t.Errorf("counts: json %v, junit %v", counts(fromJSON), counts(fromJUnit))
 	}
-	compare := func(format, content string) []byte {
+	compare := func(format ReportFormat, content string) []byte {
 		got, err := CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners,
 			Reports: []ReportContent{{Format: format, Content: content}}, Mapping: byProjectAndAnnotation})
 		if err != nil {
@@ -384,7 +384,10 @@ func BenchmarkReadReports(b *testing.B) {
 		fmt.Fprintf(&ju, "<testcase name=\"journey %d\" classname=\"journeys.spec.js\" time=\"0.9\">\n<properties>\n<property name=\"journey\" value=\"journey-%05d\">\n</property>\n</properties>\n<flakyFailure message=\"expect(received).toBe(expected)\" type=\"expect.toBe\" time=\"1.2\"><stackTrace>Error</stackTrace></flakyFailure>\n</testcase>\n", i, i)
 	}
 	ju.WriteString(`</testsuite></testsuites>`)
-	for _, c := range []struct{ format, data string }{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
+	for _, c := range []struct {
+		format ReportFormat
+		data   string
+	}{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
 		out, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)})
 		if err != nil {
 			b.Fatal(err)
@@ -434,13 +437,17 @@ func TestReportsWithAByteOrderMark(t *testing.T) {
 	const bom = "\xef\xbb\xbf"
 	junit := junitCase("baseline", ` time="1"`, ``)
 	pw := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1000}]}]}]}]}`
-	read := func(format, report string) (ImportedTrials, error) {
+	read := func(format ReportFormat, report string) (ImportedTrials, error) {
 		if format == FormatJUnit {
 			return TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
 		}
 		return TrialsFromPlaywrightReport(context.Background(), strings.NewReader(report), byProjectAndTag)
 	}
-	for _, tt := range []struct{ name, format, report string }{
+	for _, tt := range []struct {
+		name   string
+		format ReportFormat
+		report string
+	}{
 		{"junit", FormatJUnit, junit},
 		{"junit with a declaration", FormatJUnit, `<?xml version="1.0" encoding="UTF-8"?>` + junit},
 		{"playwright-json", FormatPlaywrightJSON, pw},
@@ -496,7 +503,7 @@ func TestSameShardHoweverTimestamped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, f := range []struct {
-				format string
+				format ReportFormat
 				doc    func(string) string
 				m      ReportMapping
 			}{{FormatJUnit, junit, byHostAndProperty}, {FormatPlaywrightJSON, pw, pwMapping}} {

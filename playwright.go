@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,11 +12,15 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
+// SourceFrom is a place in a test of a report that a [ReportSource] reads a
+// value from; its string is the wire form, as in mapping.planner.from.
+type SourceFrom string
+
 // The places a [ReportSource] reads a value from.
 const (
-	FromProject    = "project"
-	FromTag        = "tag"
-	FromAnnotation = "annotation"
+	FromProject    SourceFrom = "project"
+	FromTag        SourceFrom = "tag"
+	FromAnnotation SourceFrom = "annotation"
 )
 
 // ReportSource says where in a report a value comes from.
@@ -23,7 +28,7 @@ type ReportSource struct {
 	// Project (JSON projectName, JUnit testsuite hostname), tag (a spec tag
 	// name:value, JSON only) or annotation (JSON annotation description, JUnit
 	// property value).
-	From string `json:"from" jsonschema:"project (JSON projectName, JUnit testsuite hostname), tag (a spec tag name:value, JSON only) or annotation (JSON annotation description, JUnit property value)" validate:"required,oneof=annotation project tag"`
+	From SourceFrom `json:"from" jsonschema:"project (JSON projectName, JUnit testsuite hostname), tag (a spec tag name:value, JSON only) or annotation (JSON annotation description, JUnit property value)" validate:"required,oneof=annotation project tag"`
 	// For tag, the part before the colon (journey for @journey:checkout); for
 	// annotation, its type or property name; unused for project.
 	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
@@ -48,7 +53,7 @@ type ReportMapping struct {
 	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of journeys that are not reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
 	// Outcomes that make a test not evaluable: interrupted, timedOut, error, or none;
 	// absent means error and interrupted.
-	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	NotEvaluable []Outcome `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
 // reportRoot is the path of the report's content: the report argument of
@@ -108,7 +113,7 @@ func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMappin
 }
 
 // readOneReport reads one report of a format on its own.
-func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format string) (ImportedTrials, error) {
+func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
 	if err := checkContext(ctx); err != nil {
 		return ImportedTrials{}, err
 	}
@@ -129,7 +134,7 @@ func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format str
 }
 
 // read reads one report into the builder.
-func (b *trialBuilder) read(ctx context.Context, r io.Reader, format string, root Path) error {
+func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
 	b.format = format
 	switch format {
 	case FormatJUnit:
@@ -169,9 +174,9 @@ func mappingProblems(m ReportMapping) error {
 		}
 	}
 	if m.Repetition != nil && m.Repetition.From == FromProject {
-		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{FromAnnotation, FromTag}, "cannot be project: a project is not a repetition; use a tag or an annotation")
+		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromTag)}, "cannot be project: a project is not a repetition; use a tag or an annotation")
 	}
-	if len(m.NotEvaluable) > 1 && containsString(m.NotEvaluable, OutcomeNone) {
+	if len(m.NotEvaluable) > 1 && slices.Contains(m.NotEvaluable, OutcomeNone) {
 		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")
 	}
 	if (m.AppID == "") != (m.FixtureID == "") {
@@ -278,7 +283,7 @@ func (pr *pwRead) spec(at Path) error {
 	ordinal := map[string]int{}
 	for _, t := range tests {
 		for _, tg := range tags {
-			t.keep(FromTag+"\x00"+tg[0], tg[1])
+			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}
 		if id == "" {
 			t.identity = "" // without a spec id nothing names the test
@@ -288,7 +293,7 @@ func (pr *pwRead) spec(at Path) error {
 			// started name one run of a test: two shards never share it,
 			// the same report passed twice always does.
 			ordinal[t.project]++
-			t.identity = FormatPlaywrightJSON + "\x00" + id + "\x00" + t.project + "\x00" + t.identity + "\x00" + strconv.Itoa(ordinal[t.project])
+			t.identity = string(FormatPlaywrightJSON) + "\x00" + id + "\x00" + t.project + "\x00" + t.identity + "\x00" + strconv.Itoa(ordinal[t.project])
 		}
 		if err := pr.b.add(t); err != nil {
 			return err
@@ -386,7 +391,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 	case typ == OutputTokensAnnotation:
 		t.keepToken(1, desc, descAt)
 	case containsString(pr.notes, typ):
-		t.keep(FromAnnotation+"\x00"+typ, desc)
+		t.keep(string(FromAnnotation)+"\x00"+typ, desc)
 	}
 	return nil
 }
@@ -593,7 +598,7 @@ func sourceFromProblems(ps *problems, m ReportMapping) {
 	for _, name := range []string{"planner", "journey"} {
 		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
 			if src := map[string]ReportSource{"planner": m.Planner, "journey": m.Journey}[name]; src.From == "" {
-				ps.add(at.dot("from"), CodeInvalidArgument, []string{FromAnnotation, FromProject, FromTag},
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromProject), string(FromTag)},
 					"is required: say where each test's %s is written, with one of the allowed values", name)
 			}
 		}

@@ -120,7 +120,7 @@ type GetReplaySummaryResult struct {
 	// Contract the replay stream's events follow.
 	ReplayEventVersion string `json:"replayEventVersion" jsonschema:"contract the replay stream's events follow"`
 	// Artifact kinds a complete replay of this run must include, sorted.
-	RequiredReplayArtifactKinds []string `json:"requiredReplayArtifactKinds" jsonschema:"artifact kinds a complete replay of this run must include, sorted"`
+	RequiredReplayArtifactKinds []ArtifactKind `json:"requiredReplayArtifactKinds" jsonschema:"artifact kinds a complete replay of this run must include, sorted"`
 	// Always true: the summary was derived from the input; no replay file or artifact
 	// was read.
 	Modeled bool `json:"modeled" jsonschema:"always true: the summary was derived from the input; no replay file or artifact was read"`
@@ -174,16 +174,16 @@ func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplayS
 // verdict and retry count must record: the rule documented on [GetReplaySummary].
 // An unknown verdict gets the kinds of a passed run; [GetReplaySummary] is where
 // a verdict is checked.
-func RequiredReplayArtifactKinds(verdict Verdict, retryCount int) []string {
+func RequiredReplayArtifactKinds(verdict Verdict, retryCount int) []ArtifactKind {
 	return requiredReplayArtifactKinds(verdict, retryCount)
 }
 
 // requiredReplayArtifactKinds applies the rule documented on [GetReplaySummary].
-func requiredReplayArtifactKinds(verdict Verdict, retries int) []string {
+func requiredReplayArtifactKinds(verdict Verdict, retries int) []ArtifactKind {
 	if verdict == VerdictSkipped {
-		return []string{"report"}
+		return []ArtifactKind{ArtifactReport}
 	}
-	kinds := []string{"replay_events", "report"}
+	kinds := []ArtifactKind{ArtifactReplayEvents, ArtifactReport}
 	switch verdict {
 	case VerdictFailed, VerdictFlaky, VerdictError:
 		kinds = append(kinds, "console_log", "dom_snapshot", "network_har", "screenshot", "semantic_snapshot", "trace")
@@ -312,7 +312,7 @@ type EventError struct {
 // ArtifactRef points at one entry of a run's artifact manifest.
 type ArtifactRef struct {
 	// Artifact kind of the manifest entry.
-	Kind string `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
+	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
 	// Path of the manifest entry, relative to the manifest root.
 	Path string `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max_path_length"`
 }

@@ -34,7 +34,7 @@ func TestGetReplaySummary(t *testing.T) {
 		ArtifactManifestRef: "artifact-manifest://" + testRunID,
 		ReplayStreamRef:     "replay-stream://" + testRunID,
 		ReplayEventVersion:  ReplayEventVersion,
-		RequiredReplayArtifactKinds: []string{
+		RequiredReplayArtifactKinds: []ArtifactKind{
 			"console_log", "dom_snapshot", "network_har", "replay_events", "report",
 			"screenshot", "semantic_snapshot", "trace", "video",
 		},
@@ -70,7 +70,7 @@ func TestRequiredReplayArtifactKinds(t *testing.T) {
 			t.Errorf("%s/%d: %v", tt.verdict, tt.retries, err)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got.RequiredReplayArtifactKinds); diff != "" {
+		if diff := cmp.Diff(tt.want, wireStrings(got.RequiredReplayArtifactKinds)); diff != "" {
 			t.Errorf("%s/%d: kinds (-want +got):\n%s", tt.verdict, tt.retries, diff)
 		}
 		if got.Attempts != tt.wantAttempts {
@@ -144,7 +144,7 @@ func TestRunReplayArtifactRoundTrip(t *testing.T) {
 	}
 	var entries []ArtifactEntry
 	for _, k := range summary.RequiredReplayArtifactKinds {
-		entries = append(entries, ArtifactEntry{Kind: k, Path: k + ".out"})
+		entries = append(entries, ArtifactEntry{Kind: k, Path: string(k) + ".out"})
 	}
 	manifest, err := GetArtifactManifest(ctx, GetArtifactManifestInput{RunID: run.RunID, Root: owned().fixtureByID[run.FixtureID].ArtifactRoot, Entries: entries})
 	if err != nil {

@@ -15,30 +15,36 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// The outcomes a mapping may call not evaluable (ReportMapping.NotEvaluable).
+// Outcome is a test outcome a mapping may call not evaluable
+// (ReportMapping.NotEvaluable); its string is the wire form.
+type Outcome string
+
+// The outcomes a mapping may call not evaluable; absent, a mapping calls
+// OutcomeError and OutcomeInterrupted not evaluable, which say nothing about
+// the planner, and a timeout stays a failure.
 const (
 	// OutcomeInterrupted is a Playwright test whose last result has status
 	// interrupted: the run was stopped (a crashed worker, a cancelled job).
-	OutcomeInterrupted = "interrupted"
+	OutcomeInterrupted Outcome = "interrupted"
 	// OutcomeTimedOut is a Playwright test whose last result has status
 	// timedOut, or a JUnit failure or error whose message says "timeout"
 	// (Playwright's and pytest-timeout's wording; a heuristic, since JUnit has
 	// no timeout element).
-	OutcomeTimedOut = "timedOut"
+	OutcomeTimedOut Outcome = "timedOut"
 	// OutcomeError is a JUnit testcase with an <error> rather than a
 	// <failure>: JUnit's name for an unexpected exception outside the
 	// assertions. Playwright's junit reporter writes <error> for any failure
 	// not raised by an expect matcher.
-	OutcomeError = "error"
+	OutcomeError Outcome = "error"
 	// OutcomeNone, alone, says that no outcome is not evaluable: every test
 	// that ran passed or failed.
-	OutcomeNone = "none"
+	OutcomeNone Outcome = "none"
 )
 
-// DefaultNotEvaluable is what a mapping without notEvaluable calls not
+// defaultNotEvaluable is what a mapping without notEvaluable calls not
 // evaluable: an interrupted run and a JUnit error, which say nothing about
 // the planner. A timeout stays a failure unless the caller says otherwise.
-var DefaultNotEvaluable = []string{OutcomeError, OutcomeInterrupted}
+var defaultNotEvaluable = []Outcome{OutcomeError, OutcomeInterrupted}
 
 // The annotation types (Playwright JSON) and property names (JUnit) that
 // carry a trial's tokens; a test with neither has its tokens unknown.
@@ -124,8 +130,8 @@ type testRecord struct {
 	tokenBad Path                // a token annotation that is not a count
 	skipped  bool
 	passed   bool
-	errored  bool   // a JUnit <error>, for totals
-	outcome  string // the outcome a mapping may call not evaluable, or ""
+	errored  bool    // a JUnit <error>, for totals
+	outcome  Outcome // the outcome a mapping may call not evaluable, or ""
 	attempts int
 	ms       float64
 	msKnown  bool
@@ -186,13 +192,13 @@ func (t *testRecord) keepAttachment(name, path string) {
 // twice is refused with both places named.
 type trialBuilder struct {
 	mapping ReportMapping
-	notEval map[string]bool
+	notEval map[Outcome]bool
 	out     ImportedTrials
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
 	paths   []Path            // where each trial's test is
-	format  string            // the format read, for messages
+	format  ReportFormat      // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -202,10 +208,10 @@ type trialBuilder struct {
 type junitTotals struct{ Tests, Failures, Errors, Skipped int }
 
 func newTrialBuilder(m ReportMapping) *trialBuilder {
-	b := &trialBuilder{mapping: m, notEval: map[string]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
+	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
 	outcomes := m.NotEvaluable
 	if outcomes == nil {
-		outcomes = DefaultNotEvaluable
+		outcomes = defaultNotEvaluable
 	}
 	for _, o := range outcomes {
 		b.notEval[o] = true
@@ -214,7 +220,7 @@ func newTrialBuilder(m ReportMapping) *trialBuilder {
 }
 
 // wantedNames are the annotation, property or tag names a test record keeps.
-func (b *trialBuilder) wanted(kind string) []string {
+func (b *trialBuilder) wanted(kind SourceFrom) []string {
 	var names []string
 	for _, src := range []*ReportSource{&b.mapping.Planner, &b.mapping.Journey, b.mapping.Repetition} {
 		if src != nil && src.From == kind {
@@ -351,7 +357,7 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 			found = []string{echo.Cut(t.project, keptValueBytes)}
 		}
 	default:
-		found = t.values[src.From+"\x00"+src.Name]
+		found = t.values[string(src.From)+"\x00"+src.Name]
 	}
 	if len(found) == 1 && found[0] != "" {
 		return found[0], nil
@@ -421,7 +427,7 @@ type ReportsComparison struct {
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
 	// Playwright-json or junit.
-	Format string `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	Format ReportFormat `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
 	// The report's content (not a file name), at most 8 MiB.
 	Content string `json:"content" jsonschema:"the report's content (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
 }
@@ -442,7 +448,7 @@ type CompareReportsInput struct {
 // ReportReader is one report a Go caller streams to [ReadReports].
 type ReportReader struct {
 	// FormatPlaywrightJSON or FormatJUnit.
-	Format string
+	Format ReportFormat
 	// The report's bytes, read once, token by token.
 	R io.Reader
 }
@@ -476,7 +482,7 @@ func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (
 	for i, r := range reports {
 		root := field("reports").at(i).dot("content")
 		if r.Format != FormatJUnit && r.Format != FormatPlaywrightJSON {
-			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{FormatJUnit, FormatPlaywrightJSON}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
+			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{string(FormatJUnit), string(FormatPlaywrightJSON)}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
 		}
 		if r.R == nil {
 			return nil, newError(CodeInvalidArgument, root, nil, "the reader is nil; pass the report's content")

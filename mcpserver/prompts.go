@@ -541,12 +541,12 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 	if _, err := automium.GetReplaySummary(ctx, automium.GetReplaySummaryInput{RunID: runID, Verdict: verdict, RetryCount: guide.retries, ArtifactManifestRef: ref}); err != nil {
 		return "", err
 	}
-	kinds := automium.RequiredReplayArtifactKinds(verdict, guide.retries)
+	kinds := wireNames(automium.RequiredReplayArtifactKinds(verdict, guide.retries))
 	var retryKinds []string
 	if verdict == automium.VerdictFailed || verdict == automium.VerdictError {
 		for _, k := range automium.RequiredReplayArtifactKinds(verdict, 1) {
-			if !slices.Contains(kinds, k) {
-				retryKinds = append(retryKinds, k)
+			if !slices.Contains(kinds, string(k)) {
+				retryKinds = append(retryKinds, string(k))
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func sessionCalls() []call {
 	}
 	var entries []automium.ArtifactEntry
 	for _, k := range automium.ArtifactSpecs() {
-		entries = append(entries, automium.ArtifactEntry{Kind: k.Kind, Path: "attempt-1/" + k.Kind})
+		entries = append(entries, automium.ArtifactEntry{Kind: k.Kind, Path: "attempt-1/" + string(k.Kind)})
 	}
 
 	var calls []call

@@ -395,7 +395,7 @@ func workloads(ctx context.Context) ([]workload, error) {
 	}
 	manifest := automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot}
 	for _, kind := range summary.RequiredReplayArtifactKinds {
-		manifest.Entries = append(manifest.Entries, automium.ArtifactEntry{Kind: kind, Path: "attempt-2/" + kind})
+		manifest.Entries = append(manifest.Entries, automium.ArtifactEntry{Kind: kind, Path: "attempt-2/" + string(kind)})
 	}
 	maxManifest := automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot}
 	kinds := automium.ArtifactSpecs()

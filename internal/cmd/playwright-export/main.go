@@ -75,16 +75,16 @@ func run(out string, hostile int, seed uint64) error {
 		manifest = append(manifest, e)
 		return nil
 	}
-	for _, lang := range []string{automium.LanguageTypeScript, automium.LanguageJavaScript} {
+	for _, lang := range []automium.Language{automium.LanguageTypeScript, automium.LanguageJavaScript} {
 		for _, id := range automium.ReferenceJourneyIDs() {
-			if err := write(lang, automium.ExportPlaywrightSpecInput{JourneyID: id, Language: lang}, false); err != nil {
+			if err := write(string(lang), automium.ExportPlaywrightSpecInput{JourneyID: id, Language: lang}, false); err != nil {
 				return err
 			}
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x5eed))
 		for i := range hostile {
 			j := hostileJourney(rng, i)
-			if err := write("hostile-"+lang, automium.ExportPlaywrightSpecInput{Journey: &j, Language: lang}, true); err != nil {
+			if err := write("hostile-"+string(lang), automium.ExportPlaywrightSpecInput{Journey: &j, Language: lang}, true); err != nil {
 				return err
 			}
 		}
