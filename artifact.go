@@ -37,14 +37,10 @@ const (
 //
 // An ArtifactSpec is a plain value, safe to copy and to share between goroutines.
 type ArtifactSpec struct {
-	// Artifact kind, as used in entries[].kind.
-	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
-	// What the artifact holds.
-	Description string `json:"description" jsonschema:"what the artifact holds"`
-	// Media type an entry gets when it names none.
-	DefaultMediaType string `json:"defaultMediaType" jsonschema:"media type an entry gets when it names none"`
-	// Every media type an entry of this kind may declare, sorted.
-	MediaTypes []string `json:"mediaTypes" jsonschema:"every media type an entry of this kind may declare, sorted"`
+	Kind             ArtifactKind `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
+	Description      string       `json:"description" jsonschema:"what the artifact holds"`
+	DefaultMediaType string       `json:"defaultMediaType" jsonschema:"media type an entry gets when it names none"`
+	MediaTypes       []string     `json:"mediaTypes" jsonschema:"every media type an entry of this kind may declare, sorted"`
 }
 
 // artifactKinds is the closed set, sorted by kind, which is also the canonical
@@ -98,45 +94,26 @@ func ArtifactSpecs() []ArtifactSpec {
 // manifest root and, when known, its media type, size and sha256. In a manifest
 // the media type is always set.
 type ArtifactEntry struct {
-	// Artifact kind: console_log, dom_snapshot, network_har, replay_events, report,
-	// screenshot, semantic_snapshot, trace or video.
-	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
-	// Relative path under the root that is safe as a POSIX, Windows and URL path, e.g.
-	// attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending
-	// in a dot or space; no backslashes, colons or <>"|?*#%; also no control or
-	// invisible format characters, no characters Unicode NFKC changes, and no Windows
-	// device names (CON, aux.txt, COM1).
-	Path string `json:"path" jsonschema:"relative path under the root that is safe as a POSIX, Windows and URL path, e.g. attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
-	// Media type; defaults to the kind's default and must be one the kind allows.
-	MediaType string `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
-	// Size in bytes, when known; 0 is an empty file.
-	Size *int64 `json:"size,omitempty" jsonschema:"size in bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
-	// Sha256 of the content as 64 lowercase hex digits, when known.
-	SHA256 string `json:"sha256,omitempty" jsonschema:"sha256 of the content as 64 lowercase hex digits, when known" validate:"omitempty,automium_sha256"`
+	Kind      ArtifactKind `json:"kind" jsonschema:"artifact kind: console_log, dom_snapshot, network_har, replay_events, report, screenshot, semantic_snapshot, trace or video" validate:"required,automium_artifact_kind"`
+	Path      string       `json:"path" jsonschema:"relative path under the root that is safe as a POSIX, Windows and URL path, e.g. attempt-1/trace.zip: segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
+	MediaType string       `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
+	Size      *int64       `json:"size,omitempty" jsonschema:"size in bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
+	SHA256    string       `json:"sha256,omitempty" jsonschema:"sha256 of the content as 64 lowercase hex digits, when known" validate:"omitempty,automium_sha256"`
 }
 
 // GetArtifactManifestInput describes a run's artifacts as the caller knows them.
 type GetArtifactManifestInput struct {
-	// Run ID from CreateRunSubmission.
-	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
-	// Relative directory the entry paths are under, e.g. the fixture's artifactRoot;
-	// the same rules as an entry path.
-	Root string `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
-	// The artifacts, 1 to 256, each path unique.
+	RunID   string          `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
+	Root    string          `json:"root" jsonschema:"relative directory the entry paths are under, e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
 	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, 1 to 256, each path unique" validate:"required,min=1,max_artifact_entries,dive"`
-	// Optional: the run's verdict and retry count, to check the manifest holds every
-	// artifact kind the replay contract requires of such a run.
-	Replay *ReplayOutcome `json:"replay,omitempty" jsonschema:"optional: the run's verdict and retry count, to check the manifest holds every artifact kind the replay contract requires of such a run"`
+	Replay  *ReplayOutcome  `json:"replay,omitempty" jsonschema:"optional: the run's verdict and retry count, to check the manifest holds every artifact kind the replay contract requires of such a run"`
 }
 
 // ReplayOutcome is how a run ended, as far as the artifacts it must leave depend
 // on it: its verdict and its retry count, with the rules of [GetReplaySummary].
 type ReplayOutcome struct {
-	// Run verdict, as Playwright reports it: passed, failed, flaky, error or skipped.
-	Verdict Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
-	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
-	// skipped need 0.
-	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
+	Verdict    Verdict `json:"verdict" jsonschema:"run verdict, as Playwright reports it: passed, failed, flaky, error or skipped" validate:"required,automium_verdict"`
+	RetryCount int     `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
 }
 
 // ManifestCompleteness says whether a manifest holds every artifact kind the
@@ -144,43 +121,26 @@ type ReplayOutcome struct {
 // modeled like the rest: it compares kinds named in the input, and no file is
 // looked for.
 type ManifestCompleteness struct {
-	// The run verdict checked against.
-	Verdict Verdict `json:"verdict" jsonschema:"the run verdict checked against"`
-	// The retry count checked against.
-	RetryCount int `json:"retryCount" jsonschema:"the retry count checked against"`
-	// The artifact kinds such a run must record, sorted.
+	Verdict       Verdict        `json:"verdict" jsonschema:"the run verdict checked against"`
+	RetryCount    int            `json:"retryCount" jsonschema:"the retry count checked against"`
 	RequiredKinds []ArtifactKind `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
-	// The required kinds no entry has, sorted; empty when complete.
-	MissingKinds []ArtifactKind `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
-	// Whether every required kind has at least one entry.
-	Complete bool `json:"complete" jsonschema:"whether every required kind has at least one entry"`
+	MissingKinds  []ArtifactKind `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
+	Complete      bool           `json:"complete" jsonschema:"whether every required kind has at least one entry"`
 }
 
 // GetArtifactManifestResult is an artifact manifest in canonical form: entries
 // sorted by kind then path, every media type filled in, and a digest over the rest,
 // so two manifests describe the same artifacts exactly when their digests agree.
 type GetArtifactManifestResult struct {
-	// Artifact manifest format version.
-	SchemaVersion string `json:"schemaVersion" jsonschema:"artifact manifest format version"`
-	// Run ID.
-	RunID string `json:"runId" jsonschema:"run ID"`
-	// Artifact-manifest://<runId>, as returned by CreateRunSubmission.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by CreateRunSubmission"`
-	// Artifact root the entry paths are relative to.
-	Root string `json:"root" jsonschema:"artifact root the entry paths are relative to"`
-	// The artifacts, sorted by kind then path, with media types filled in.
-	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
-	// When the input gave the run's replay outcome: whether the manifest holds every
-	// artifact kind the replay contract requires.
-	Completeness *ManifestCompleteness `json:"completeness,omitempty" jsonschema:"when the input gave the run's replay outcome: whether the manifest holds every artifact kind the replay contract requires"`
-	// Always true: the manifest was built from the input; no file was read, written or
-	// uploaded.
-	Modeled bool `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
-	// One-line statement that nothing was read, written or fetched.
-	Notice string `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
-	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest
-	// object with digest set to "" (docs/digests.md).
-	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest object with digest set to \"\" (docs/digests.md)"`
+	SchemaVersion       string                `json:"schemaVersion" jsonschema:"artifact manifest format version"`
+	RunID               string                `json:"runId" jsonschema:"run ID"`
+	ArtifactManifestRef string                `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by CreateRunSubmission"`
+	Root                string                `json:"root" jsonschema:"artifact root the entry paths are relative to"`
+	Entries             []ArtifactEntry       `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
+	Completeness        *ManifestCompleteness `json:"completeness,omitempty" jsonschema:"when the input gave the run's replay outcome: whether the manifest holds every artifact kind the replay contract requires"`
+	Modeled             bool                  `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
+	Notice              string                `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
+	Digest              string                `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest object with digest set to \"\" (docs/digests.md)"`
 }
 
 // GetArtifactManifest checks caller-provided artifact entries and returns them as

@@ -166,13 +166,9 @@ type Error struct {
 // order they were found; a path the input type does not have (an unknown
 // property) after the paths it has, in the order found.
 type Problem struct {
-	// Stable snake_case error code, e.g. invalid_app_id.
-	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
-	// What is wrong and how to fix it.
-	Message string `json:"message" jsonschema:"what is wrong and how to fix it"`
-	// JSON path of the offending input field, e.g. steps[2].intent.
-	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
-	// The accepted values, sorted, when the field takes a closed set.
+	Code    Code     `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
+	Message string   `json:"message" jsonschema:"what is wrong and how to fix it"`
+	Field   string   `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
 
 	// path is where the problem is; Field is its rendering.

@@ -50,79 +50,41 @@ const DefaultComparisonSeed uint64 = 20260414
 // says what was asked in repetitionsRequested. Seed is optional too: 0 means
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
-	// Owned corpus version to compare on; must be a supported one (see ListApps).
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version to compare on; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
-	// Authorized benchmark app IDs whose reference journeys form the workload, 1 to
-	// 32, each once.
-	AppIDs []string `json:"appIds" jsonschema:"authorized benchmark app IDs whose reference journeys form the workload, 1 to 32, each once" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
-	// Planner backends to compare, 1 to 16, each with id, vendor and model and a
-	// unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
-	// Runs of every journey per planner, up to 100; below 1 or absent means 1.
-	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
-	// Optional: every planner's assumed rate, once; draws follow them and pairs get
-	// power.
+	CorpusVersion    string            `json:"corpusVersion" jsonschema:"owned corpus version to compare on; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
+	AppIDs           []string          `json:"appIds" jsonschema:"authorized benchmark app IDs whose reference journeys form the workload, 1 to 32, each once" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
+	Planners         []PlannerRef      `json:"planners" jsonschema:"planner backends to compare, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
+	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs of every journey per planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"optional: every planner's assumed rate, once; draws follow them and pairs get power" validate:"max_planners,dive"`
-	// Optional seed of the modeled draws, at most 2^53-1; the same seed gives the same
-	// report, and 0 or absent means the documented default 20260414.
-	Seed uint64 `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
+	Seed             uint64            `json:"seed,omitempty" jsonschema:"optional seed of the modeled draws, at most 2^53-1; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
 // aggregates. Modeled comparisons draw trials; observed comparisons take trials
 // recorded by real runs. A Trial is a plain value, safe to copy and share.
 type Trial struct {
-	// ID of the planner that ran the journey; must be one of the input's planners.
-	PlannerID string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,notblank,max_id_length"`
-	// Authorized benchmark app ID the journey ran on.
-	AppID string `json:"appId" jsonschema:"authorized benchmark app ID the journey ran on" validate:"required,automium_app"`
-	// Fixture of that app the run started from.
-	FixtureID string `json:"fixtureId" jsonschema:"fixture of that app the run started from" validate:"required,automium_fixture"`
-	// ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'.
-	JourneyID string `json:"journeyId" jsonschema:"ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
-	// Which run of this journey by this planner, from 1 to 100; unique per planner and
-	// journey.
-	Repetition int `json:"repetition" jsonschema:"which run of this journey by this planner, from 1 to 100; unique per planner and journey" validate:"required,min=1,max_repetitions"`
-	// Whether the journey passed.
-	Passed bool `json:"passed,omitempty" jsonschema:"whether the journey passed"`
-	// Wall-clock duration of the journey run in milliseconds, 0 to 86400000.
-	LatencyMs int `json:"latencyMs,omitempty" jsonschema:"wall-clock duration of the journey run in milliseconds, 0 to 86400000" validate:"min=0,max_trial_latency_ms"`
-	// Planner input (prompt) tokens spent on the run, 0 to 100000000.
-	InputTokens int `json:"inputTokens,omitempty" jsonschema:"planner input (prompt) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
-	// Planner output (completion) tokens spent on the run, 0 to 100000000.
-	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"planner output (completion) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
-	// Whether any step failed and the journey's recovery policy was entered.
-	RecoveryTriggered bool `json:"recoveryTriggered,omitempty" jsonschema:"whether any step failed and the journey's recovery policy was entered"`
-	// Whether every triggered recovery got the journey past its failed step; requires
-	// recoveryTriggered.
-	Recovered bool `json:"recovered,omitempty" jsonschema:"whether every triggered recovery got the journey past its failed step; requires recoveryTriggered"`
-	// Attempts the run took, 1 to 100, retries included; 0 or absent means 1. A run
-	// that passed after more than one attempt was rescued by a retry and counts as a
-	// first-attempt failure.
-	Attempts int `json:"attempts,omitempty" jsonschema:"attempts the run took, 1 to 100, retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
-	// Whether the run ended on an infrastructure error (a crashed worker, an
-	// interrupted run) that says nothing about the planner; such a run leaves every
-	// denominator and is counted apart. Requires passed to be false.
-	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the run ended on an infrastructure error (a crashed worker, an interrupted run) that says nothing about the planner; such a run leaves every denominator and is counted apart. Requires passed to be false"`
-	// Whether latencyMs was not recorded; the run then leaves the latency figures.
-	LatencyUnknown bool `json:"latencyUnknown,omitempty" jsonschema:"whether latencyMs was not recorded; the run then leaves the latency figures"`
-	// Whether inputTokens and outputTokens were not recorded; the run then leaves the
-	// token figures.
-	TokensUnknown bool `json:"tokensUnknown,omitempty" jsonschema:"whether inputTokens and outputTokens were not recorded; the run then leaves the token figures"`
+	PlannerID         string `json:"plannerId" jsonschema:"ID of the planner that ran the journey; must be one of the input's planners" validate:"required,notblank,max_id_length"`
+	AppID             string `json:"appId" jsonschema:"authorized benchmark app ID the journey ran on" validate:"required,automium_app"`
+	FixtureID         string `json:"fixtureId" jsonschema:"fixture of that app the run started from" validate:"required,automium_fixture"`
+	JourneyID         string `json:"journeyId" jsonschema:"ID of the journey that ran: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
+	Repetition        int    `json:"repetition" jsonschema:"which run of this journey by this planner, from 1 to 100; unique per planner and journey" validate:"required,min=1,max_repetitions"`
+	Passed            bool   `json:"passed,omitempty" jsonschema:"whether the journey passed"`
+	LatencyMs         int    `json:"latencyMs,omitempty" jsonschema:"wall-clock duration of the journey run in milliseconds, 0 to 86400000" validate:"min=0,max_trial_latency_ms"`
+	InputTokens       int    `json:"inputTokens,omitempty" jsonschema:"planner input (prompt) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
+	OutputTokens      int    `json:"outputTokens,omitempty" jsonschema:"planner output (completion) tokens spent on the run, 0 to 100000000" validate:"min=0,max_trial_tokens"`
+	RecoveryTriggered bool   `json:"recoveryTriggered,omitempty" jsonschema:"whether any step failed and the journey's recovery policy was entered"`
+	Recovered         bool   `json:"recovered,omitempty" jsonschema:"whether every triggered recovery got the journey past its failed step; requires recoveryTriggered"`
+	Attempts          int    `json:"attempts,omitempty" jsonschema:"attempts the run took, 1 to 100, retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
+	NotEvaluable      bool   `json:"notEvaluable,omitempty" jsonschema:"whether the run ended on an infrastructure error (a crashed worker, an interrupted run) that says nothing about the planner; such a run leaves every denominator and is counted apart. Requires passed to be false"`
+	LatencyUnknown    bool   `json:"latencyUnknown,omitempty" jsonschema:"whether latencyMs was not recorded; the run then leaves the latency figures"`
+	TokensUnknown     bool   `json:"tokensUnknown,omitempty" jsonschema:"whether inputTokens and outputTokens were not recorded; the run then leaves the token figures"`
 }
 
 // CompareObservedTrialsInput hands recorded trials to the benchmark runner.
 type CompareObservedTrialsInput struct {
-	// Owned corpus version the trials were recorded against; must be a supported one.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the trials were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
-	// The planners the trials name, 1 to 16, each with id, vendor and model and a
-	// unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the trials name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
-	// Recorded trials, 1 to 100000; every planner needs at least one.
-	Trials []Trial `json:"trials" jsonschema:"recorded trials, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
-	// True only if repetition r of every planner on a journey ran in one matched round
-	// (same seed and fixture state).
-	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"true only if repetition r of every planner on a journey ran in one matched round (same seed and fixture state)"`
+	CorpusVersion string       `json:"corpusVersion" jsonschema:"owned corpus version the trials were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef `json:"planners" jsonschema:"the planners the trials name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max_planners,dive"`
+	Trials        []Trial      `json:"trials" jsonschema:"recorded trials, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
+	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"true only if repetition r of every planner on a journey ran in one matched round (same seed and fixture state)"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the

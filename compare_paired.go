@@ -91,71 +91,42 @@ const (
 // one estimand: a t test with G − 1 degrees of freedom on the dⱼ, whose standard
 // error is floored by within-journey binomial noise. See docs/benchmarks.md.
 type PairedComparison struct {
-	// Planner A, the earlier in the input.
-	PlannerA string `json:"plannerA" jsonschema:"planner A, the earlier in the input"`
-	// Planner B, the later in the input.
-	PlannerB string `json:"plannerB" jsonschema:"planner B, the later in the input"`
-	// Journeys, or matched rounds when the caller declared them.
-	Pairing Pairing `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
-	// G: journeys both ran evaluably.
-	SharedJourneys int `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
-	// Journeys only A ran, left out.
-	JourneysOnlyA int `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
-	// Journeys only B ran, left out.
-	JourneysOnlyB int `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
-	// Mean over shared journeys of A's first-attempt pass rate minus B's.
-	MeanDifference float64 `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
-	// Max(s/√G, within-journey floor) (docs/benchmarks.md).
-	StandardError float64 `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
-	// G − 1.
-	DegreesOfFreedom int `json:"degreesOfFreedom" jsonschema:"G − 1"`
-	// Two-sided t-test p-value, G − 1 df; 1 with G < 2.
-	P float64 `json:"p" jsonschema:"two-sided t-test p-value, G − 1 df; 1 with G < 2"`
-	// P after the Holm correction across pairs.
-	HolmP float64 `json:"holmP" jsonschema:"p after the Holm correction across pairs"`
-	// MeanDifference ± t(0.975, G−1)·standardError within [−1,1].
-	Difference95 DifferenceInterval `json:"difference95" jsonschema:"meanDifference ± t(0.975, G−1)·standardError within [−1,1]"`
-	// (t(0.975) + t(0.80))·standardError, at most 1.
-	MinDetectableEffect80 float64 `json:"minDetectableEffect80" jsonschema:"(t(0.975) + t(0.80))·standardError, at most 1"`
-	// A better, B better or indistinguishable; modeled: not evidence: modeled draws.
-	Verdict PairVerdict `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
-	// Why the verdict is what it is.
-	Reason string `json:"reason" jsonschema:"why the verdict is what it is"`
-	// With assumed rates: power and the design for 80%.
-	Power *PairPower `json:"power,omitempty" jsonschema:"with assumed rates: power and the design for 80%"`
-	// One row per shared journey; the figures above recompute from them.
-	Journeys []PairJourneyRow `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
+	PlannerA              string             `json:"plannerA" jsonschema:"planner A, the earlier in the input"`
+	PlannerB              string             `json:"plannerB" jsonschema:"planner B, the later in the input"`
+	Pairing               Pairing            `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
+	SharedJourneys        int                `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
+	JourneysOnlyA         int                `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
+	JourneysOnlyB         int                `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
+	MeanDifference        float64            `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
+	StandardError         float64            `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
+	DegreesOfFreedom      int                `json:"degreesOfFreedom" jsonschema:"G − 1"`
+	P                     float64            `json:"p" jsonschema:"two-sided t-test p-value, G − 1 df; 1 with G < 2"`
+	HolmP                 float64            `json:"holmP" jsonschema:"p after the Holm correction across pairs"`
+	Difference95          DifferenceInterval `json:"difference95" jsonschema:"meanDifference ± t(0.975, G−1)·standardError within [−1,1]"`
+	MinDetectableEffect80 float64            `json:"minDetectableEffect80" jsonschema:"(t(0.975) + t(0.80))·standardError, at most 1"`
+	Verdict               PairVerdict        `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
+	Reason                string             `json:"reason" jsonschema:"why the verdict is what it is"`
+	Power                 *PairPower         `json:"power,omitempty" jsonschema:"with assumed rates: power and the design for 80%"`
+	Journeys              []PairJourneyRow   `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
 }
 
 // PairJourneyRow is one shared journey of a pair.
 type PairJourneyRow struct {
-	// Journey ID.
-	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
-	// A's evaluable runs.
-	ARuns int `json:"aRuns" jsonschema:"A's evaluable runs"`
-	// A's first-attempt passes.
-	APasses int `json:"aPasses" jsonschema:"A's first-attempt passes"`
-	// B's evaluable runs.
-	BRuns int `json:"bRuns" jsonschema:"B's evaluable runs"`
-	// B's first-attempt passes.
-	BPasses int `json:"bPasses" jsonschema:"B's first-attempt passes"`
-	// Matched runs (matched rounds only).
-	MatchedRuns int `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
-	// Matched runs A alone passed.
-	APassedOnly int `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
-	// Matched runs B alone passed.
-	BPassedOnly int `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`
-	// Two-sided Fisher exact p of the journey's first attempts.
-	FisherP float64 `json:"fisherP" jsonschema:"two-sided Fisher exact p of the journey's first attempts"`
-	// B against A: regressed, improved, flaky, unchanged or inconclusive.
-	Flag JourneyFlag `json:"flag" jsonschema:"B against A: regressed, improved, flaky, unchanged or inconclusive"`
+	JourneyID   string      `json:"journeyId" jsonschema:"journey ID"`
+	ARuns       int         `json:"aRuns" jsonschema:"A's evaluable runs"`
+	APasses     int         `json:"aPasses" jsonschema:"A's first-attempt passes"`
+	BRuns       int         `json:"bRuns" jsonschema:"B's evaluable runs"`
+	BPasses     int         `json:"bPasses" jsonschema:"B's first-attempt passes"`
+	MatchedRuns int         `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
+	APassedOnly int         `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
+	BPassedOnly int         `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`
+	FisherP     float64     `json:"fisherP" jsonschema:"two-sided Fisher exact p of the journey's first attempts"`
+	Flag        JourneyFlag `json:"flag" jsonschema:"B against A: regressed, improved, flaky, unchanged or inconclusive"`
 }
 
 // DifferenceInterval is a closed interval within [−1,1].
 type DifferenceInterval struct {
-	// Lower bound.
 	Lower float64 `json:"lower" jsonschema:"lower bound"`
-	// Upper bound.
 	Upper float64 `json:"upper" jsonschema:"upper bound"`
 }
 

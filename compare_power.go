@@ -25,10 +25,8 @@ import (
 // integer (the MCP argument walker reads no fractions), and a design that
 // could tell 80.5% from 80% needs far more runs than the corpus offers.
 type AssumedPassRate struct {
-	// A planner's ID.
-	PlannerID string `json:"plannerId" jsonschema:"a planner's ID" validate:"required,max_id_length"`
-	// Its assumed first-attempt pass rate in percent.
-	FirstAttemptPassPercent int `json:"firstAttemptPassPercent" jsonschema:"its assumed first-attempt pass rate in percent" validate:"required,min=1,max_assumed_pass_percent"`
+	PlannerID               string `json:"plannerId" jsonschema:"a planner's ID" validate:"required,max_id_length"`
+	FirstAttemptPassPercent int    `json:"firstAttemptPassPercent" jsonschema:"its assumed first-attempt pass rate in percent" validate:"required,min=1,max_assumed_pass_percent"`
 }
 
 // MinAssumedPassPercent is the least assumed pass rate, in percent, as
@@ -63,20 +61,13 @@ const (
 // rate; with equal rates it is the chance of any decisive verdict, the
 // false-verdict rate. It is estimated from seeded simulated experiments.
 type PairPower struct {
-	// A's assumed rate minus B's.
-	AssumedDifference float64 `json:"assumedDifference" jsonschema:"A's assumed rate minus B's"`
-	// Chance the verdict rule names the higher planner at this design.
-	Power float64 `json:"power" jsonschema:"chance the verdict rule names the higher planner at this design"`
-	// Its Monte Carlo standard error.
-	PowerStandardError float64 `json:"powerStandardError" jsonschema:"its Monte Carlo standard error"`
-	// Seeded experiments simulated.
-	SimulatedExperiments int `json:"simulatedExperiments" jsonschema:"seeded experiments simulated"`
-	// Repetitions for 80% power; absent if over 100.
-	RepetitionsFor80 *int `json:"repetitionsFor80,omitempty" jsonschema:"repetitions for 80% power; absent if over 100"`
-	// Journeys for 80% power; absent if over 100.
-	JourneysFor80 *int `json:"journeysFor80,omitempty" jsonschema:"journeys for 80% power; absent if over 100"`
-	// The plan.
-	Plan string `json:"plan" jsonschema:"the plan"`
+	AssumedDifference    float64 `json:"assumedDifference" jsonschema:"A's assumed rate minus B's"`
+	Power                float64 `json:"power" jsonschema:"chance the verdict rule names the higher planner at this design"`
+	PowerStandardError   float64 `json:"powerStandardError" jsonschema:"its Monte Carlo standard error"`
+	SimulatedExperiments int     `json:"simulatedExperiments" jsonschema:"seeded experiments simulated"`
+	RepetitionsFor80     *int    `json:"repetitionsFor80,omitempty" jsonschema:"repetitions for 80% power; absent if over 100"`
+	JourneysFor80        *int    `json:"journeysFor80,omitempty" jsonschema:"journeys for 80% power; absent if over 100"`
+	Plan                 string  `json:"plan" jsonschema:"the plan"`
 }
 
 // assumedRateProblems checks the assumed rates against the planners: every

@@ -49,49 +49,27 @@ var (
 // ExportPlaywrightSpecInput asks for the Playwright Test spec of one journey.
 // Exactly one of JourneyID and Journey is given.
 type ExportPlaywrightSpecInput struct {
-	// ID of a reference journey to export; leave it out to export journey.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"ID of a reference journey to export; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
-	// Your own journey, the object automium_compile_journey takes; it is compiled here
-	// and the spec is bound to its digest.
-	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the object automium_compile_journey takes; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
-	// Typescript (the default) or javascript (CommonJS, as Playwright's own JS
-	// template).
-	Language Language `json:"language,omitempty" jsonschema:"typescript (the default) or javascript (CommonJS, as Playwright's own JS template)" validate:"omitempty,oneof=javascript typescript"`
-	// Tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default
-	// journey.
-	JourneyTag string `json:"journeyTag,omitempty" jsonschema:"tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Annotation type whose description is the journey ID; default journey.
-	JourneyAnnotation string `json:"journeyAnnotation,omitempty" jsonschema:"annotation type whose description is the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Module the team supplies that exports fixtureFile(ref), for upload_file; default
-	// ./automium-fixture-files.
-	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"module the team supplies that exports fixtureFile(ref), for upload_file; default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
+	JourneyID          string               `json:"journeyId,omitempty" jsonschema:"ID of a reference journey to export; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
+	Journey            *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, the object automium_compile_journey takes; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
+	Language           Language             `json:"language,omitempty" jsonschema:"typescript (the default) or javascript (CommonJS, as Playwright's own JS template)" validate:"omitempty,oneof=javascript typescript"`
+	JourneyTag         string               `json:"journeyTag,omitempty" jsonschema:"tag name of the journey ID: the spec is tagged @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	JourneyAnnotation  string               `json:"journeyAnnotation,omitempty" jsonschema:"annotation type whose description is the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	FixtureFilesModule string               `json:"fixtureFilesModule,omitempty" jsonschema:"module the team supplies that exports fixtureFile(ref), for upload_file; default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
 }
 
 // PlaywrightSpec is an exported spec: its text, the digests that bind it to its
 // journey, and the mapping that reads its tests back from a JSON report.
 type PlaywrightSpec struct {
-	// Spec format version: playwright-spec-v1.
-	SpecVersion string `json:"specVersion" jsonschema:"spec format version: playwright-spec-v1"`
-	// Typescript or javascript.
-	Language Language `json:"language" jsonschema:"typescript or javascript"`
-	// A file name for the spec: <journeyId>.spec.ts or .spec.js.
-	FileName string `json:"fileName" jsonschema:"a file name for the spec: <journeyId>.spec.ts or .spec.js"`
-	// The spec's text: one test, one test.step per step and assertion node.
-	Spec string `json:"spec" jsonschema:"the spec's text: one test, one test.step per step and assertion node"`
-	// Sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum
-	// prints it for the file.
-	SpecDigest string `json:"specDigest" jsonschema:"sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum prints it for the file"`
-	// ID of the exported journey.
-	JourneyID string `json:"journeyId" jsonschema:"ID of the exported journey"`
-	// Digest of the compiled journey the spec was made from.
-	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the spec was made from"`
-	// Whether the journey is a reference journey of the owned corpus.
-	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
-	// Mapping for automium_compare_playwright_report: journey from the spec's tag,
-	// planner from the project name.
-	Mapping ReportMapping `json:"mapping" jsonschema:"mapping for automium_compare_playwright_report: journey from the spec's tag, planner from the project name"`
-	// The module the spec imports fixtureFile from, when it uploads files.
-	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
+	SpecVersion        string        `json:"specVersion" jsonschema:"spec format version: playwright-spec-v1"`
+	Language           Language      `json:"language" jsonschema:"typescript or javascript"`
+	FileName           string        `json:"fileName" jsonschema:"a file name for the spec: <journeyId>.spec.ts or .spec.js"`
+	Spec               string        `json:"spec" jsonschema:"the spec's text: one test, one test.step per step and assertion node"`
+	SpecDigest         string        `json:"specDigest" jsonschema:"sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum prints it for the file"`
+	JourneyID          string        `json:"journeyId" jsonschema:"ID of the exported journey"`
+	JourneyDigest      string        `json:"journeyDigest" jsonschema:"digest of the compiled journey the spec was made from"`
+	ReferenceJourney   bool          `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
+	Mapping            ReportMapping `json:"mapping" jsonschema:"mapping for automium_compare_playwright_report: journey from the spec's tag, planner from the project name"`
+	FixtureFilesModule string        `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
 }
 
 // ExportPlaywrightSpec compiles a journey as [CompileJourney] does and writes it

@@ -16,62 +16,42 @@ import (
 
 // Target names an element semantically, the way an accessibility tree does.
 type Target struct {
-	// ARIA role of the element, e.g. button, link, textbox.
-	Role Role `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
-	// Accessible name of the element, e.g. the button's label.
+	Role Role   `json:"role" jsonschema:"ARIA role of the element, e.g. button, link, textbox" validate:"required,automium_role"`
 	Name string `json:"name" jsonschema:"accessible name of the element, e.g. the button's label" validate:"required,notblank,max=200"`
 }
 
 // Step is one planner-level action of a journey.
 type Step struct {
-	// An intent of the frozen planner-intent-v1 vocabulary.
-	Intent Intent `json:"intent" jsonschema:"an intent of the frozen planner-intent-v1 vocabulary" validate:"required,automium_intent"`
-	// Semantic target, for intents that take one.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for intents that take one"`
-	// Drop destination, for drag_drop only.
+	Intent      Intent  `json:"intent" jsonschema:"an intent of the frozen planner-intent-v1 vocabulary" validate:"required,automium_intent"`
+	Target      *Target `json:"target,omitempty" jsonschema:"semantic target, for intents that take one"`
 	Destination *Target `json:"destination,omitempty" jsonschema:"drop destination, for drag_drop only"`
-	// The intent's value, for intents that take one (route, text, option, key, ...).
-	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one (route, text, option, key, ...)" validate:"max_text_length"`
+	Value       string  `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one (route, text, option, key, ...)" validate:"max_text_length"`
 }
 
 // Assertion is a check made after the steps; all must hold for the journey to pass.
 type Assertion struct {
-	// Assertion kind.
-	Kind AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
-	// Semantic target, for element_* kinds.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
-	// Expected text, value or app-relative route, for kinds that take one.
-	Value string `json:"value,omitempty" jsonschema:"expected text, value or app-relative route, for kinds that take one" validate:"max_text_length"`
+	Kind   AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Target *Target       `json:"target,omitempty" jsonschema:"semantic target, for element_* kinds"`
+	Value  string        `json:"value,omitempty" jsonschema:"expected text, value or app-relative route, for kinds that take one" validate:"max_text_length"`
 }
 
 // Recovery bounds what happens after a failed step: at most MaxRetries retries of
 // that step, each preceded by the listed strategies in order.
 type Recovery struct {
-	// Retries allowed per failed step, 0 to 3.
-	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
-	// Recovery strategies to apply before each retry, in order; at least one when
-	// maxRetries is above 0, none when it is 0.
+	MaxRetries int                `json:"maxRetries,omitempty" jsonschema:"retries allowed per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
 	Strategies []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies to apply before each retry, in order; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
 }
 
 // CompileJourneyInput is a journey as drafted by a person or an agent. Field names
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
-	// Journey ID: lowercase letters, digits, '.', '_' and '-'.
-	ID string `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
-	// An authorized benchmark app ID (see ListApps).
-	AppID string `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
-	// A fixture ID of that app (see ListFixtures).
-	FixtureID string `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
-	// What the user is trying to achieve, in one sentence.
-	Goal string `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max_text_length"`
-	// Ordered planner-level steps, 1 to 200.
-	Steps []Step `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max_steps,dive"`
-	// Checks that must all hold at the end, 1 to 50.
+	ID         string      `json:"id" jsonschema:"journey ID: lowercase letters, digits, '.', '_' and '-'" validate:"required,max_id_length,automium_slug"`
+	AppID      string      `json:"appId" jsonschema:"an authorized benchmark app ID (see ListApps)" validate:"required,automium_app"`
+	FixtureID  string      `json:"fixtureId" jsonschema:"a fixture ID of that app (see ListFixtures)" validate:"required,automium_fixture"`
+	Goal       string      `json:"goal" jsonschema:"what the user is trying to achieve, in one sentence" validate:"required,notblank,max_text_length"`
+	Steps      []Step      `json:"steps" jsonschema:"ordered planner-level steps, 1 to 200" validate:"required,min=1,max_steps,dive"`
 	Assertions []Assertion `json:"assertions" jsonschema:"checks that must all hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
-	// Bounded recovery policy for failed steps; absent, or maxRetries 0, means a
-	// failed step fails the journey.
-	Recovery Recovery `json:"recovery,omitzero" jsonschema:"bounded recovery policy for failed steps; absent, or maxRetries 0, means a failed step fails the journey"`
+	Recovery   Recovery    `json:"recovery,omitzero" jsonschema:"bounded recovery policy for failed steps; absent, or maxRetries 0, means a failed step fails the journey"`
 }
 
 func (in CompileJourneyInput) clone() CompileJourneyInput {
@@ -130,77 +110,48 @@ func EdgeKinds() []EdgeKind {
 
 // GraphNode is one node of a compiled journey.
 type GraphNode struct {
-	// Node ID, unique within the graph.
-	ID string `json:"id" jsonschema:"node ID, unique within the graph"`
-	// Step, assertion, recovery, pass or fail.
-	Kind NodeKind `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
-	// JSON path of the journey element the node came from.
-	Source string `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
-	// Step intent.
-	Intent Intent `json:"intent,omitempty" jsonschema:"step intent"`
-	// Step or assertion target.
-	Target *Target `json:"target,omitempty" jsonschema:"step or assertion target"`
-	// Drag_drop destination.
-	Destination *Target `json:"destination,omitempty" jsonschema:"drag_drop destination"`
-	// Step or assertion value.
-	Value string `json:"value,omitempty" jsonschema:"step or assertion value"`
-	// Assertion kind.
-	Assertion AssertionKind `json:"assertion,omitempty" jsonschema:"assertion kind"`
-	// Recovery strategies, for recovery nodes.
-	Strategies []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
+	ID          string             `json:"id" jsonschema:"node ID, unique within the graph"`
+	Kind        NodeKind           `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
+	Source      string             `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
+	Intent      Intent             `json:"intent,omitempty" jsonschema:"step intent"`
+	Target      *Target            `json:"target,omitempty" jsonschema:"step or assertion target"`
+	Destination *Target            `json:"destination,omitempty" jsonschema:"drag_drop destination"`
+	Value       string             `json:"value,omitempty" jsonschema:"step or assertion value"`
+	Assertion   AssertionKind      `json:"assertion,omitempty" jsonschema:"assertion kind"`
+	Strategies  []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
 }
 
 // GraphEdge is a transition taken when its node ends with the given outcome.
 type GraphEdge struct {
-	// Source node ID.
-	From string `json:"from" jsonschema:"source node ID"`
-	// Destination node ID.
-	To string `json:"to" jsonschema:"destination node ID"`
-	// Success, failure or retry.
-	On EdgeKind `json:"on" jsonschema:"success, failure or retry"`
-	// For retry edges: how many times the edge may be taken.
-	MaxAttempts int `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
+	From        string   `json:"from" jsonschema:"source node ID"`
+	To          string   `json:"to" jsonschema:"destination node ID"`
+	On          EdgeKind `json:"on" jsonschema:"success, failure or retry"`
+	MaxAttempts int      `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
 }
 
 // CompiledJourney is a journey compiled to a versioned graph. Its digest covers
 // every other field, so two compilations agree exactly when their digests do.
 type CompiledJourney struct {
-	// Compiled graph format version.
-	GraphVersion string `json:"graphVersion" jsonschema:"compiled graph format version"`
-	// Planner intent vocabulary version.
-	IntentVocabularyVersion string `json:"intentVocabularyVersion" jsonschema:"planner intent vocabulary version"`
-	// Owned corpus version.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version"`
-	// Journey ID.
-	ID string `json:"id" jsonschema:"journey ID"`
-	// App ID.
-	AppID string `json:"appId" jsonschema:"app ID"`
-	// Fixture ID.
-	FixtureID string `json:"fixtureId" jsonschema:"fixture ID"`
-	// Journey goal.
-	Goal string `json:"goal" jsonschema:"journey goal"`
-	// ID of the first node.
-	Entry string `json:"entry" jsonschema:"ID of the first node"`
-	// Graph nodes: steps, assertions, recovery, and the pass and fail terminals.
-	Nodes []GraphNode `json:"nodes" jsonschema:"graph nodes: steps, assertions, recovery, and the pass and fail terminals"`
-	// Graph edges, in node order.
-	Edges []GraphEdge `json:"edges" jsonschema:"graph edges, in node order"`
-	// Retries allowed per failed step.
-	MaxRetries int `json:"maxRetries" jsonschema:"retries allowed per failed step"`
-	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey
-	// object with digest set to "" (docs/digests.md).
-	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey object with digest set to \"\" (docs/digests.md)"`
+	GraphVersion            string      `json:"graphVersion" jsonschema:"compiled graph format version"`
+	IntentVocabularyVersion string      `json:"intentVocabularyVersion" jsonschema:"planner intent vocabulary version"`
+	CorpusVersion           string      `json:"corpusVersion" jsonschema:"owned corpus version"`
+	ID                      string      `json:"id" jsonschema:"journey ID"`
+	AppID                   string      `json:"appId" jsonschema:"app ID"`
+	FixtureID               string      `json:"fixtureId" jsonschema:"fixture ID"`
+	Goal                    string      `json:"goal" jsonschema:"journey goal"`
+	Entry                   string      `json:"entry" jsonschema:"ID of the first node"`
+	Nodes                   []GraphNode `json:"nodes" jsonschema:"graph nodes: steps, assertions, recovery, and the pass and fail terminals"`
+	Edges                   []GraphEdge `json:"edges" jsonschema:"graph edges, in node order"`
+	MaxRetries              int         `json:"maxRetries" jsonschema:"retries allowed per failed step"`
+	Digest                  string      `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey object with digest set to \"\" (docs/digests.md)"`
 }
 
 // CompileJourneyResult is the outcome of compiling a journey. When Valid is false,
 // Errors lists every problem found, and Journey is absent.
 type CompileJourneyResult struct {
-	// Whether the journey is valid and compiled.
-	Valid bool `json:"valid" jsonschema:"whether the journey is valid and compiled"`
-	// The compiled journey graph, when valid.
+	Valid   bool             `json:"valid" jsonschema:"whether the journey is valid and compiled"`
 	Journey *CompiledJourney `json:"journey,omitempty" jsonschema:"the compiled journey graph, when valid"`
-	// Every validation problem, when invalid.
-	Errors []Problem `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
+	Errors  []Problem        `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
 }
 
 // Err returns nil for a valid journey and otherwise one [*Error] listing every

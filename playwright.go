@@ -25,13 +25,8 @@ const (
 
 // ReportSource says where in a report a value comes from.
 type ReportSource struct {
-	// Project (JSON projectName, JUnit testsuite hostname), tag (a spec tag
-	// name:value, JSON only) or annotation (JSON annotation description, JUnit
-	// property value).
 	From SourceFrom `json:"from" jsonschema:"project (JSON projectName, JUnit testsuite hostname), tag (a spec tag name:value, JSON only) or annotation (JSON annotation description, JUnit property value)" validate:"required,oneof=annotation project tag"`
-	// For tag, the part before the colon (journey for @journey:checkout); for
-	// annotation, its type or property name; unused for project.
-	Name string `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
+	Name string     `json:"name,omitempty" jsonschema:"for tag, the part before the colon (journey for @journey:checkout); for annotation, its type or property name; unused for project" validate:"max=128"`
 }
 
 // ReportMapping says how a test of a report becomes a trial: where its
@@ -40,20 +35,12 @@ type ReportSource struct {
 // its own), which outcomes are not evaluable and, optionally, where its
 // repetition is written.
 type ReportMapping struct {
-	// Where each test's planner ID is written.
-	Planner ReportSource `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
-	// Where each test's journey ID is written.
-	Journey ReportSource `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
-	// Where each test's repetition (1 to 100) is written; optional, else its place in
-	// report order.
-	Repetition *ReportSource `json:"repetition,omitempty" jsonschema:"where each test's repetition (1 to 100) is written; optional, else its place in report order" validate:"omitempty"`
-	// App of journeys that are not reference journeys; optional.
-	AppID string `json:"appId,omitempty" jsonschema:"app of journeys that are not reference journeys; optional" validate:"omitempty,automium_app"`
-	// Fixture of journeys that are not reference journeys; optional, with appId.
-	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of journeys that are not reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
-	// Outcomes that make a test not evaluable: interrupted, timedOut, error, or none;
-	// absent means error and interrupted.
-	NotEvaluable []Outcome `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	Planner      ReportSource  `json:"planner" jsonschema:"where each test's planner ID is written" validate:"required"`
+	Journey      ReportSource  `json:"journey" jsonschema:"where each test's journey ID is written" validate:"required"`
+	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where each test's repetition (1 to 100) is written; optional, else its place in report order" validate:"omitempty"`
+	AppID        string        `json:"appId,omitempty" jsonschema:"app of journeys that are not reference journeys; optional" validate:"omitempty,automium_app"`
+	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of journeys that are not reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that make a test not evaluable: interrupted, timedOut, error, or none; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
 // reportRoot is the path of the report's content: the report argument of
@@ -519,15 +506,10 @@ func (pr *pwRead) attachment(t *testRecord, at Path) error {
 
 // ComparePlaywrightReportInput compares the planners of a Playwright JSON report.
 type ComparePlaywrightReportInput struct {
-	// Owned corpus version the runs were recorded against; must be a supported one.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
-	// The planners the report's tests name, 1 to 16, each with id, vendor and model
-	// and a unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
-	// The content of the JSON reporter's output (not a file name), at most 8 MiB.
-	Report string `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
-	// Where each test's planner and journey are written.
-	Mapping ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+	CorpusVersion string        `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef  `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
+	Report        string        `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
+	Mapping       ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
 }
 
 // ComparePlaywrightReport reads the report's content with

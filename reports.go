@@ -56,55 +56,34 @@ const (
 // ImportedTrials is what an importer ([TrialsFromPlaywrightReport],
 // [TrialsFromJUnitReport]) read from one report, or from several merged.
 type ImportedTrials struct {
-	// One trial per test that ran, in report order.
-	Trials []Trial `json:"trials" jsonschema:"one trial per test that ran, in report order"`
-	// Tests in the report, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the report, skipped ones included"`
-	// Tests with status skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
-	// Tests that failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-	// Trials marked not evaluable by the mapping's notEvaluable outcomes.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
-	// Source of each trial in the report, as a path
-	// (report.suites[0].specs[1].tests[2]).
-	Sources []string `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
-	// The first failed or not-evaluable trials, at most 100, with what triage needs.
-	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
-	// Failed or not-evaluable trials beyond those in triage.
-	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Trials        []Trial       `json:"trials" jsonschema:"one trial per test that ran, in report order"`
+	Tests         int           `json:"tests" jsonschema:"tests in the report, skipped ones included"`
+	Skipped       int           `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
+	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
+	Sources       []string      `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
 }
 
 // TrialTriage is what a failed or not-evaluable trial leaves for triage:
 // where it is, its first error message and the files its reporter attached,
 // as paths that are never opened.
 type TrialTriage struct {
-	// Source of the trial in its report.
-	Source string `json:"source" jsonschema:"source of the trial in its report"`
-	// Planner of the trial.
-	PlannerID string `json:"plannerId" jsonschema:"planner of the trial"`
-	// Journey of the trial.
-	JourneyID string `json:"journeyId" jsonschema:"journey of the trial"`
-	// Repetition of the trial.
-	Repetition int `json:"repetition" jsonschema:"repetition of the trial"`
-	// Whether the trial is not evaluable rather than failed.
-	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
-	// Title of the first test.step that failed (Playwright JSON); in an exported spec,
-	// the graph node that failed.
-	FailedStep string `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
-	// The first error message, cut to 300 bytes.
-	Error string `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
-	// Files the reporter attached (trace, screenshot, video), never opened.
-	Attachments []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
+	Source       string             `json:"source" jsonschema:"source of the trial in its report"`
+	PlannerID    string             `json:"plannerId" jsonschema:"planner of the trial"`
+	JourneyID    string             `json:"journeyId" jsonschema:"journey of the trial"`
+	Repetition   int                `json:"repetition" jsonschema:"repetition of the trial"`
+	NotEvaluable bool               `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	FailedStep   string             `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
+	Error        string             `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
+	Attachments  []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
 }
 
 // TriageAttachment is one file a reporter attached to a test.
 type TriageAttachment struct {
-	// Trace, screenshot, video, or the reporter's name for it.
 	Name string `json:"name" jsonschema:"trace, screenshot, video, or the reporter's name for it"`
-	// The path as the reporter wrote it, cut to 512 bytes; never opened.
 	Path string `json:"path" jsonschema:"the path as the reporter wrote it, cut to 512 bytes; never opened"`
 }
 
@@ -393,22 +372,14 @@ func containsString(list []string, s string) bool {
 
 // ReportImport counts what the reports of a comparison held.
 type ReportImport struct {
-	// Tests in the reports, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
-	// Tests that ran, one trial each.
-	TrialCount int `json:"trials" jsonschema:"tests that ran, one trial each"`
-	// Tests skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
-	// Tests that failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-	// Trials not evaluable (infrastructure errors), out of every denominator.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
-	// The first failed or not-evaluable trials, at most 100, for triage.
-	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
-	// Failed or not-evaluable trials beyond those in triage.
-	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Tests         int           `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
+	TrialCount    int           `json:"trials" jsonschema:"tests that ran, one trial each"`
+	Skipped       int           `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
+	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
 }
 
 func importOf(read ImportedTrials) ReportImport {
@@ -418,31 +389,23 @@ func importOf(read ImportedTrials) ReportImport {
 
 // ReportsComparison is a comparison of the planners of one or more reports.
 type ReportsComparison struct {
-	// What was read from the reports.
-	Import ReportImport `json:"import" jsonschema:"what was read from the reports"`
-	// The observed comparison of the trials read.
+	Import     ReportImport     `json:"import" jsonschema:"what was read from the reports"`
 	Comparison ComparisonReport `json:"comparison" jsonschema:"the observed comparison of the trials read"`
 }
 
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
-	// Playwright-json or junit.
-	Format ReportFormat `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
-	// The report's content (not a file name), at most 8 MiB.
-	Content string `json:"content" jsonschema:"the report's content (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
+	Format  ReportFormat `json:"format" jsonschema:"playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	Content string       `json:"content" jsonschema:"the report's content (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
 // shards of one run, of one format or mixed.
 type CompareReportsInput struct {
-	// Owned corpus version the runs were recorded against.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against" validate:"required,automium_corpus_version"`
-	// The planners the tests name, 1 to 16; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the tests name, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
-	// The reports, 1 to 64, merged in this order.
-	Reports []ReportContent `json:"reports" jsonschema:"the reports, 1 to 64, merged in this order" validate:"required,min=1,max=64,dive"`
-	// Where each test's planner and journey are written.
-	Mapping ReportMapping `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
+	CorpusVersion string          `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef    `json:"planners" jsonschema:"the planners the tests name, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
+	Reports       []ReportContent `json:"reports" jsonschema:"the reports, 1 to 64, merged in this order" validate:"required,min=1,max=64,dive"`
+	Mapping       ReportMapping   `json:"mapping" jsonschema:"where each test's planner and journey are written" validate:"required"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].

@@ -49,26 +49,15 @@ const (
 
 // IntentSpec is one intent of the vocabulary and what it needs.
 type IntentSpec struct {
-	// Intent name as used in steps[].intent.
-	Name Intent `json:"name" jsonschema:"intent name as used in steps[].intent"`
-	// What the intent does.
-	Description string `json:"description" jsonschema:"what the intent does"`
-	// Whether a semantic target (ARIA role plus accessible name) is required, optional
-	// or forbidden.
-	Target Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
-	// Whether a value is required, optional or forbidden.
-	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	// What the value means when one is taken.
-	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
-	// How to write the value, with the allowed values for closed sets.
-	ValueHint string `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
-	// Whether a destination target is required, optional or forbidden.
+	Name        Intent      `json:"name" jsonschema:"intent name as used in steps[].intent"`
+	Description string      `json:"description" jsonschema:"what the intent does"`
+	Target      Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
+	Value       Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	ValueKind   string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
+	ValueHint   string      `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
 	Destination Requirement `json:"destination" jsonschema:"whether a destination target is required, optional or forbidden"`
-	// App capability the intent needs; apps without it reject the intent.
-	Capability string `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
-	// The ARIA roles the target may have, for intents that act on one kind of control;
-	// absent means any target role.
-	TargetRoles []Role `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
+	Capability  string      `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
+	TargetRoles []Role      `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
 }
 
 // Value kinds, each with its own check.
@@ -227,14 +216,10 @@ const (
 // AssertionSpec is one kind of journey assertion and what it needs, as
 // [IntentSpec] says it for steps.
 type AssertionSpec struct {
-	// Assertion kind as used in assertions[].kind.
-	Kind AssertionKind `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
-	// Whether a semantic target is required, optional or forbidden.
-	Target Requirement `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
-	// Whether a value is required, optional or forbidden.
-	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	// What the value means when one is taken: route (app-relative) or text.
-	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
+	Kind      AssertionKind `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
+	Target    Requirement   `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
+	Value     Requirement   `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	ValueKind string        `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
 }
 
 // AssertionSpecs returns every assertion kind with what it needs, sorted by kind.
