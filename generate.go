@@ -13,7 +13,7 @@ import (
 	"github.com/automium/automium/internal/gen"
 )
 
-//go:generate go run -tags automiumgen ./internal/cmd/gen
+//go:generate go run -tags automiumgen ./tools/gen
 
 // The files this package generates, listed for go generate ./... (through
 // generate_register.go, built only with the automiumgen tag) and for

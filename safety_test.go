@@ -23,18 +23,18 @@ import (
 )
 
 // Safety proofs at the source level. The process-level proofs (strace, protocol
-// abuse, memory, concurrency) are in internal/safetytest; SECURITY.md lists both.
+// abuse, memory, concurrency) are in tools/internal/safetytest; SECURITY.md lists both.
 
 // testTools are the only directories whose non-test code may start processes,
 // read /proc, touch files or serve on a socket, because none of it is part of
-// the server: internal/cmd/automium-bench runs automium-mcp as a child to
-// measure it, internal/cmd/conformance-fixture serves the conformance suite's
-// fixtures on loopback for CI, internal/cmd/playwright-export writes the
-// exported specs CI proves with Playwright, internal/cmd/gen and
+// the server: tools/automium-bench runs automium-mcp as a child to
+// measure it, tools/conformance-fixture serves the conformance suite's
+// fixtures on loopback for CI, tools/playwright-export writes the
+// exported specs CI proves with Playwright, tools/gen and
 // internal/gen/apply are go generate's, and internal/testsupport builds and
 // runs the binary for tests.
 // TestDevToolsNotInTheServer proves that automium-mcp links none of them.
-var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture", "internal/cmd/playwright-export", "internal/cmd/gen", "internal/gen/apply", "internal/testsupport"}
+var testTools = []string{"tools/automium-bench", "tools/conformance-fixture", "tools/playwright-export", "tools/gen", "internal/gen/apply", "internal/testsupport"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and
@@ -65,7 +65,7 @@ var allowedSelectors = map[string][]string{
 // bearer token. They may import httpModeImports, use the SDK's Streamable HTTP
 // handler, and os.NewFile (-token-fd wraps an inherited descriptor; it opens
 // nothing); every other rule applies to them too. TestStraceWholeHTTPSession
-// (internal/safetytest) proves from the kernel what that mode does, and
+// (tools/internal/safetytest) proves from the kernel what that mode does, and
 // TestStraceWholeSession that stdio mode never opens a socket.
 var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/http.go", "mcpserver/connlimit.go", "mcpserver/rpcwriter.go"}
 
@@ -127,7 +127,7 @@ func TestDevToolsNotInTheServer(t *testing.T) {
 	if !slices.Contains(deps, "github.com/automium/automium/mcpserver") {
 		t.Fatalf("go list -deps did not list mcpserver; the listing is broken:\n%s", out)
 	}
-	for _, dir := range append(slices.Clone(testTools), "internal/safetytest", "internal/conformancefixture", "internal/digestvectors") {
+	for _, dir := range append(slices.Clone(testTools), "tools/internal/safetytest", "tools/internal/conformancefixture", "tools/internal/digestvectors") {
 		if slices.Contains(deps, "github.com/automium/automium/"+dir) {
 			t.Errorf("automium-mcp links github.com/automium/automium/%s, which is not server code", dir)
 		}

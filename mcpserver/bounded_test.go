@@ -95,7 +95,7 @@ func setAt(v reflect.Value, path []string, value string) error {
 // value whole" for every string field of every tool and every prompt argument,
 // generated from what the server advertises: a huge value in each, one at a
 // time, through the Go API, the tool's handler and an in-memory MCP session.
-// internal/safetytest TestHostileFieldsBothTransports sends the same values,
+// tools/internal/safetytest TestHostileFieldsBothTransports sends the same values,
 // generated the same way (internal/hostile), to the binary over stdio and HTTP.
 func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 	ctx := context.Background()
@@ -134,7 +134,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 				// 7 MiB value of < in each tool's first only. go-sdk
 				// writes it raw (its encoder does not escape HTML), so
 				// the server reads the same 7 MiB of < that
-				// internal/safetytest TestHostileFieldsBothTransports
+				// tools/internal/safetytest TestHostileFieldsBothTransports
 				// writes into every field over both real wires, through
 				// the same SDK decoding and the same handlers; here it
 				// would cost some 0.1 s of SDK encoding and decoding per

@@ -27,7 +27,7 @@ import (
 // goldens in testdata/, the README's inventory of tools, resources and
 // prompts, and the tool-catalog-v1 rule in docs/binding.md. The schemas come
 // from the root package's schemas as compiled in, so after a change there the
-// generator runs twice (see internal/cmd/gen).
+// generator runs twice (see tools/gen).
 func generatedFiles(fs.FS) ([]gen.Output, error) {
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
 	var derived []tool

@@ -1,7 +1,7 @@
 // Package gen declares the module's generated files: each package that owns
 // some lists them as [Output] values from one unexported function, its tests
 // hold the files on disk to that list (internal/testsupport.Generated), and
-// go generate ./... writes them (internal/cmd/gen, through internal/gen/apply).
+// go generate ./... writes them (tools/gen, through internal/gen/apply).
 // Declaring an output is data only, so a package may import gen without taking
 // on any of the code that formats, parses or writes files: that code is in
 // internal/gen/apply, which only the generator and tests import.

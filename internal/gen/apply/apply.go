@@ -1,5 +1,5 @@
 // Package apply turns the module's declared outputs (package gen) into file
-// changes: go generate ./... writes them (internal/cmd/gen) and the tests
+// changes: go generate ./... writes them (tools/gen) and the tests
 // report them (internal/testsupport.Generated), through the same [Plan], so a
 // test fails exactly when the generator would change a file.
 package apply

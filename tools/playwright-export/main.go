@@ -6,7 +6,7 @@
 // literals the exporter wrote, in order, which the checker holds to what the
 // TypeScript parser reads.
 //
-// Usage: go run ./internal/cmd/playwright-export -out DIR [-hostile N] [-seed S]
+// Usage: go run ./tools/playwright-export -out DIR [-hostile N] [-seed S]
 package main
 
 import (

@@ -131,8 +131,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.calls, "calls", 1000, "sequential calls per tool workload, and for the no-op tool")
 	flags.IntVar(&c.rounds, "rounds", 5, "rounds the calls are split into, interleaving the no-op and automium servers")
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
-	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./internal/cmd/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
-	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./internal/cmd/automium-bench/floorpeer)")
+	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./tools/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
+	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./tools/automium-bench/floorpeer)")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.Usage = func() {

@@ -42,7 +42,7 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(seeds)) {
-		outs = append(outs, gen.File("internal/safetytest/testdata/fuzz/FuzzServerLines/"+name,
+		outs = append(outs, gen.File("tools/internal/safetytest/testdata/fuzz/FuzzServerLines/"+name,
 			[]byte("go test fuzz v1\n[]byte("+strconv.Quote(seeds[name])+")\n")))
 	}
 	return outs, nil
