@@ -101,12 +101,46 @@ const (
 	ArtifactManifestVersion = "artifact-manifest-v1"
 	// ComparisonReportVersion names the planner comparison report format.
 	ComparisonReportVersion = "planner-comparison-v3"
+	// PlannerAdapterVersion names the contract between the runtime and a planner
+	// backend: one PlannerRequest in, one PlannerDecision out.
+	PlannerAdapterVersion = "planner-adapter-v1"
+	// SemanticSnapshotVersion names the accessibility-tree snapshot format planners
+	// see instead of raw DOM.
+	SemanticSnapshotVersion = "semantic-snapshot-v1"
+	// CorpusVersion is the version of the owned benchmark corpus embedded in this
+	// build. Comparison reports and listings carry it so results from different
+	// corpora are never mixed silently.
+	CorpusVersion = "owned-corpus-2026.11"
+	// PlaywrightSpecVersion names the format of an exported Playwright Test spec:
+	// the mapping of every intent, assertion and recovery strategy in
+	// docs/playwright-export.md. The same journey and options give the same bytes
+	// within a version.
+	PlaywrightSpecVersion = "playwright-spec-v1"
+	// ReplayEventVersion names the replay event contract a replay stream speaks.
+	ReplayEventVersion = "replay-event-v1"
 )
 
-// ModeledNotice is the one-line statement that accompanies every modeled output.
-// It exists so that no agent or reader mistakes a contract-shaped answer for evidence
-// of a real browser run.
-const ModeledNotice = "Modeled output: nothing was enqueued, leased, executed, fetched or written; no browser or planner provider was involved."
+// The notices an output carries in its notice field, so that no agent or
+// reader mistakes a contract-shaped or aggregated answer for evidence of a
+// run that Automium made.
+const (
+	// ModeledNotice is the one-line statement that accompanies every modeled output.
+	// It exists so that no agent or reader mistakes a contract-shaped answer for evidence
+	// of a real browser run.
+	ModeledNotice = "Modeled output: nothing was enqueued, leased, executed, fetched or written; no browser or planner provider was involved."
+	// ModeledComparisonNotice accompanies every modeled comparison report. Every
+	// planner draws from one shared model, so the numbers must not be read as a
+	// ranking of the real planners they are named after.
+	ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
+	// ModeledAssumedNotice replaces [ModeledComparisonNotice] when the caller
+	// stated assumed pass rates: the draws then follow the caller's assumptions,
+	// not an A/A baseline, and still measure nothing.
+	ModeledAssumedNotice = "Modeled output: every trial is a deterministic draw from one documented model whose per-planner pass rates are the caller's assumed rates, no planner was called and no journey was executed, so these numbers plan an experiment and do not rank real planners."
+	// ObservedNotice accompanies every observed comparison report. Automium only
+	// aggregates what it is given, so the report must not read as if automium had run
+	// or checked those trials.
+	ObservedNotice = "Observed output: aggregated from trials recorded elsewhere and supplied by the caller; automium executed nothing and did not verify them."
+)
 
 // Code classifies an [*Error]. Codes are stable snake_case strings: clients may
 // switch on them, and new codes are only ever added.

@@ -16,7 +16,7 @@ import (
 // Basis is where the trials of a comparison report came from.
 type Basis string
 
-// The bases; [Bases] lists them.
+// The bases.
 const (
 	// BasisModeled marks a report built from modeled draws (see [ComparePlanners]).
 	BasisModeled Basis = "modeled"
@@ -24,24 +24,6 @@ const (
 	// (see [CompareObservedTrials]).
 	BasisObserved Basis = "observed"
 )
-
-// Bases returns every basis, sorted.
-func Bases() []Basis { return typedSet[Basis]([]string{string(BasisModeled), string(BasisObserved)}) }
-
-// ModeledComparisonNotice accompanies every modeled comparison report. Every
-// planner draws from one shared model, so the numbers must not be read as a
-// ranking of the real planners they are named after.
-const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
-
-// ObservedNotice accompanies every observed comparison report. Automium only
-// aggregates what it is given, so the report must not read as if automium had run
-// or checked those trials.
-const ObservedNotice = "Observed output: aggregated from trials recorded elsewhere and supplied by the caller; automium executed nothing and did not verify them."
-
-// DefaultComparisonSeed is the seed of a modeled comparison whose input leaves
-// seed out (or sets it to 0). A fixed default keeps the tool's answer for the same
-// question the same from call to call.
-const DefaultComparisonSeed uint64 = 20260414
 
 // ComparePlannersInput asks for a modeled comparison of planner backends on the
 // reference journeys of some apps of the owned corpus.

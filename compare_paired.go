@@ -10,7 +10,7 @@ import (
 // PairVerdict is the conclusion a comparison report draws about one pair of planners.
 type PairVerdict string
 
-// The verdicts of a pair; [PairVerdicts] lists them.
+// The verdicts of a pair.
 const (
 	// PairABetter: over the shared journeys, taken as a sample of journeys, A's
 	// mean first-attempt pass rate is significantly higher than B's.
@@ -27,17 +27,12 @@ const (
 	PairModeledNotEvidence PairVerdict = "not evidence: modeled draws"
 )
 
-// PairVerdicts returns every verdict of a pair, sorted.
-func PairVerdicts() []PairVerdict {
-	return typedSet[PairVerdict]([]string{string(PairABetter), string(PairBBetter), string(PairIndistinguishable), string(PairModeledNotEvidence)})
-}
-
 // JourneyFlag is how one journey reads between the two planners of a pair,
 // B against A, for a reader scanning rows. It is a screening flag from a
 // within-journey test at 0.05 with no multiplicity correction, not a verdict.
 type JourneyFlag string
 
-// The flags of a pair's journey row; [JourneyFlags] lists them.
+// The flags of a pair's journey row.
 const (
 	// FlagRegressed: B passed significantly fewer first attempts than A (Fisher p ≤ 0.05).
 	FlagRegressed JourneyFlag = "regressed"
@@ -52,23 +47,6 @@ const (
 	// runs for the within-journey test to say so.
 	FlagInconclusive JourneyFlag = "inconclusive"
 )
-
-// JourneyFlags returns every flag of a pair's journey row, sorted.
-func JourneyFlags() []JourneyFlag {
-	return typedSet[JourneyFlag]([]string{string(FlagRegressed), string(FlagImproved), string(FlagFlaky), string(FlagUnchanged), string(FlagInconclusive)})
-}
-
-// PairedAlpha is the family-wise significance level of a report's verdicts: the
-// chance that any pair of a report is called different when no pair is, under
-// the Holm correction.
-const PairedAlpha = 0.05
-
-// MinDecisiveJourneys is the fewest shared journeys a decisive verdict needs.
-// With journeys as the sample, no test can do better than an exact sign-flip
-// test over them, whose smallest two-sided p-value is 2^(1−G): above 0.05 for
-// G ≤ 5. A t test on fewer journeys could still reach 0.05 on a floor of
-// within-journey noise, which would read thin evidence as certainty.
-const MinDecisiveJourneys = 6
 
 // Pairing is how a pair comparison pairs the runs of two planners; its string
 // is the wire form, as in pairing.

@@ -29,16 +29,31 @@ type AssumedPassRate struct {
 	FirstAttemptPassPercent int    `json:"firstAttemptPassPercent" jsonschema:"its assumed first-attempt pass rate in percent" validate:"required,min=1,max_assumed_pass_percent"`
 }
 
-// MinAssumedPassPercent is the least assumed pass rate, in percent, as
-// [MaxAssumedPassPercent] is the most: a rate of 0 or 100% leaves no noise to
-// plan against and no finite error rate for the model.
-const MinAssumedPassPercent = 1
-
 // rate is the assumed rate as a fraction.
 func (r AssumedPassRate) rate() float64 { return float64(r.FirstAttemptPassPercent) / 100 }
 
-// Power planning constants.
+// The figures of the comparison method (docs/benchmarks.md): the default
+// seed, the decision rule's level and floor, the least assumed pass rate, and
+// how power is planned.
 const (
+	// DefaultComparisonSeed is the seed of a modeled comparison whose input leaves
+	// seed out (or sets it to 0). A fixed default keeps the tool's answer for the same
+	// question the same from call to call.
+	DefaultComparisonSeed uint64 = 20260414
+	// PairedAlpha is the family-wise significance level of a report's verdicts: the
+	// chance that any pair of a report is called different when no pair is, under
+	// the Holm correction.
+	PairedAlpha = 0.05
+	// MinDecisiveJourneys is the fewest shared journeys a decisive verdict needs.
+	// With journeys as the sample, no test can do better than an exact sign-flip
+	// test over them, whose smallest two-sided p-value is 2^(1−G): above 0.05 for
+	// G ≤ 5. A t test on fewer journeys could still reach 0.05 on a floor of
+	// within-journey noise, which would read thin evidence as certainty.
+	MinDecisiveJourneys = 6
+	// MinAssumedPassPercent is the least assumed pass rate, in percent, as
+	// MaxAssumedPassPercent of [Limits] is the most: a rate of 0 or 100% leaves no noise to
+	// plan against and no finite error rate for the model.
+	MinAssumedPassPercent = 1
 	// PowerSimulations is how many experiments each power figure simulates:
 	// its Monte Carlo standard error √(p(1−p)/N) is at most 0.016, and 0.0126
 	// at 80% power.
@@ -429,11 +444,6 @@ func planSentence(pp *PairPower, g, reps int, equal bool) string {
 	}
 	return reps80 + ", or " + j80 + " (one pair at α = 0.05; Holm across more pairs asks for more)"
 }
-
-// ModeledAssumedNotice replaces [ModeledComparisonNotice] when the caller
-// stated assumed pass rates: the draws then follow the caller's assumptions,
-// not an A/A baseline, and still measure nothing.
-const ModeledAssumedNotice = "Modeled output: every trial is a deterministic draw from one documented model whose per-planner pass rates are the caller's assumed rates, no planner was called and no journey was executed, so these numbers plan an experiment and do not rank real planners."
 
 // assumedTraits returns each planner's traits for its assumed rate, in the
 // planners' order, or nil without assumptions (every planner then draws with

@@ -11,17 +11,6 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// Versions of the two contracts defined in this file; the third,
-// [ReplayEventVersion], lives with the replay types.
-const (
-	// PlannerAdapterVersion names the contract between the runtime and a planner
-	// backend: one PlannerRequest in, one PlannerDecision out.
-	PlannerAdapterVersion = "planner-adapter-v1"
-	// SemanticSnapshotVersion names the accessibility-tree snapshot format planners
-	// see instead of raw DOM.
-	SemanticSnapshotVersion = "semantic-snapshot-v1"
-)
-
 // nodeStates are the ARIA states a snapshot node may report, the ones Playwright's
 // aria snapshots and browser accessibility trees expose.
 var nodeStates = []string{

@@ -10,11 +10,6 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// CorpusVersion is the version of the owned benchmark corpus embedded in this
-// build. Comparison reports and listings carry it so results from different
-// corpora are never mixed silently.
-const CorpusVersion = "owned-corpus-2026.11"
-
 // SupportedCorpusVersions returns the corpus versions this build can serve. There is
 // exactly one today; the function exists so callers and error messages do not
 // hard-code that.

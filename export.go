@@ -12,12 +12,6 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// PlaywrightSpecVersion names the format of an exported Playwright Test spec:
-// the mapping of every intent, assertion and recovery strategy in
-// docs/playwright-export.md. The same journey and options give the same bytes
-// within a version.
-const PlaywrightSpecVersion = "playwright-spec-v1"
-
 // Language is a language a spec is exported in; its string is the wire form,
 // as in language.
 type Language string

@@ -79,7 +79,7 @@ func cloneTarget(t *Target) *Target {
 // NodeKind is what a node of a compiled journey graph stands for.
 type NodeKind string
 
-// The node kinds; [NodeKinds] lists them.
+// The node kinds.
 const (
 	NodeStep      NodeKind = "step"
 	NodeAssertion NodeKind = "assertion"
@@ -88,25 +88,15 @@ const (
 	NodeFail      NodeKind = "fail"
 )
 
-// NodeKinds returns every node kind, sorted.
-func NodeKinds() []NodeKind {
-	return typedSet[NodeKind]([]string{string(NodeStep), string(NodeAssertion), string(NodeRecovery), string(NodePass), string(NodeFail)})
-}
-
 // EdgeKind is the outcome of a node that takes an edge of a compiled journey.
 type EdgeKind string
 
-// The edge kinds; [EdgeKinds] lists them.
+// The edge kinds.
 const (
 	EdgeSuccess EdgeKind = "success"
 	EdgeFailure EdgeKind = "failure"
 	EdgeRetry   EdgeKind = "retry"
 )
-
-// EdgeKinds returns every edge kind, sorted.
-func EdgeKinds() []EdgeKind {
-	return typedSet[EdgeKind]([]string{string(EdgeSuccess), string(EdgeFailure), string(EdgeRetry)})
-}
 
 // GraphNode is one node of a compiled journey.
 type GraphNode struct {

@@ -30,9 +30,6 @@ var verdicts = []string{string(VerdictError), string(VerdictFailed), string(Verd
 // Verdicts returns every verdict, sorted.
 func Verdicts() []Verdict { return typedSet[Verdict](verdicts) }
 
-// ReplayEventVersion names the replay event contract a replay stream speaks.
-const ReplayEventVersion = "replay-event-v1"
-
 // Lane is the part of the system that emitted a replay event. Triage reads a
 // replay lane by lane, e.g. planner decisions beside executor actions.
 type Lane string
