@@ -11,6 +11,46 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
+// NodeState is an ARIA state a snapshot node may report; its string is the
+// wire form, as in states.
+type NodeState string
+
+// The node states, sorted.
+const (
+	StateBusy     NodeState = "busy"
+	StateChecked  NodeState = "checked"
+	StateDisabled NodeState = "disabled"
+	StateExpanded NodeState = "expanded"
+	StateFocused  NodeState = "focused"
+	StateInvalid  NodeState = "invalid"
+	StateMixed    NodeState = "mixed"
+	StatePressed  NodeState = "pressed"
+	StateReadonly NodeState = "readonly"
+	StateRequired NodeState = "required"
+	StateSelected NodeState = "selected"
+)
+
+// RedactionReason says why a snapshot value was withheld from the planner;
+// its string is the wire form.
+type RedactionReason string
+
+// The redaction reasons.
+const (
+	RedactionCredential RedactionReason = "credential"
+	RedactionPII        RedactionReason = "pii"
+	RedactionSecret     RedactionReason = "secret"
+)
+
+// RedactedField is the part of a snapshot node that was withheld; its string
+// is the wire form.
+type RedactedField string
+
+// The parts of a node that may be withheld.
+const (
+	RedactedName  RedactedField = "name"
+	RedactedValue RedactedField = "value"
+)
+
 // nodeStates are the ARIA states a snapshot node may report, the ones Playwright's
 // aria snapshots and browser accessibility trees expose.
 var nodeStates = []string{
@@ -60,21 +100,21 @@ type SnapshotTab struct {
 
 // SnapshotNode is one node of the accessibility tree.
 type SnapshotNode struct {
-	Ref      string   `json:"ref" jsonschema:"node reference, unique within the snapshot, e.g. e12; decisions may name it as targetRef" validate:"required,max=32,automium_slug"`
-	Role     string   `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
-	Name     string   `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max_text_length"`
-	Value    string   `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max_text_length"`
-	States   []string `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
-	Visible  bool     `json:"visible,omitempty" jsonschema:"whether the node is rendered and in the viewport or scrollable to; absent means hidden"`
-	Depth    int      `json:"depth,omitempty" jsonschema:"depth in the tree, 0 for top-level nodes" validate:"min=0,max=64"`
-	Children []string `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max_snapshot_nodes,dive,max=32"`
+	Ref      string      `json:"ref" jsonschema:"node reference, unique within the snapshot, e.g. e12; decisions may name it as targetRef" validate:"required,max=32,automium_slug"`
+	Role     string      `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
+	Name     string      `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max_text_length"`
+	Value    string      `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max_text_length"`
+	States   []NodeState `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
+	Visible  bool        `json:"visible,omitempty" jsonschema:"whether the node is rendered and in the viewport or scrollable to; absent means hidden"`
+	Depth    int         `json:"depth,omitempty" jsonschema:"depth in the tree, 0 for top-level nodes" validate:"min=0,max=64"`
+	Children []string    `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max_snapshot_nodes,dive,max=32"`
 }
 
 // SnapshotRedaction marks a value withheld from the planner.
 type SnapshotRedaction struct {
-	Ref    string `json:"ref" jsonschema:"ref of the node whose value or name was withheld" validate:"required,max=32,automium_slug"`
-	Field  string `json:"field" jsonschema:"which part was withheld: name or value" validate:"required,oneof=name value"`
-	Reason string `json:"reason" jsonschema:"why: credential, pii or secret" validate:"required,automium_redaction_reason"`
+	Ref    string          `json:"ref" jsonschema:"ref of the node whose value or name was withheld" validate:"required,max=32,automium_slug"`
+	Field  RedactedField   `json:"field" jsonschema:"which part was withheld: name or value" validate:"required,oneof=name value"`
+	Reason RedactionReason `json:"reason" jsonschema:"why: credential, pii or secret" validate:"required,automium_redaction_reason"`
 }
 
 // PlannerRequest is what the runtime sends a planner backend under
@@ -97,7 +137,7 @@ type PlannerRequest struct {
 type PlannerHistoryEntry struct {
 	StepIndex int             `json:"stepIndex,omitempty" jsonschema:"0-based step index" validate:"min=0,max=199"`
 	Decision  PlannerDecision `json:"decision" jsonschema:"the decision made at that step; redacted values are replaced" validate:"required"`
-	Outcome   string          `json:"outcome" jsonschema:"succeeded, failed or skipped" validate:"required,oneof=failed skipped succeeded"`
+	Outcome   EventStatus     `json:"outcome" jsonschema:"succeeded, failed or skipped" validate:"required,oneof=failed skipped succeeded"`
 	Error     string          `json:"error,omitempty" jsonschema:"why it failed, when it did" validate:"omitempty,max_text_length"`
 }
 

@@ -113,7 +113,7 @@ func sampleContractMessages() map[string]any {
 		Tabs:       []SnapshotTab{{Index: 0, Route: "/search?q=kettle", Title: "Search results", Active: true}},
 		Nodes: []SnapshotNode{
 			{Ref: "e1", Role: "main", Visible: true, Children: []string{"e2", "e3"}},
-			{Ref: "e2", Role: "searchbox", Name: "Search products", Value: "kettle", States: []string{"focused"}, Visible: true, Depth: 1},
+			{Ref: "e2", Role: "searchbox", Name: "Search products", Value: "kettle", States: []NodeState{"focused"}, Visible: true, Depth: 1},
 			{Ref: "e3", Role: "button", Name: "Add to cart", Visible: true, Depth: 1},
 		},
 		Truncated:  true,

@@ -134,7 +134,7 @@ func (e ReplayEvent) Validate() error {
 	ps := newProblems(e)
 	ps.validate(e)
 	if e.Type != "" && e.Lane != "" && !ps.has(field("type")) {
-		if lane, _, _ := strings.Cut(e.Type, "."); lane != string(e.Lane) {
+		if lane, _, _ := strings.Cut(string(e.Type), "."); lane != string(e.Lane) {
 			ps.add(field("type"), CodeInvalidArgument, nil, "type %s belongs to lane %s, not %s; the part before the dot is the lane", echo.Value(e.Type), echo.Value(lane), echo.Value(string(e.Lane)))
 		}
 	}

@@ -49,14 +49,81 @@ var lanes = []string{string(LaneArtifact), string(LaneAssertion), string(LaneExe
 // Lanes returns every lane, sorted.
 func Lanes() []Lane { return typedSet[Lane](lanes) }
 
-// EventTypes returns every replay-event-v1 event type, namespaced by its lane
-// (planner.decision), sorted.
-func EventTypes() []string { return slices.Clone(replayEventTypeNames) }
+// EventType is a replay-event-v1 event type, namespaced by its lane
+// (planner.decision); its string is the wire form, as in type.
+type EventType string
+
+// The event types; [EventTypes] lists them.
+const (
+	EventPlannerRequest    EventType = "planner.request"
+	EventPlannerDecision   EventType = "planner.decision"
+	EventExecutorAction    EventType = "executor.action"
+	EventRuntimeNavigation EventType = "runtime.navigation"
+	EventRuntimeDialog     EventType = "runtime.dialog"
+	EventRuntimeConsole    EventType = "runtime.console"
+	EventRuntimeSnapshot   EventType = "runtime.snapshot"
+	EventRuntimeRecovery   EventType = "runtime.recovery"
+	EventAssertionChecked  EventType = "assertion.checked"
+	EventAttemptStarted    EventType = "worker.attempt_started"
+	EventAttemptFinished   EventType = "worker.attempt_finished"
+	EventArtifactRecorded  EventType = "artifact.recorded"
+)
+
+// EventTypes returns every replay-event-v1 event type, sorted.
+func EventTypes() []EventType { return typedSet[EventType](replayEventTypeNames) }
+
+// EventStatus is what became of what a replay event records; its string is
+// the wire form, as in status. A failed event carries an error; info marks
+// events that record something rather than attempt it, such as a console
+// message. A planner history entry's outcome is one of the first three.
+type EventStatus string
+
+// The event statuses.
+const (
+	StatusSucceeded EventStatus = "succeeded"
+	StatusFailed    EventStatus = "failed"
+	StatusSkipped   EventStatus = "skipped"
+	StatusInfo      EventStatus = "info"
+)
+
+// ConsoleLevel is the level of a browser console message; its string is the
+// wire form.
+type ConsoleLevel string
+
+// The console levels.
+const (
+	ConsoleDebug   ConsoleLevel = "debug"
+	ConsoleLog     ConsoleLevel = "log"
+	ConsoleInfo    ConsoleLevel = "info"
+	ConsoleWarning ConsoleLevel = "warning"
+	ConsoleError   ConsoleLevel = "error"
+)
+
+// DialogType is the kind of a browser dialog; its string is the wire form.
+type DialogType string
+
+// The dialog types.
+const (
+	DialogAlert        DialogType = "alert"
+	DialogBeforeUnload DialogType = "beforeunload"
+	DialogConfirm      DialogType = "confirm"
+	DialogPrompt       DialogType = "prompt"
+)
+
+// DialogAction is what was done with a browser dialog; its string is the wire
+// form.
+type DialogAction string
+
+// The dialog actions.
+const (
+	DialogAccept  DialogAction = "accept"
+	DialogDismiss DialogAction = "dismiss"
+)
 
 // replayEventTypes maps each replay-event-v1 type, namespaced by its lane, to the
 // payload member it carries ("" for none). The type decides the payload, so a
 // consumer switches on type and reads one member, as with a tagged union.
-var replayEventTypes = map[string]string{
+var replayEventTypes = map[EventType]string{
 	"planner.request":         "",
 	"planner.decision":        "decision",
 	"executor.action":         "action",
@@ -71,11 +138,10 @@ var replayEventTypes = map[string]string{
 	"artifact.recorded":       "",
 }
 
-var replayEventTypeNames = slices.Sorted(maps.Keys(replayEventTypes))
+var replayEventTypeNames = wireStrings(slices.Sorted(maps.Keys(replayEventTypes)))
 
-// Replay event statuses. A failed event carries an error; info marks events that
-// record something rather than attempt it, such as a console message.
-var eventStatuses = []string{"failed", "info", "skipped", "succeeded"}
+// eventStatuses are the event statuses, sorted.
+var eventStatuses = []string{string(StatusFailed), string(StatusInfo), string(StatusSkipped), string(StatusSucceeded)}
 
 var (
 	_ = registerTag("automium_verdict", CodeInvalidArgument, "a replay verdict", func() []string { return verdicts })
@@ -255,10 +321,10 @@ type ReplayEvent struct {
 	StepIndex     *int                `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
 	Seq           int                 `json:"seq" jsonschema:"1-based position in the run's stream; gap-free and strictly increasing across attempts" validate:"required,min=1,max=1000000"`
 	Lane          Lane                `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
-	Type          string              `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
+	Type          EventType           `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
 	StartedAtMs   int64               `json:"startedAtMs,omitempty" jsonschema:"start, in milliseconds from the start of the run; never a wall clock" validate:"min=0,max=86400000"`
 	DurationMs    int64               `json:"durationMs,omitempty" jsonschema:"duration in milliseconds" validate:"min=0,max=86400000"`
-	Status        string              `json:"status" jsonschema:"succeeded, failed, skipped or info" validate:"required,automium_event_status"`
+	Status        EventStatus         `json:"status" jsonschema:"succeeded, failed, skipped or info" validate:"required,automium_event_status"`
 	Error         *EventError         `json:"error,omitempty" jsonschema:"what went wrong; present exactly when status is failed"`
 	SnapshotRef   string              `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max_id_length"`
 	ArtifactRefs  []ArtifactRef       `json:"artifactRefs,omitempty" jsonschema:"artifacts of the run's manifest that the event recorded or relies on" validate:"omitempty,max=16,dive"`
@@ -310,15 +376,15 @@ type NavigationPayload struct {
 
 // DialogPayload records a JavaScript dialog and the response to it.
 type DialogPayload struct {
-	DialogType string `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
-	Message    string `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max_text_length"`
-	Action     string `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
+	DialogType DialogType   `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
+	Message    string       `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max_text_length"`
+	Action     DialogAction `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
 }
 
 // ConsolePayload records one browser console message.
 type ConsolePayload struct {
-	Level string `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
-	Text  string `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max_text_length"`
+	Level ConsoleLevel `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
+	Text  string       `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max_text_length"`
 }
 
 // RecoveryPayload records a recovery strategy applied after a failed step.
@@ -338,5 +404,5 @@ type AssertionPayload struct {
 
 // AttemptPayload records how one attempt of a run ended.
 type AttemptPayload struct {
-	Verdict string `json:"verdict" jsonschema:"verdict of this attempt: passed, failed, error or skipped" validate:"required,oneof=error failed passed skipped"`
+	Verdict Verdict `json:"verdict" jsonschema:"verdict of this attempt: passed, failed, error or skipped" validate:"required,oneof=error failed passed skipped"`
 }

@@ -175,7 +175,7 @@ func TestReplayEventTypes(t *testing.T) {
 		members[name] = false
 	}
 	for typ, member := range replayEventTypes {
-		lane, name, ok := strings.Cut(typ, ".")
+		lane, name, ok := strings.Cut(string(typ), ".")
 		if !ok || name == "" || !slices.Contains(lanes, lane) {
 			t.Errorf("event type %q is not namespaced by a lane", typ)
 		}

@@ -124,7 +124,7 @@ var closedSets = sync.OnceValue(func() *promptSets {
 	m := &promptSets{
 		verdicts:   automium.Verdicts(),
 		lanes:      wireNames(automium.Lanes()),
-		eventTypes: automium.EventTypes(),
+		eventTypes: wireNames(automium.EventTypes()),
 		roles:      wireNames(automium.Roles()),
 		strategies: wireNames(automium.RecoveryStrategies()),
 	}
