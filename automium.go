@@ -18,13 +18,13 @@
 //		FixtureID: "storefront-guest-catalog",
 //		Goal:      "Find a kettle and add it to the cart",
 //		Steps: []automium.Step{
-//			{Intent: "navigate", Value: "/"},
-//			{Intent: "fill", Target: &automium.Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"},
-//			{Intent: "press_key", Value: "Enter"},
-//			{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
+//			{Intent: automium.IntentNavigate, Value: "/"},
+//			{Intent: automium.IntentFill, Target: &automium.Target{Role: automium.RoleSearchbox, Name: "Search products"}, Value: "kettle"},
+//			{Intent: automium.IntentPressKey, Value: "Enter"},
+//			{Intent: automium.IntentClick, Target: &automium.Target{Role: automium.RoleButton, Name: "Add to cart"}},
 //		},
-//		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{"retry_step"}},
+//		Assertions: []automium.Assertion{{Kind: automium.AssertTextVisible, Value: "Added to cart"}},
+//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{automium.RecoveryRetryStep}},
 //	})
 //	if err != nil {
 //		log.Fatal(err)
