@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"cmp"
 	"context"
 	"reflect"
 	"slices"
@@ -8,29 +9,43 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
-// ArtifactKind is one kind of run artifact of the artifact manifest contract, with
-// the media types an entry of that kind may have. Kinds are modelled on what
+// ArtifactKind is a kind of run artifact of the artifact manifest contract; its
+// string is the wire form, as in entries[].kind.
+type ArtifactKind string
+
+// The artifact kinds, sorted; [ArtifactSpecs] says what each holds.
+const (
+	ArtifactConsoleLog       ArtifactKind = "console_log"
+	ArtifactDOMSnapshot      ArtifactKind = "dom_snapshot"
+	ArtifactNetworkHAR       ArtifactKind = "network_har"
+	ArtifactReplayEvents     ArtifactKind = "replay_events"
+	ArtifactReport           ArtifactKind = "report"
+	ArtifactScreenshot       ArtifactKind = "screenshot"
+	ArtifactSemanticSnapshot ArtifactKind = "semantic_snapshot"
+	ArtifactTrace            ArtifactKind = "trace"
+	ArtifactVideo            ArtifactKind = "video"
+)
+
+// ArtifactSpec is one kind of run artifact, with the media types an entry of
+// that kind may have. Kinds are modelled on what
 // Playwright and browser agents record: traces, videos, screenshots, HAR network
 // logs, console logs, accessibility snapshots, DOM snapshots, replay event streams
 // and reports.
 //
-// An ArtifactKind is a plain value, safe to copy and to share between goroutines.
-type ArtifactKind struct {
-	// Artifact kind, as used in entries[].kind.
-	Kind string `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
-	// What the artifact holds.
-	Description string `json:"description" jsonschema:"what the artifact holds"`
-	// Media type an entry gets when it names none.
-	DefaultMediaType string `json:"defaultMediaType" jsonschema:"media type an entry gets when it names none"`
-	// Every media type an entry of this kind may declare, sorted.
-	MediaTypes []string `json:"mediaTypes" jsonschema:"every media type an entry of this kind may declare, sorted"`
+// An ArtifactSpec is a plain value, safe to copy and to share between goroutines.
+type ArtifactSpec struct {
+	Kind             ArtifactKind `json:"kind" jsonschema:"artifact kind, as used in entries[].kind"`
+	Description      string       `json:"description" jsonschema:"what the artifact holds"`
+	DefaultMediaType string       `json:"defaultMediaType" jsonschema:"media type an entry gets when it names none"`
+	MediaTypes       []string     `json:"mediaTypes" jsonschema:"every media type an entry of this kind may declare, sorted"`
 }
 
 // artifactKinds is the closed set, sorted by kind, which is also the canonical
 // order of kinds in manifests and replay summaries.
-var artifactKinds = []ArtifactKind{
+var artifactKinds = []ArtifactSpec{
 	{Kind: "console_log", Description: "browser console messages of the run", DefaultMediaType: "text/plain", MediaTypes: []string{"application/json", "application/x-ndjson", "text/plain"}},
 	{Kind: "dom_snapshot", Description: "serialized DOM of a page at one moment", DefaultMediaType: "text/html", MediaTypes: []string{"application/json", "multipart/related", "text/html"}},
 	{Kind: "network_har", Description: "network log in HTTP Archive (HAR) format", DefaultMediaType: "application/json", MediaTypes: []string{"application/json"}},
@@ -46,12 +61,12 @@ var (
 	artifactKindNames = func() []string {
 		names := make([]string, len(artifactKinds))
 		for i, k := range artifactKinds {
-			names[i] = k.Kind
+			names[i] = string(k.Kind)
 		}
 		return names
 	}()
-	artifactKindByName = func() map[string]*ArtifactKind {
-		m := make(map[string]*ArtifactKind, len(artifactKinds))
+	artifactKindByName = func() map[ArtifactKind]*ArtifactSpec {
+		m := make(map[ArtifactKind]*ArtifactSpec, len(artifactKinds))
 		for i := range artifactKinds {
 			m[artifactKinds[i].Kind] = &artifactKinds[i]
 		}
@@ -66,8 +81,8 @@ var (
 
 // ArtifactKinds returns the closed set of artifact kinds, sorted by kind. The
 // result is a copy the caller may keep.
-func ArtifactKinds() []ArtifactKind {
-	out := make([]ArtifactKind, len(artifactKinds))
+func ArtifactSpecs() []ArtifactSpec {
+	out := make([]ArtifactSpec, len(artifactKinds))
 	for i, k := range artifactKinds {
 		out[i] = k
 		out[i].MediaTypes = slices.Clone(k.MediaTypes)
@@ -79,41 +94,26 @@ func ArtifactKinds() []ArtifactKind {
 // manifest root and, when known, its media type, size and sha256. In a manifest
 // the media type is always set.
 type ArtifactEntry struct {
-	// Artifact kind.
-	Kind string `json:"kind" jsonschema:"artifact kind" validate:"required,automium_artifact_kind"`
-	// E.g. attempt-1/trace.zip, safe on POSIX, Windows and in URLs; segments separated
-	// by /, none empty, . or .., none ending in a dot or space; no backslashes, colons
-	// or <>"|?*#%; also no control or invisible format characters, no characters
-	// Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1).
-	Path string `json:"path" jsonschema:"e.g. attempt-1/trace.zip, safe on POSIX, Windows and in URLs; segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
-	// Media type; defaults to the kind's default and must be one the kind allows.
-	MediaType string `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
-	// Bytes, when known; 0 is an empty file.
-	Size *int64 `json:"size,omitempty" jsonschema:"bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
-	// When known.
-	SHA256 string `json:"sha256,omitempty" jsonschema:"when known" validate:"omitempty,automium_sha256"`
+	Kind      ArtifactKind `json:"kind" jsonschema:"artifact kind" validate:"required,automium_artifact_kind"`
+	Path      string       `json:"path" jsonschema:"e.g. attempt-1/trace.zip, safe on POSIX, Windows and in URLs; segments separated by /, none empty, . or .., none ending in a dot or space; no backslashes, colons or <>\"|?*#%; also no control or invisible format characters, no characters Unicode NFKC changes, and no Windows device names (CON, aux.txt, COM1)" validate:"required,max_path_length,automium_artifact_path"`
+	MediaType string       `json:"mediaType,omitempty" jsonschema:"media type; defaults to the kind's default and must be one the kind allows" validate:"omitempty,max=128"`
+	Size      *int64       `json:"size,omitempty" jsonschema:"bytes, when known; 0 is an empty file" validate:"omitempty,min=0,max_artifact_size_bytes"`
+	SHA256    string       `json:"sha256,omitempty" jsonschema:"when known" validate:"omitempty,automium_sha256"`
 }
 
 // GetArtifactManifestInput describes a run's artifacts as the caller knows them.
 type GetArtifactManifestInput struct {
-	// Run ID from CreateRunSubmission.
-	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
-	// E.g. the fixture's artifactRoot; the same rules as an entry path.
-	Root string `json:"root" jsonschema:"e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
-	// Unique paths, 1 to 256.
+	RunID   string          `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
+	Root    string          `json:"root" jsonschema:"e.g. the fixture's artifactRoot; the same rules as an entry path" validate:"required,max_path_length,automium_artifact_path"`
 	Entries []ArtifactEntry `json:"entries" jsonschema:"unique paths, 1 to 256" validate:"required,min=1,max_artifact_entries,dive"`
-	// Checks the kinds such a run requires.
-	Replay *ReplayOutcome `json:"replay,omitempty" jsonschema:"checks the kinds such a run requires"`
+	Replay  *ReplayOutcome  `json:"replay,omitempty" jsonschema:"checks the kinds such a run requires"`
 }
 
 // ReplayOutcome is how a run ended, as far as the artifacts it must leave depend
 // on it: its verdict and its retry count, with the rules of [GetReplaySummary].
 type ReplayOutcome struct {
-	// Playwright's verdict.
-	Verdict Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
-	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
-	// skipped need 0.
-	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
+	Verdict    Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
+	RetryCount int     `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
 }
 
 // ManifestCompleteness says whether a manifest holds every artifact kind the
@@ -121,43 +121,26 @@ type ReplayOutcome struct {
 // modeled like the rest: it compares kinds named in the input, and no file is
 // looked for.
 type ManifestCompleteness struct {
-	// The run verdict checked against.
-	Verdict Verdict `json:"verdict" jsonschema:"the run verdict checked against"`
-	// The retry count checked against.
-	RetryCount int `json:"retryCount" jsonschema:"the retry count checked against"`
-	// The artifact kinds such a run must record, sorted.
-	RequiredKinds []string `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
-	// The required kinds no entry has, sorted; empty when complete.
-	MissingKinds []string `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
-	// Whether every required kind has at least one entry.
-	Complete bool `json:"complete" jsonschema:"whether every required kind has at least one entry"`
+	Verdict       Verdict        `json:"verdict" jsonschema:"the run verdict checked against"`
+	RetryCount    int            `json:"retryCount" jsonschema:"the retry count checked against"`
+	RequiredKinds []ArtifactKind `json:"requiredKinds" jsonschema:"the artifact kinds such a run must record, sorted"`
+	MissingKinds  []ArtifactKind `json:"missingKinds" jsonschema:"the required kinds no entry has, sorted; empty when complete"`
+	Complete      bool           `json:"complete" jsonschema:"whether every required kind has at least one entry"`
 }
 
 // GetArtifactManifestResult is an artifact manifest in canonical form: entries
 // sorted by kind then path, every media type filled in, and a digest over the rest,
 // so two manifests describe the same artifacts exactly when their digests agree.
 type GetArtifactManifestResult struct {
-	// Artifact manifest format version.
-	SchemaVersion string `json:"schemaVersion" jsonschema:"artifact manifest format version"`
-	// Run ID.
-	RunID string `json:"runId" jsonschema:"run ID"`
-	// Artifact-manifest://<runId>, as returned by CreateRunSubmission.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by CreateRunSubmission"`
-	// Artifact root the entry paths are relative to.
-	Root string `json:"root" jsonschema:"artifact root the entry paths are relative to"`
-	// The artifacts, sorted by kind then path, with media types filled in.
-	Entries []ArtifactEntry `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
-	// When the input gave the run's replay outcome: whether the manifest holds every
-	// artifact kind the replay contract requires.
-	Completeness *ManifestCompleteness `json:"completeness,omitempty" jsonschema:"when the input gave the run's replay outcome: whether the manifest holds every artifact kind the replay contract requires"`
-	// Always true: the manifest was built from the input; no file was read, written or
-	// uploaded.
-	Modeled bool `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
-	// One-line statement that nothing was read, written or fetched.
-	Notice string `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
-	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest
-	// object with digest set to "" (docs/digests.md).
-	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest object with digest set to \"\" (docs/digests.md)"`
+	SchemaVersion       string                `json:"schemaVersion" jsonschema:"artifact manifest format version"`
+	RunID               string                `json:"runId" jsonschema:"run ID"`
+	ArtifactManifestRef string                `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>, as returned by CreateRunSubmission"`
+	Root                string                `json:"root" jsonschema:"artifact root the entry paths are relative to"`
+	Entries             []ArtifactEntry       `json:"entries" jsonschema:"the artifacts, sorted by kind then path, with media types filled in"`
+	Completeness        *ManifestCompleteness `json:"completeness,omitempty" jsonschema:"when the input gave the run's replay outcome: whether the manifest holds every artifact kind the replay contract requires"`
+	Modeled             bool                  `json:"modeled" jsonschema:"always true: the manifest was built from the input; no file was read, written or uploaded"`
+	Notice              string                `json:"notice" jsonschema:"one-line statement that nothing was read, written or fetched"`
+	Digest              string                `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this manifest object with digest set to \"\" (docs/digests.md)"`
 }
 
 // GetArtifactManifest checks caller-provided artifact entries and returns them as
@@ -196,7 +179,7 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 		}
 	}
 	slices.SortFunc(entries, func(a, b ArtifactEntry) int {
-		if c := strings.Compare(a.Kind, b.Kind); c != 0 {
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
@@ -225,7 +208,7 @@ func GetArtifactManifest(ctx context.Context, in GetArtifactManifestInput) (GetA
 // requires of a run with that outcome.
 func completeness(outcome ReplayOutcome, entries []ArtifactEntry) *ManifestCompleteness {
 	required := requiredReplayArtifactKinds(outcome.Verdict, outcome.RetryCount)
-	missing := []string{}
+	missing := []ArtifactKind{}
 	for _, kind := range required {
 		if !slices.ContainsFunc(entries, func(e ArtifactEntry) bool { return e.Kind == kind }) {
 			missing = append(missing, kind)
@@ -239,15 +222,15 @@ func completeness(outcome ReplayOutcome, entries []ArtifactEntry) *ManifestCompl
 // that keep a hostile manifest cheap to reject.
 func artifactManifestProblems(in GetArtifactManifestInput) error {
 	ps := newProblems(in)
-	if len(in.Entries) > MaxArtifactEntries {
-		ps.add(field("entries"), CodeLimitExceeded, nil, "has %d entries; the limit is %d", len(in.Entries), MaxArtifactEntries)
+	if len(in.Entries) > limit.MaxArtifactEntries {
+		ps.add(field("entries"), CodeLimitExceeded, nil, "has %d entries; the limit is %d", len(in.Entries), limit.MaxArtifactEntries)
 		return ps.err()
 	}
 	// Lengths are in characters, as the schema's maxLength counts them; the
 	// byte length bounds the count, so most paths skip counting.
 	tooLong := func(at Path, p string) {
-		if len(p) > MaxPathLength && utf8.RuneCountInString(p) > MaxPathLength {
-			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), MaxPathLength)
+		if len(p) > limit.MaxPathLength && utf8.RuneCountInString(p) > limit.MaxPathLength {
+			ps.add(at, CodeLimitExceeded, nil, "is %d characters long; the limit is %d", utf8.RuneCountInString(p), limit.MaxPathLength)
 		}
 	}
 	tooLong(field("root"), in.Root)

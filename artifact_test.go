@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/unicode/norm"
 )
@@ -110,10 +111,10 @@ func TestGetArtifactManifestCopies(t *testing.T) {
 }
 
 func TestArtifactKinds(t *testing.T) {
-	kinds := ArtifactKinds()
+	kinds := ArtifactSpecs()
 	var names []string
 	for _, k := range kinds {
-		names = append(names, k.Kind)
+		names = append(names, string(k.Kind))
 		if !slices.Contains(k.MediaTypes, k.DefaultMediaType) {
 			t.Errorf("%s: default media type %s is not among its media types %v", k.Kind, k.DefaultMediaType, k.MediaTypes)
 		}
@@ -132,7 +133,7 @@ func TestArtifactKinds(t *testing.T) {
 		t.Errorf("automium_artifact_kind = %v, want %v", got, want)
 	}
 	kinds[0].MediaTypes[0] = "changed/by-caller"
-	if ArtifactKinds()[0].MediaTypes[0] == "changed/by-caller" {
+	if ArtifactSpecs()[0].MediaTypes[0] == "changed/by-caller" {
 		t.Error("ArtifactKinds shares memory with the package")
 	}
 }
@@ -151,16 +152,16 @@ func TestGetArtifactManifestValidation(t *testing.T) {
 		{"missing root", func(in *GetArtifactManifestInput) { in.Root = "" }, errorShape{CodeInvalidArgument, "root"}},
 		{"absolute root", func(in *GetArtifactManifestInput) { in.Root = "/var/artifacts" }, errorShape{CodeInvalidArtifactPath, "root"}},
 		{"escaping root", func(in *GetArtifactManifestInput) { in.Root = "artifacts/../../etc" }, errorShape{CodeInvalidArtifactPath, "root"}},
-		{"root too long", func(in *GetArtifactManifestInput) { in.Root = strings.Repeat("a", MaxPathLength+1) }, errorShape{CodeLimitExceeded, "root"}},
+		{"root too long", func(in *GetArtifactManifestInput) { in.Root = strings.Repeat("a", limit.MaxPathLength+1) }, errorShape{CodeLimitExceeded, "root"}},
 		{"no entries", func(in *GetArtifactManifestInput) { in.Entries = nil }, errorShape{CodeInvalidArgument, "entries"}},
 		{"empty entries", func(in *GetArtifactManifestInput) { in.Entries = []ArtifactEntry{} }, errorShape{CodeInvalidArgument, "entries"}},
 		{"too many entries", func(in *GetArtifactManifestInput) {
-			in.Entries = make([]ArtifactEntry, MaxArtifactEntries+1)
+			in.Entries = make([]ArtifactEntry, limit.MaxArtifactEntries+1)
 		}, errorShape{CodeLimitExceeded, "entries"}},
 		{"missing kind", entry(1, func(e *ArtifactEntry) { e.Kind = "" }), errorShape{CodeInvalidArgument, "entries[1].kind"}},
 		{"unknown kind", entry(2, func(e *ArtifactEntry) { e.Kind = "heap_dump" }), errorShape{CodeInvalidArtifactKind, "entries[2].kind"}},
 		{"missing path", entry(3, func(e *ArtifactEntry) { e.Path = "" }), errorShape{CodeInvalidArgument, "entries[3].path"}},
-		{"path too long", entry(3, func(e *ArtifactEntry) { e.Path = strings.Repeat("p", MaxPathLength+1) }), errorShape{CodeLimitExceeded, "entries[3].path"}},
+		{"path too long", entry(3, func(e *ArtifactEntry) { e.Path = strings.Repeat("p", limit.MaxPathLength+1) }), errorShape{CodeLimitExceeded, "entries[3].path"}},
 		{"absolute path", entry(3, func(e *ArtifactEntry) { e.Path = "/etc/passwd" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
 		{"dot-dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "attempt-1/../../secrets" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
 		{"dot segment", entry(3, func(e *ArtifactEntry) { e.Path = "./trace.zip" }), errorShape{CodeInvalidArtifactPath, "entries[3].path"}},
@@ -178,7 +179,7 @@ func TestGetArtifactManifestValidation(t *testing.T) {
 		{"media type not of kind", entry(0, func(e *ArtifactEntry) { e.MediaType = "image/png" }), errorShape{CodeInvalidArgument, "entries[0].mediaType"}},
 		{"media type too long", entry(0, func(e *ArtifactEntry) { e.MediaType = strings.Repeat("m", 129) }), errorShape{CodeLimitExceeded, "entries[0].mediaType"}},
 		{"negative size", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(-1) }), errorShape{CodeInvalidArgument, "entries[0].size"}},
-		{"size too large", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(MaxArtifactSizeBytes + 1) }), errorShape{CodeLimitExceeded, "entries[0].size"}},
+		{"size too large", entry(0, func(e *ArtifactEntry) { e.Size = int64Ptr(limit.MaxArtifactSizeBytes + 1) }), errorShape{CodeLimitExceeded, "entries[0].size"}},
 		{"short sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = "abc" }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
 		{"uppercase sha256", entry(0, func(e *ArtifactEntry) { e.SHA256 = strings.Repeat("AB", 32) }), errorShape{CodeInvalidArgument, "entries[0].sha256"}},
 		{"first problem in field order", func(in *GetArtifactManifestInput) {
@@ -300,7 +301,7 @@ func FuzzArtifactPath(f *testing.F) {
 		}
 		// The whole manifest agrees with the path check and never panics.
 		in := GetArtifactManifestInput{RunID: testRunID, Root: "artifacts", Entries: []ArtifactEntry{{Kind: "trace", Path: p}}}
-		if _, err := GetArtifactManifest(context.Background(), in); err != nil && len(p) <= MaxPathLength {
+		if _, err := GetArtifactManifest(context.Background(), in); err != nil && len(p) <= limit.MaxPathLength {
 			t.Errorf("path %q passes the path check but the manifest rejects it: %v", p, err)
 		}
 	})
@@ -327,27 +328,27 @@ func TestArtifactPathsDifferingOnlyByCase(t *testing.T) {
 // run: a failed run that left only its report is incomplete, and says what is
 // missing.
 func TestManifestCompleteness(t *testing.T) {
-	entries := func(kinds ...string) []ArtifactEntry {
+	entries := func(kinds ...ArtifactKind) []ArtifactEntry {
 		var out []ArtifactEntry
 		for _, k := range kinds {
-			out = append(out, ArtifactEntry{Kind: k, Path: "attempt-1/" + k})
+			out = append(out, ArtifactEntry{Kind: k, Path: "attempt-1/" + string(k)})
 		}
 		return out
 	}
 	tests := []struct {
 		name    string
-		kinds   []string
+		kinds   []ArtifactKind
 		outcome ReplayOutcome
 		want    ManifestCompleteness
 	}{
-		{"failed run with only a report", []string{"report"}, ReplayOutcome{Verdict: VerdictFailed},
+		{"failed run with only a report", []ArtifactKind{"report"}, ReplayOutcome{Verdict: VerdictFailed},
 			ManifestCompleteness{Verdict: VerdictFailed, RequiredKinds: RequiredReplayArtifactKinds(VerdictFailed, 0),
-				MissingKinds: []string{"console_log", "dom_snapshot", "network_har", "replay_events", "screenshot", "semantic_snapshot", "trace"}}},
-		{"passed run with events and report", []string{"replay_events", "report"}, ReplayOutcome{Verdict: VerdictPassed},
-			ManifestCompleteness{Verdict: VerdictPassed, RequiredKinds: []string{"replay_events", "report"}, MissingKinds: []string{}, Complete: true}},
-		{"flaky run without its retry video", []string{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"},
+				MissingKinds: []ArtifactKind{"console_log", "dom_snapshot", "network_har", "replay_events", "screenshot", "semantic_snapshot", "trace"}}},
+		{"passed run with events and report", []ArtifactKind{"replay_events", "report"}, ReplayOutcome{Verdict: VerdictPassed},
+			ManifestCompleteness{Verdict: VerdictPassed, RequiredKinds: []ArtifactKind{"replay_events", "report"}, MissingKinds: []ArtifactKind{}, Complete: true}},
+		{"flaky run without its retry video", []ArtifactKind{"console_log", "dom_snapshot", "network_har", "replay_events", "report", "screenshot", "semantic_snapshot", "trace"},
 			ReplayOutcome{Verdict: VerdictFlaky, RetryCount: 1},
-			ManifestCompleteness{Verdict: VerdictFlaky, RetryCount: 1, RequiredKinds: RequiredReplayArtifactKinds(VerdictFlaky, 1), MissingKinds: []string{"video"}}},
+			ManifestCompleteness{Verdict: VerdictFlaky, RetryCount: 1, RequiredKinds: RequiredReplayArtifactKinds(VerdictFlaky, 1), MissingKinds: []ArtifactKind{"video"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

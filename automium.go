@@ -18,13 +18,13 @@
 //		FixtureID: "storefront-guest-catalog",
 //		Goal:      "Find a kettle and add it to the cart",
 //		Steps: []automium.Step{
-//			{Intent: "navigate", Value: "/"},
-//			{Intent: "fill", Target: &automium.Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"},
-//			{Intent: "press_key", Value: "Enter"},
-//			{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
+//			{Intent: automium.IntentNavigate, Value: "/"},
+//			{Intent: automium.IntentFill, Target: &automium.Target{Role: automium.RoleSearchbox, Name: "Search products"}, Value: "kettle"},
+//			{Intent: automium.IntentPressKey, Value: "Enter"},
+//			{Intent: automium.IntentClick, Target: &automium.Target{Role: automium.RoleButton, Name: "Add to cart"}},
 //		},
-//		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+//		Assertions: []automium.Assertion{{Kind: automium.AssertTextVisible, Value: "Added to cart"}},
+//		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{automium.RecoveryRetryStep}},
 //	})
 //	if err != nil {
 //		log.Fatal(err)
@@ -83,6 +83,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // Versions of the contracts this package speaks. They are part of every output that
@@ -100,12 +101,46 @@ const (
 	ArtifactManifestVersion = "artifact-manifest-v1"
 	// ComparisonReportVersion names the planner comparison report format.
 	ComparisonReportVersion = "planner-comparison-v3"
+	// PlannerAdapterVersion names the contract between the runtime and a planner
+	// backend: one PlannerRequest in, one PlannerDecision out.
+	PlannerAdapterVersion = "planner-adapter-v1"
+	// SemanticSnapshotVersion names the accessibility-tree snapshot format planners
+	// see instead of raw DOM.
+	SemanticSnapshotVersion = "semantic-snapshot-v1"
+	// CorpusVersion is the version of the owned benchmark corpus embedded in this
+	// build. Comparison reports and listings carry it so results from different
+	// corpora are never mixed silently.
+	CorpusVersion = "owned-corpus-2026.11"
+	// PlaywrightSpecVersion names the format of an exported Playwright Test spec:
+	// the mapping of every intent, assertion and recovery strategy in
+	// docs/playwright-export.md. The same journey and options give the same bytes
+	// within a version.
+	PlaywrightSpecVersion = "playwright-spec-v1"
+	// ReplayEventVersion names the replay event contract a replay stream speaks.
+	ReplayEventVersion = "replay-event-v1"
 )
 
-// ModeledNotice is the one-line statement that accompanies every modeled output.
-// It exists so that no agent or reader mistakes a contract-shaped answer for evidence
-// of a real browser run.
-const ModeledNotice = "Modeled output: nothing was enqueued, leased, executed, fetched or written; no browser or planner provider was involved."
+// The notices an output carries in its notice field, so that no agent or
+// reader mistakes a contract-shaped or aggregated answer for evidence of a
+// run that Automium made.
+const (
+	// ModeledNotice is the one-line statement that accompanies every modeled output.
+	// It exists so that no agent or reader mistakes a contract-shaped answer for evidence
+	// of a real browser run.
+	ModeledNotice = "Modeled output: nothing was enqueued, leased, executed, fetched or written; no browser or planner provider was involved."
+	// ModeledComparisonNotice accompanies every modeled comparison report. Every
+	// planner draws from one shared model, so the numbers must not be read as a
+	// ranking of the real planners they are named after.
+	ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
+	// ModeledAssumedNotice replaces [ModeledComparisonNotice] when the caller
+	// stated assumed pass rates: the draws then follow the caller's assumptions,
+	// not an A/A baseline, and still measure nothing.
+	ModeledAssumedNotice = "Modeled output: every trial is a deterministic draw from one documented model whose per-planner pass rates are the caller's assumed rates, no planner was called and no journey was executed, so these numbers plan an experiment and do not rank real planners."
+	// ObservedNotice accompanies every observed comparison report. Automium only
+	// aggregates what it is given, so the report must not read as if automium had run
+	// or checked those trials.
+	ObservedNotice = "Observed output: aggregated from trials recorded elsewhere and supplied by the caller; automium executed nothing and did not verify them."
+)
 
 // Code classifies an [*Error]. Codes are stable snake_case strings: clients may
 // switch on them, and new codes are only ever added.
@@ -163,15 +198,11 @@ type Error struct {
 // declared fields are (the order its JSON Schema lists them) and list elements
 // by index, a field before the fields below it; problems at one path in the
 // order they were found; a path the input type does not have (an unknown
-// property) after the paths it has, in the order found. See [SortProblems].
+// property) after the paths it has, in the order found.
 type Problem struct {
-	// Stable snake_case error code, e.g. invalid_app_id.
-	Code Code `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
-	// What is wrong and how to fix it.
-	Message string `json:"message" jsonschema:"what is wrong and how to fix it"`
-	// JSON path of the offending input field, e.g. steps[2].intent.
-	Field string `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
-	// The accepted values, sorted, when the field takes a closed set.
+	Code    Code     `json:"code" jsonschema:"stable snake_case error code, e.g. invalid_app_id"`
+	Message string   `json:"message" jsonschema:"what is wrong and how to fix it"`
+	Field   string   `json:"field,omitempty" jsonschema:"JSON path of the offending input field, e.g. steps[2].intent"`
 	Allowed []string `json:"allowed,omitempty" jsonschema:"the accepted values, sorted, when the field takes a closed set"`
 
 	// path is where the problem is; Field is its rendering.
@@ -245,15 +276,15 @@ func Join(problems ...Problem) error {
 	// The first problem is always listed; a problem's text is bounded (client
 	// values are cut), so one is far below the budget.
 	keep, size := 1, problemBytes(problems[0])
-	for keep < len(problems) && keep < MaxProblems {
+	for keep < len(problems) && keep < limit.MaxProblems {
 		size += problemBytes(problems[keep])
-		if size > MaxProblemBytes-noteBytes {
+		if size > limit.MaxProblemBytes-noteBytes {
 			break
 		}
 		keep++
 	}
 	if keep < len(problems) {
-		if keep == MaxProblems {
+		if keep == limit.MaxProblems {
 			keep-- // room for the note
 		}
 		problems = append(slices.Clip(problems[:keep]), newProblem(CodeLimitExceeded, Path{}, nil,

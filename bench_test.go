@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 )
 
 // Benchmarks of every capability on its success path, the path an agent loop
@@ -40,14 +41,14 @@ func benchJourney(n int) automium.CompileJourneyInput {
 		Goal:       "Find a kettle and add it to the cart",
 		Steps:      steps,
 		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}, {Kind: "url_matches", Value: "/cart"}},
-		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []string{"re_snapshot", "retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []automium.RecoveryStrategy{"re_snapshot", "retry_step"}},
 	}
 }
 
 // benchManifest returns a valid manifest input of n entries spread over every
 // artifact kind, with sizes, digests and explicit media types on some entries.
 func benchManifest(n int) automium.GetArtifactManifestInput {
-	kinds := automium.ArtifactKinds()
+	kinds := automium.ArtifactSpecs()
 	size := int64(4096)
 	entries := make([]automium.ArtifactEntry, n)
 	for i := range entries {
@@ -101,7 +102,7 @@ func BenchmarkListFixtures(b *testing.B) {
 
 func BenchmarkCompileJourney(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range []int{10, 100, automium.MaxSteps} {
+	for _, n := range []int{10, 100, limit.MaxSteps} {
 		in := benchJourney(n)
 		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -121,7 +122,7 @@ func BenchmarkCompileJourney(b *testing.B) {
 // at most MaxProblems are listed.
 func BenchmarkCompileJourneyInvalid(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range []int{10, automium.MaxSteps} {
+	for _, n := range []int{10, limit.MaxSteps} {
 		in := benchJourney(n)
 		for i := range in.Steps {
 			in.Steps[i] = automium.Step{Intent: "navigate", Value: "https://example.com/"}
@@ -130,7 +131,7 @@ func BenchmarkCompileJourneyInvalid(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				res, err := automium.CompileJourney(ctx, in)
-				if err != nil || res.Valid || len(res.Errors) != min(n, automium.MaxProblems) {
+				if err != nil || res.Valid || len(res.Errors) != min(n, limit.MaxProblems) {
 					b.Fatalf("CompileJourney: valid=%v err=%v problems=%d", res.Valid, err, len(res.Errors))
 				}
 			}
@@ -174,7 +175,7 @@ func BenchmarkGetReplaySummary(b *testing.B) {
 
 func BenchmarkGetArtifactManifest(b *testing.B) {
 	ctx := context.Background()
-	for _, n := range []int{10, 100, automium.MaxArtifactEntries} {
+	for _, n := range []int{10, 100, limit.MaxArtifactEntries} {
 		in := benchManifest(n)
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
 			b.ReportAllocs()

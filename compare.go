@@ -10,12 +10,13 @@ import (
 	"sync/atomic"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // Basis is where the trials of a comparison report came from.
 type Basis string
 
-// The bases; [Bases] lists them.
+// The bases.
 const (
 	// BasisModeled marks a report built from modeled draws (see [ComparePlanners]).
 	BasisModeled Basis = "modeled"
@@ -24,24 +25,6 @@ const (
 	BasisObserved Basis = "observed"
 )
 
-// Bases returns every basis, sorted.
-func Bases() []Basis { return typedSet[Basis]([]string{string(BasisModeled), string(BasisObserved)}) }
-
-// ModeledComparisonNotice accompanies every modeled comparison report. Every
-// planner draws from one shared model, so the numbers must not be read as a
-// ranking of the real planners they are named after.
-const ModeledComparisonNotice = "Modeled output: every trial is a deterministic draw from one documented model shared by every planner (an A/A baseline: differences are chance), no planner was called and no journey was executed, so these numbers do not rank real planners."
-
-// ObservedNotice accompanies every observed comparison report. Automium only
-// aggregates what it is given, so the report must not read as if automium had run
-// or checked those trials.
-const ObservedNotice = "Observed output: aggregated from trials recorded elsewhere and supplied by the caller; automium executed nothing and did not verify them."
-
-// DefaultComparisonSeed is the seed of a modeled comparison whose input leaves
-// seed out (or sets it to 0). A fixed default keeps the tool's answer for the same
-// question the same from call to call.
-const DefaultComparisonSeed uint64 = 20260414
-
 // ComparePlannersInput asks for a modeled comparison of planner backends on the
 // reference journeys of some apps of the owned corpus.
 //
@@ -49,72 +32,41 @@ const DefaultComparisonSeed uint64 = 20260414
 // says what was asked in repetitionsRequested. Seed is optional too: 0 means
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
-	// Corpus version; must be a supported one (see ListApps).
-	CorpusVersion string `json:"corpusVersion" jsonschema:"corpus version; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
-	// Apps whose reference journeys are compared, 1 to 32.
-	AppIDs []string `json:"appIds" jsonschema:"apps whose reference journeys are compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
-	// Unique ids, 1 to 16; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
-	// Runs per journey and planner, up to 100; below 1 or absent means 1.
-	Repetitions int `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
-	// Per planner; draws follow them and pairs get power.
+	CorpusVersion    string            `json:"corpusVersion" jsonschema:"corpus version; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
+	AppIDs           []string          `json:"appIds" jsonschema:"apps whose reference journeys are compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
+	Planners         []PlannerRef      `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
+	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"per planner; draws follow them and pairs get power" validate:"max_planners,dive"`
-	// Seed of the modeled draws; the same seed gives the same report, and 0 or absent
-	// means the documented default 20260414.
-	Seed uint64 `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
+	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
 // aggregates. Modeled comparisons draw trials; observed comparisons take trials
 // recorded by real runs. A Trial is a plain value, safe to copy and share.
 type Trial struct {
-	// Planner ID; must be one of the input's planners.
-	PlannerID string `json:"plannerId" jsonschema:"planner ID; must be one of the input's planners" validate:"required,notblank,max_id_length"`
-	// App ID.
-	AppID string `json:"appId" jsonschema:"app ID" validate:"required,automium_app"`
-	// Fixture ID.
-	FixtureID string `json:"fixtureId" jsonschema:"fixture ID" validate:"required,automium_fixture"`
-	// Journey ID.
-	JourneyID string `json:"journeyId" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
-	// Repetition, 1 to 100; which run of this journey by this planner, unique per
-	// planner and journey.
-	Repetition int `json:"repetition" jsonschema:"repetition, 1 to 100; which run of this journey by this planner, unique per planner and journey" validate:"required,min=1,max_repetitions"`
-	// Passed.
-	Passed bool `json:"passed,omitempty" jsonschema:"passed"`
-	// Wall-clock ms.
-	LatencyMs int `json:"latencyMs,omitempty" jsonschema:"wall-clock ms" validate:"min=0,max_trial_latency_ms"`
-	// Input tokens, 0 to 100000000; planner prompt tokens spent on the run.
-	InputTokens int `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max_trial_tokens"`
-	// Output tokens, 0 to 100000000; planner completion tokens spent on the run.
-	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"output tokens, 0 to 100000000; planner completion tokens spent on the run" validate:"min=0,max_trial_tokens"`
-	// A step failed, recovery began.
-	RecoveryTriggered bool `json:"recoveryTriggered,omitempty" jsonschema:"a step failed, recovery began"`
-	// Each recovery got past its step; requires recoveryTriggered.
-	Recovered bool `json:"recovered,omitempty" jsonschema:"each recovery got past its step; requires recoveryTriggered"`
-	// Retries included; 0 or absent means 1. A run that passed after more than one
-	// attempt was rescued by a retry and counts as a first-attempt failure.
-	Attempts int `json:"attempts,omitempty" jsonschema:"retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
-	// Ended on an infrastructure error; such a run leaves every denominator and is
-	// counted apart. Requires passed to be false.
-	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"ended on an infrastructure error; such a run leaves every denominator and is counted apart. Requires passed to be false"`
-	// Latency unknown; latencyMs was not recorded, and the run then leaves the latency
-	// figures.
-	LatencyUnknown bool `json:"latencyUnknown,omitempty" jsonschema:"latency unknown; latencyMs was not recorded, and the run then leaves the latency figures"`
-	// Tokens unknown; inputTokens and outputTokens were not recorded, and the run then
-	// leaves the token figures.
-	TokensUnknown bool `json:"tokensUnknown,omitempty" jsonschema:"tokens unknown; inputTokens and outputTokens were not recorded, and the run then leaves the token figures"`
+	PlannerID         string `json:"plannerId" jsonschema:"planner ID; must be one of the input's planners" validate:"required,notblank,max_id_length"`
+	AppID             string `json:"appId" jsonschema:"app ID" validate:"required,automium_app"`
+	FixtureID         string `json:"fixtureId" jsonschema:"fixture ID" validate:"required,automium_fixture"`
+	JourneyID         string `json:"journeyId" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
+	Repetition        int    `json:"repetition" jsonschema:"repetition, 1 to 100; which run of this journey by this planner, unique per planner and journey" validate:"required,min=1,max_repetitions"`
+	Passed            bool   `json:"passed,omitempty" jsonschema:"passed"`
+	LatencyMs         int    `json:"latencyMs,omitempty" jsonschema:"wall-clock ms" validate:"min=0,max_trial_latency_ms"`
+	InputTokens       int    `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max_trial_tokens"`
+	OutputTokens      int    `json:"outputTokens,omitempty" jsonschema:"output tokens, 0 to 100000000; planner completion tokens spent on the run" validate:"min=0,max_trial_tokens"`
+	RecoveryTriggered bool   `json:"recoveryTriggered,omitempty" jsonschema:"a step failed, recovery began"`
+	Recovered         bool   `json:"recovered,omitempty" jsonschema:"each recovery got past its step; requires recoveryTriggered"`
+	Attempts          int    `json:"attempts,omitempty" jsonschema:"retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
+	NotEvaluable      bool   `json:"notEvaluable,omitempty" jsonschema:"ended on an infrastructure error; such a run leaves every denominator and is counted apart. Requires passed to be false"`
+	LatencyUnknown    bool   `json:"latencyUnknown,omitempty" jsonschema:"latency unknown; latencyMs was not recorded, and the run then leaves the latency figures"`
+	TokensUnknown     bool   `json:"tokensUnknown,omitempty" jsonschema:"tokens unknown; inputTokens and outputTokens were not recorded, and the run then leaves the token figures"`
 }
 
 // CompareObservedTrialsInput hands recorded trials to the benchmark runner.
 type CompareObservedTrialsInput struct {
-	// Corpus version; must be a supported one.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
-	// Unique ids, 1 to 16; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
-	// One per journey run, 1 to 100000; every planner needs at least one.
-	Trials []Trial `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
-	// Repetition r of every planner ran in one matched round.
-	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
+	CorpusVersion string       `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
+	Trials        []Trial      `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
+	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -397,17 +349,17 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 // before anything walks the lists.
 func comparePlannersProblems(in ComparePlannersInput) error {
 	ps := newProblems(in)
-	if len(in.AppIDs) > MaxAppIDs {
-		ps.add(field("appIds"), CodeLimitExceeded, nil, "has %d apps; the limit is %d", len(in.AppIDs), MaxAppIDs)
+	if len(in.AppIDs) > limit.MaxAppIDs {
+		ps.add(field("appIds"), CodeLimitExceeded, nil, "has %d apps; the limit is %d", len(in.AppIDs), limit.MaxAppIDs)
 	}
-	if len(in.Planners) > MaxPlanners {
-		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
+	if len(in.Planners) > limit.MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), limit.MaxPlanners)
 	}
-	if len(in.AssumedPassRates) > MaxPlanners {
-		ps.add(field("assumedPassRates"), CodeLimitExceeded, nil, "has %d rates; the limit is %d, one per planner", len(in.AssumedPassRates), MaxPlanners)
+	if len(in.AssumedPassRates) > limit.MaxPlanners {
+		ps.add(field("assumedPassRates"), CodeLimitExceeded, nil, "has %d rates; the limit is %d, one per planner", len(in.AssumedPassRates), limit.MaxPlanners)
 	}
-	if in.Repetitions > MaxRepetitions { // below 1 is normalized, not refused
-		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, MaxRepetitions)
+	if in.Repetitions > limit.MaxRepetitions { // below 1 is normalized, not refused
+		ps.add(field("repetitions"), CodeLimitExceeded, nil, "is %d, above the limit of %d; use fewer repetitions", in.Repetitions, limit.MaxRepetitions)
 	}
 	if err := ps.err(); err != nil {
 		return err
@@ -484,11 +436,11 @@ type observedPlan struct {
 // trials by planner and journey.
 func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	ps := newProblems(in)
-	if len(in.Planners) > MaxPlanners {
-		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), MaxPlanners)
+	if len(in.Planners) > limit.MaxPlanners {
+		ps.add(field("planners"), CodeLimitExceeded, nil, "has %d planners; the limit is %d", len(in.Planners), limit.MaxPlanners)
 	}
-	if len(in.Trials) > MaxObservedTrials {
-		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), MaxObservedTrials)
+	if len(in.Trials) > limit.MaxObservedTrials {
+		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), limit.MaxObservedTrials)
 	}
 	if err := ps.err(); err != nil {
 		return nil, err

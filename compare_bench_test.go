@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/automium/automium/internal/limit"
 )
 
 // The cost of a comparison grows with the number of trials, planners × journeys ×
@@ -69,8 +71,8 @@ func BenchmarkCompareObservedTrials(b *testing.B) {
 // place, so the input is the same on every run.
 func largestObservedInput() CompareObservedTrialsInput {
 	const journeys, reps = 625, 10
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: cmpPlanners(MaxPlanners)}
-	u := fillStream(nil, 20260414, MaxObservedTrials)
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: cmpPlanners(limit.MaxPlanners)}
+	u := fillStream(nil, 20260414, limit.MaxObservedTrials)
 	for p := range in.Planners {
 		for j := range journeys {
 			for r := 1; r <= reps; r++ {

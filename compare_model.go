@@ -30,7 +30,7 @@ func modeledJourneysOf(appIDs []string) ([]*modeledJourney, error) {
 // intentWeights is how hard each intent of planner-intent-v1 is for a planner in
 // the model, relative to a click. Intents that need precise targeting, a second
 // target, or browser state outside the page weigh more.
-var intentWeights = map[string]float64{
+var intentWeights = map[Intent]float64{
 	"navigate": 0.6, "go_back": 0.8, "click": 1.0, "fill": 1.1, "select_option": 1.3,
 	"set_checked": 1.1, "press_key": 0.9, "hover": 1.2, "scroll": 1.0, "upload_file": 1.8,
 	"handle_dialog": 1.6, "switch_tab": 1.7, "drag_drop": 2.2, "wait_for": 1.0,

@@ -10,7 +10,7 @@ import (
 // PairVerdict is the conclusion a comparison report draws about one pair of planners.
 type PairVerdict string
 
-// The verdicts of a pair; [PairVerdicts] lists them.
+// The verdicts of a pair.
 const (
 	// PairABetter: over the shared journeys, taken as a sample of journeys, A's
 	// mean first-attempt pass rate is significantly higher than B's.
@@ -27,17 +27,12 @@ const (
 	PairModeledNotEvidence PairVerdict = "not evidence: modeled draws"
 )
 
-// PairVerdicts returns every verdict of a pair, sorted.
-func PairVerdicts() []PairVerdict {
-	return typedSet[PairVerdict]([]string{string(PairABetter), string(PairBBetter), string(PairIndistinguishable), string(PairModeledNotEvidence)})
-}
-
 // JourneyFlag is how one journey reads between the two planners of a pair,
 // B against A, for a reader scanning rows. It is a screening flag from a
 // within-journey test at 0.05 with no multiplicity correction, not a verdict.
 type JourneyFlag string
 
-// The flags of a pair's journey row; [JourneyFlags] lists them.
+// The flags of a pair's journey row.
 const (
 	// FlagRegressed: B passed significantly fewer first attempts than A (Fisher p ≤ 0.05).
 	FlagRegressed JourneyFlag = "regressed"
@@ -53,30 +48,17 @@ const (
 	FlagInconclusive JourneyFlag = "inconclusive"
 )
 
-// JourneyFlags returns every flag of a pair's journey row, sorted.
-func JourneyFlags() []JourneyFlag {
-	return typedSet[JourneyFlag]([]string{string(FlagRegressed), string(FlagImproved), string(FlagFlaky), string(FlagUnchanged), string(FlagInconclusive)})
-}
-
-// PairedAlpha is the family-wise significance level of a report's verdicts: the
-// chance that any pair of a report is called different when no pair is, under
-// the Holm correction.
-const PairedAlpha = 0.05
-
-// MinDecisiveJourneys is the fewest shared journeys a decisive verdict needs.
-// With journeys as the sample, no test can do better than an exact sign-flip
-// test over them, whose smallest two-sided p-value is 2^(1−G): above 0.05 for
-// G ≤ 5. A t test on fewer journeys could still reach 0.05 on a floor of
-// within-journey noise, which would read thin evidence as certainty.
-const MinDecisiveJourneys = 6
+// Pairing is how a pair comparison pairs the runs of two planners; its string
+// is the wire form, as in pairing.
+type Pairing string
 
 // The pairings of a pair comparison.
 const (
 	// PairingJourneys: per-journey pass rates of independent runs.
-	PairingJourneys = "journeys"
+	PairingJourneys Pairing = "journeys"
 	// PairingMatchedRounds: runs paired by repetition within each journey, as
 	// the caller declared (CompareObservedTrialsInput.MatchedRounds).
-	PairingMatchedRounds = "matched rounds"
+	PairingMatchedRounds Pairing = "matched rounds"
 )
 
 // PairedComparison compares two planners of a report over the journeys both ran
@@ -87,71 +69,42 @@ const (
 // one estimand: a t test with G − 1 degrees of freedom on the dⱼ, whose standard
 // error is floored by within-journey binomial noise. See docs/benchmarks.md.
 type PairedComparison struct {
-	// Planner A, the earlier in the input.
-	PlannerA string `json:"plannerA" jsonschema:"planner A, the earlier in the input"`
-	// Planner B, the later in the input.
-	PlannerB string `json:"plannerB" jsonschema:"planner B, the later in the input"`
-	// Journeys, or matched rounds when the caller declared them.
-	Pairing string `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
-	// G: journeys both ran evaluably.
-	SharedJourneys int `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
-	// Journeys only A ran, left out.
-	JourneysOnlyA int `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
-	// Journeys only B ran, left out.
-	JourneysOnlyB int `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
-	// Mean over shared journeys of A's first-attempt pass rate minus B's.
-	MeanDifference float64 `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
-	// Max(s/√G, within-journey floor) (docs/benchmarks.md).
-	StandardError float64 `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
-	// G − 1.
-	DegreesOfFreedom int `json:"degreesOfFreedom" jsonschema:"G − 1"`
-	// Two-sided t-test p-value, G − 1 df; 1 with G < 2.
-	P float64 `json:"p" jsonschema:"two-sided t-test p-value, G − 1 df; 1 with G < 2"`
-	// P after the Holm correction across pairs.
-	HolmP float64 `json:"holmP" jsonschema:"p after the Holm correction across pairs"`
-	// MeanDifference ± t(0.975, G−1)·standardError within [−1,1].
-	Difference95 DifferenceInterval `json:"difference95" jsonschema:"meanDifference ± t(0.975, G−1)·standardError within [−1,1]"`
-	// (t(0.975) + t(0.80))·standardError, at most 1.
-	MinDetectableEffect80 float64 `json:"minDetectableEffect80" jsonschema:"(t(0.975) + t(0.80))·standardError, at most 1"`
-	// A better, B better or indistinguishable; modeled: not evidence: modeled draws.
-	Verdict PairVerdict `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
-	// Why the verdict is what it is.
-	Reason string `json:"reason" jsonschema:"why the verdict is what it is"`
-	// With assumed rates: power and the design for 80%.
-	Power *PairPower `json:"power,omitempty" jsonschema:"with assumed rates: power and the design for 80%"`
-	// One row per shared journey; the figures above recompute from them.
-	Journeys []PairJourneyRow `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
+	PlannerA              string             `json:"plannerA" jsonschema:"planner A, the earlier in the input"`
+	PlannerB              string             `json:"plannerB" jsonschema:"planner B, the later in the input"`
+	Pairing               Pairing            `json:"pairing" jsonschema:"journeys, or matched rounds when the caller declared them"`
+	SharedJourneys        int                `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
+	JourneysOnlyA         int                `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
+	JourneysOnlyB         int                `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
+	MeanDifference        float64            `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
+	StandardError         float64            `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
+	DegreesOfFreedom      int                `json:"degreesOfFreedom" jsonschema:"G − 1"`
+	P                     float64            `json:"p" jsonschema:"two-sided t-test p-value, G − 1 df; 1 with G < 2"`
+	HolmP                 float64            `json:"holmP" jsonschema:"p after the Holm correction across pairs"`
+	Difference95          DifferenceInterval `json:"difference95" jsonschema:"meanDifference ± t(0.975, G−1)·standardError within [−1,1]"`
+	MinDetectableEffect80 float64            `json:"minDetectableEffect80" jsonschema:"(t(0.975) + t(0.80))·standardError, at most 1"`
+	Verdict               PairVerdict        `json:"verdict" jsonschema:"A better, B better or indistinguishable; modeled: not evidence: modeled draws"`
+	Reason                string             `json:"reason" jsonschema:"why the verdict is what it is"`
+	Power                 *PairPower         `json:"power,omitempty" jsonschema:"with assumed rates: power and the design for 80%"`
+	Journeys              []PairJourneyRow   `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
 }
 
 // PairJourneyRow is one shared journey of a pair.
 type PairJourneyRow struct {
-	// Journey ID.
-	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
-	// A's evaluable runs.
-	ARuns int `json:"aRuns" jsonschema:"A's evaluable runs"`
-	// A's first-attempt passes.
-	APasses int `json:"aPasses" jsonschema:"A's first-attempt passes"`
-	// B's evaluable runs.
-	BRuns int `json:"bRuns" jsonschema:"B's evaluable runs"`
-	// B's first-attempt passes.
-	BPasses int `json:"bPasses" jsonschema:"B's first-attempt passes"`
-	// Matched runs (matched rounds only).
-	MatchedRuns int `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
-	// Matched runs A alone passed.
-	APassedOnly int `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
-	// Matched runs B alone passed.
-	BPassedOnly int `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`
-	// Two-sided Fisher exact p of the journey's first attempts.
-	FisherP float64 `json:"fisherP" jsonschema:"two-sided Fisher exact p of the journey's first attempts"`
-	// B against A: regressed, improved, flaky, unchanged or inconclusive.
-	Flag JourneyFlag `json:"flag" jsonschema:"B against A: regressed, improved, flaky, unchanged or inconclusive"`
+	JourneyID   string      `json:"journeyId" jsonschema:"journey ID"`
+	ARuns       int         `json:"aRuns" jsonschema:"A's evaluable runs"`
+	APasses     int         `json:"aPasses" jsonschema:"A's first-attempt passes"`
+	BRuns       int         `json:"bRuns" jsonschema:"B's evaluable runs"`
+	BPasses     int         `json:"bPasses" jsonschema:"B's first-attempt passes"`
+	MatchedRuns int         `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
+	APassedOnly int         `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
+	BPassedOnly int         `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`
+	FisherP     float64     `json:"fisherP" jsonschema:"two-sided Fisher exact p of the journey's first attempts"`
+	Flag        JourneyFlag `json:"flag" jsonschema:"B against A: regressed, improved, flaky, unchanged or inconclusive"`
 }
 
 // DifferenceInterval is a closed interval within [−1,1].
 type DifferenceInterval struct {
-	// Lower bound.
 	Lower float64 `json:"lower" jsonschema:"lower bound"`
-	// Upper bound.
 	Upper float64 `json:"upper" jsonschema:"upper bound"`
 }
 

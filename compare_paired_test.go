@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -295,7 +296,7 @@ func TestPairProperties(t *testing.T) {
 		shuffled := append([]Trial(nil), trials...)
 		rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
 		for i := range shuffled { // renumber: repetition r becomes 101 − r, a bijection per planner and journey
-			shuffled[i].Repetition = MaxRepetitions + 1 - shuffled[i].Repetition
+			shuffled[i].Repetition = limit.MaxRepetitions + 1 - shuffled[i].Repetition
 		}
 		again := observedPairs(t, ids, shuffled)
 		if diff := cmp.Diff(base, again); diff != "" {

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,7 +19,7 @@ func TestModelPlannersWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	planners := cmpPlanners(MaxPlanners)
+	planners := cmpPlanners(limit.MaxPlanners)
 	model := func(workers int) []PlannerReport {
 		t.Helper()
 		reports := make([]PlannerReport, len(planners))
@@ -28,7 +29,7 @@ func TestModelPlannersWorkers(t *testing.T) {
 		return reports
 	}
 	want := model(1)
-	for _, workers := range []int{0, 2, 3, MaxPlanners, MaxPlanners + 5} {
+	for _, workers := range []int{0, 2, 3, limit.MaxPlanners, limit.MaxPlanners + 5} {
 		if diff := cmp.Diff(want, model(workers)); diff != "" {
 			t.Errorf("%d workers (-want +got):\n%s", workers, diff)
 		}
@@ -56,7 +57,7 @@ func TestModelPlannersCanceledMidway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	planners := cmpPlanners(MaxPlanners)
+	planners := cmpPlanners(limit.MaxPlanners)
 	for _, workers := range []int{1, 2, 4} {
 		ctx := &cancelAfter{Context: context.Background()}
 		ctx.n.Store(3)
@@ -82,7 +83,7 @@ func TestModelPlannersCanceledMidway(t *testing.T) {
 // goroutine, where a caller's recovery can catch it, instead of ending the
 // process from a helper goroutine.
 func TestModelPlannersPanicReachesTheCaller(t *testing.T) {
-	planners := cmpPlanners(MaxPlanners)
+	planners := cmpPlanners(limit.MaxPlanners)
 	for _, workers := range []int{1, 2, 4} {
 		func() {
 			defer func() {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // This file plans experiments on modeled data: with assumed pass rates the
@@ -24,22 +25,35 @@ import (
 // integer (the MCP argument walker reads no fractions), and a design that
 // could tell 80.5% from 80% needs far more runs than the corpus offers.
 type AssumedPassRate struct {
-	// Planner ID.
-	PlannerID string `json:"plannerId" jsonschema:"planner ID" validate:"required,max_id_length"`
-	// First-attempt pass %.
-	FirstAttemptPassPercent int `json:"firstAttemptPassPercent" jsonschema:"first-attempt pass %" validate:"required,min=1,max_assumed_pass_percent"`
+	PlannerID               string `json:"plannerId" jsonschema:"planner ID" validate:"required,max_id_length"`
+	FirstAttemptPassPercent int    `json:"firstAttemptPassPercent" jsonschema:"first-attempt pass %" validate:"required,min=1,max_assumed_pass_percent"`
 }
-
-// MinAssumedPassPercent is the least assumed pass rate, in percent, as
-// [MaxAssumedPassPercent] is the most: a rate of 0 or 100% leaves no noise to
-// plan against and no finite error rate for the model.
-const MinAssumedPassPercent = 1
 
 // rate is the assumed rate as a fraction.
 func (r AssumedPassRate) rate() float64 { return float64(r.FirstAttemptPassPercent) / 100 }
 
-// Power planning constants.
+// The figures of the comparison method (docs/benchmarks.md): the default
+// seed, the decision rule's level and floor, the least assumed pass rate, and
+// how power is planned.
 const (
+	// DefaultComparisonSeed is the seed of a modeled comparison whose input leaves
+	// seed out (or sets it to 0). A fixed default keeps the tool's answer for the same
+	// question the same from call to call.
+	DefaultComparisonSeed uint64 = 20260414
+	// PairedAlpha is the family-wise significance level of a report's verdicts: the
+	// chance that any pair of a report is called different when no pair is, under
+	// the Holm correction.
+	PairedAlpha = 0.05
+	// MinDecisiveJourneys is the fewest shared journeys a decisive verdict needs.
+	// With journeys as the sample, no test can do better than an exact sign-flip
+	// test over them, whose smallest two-sided p-value is 2^(1−G): above 0.05 for
+	// G ≤ 5. A t test on fewer journeys could still reach 0.05 on a floor of
+	// within-journey noise, which would read thin evidence as certainty.
+	MinDecisiveJourneys = 6
+	// MinAssumedPassPercent is the least assumed pass rate, in percent, as
+	// MaxAssumedPassPercent of [Limits] is the most: a rate of 0 or 100% leaves no noise to
+	// plan against and no finite error rate for the model.
+	MinAssumedPassPercent = 1
 	// PowerSimulations is how many experiments each power figure simulates:
 	// its Monte Carlo standard error √(p(1−p)/N) is at most 0.016, and 0.0126
 	// at 80% power.
@@ -62,20 +76,13 @@ const (
 // rate; with equal rates it is the chance of any decisive verdict, the
 // false-verdict rate. It is estimated from seeded simulated experiments.
 type PairPower struct {
-	// A's assumed rate minus B's.
-	AssumedDifference float64 `json:"assumedDifference" jsonschema:"A's assumed rate minus B's"`
-	// Chance the verdict rule names the higher planner at this design.
-	Power float64 `json:"power" jsonschema:"chance the verdict rule names the higher planner at this design"`
-	// Its Monte Carlo standard error.
-	PowerStandardError float64 `json:"powerStandardError" jsonschema:"its Monte Carlo standard error"`
-	// Seeded experiments simulated.
-	SimulatedExperiments int `json:"simulatedExperiments" jsonschema:"seeded experiments simulated"`
-	// Repetitions for 80% power; absent if over 100.
-	RepetitionsFor80 *int `json:"repetitionsFor80,omitempty" jsonschema:"repetitions for 80% power; absent if over 100"`
-	// Journeys for 80% power; absent if over 100.
-	JourneysFor80 *int `json:"journeysFor80,omitempty" jsonschema:"journeys for 80% power; absent if over 100"`
-	// The plan.
-	Plan string `json:"plan" jsonschema:"the plan"`
+	AssumedDifference    float64 `json:"assumedDifference" jsonschema:"A's assumed rate minus B's"`
+	Power                float64 `json:"power" jsonschema:"chance the verdict rule names the higher planner at this design"`
+	PowerStandardError   float64 `json:"powerStandardError" jsonschema:"its Monte Carlo standard error"`
+	SimulatedExperiments int     `json:"simulatedExperiments" jsonschema:"seeded experiments simulated"`
+	RepetitionsFor80     *int    `json:"repetitionsFor80,omitempty" jsonschema:"repetitions for 80% power; absent if over 100"`
+	JourneysFor80        *int    `json:"journeysFor80,omitempty" jsonschema:"journeys for 80% power; absent if over 100"`
+	Plan                 string  `json:"plan" jsonschema:"the plan"`
 }
 
 // assumedRateProblems checks the assumed rates against the planners: every
@@ -202,7 +209,7 @@ func binomialCDF(cdf []float64, n int, p float64) {
 
 // logFactorials holds log k! for k up to MaxRepetitions.
 var logFactorials = sync.OnceValue(func() []float64 {
-	lf := make([]float64, MaxRepetitions+1)
+	lf := make([]float64, limit.MaxRepetitions+1)
 	for k := range lf {
 		lf[k], _ = math.Lgamma(float64(k + 1))
 	}
@@ -389,7 +396,7 @@ func pairPower(seed uint64, pa, pb []float64, rateA, rateB float64, reps int) *P
 		}
 		return s.verdicts(gg, rr, want, need) >= need
 	}
-	pp.RepetitionsFor80 = leastReachingFrom(1, reps, MaxRepetitions, func(r int) bool { return reaches(g, r) })
+	pp.RepetitionsFor80 = leastReachingFrom(1, reps, limit.MaxRepetitions, func(r int) bool { return reaches(g, r) })
 	pp.JourneysFor80 = leastReachingFrom(MinDecisiveJourneys, g, PowerJourneysCap, func(j int) bool { return reaches(j, reps) })
 	pp.Plan = planSentence(pp, g, reps, false)
 	return pp
@@ -437,11 +444,6 @@ func planSentence(pp *PairPower, g, reps int, equal bool) string {
 	}
 	return reps80 + ", or " + j80 + " (one pair at α = 0.05; Holm across more pairs asks for more)"
 }
-
-// ModeledAssumedNotice replaces [ModeledComparisonNotice] when the caller
-// stated assumed pass rates: the draws then follow the caller's assumptions,
-// not an A/A baseline, and still measure nothing.
-const ModeledAssumedNotice = "Modeled output: every trial is a deterministic draw from one documented model whose per-planner pass rates are the caller's assumed rates, no planner was called and no journey was executed, so these numbers plan an experiment and do not rank real planners."
 
 // assumedTraits returns each planner's traits for its assumed rate, in the
 // planners' order, or nil without assumptions (every planner then draws with

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -55,7 +56,7 @@ func TestAssumedRateValidation(t *testing.T) {
 		{"everything at once", []AssumedPassRate{rate("baseline", -5), rate("baseline", 50), rate("nobody", 20)},
 			[]shape{{"assumedPassRates", CodeInvalidArgument}, {"assumedPassRates[0].firstAttemptPassPercent", CodeInvalidArgument},
 				{"assumedPassRates[1].plannerId", CodeInvalidArgument}, {"assumedPassRates[2].plannerId", CodeInvalidArgument}}},
-		{"flood", make([]AssumedPassRate, MaxPlanners+1), []shape{{"assumedPassRates", CodeLimitExceeded}}},
+		{"flood", make([]AssumedPassRate, limit.MaxPlanners+1), []shape{{"assumedPassRates", CodeLimitExceeded}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +88,7 @@ func TestAssumedRatesDrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, rate := range []float64{MinAssumedPassPercent / 100.0, 0.2, 0.5, 0.8, MaxAssumedPassPercent / 100.0} {
+	for _, rate := range []float64{MinAssumedPassPercent / 100.0, 0.2, 0.5, 0.8, limit.MaxAssumedPassPercent / 100.0} {
 		if got := meanPassProbability(journeys, traitsForRate(journeys, rate)); math.Abs(got-rate) > 1e-12 {
 			t.Errorf("rate %g: the model's mean is %.15g", rate, got)
 		}
@@ -98,11 +99,11 @@ func TestAssumedRatesDrive(t *testing.T) {
 	if got := traitsForRate(journeys, base).lambda; math.Abs(got-sharedTraits.lambda) > 1e-9 {
 		t.Errorf("the baseline's own rate gives λ %g, want %g", got, sharedTraits.lambda)
 	}
-	r, err := ComparePlanners(context.Background(), assumedInput(MaxRepetitions, 30, 90))
+	r, err := ComparePlanners(context.Background(), assumedInput(limit.MaxRepetitions, 30, 90))
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs := float64(len(journeys) * MaxRepetitions)
+	runs := float64(len(journeys) * limit.MaxRepetitions)
 	for i, want := range []float64{0.3, 0.9} {
 		got := r.Planners[i].FirstAttemptPassRate.Value
 		if se := math.Sqrt(want * (1 - want) / runs); math.Abs(got-want) > 4*se {

@@ -6,40 +6,21 @@ package automium
 // and seed. Planners appear in input order, which lets a caller put its baseline
 // first. All floats are rounded to 6 decimals.
 type ComparisonReport struct {
-	// Comparison report format version.
-	ReportVersion string `json:"reportVersion" jsonschema:"comparison report format version"`
-	// Owned corpus version the trials belong to.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the trials belong to"`
-	// Modeled (deterministic draws from a documented model) or observed (trials
-	// supplied by the caller).
-	Basis Basis `json:"basis" jsonschema:"modeled (deterministic draws from a documented model) or observed (trials supplied by the caller)"`
-	// True when the trials are modeled draws, not measurements of any real planner.
-	Modeled bool `json:"modeled" jsonschema:"true when the trials are modeled draws, not measurements of any real planner"`
-	// One-line statement of what the numbers are and are not.
-	Notice string `json:"notice" jsonschema:"one-line statement of what the numbers are and are not"`
-	// Seed of the modeled draws; absent for observed reports.
-	Seed uint64 `json:"seed,omitempty" jsonschema:"seed of the modeled draws; absent for observed reports"`
-	// Apps whose journeys were compared, sorted.
-	AppIDs []string `json:"appIds" jsonschema:"apps whose journeys were compared, sorted"`
-	// Runs per journey per planner; for observed reports the most runs of one journey
-	// by one planner.
-	Repetitions int `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the most runs of one journey by one planner"`
-	// Repetitions asked for, when they differ from those used (below 1 means 1).
-	RepetitionsRequested *int `json:"repetitionsRequested,omitempty" jsonschema:"repetitions asked for, when they differ from those used (below 1 means 1)"`
-	// The assumed rates the draws followed.
-	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"the assumed rates the draws followed"`
-	// Whether the caller declared matched rounds.
-	MatchedRounds bool `json:"matchedRounds,omitempty" jsonschema:"whether the caller declared matched rounds"`
-	// Journeys every planner ran evaluably: the shared workload.
-	SharedJourneys int `json:"sharedJourneys" jsonschema:"journeys every planner ran evaluably: the shared workload"`
-	// One report per planner, in input order.
-	Planners []PlannerReport `json:"planners" jsonschema:"one report per planner, in input order"`
-	// One comparison per pair of planners over the journeys both ran, in input order;
-	// empty with one planner.
-	Pairs []PairedComparison `json:"pairs" jsonschema:"one comparison per pair of planners over the journeys both ran, in input order; empty with one planner"`
-	// Pareto set over the shared workload (first-attempt pass rate, median latency,
-	// tokens per run), input order; empty if modeled or nothing shared.
-	ParetoPlannerIDs []string `json:"paretoPlannerIds" jsonschema:"Pareto set over the shared workload (first-attempt pass rate, median latency, tokens per run), input order; empty if modeled or nothing shared"`
+	ReportVersion        string             `json:"reportVersion" jsonschema:"comparison report format version"`
+	CorpusVersion        string             `json:"corpusVersion" jsonschema:"owned corpus version the trials belong to"`
+	Basis                Basis              `json:"basis" jsonschema:"modeled (deterministic draws from a documented model) or observed (trials supplied by the caller)"`
+	Modeled              bool               `json:"modeled" jsonschema:"true when the trials are modeled draws, not measurements of any real planner"`
+	Notice               string             `json:"notice" jsonschema:"one-line statement of what the numbers are and are not"`
+	Seed                 uint64             `json:"seed,omitempty" jsonschema:"seed of the modeled draws; absent for observed reports"`
+	AppIDs               []string           `json:"appIds" jsonschema:"apps whose journeys were compared, sorted"`
+	Repetitions          int                `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the most runs of one journey by one planner"`
+	RepetitionsRequested *int               `json:"repetitionsRequested,omitempty" jsonschema:"repetitions asked for, when they differ from those used (below 1 means 1)"`
+	AssumedPassRates     []AssumedPassRate  `json:"assumedPassRates,omitempty" jsonschema:"the assumed rates the draws followed"`
+	MatchedRounds        bool               `json:"matchedRounds,omitempty" jsonschema:"whether the caller declared matched rounds"`
+	SharedJourneys       int                `json:"sharedJourneys" jsonschema:"journeys every planner ran evaluably: the shared workload"`
+	Planners             []PlannerReport    `json:"planners" jsonschema:"one report per planner, in input order"`
+	Pairs                []PairedComparison `json:"pairs" jsonschema:"one comparison per pair of planners over the journeys both ran, in input order; empty with one planner"`
+	ParetoPlannerIDs     []string           `json:"paretoPlannerIds" jsonschema:"Pareto set over the shared workload (first-attempt pass rate, median latency, tokens per run), input order; empty if modeled or nothing shared"`
 }
 
 // PlannerReport holds the metrics of one planner. Runs are evaluable runs:
@@ -47,109 +28,62 @@ type ComparisonReport struct {
 // Pass^k, the first-attempt pass rate and the pair comparisons count first
 // attempts; passRate counts final outcomes, retries included.
 type PlannerReport struct {
-	// The planner these metrics are about.
-	Planner PlannerRef `json:"planner" jsonschema:"the planner these metrics are about"`
-	// Trials given, not-evaluable ones included.
-	Trials int `json:"trials" jsonschema:"trials given, not-evaluable ones included"`
-	// Distinct journeys with an evaluable run.
-	Journeys int `json:"journeys" jsonschema:"distinct journeys with an evaluable run"`
-	// Trials that ended on an infrastructure error.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"trials that ended on an infrastructure error"`
-	// Runs that failed their first attempt and passed on a retry.
-	RescuedByRetry int `json:"rescuedByRetry" jsonschema:"runs that failed their first attempt and passed on a retry"`
-	// Passed runs (final outcome) over evaluable runs, with a 95% Wilson interval.
-	PassRate Rate `json:"passRate" jsonschema:"passed runs (final outcome) over evaluable runs, with a 95% Wilson interval"`
-	// Runs passed on the first attempt over evaluable runs, with a 95% Wilson
-	// interval.
-	FirstAttemptPassRate Rate `json:"firstAttemptPassRate" jsonschema:"runs passed on the first attempt over evaluable runs, with a 95% Wilson interval"`
-	// How reliably the planner passes the same journey again, by first attempts.
-	Repeatability Repeatability `json:"repeatability" jsonschema:"how reliably the planner passes the same journey again, by first attempts"`
-	// Median latency of one run in ms, over runs with a known latency.
-	MedianJourneyLatencyMs float64 `json:"medianJourneyLatencyMs" jsonschema:"median latency of one run in ms, over runs with a known latency"`
-	// 90th percentile latency of one run in ms (R-7).
-	P90JourneyLatencyMs float64 `json:"p90JourneyLatencyMs" jsonschema:"90th percentile latency of one run in ms (R-7)"`
-	// Evaluable runs with unknown latency, left out of the latency figures.
-	LatencyUnknown int `json:"latencyUnknown,omitempty" jsonschema:"evaluable runs with unknown latency, left out of the latency figures"`
-	// Planner tokens spent, in total and per run, over runs with known tokens.
-	TokenSpend TokenSpend `json:"tokenSpend" jsonschema:"planner tokens spent, in total and per run, over runs with known tokens"`
-	// Evaluable runs with unknown tokens, left out of the token figures.
-	TokensUnknown int `json:"tokensUnknown,omitempty" jsonschema:"evaluable runs with unknown tokens, left out of the token figures"`
-	// Runs whose recovery succeeded over runs that triggered it, with a 95% Wilson
-	// interval; absent if none did.
-	RecoverySuccessRate *Rate `json:"recoverySuccessRate,omitempty" jsonschema:"runs whose recovery succeeded over runs that triggered it, with a 95% Wilson interval; absent if none did"`
-	// Figures on the shared workload, as the Pareto set compares them; absent if
-	// nothing is shared.
-	SharedWorkload *WorkloadFigures `json:"sharedWorkload,omitempty" jsonschema:"figures on the shared workload, as the Pareto set compares them; absent if nothing is shared"`
-	// Sums of journeyRows by app.
-	Apps []AppRollup `json:"apps" jsonschema:"sums of journeyRows by app"`
-	// One row per journey, sorted by ID; the figures above recompute from them.
-	JourneyRows []PlannerJourneyRow `json:"journeyRows" jsonschema:"one row per journey, sorted by ID; the figures above recompute from them"`
+	Planner                PlannerRef          `json:"planner" jsonschema:"the planner these metrics are about"`
+	Trials                 int                 `json:"trials" jsonschema:"trials given, not-evaluable ones included"`
+	Journeys               int                 `json:"journeys" jsonschema:"distinct journeys with an evaluable run"`
+	NotEvaluable           int                 `json:"notEvaluable" jsonschema:"trials that ended on an infrastructure error"`
+	RescuedByRetry         int                 `json:"rescuedByRetry" jsonschema:"runs that failed their first attempt and passed on a retry"`
+	PassRate               Rate                `json:"passRate" jsonschema:"passed runs (final outcome) over evaluable runs, with a 95% Wilson interval"`
+	FirstAttemptPassRate   Rate                `json:"firstAttemptPassRate" jsonschema:"runs passed on the first attempt over evaluable runs, with a 95% Wilson interval"`
+	Repeatability          Repeatability       `json:"repeatability" jsonschema:"how reliably the planner passes the same journey again, by first attempts"`
+	MedianJourneyLatencyMs float64             `json:"medianJourneyLatencyMs" jsonschema:"median latency of one run in ms, over runs with a known latency"`
+	P90JourneyLatencyMs    float64             `json:"p90JourneyLatencyMs" jsonschema:"90th percentile latency of one run in ms (R-7)"`
+	LatencyUnknown         int                 `json:"latencyUnknown,omitempty" jsonschema:"evaluable runs with unknown latency, left out of the latency figures"`
+	TokenSpend             TokenSpend          `json:"tokenSpend" jsonschema:"planner tokens spent, in total and per run, over runs with known tokens"`
+	TokensUnknown          int                 `json:"tokensUnknown,omitempty" jsonschema:"evaluable runs with unknown tokens, left out of the token figures"`
+	RecoverySuccessRate    *Rate               `json:"recoverySuccessRate,omitempty" jsonschema:"runs whose recovery succeeded over runs that triggered it, with a 95% Wilson interval; absent if none did"`
+	SharedWorkload         *WorkloadFigures    `json:"sharedWorkload,omitempty" jsonschema:"figures on the shared workload, as the Pareto set compares them; absent if nothing is shared"`
+	Apps                   []AppRollup         `json:"apps" jsonschema:"sums of journeyRows by app"`
+	JourneyRows            []PlannerJourneyRow `json:"journeyRows" jsonschema:"one row per journey, sorted by ID; the figures above recompute from them"`
 }
 
 // WorkloadFigures are a planner's figures on the shared workload.
 type WorkloadFigures struct {
-	// Shared journeys.
-	Journeys int `json:"journeys" jsonschema:"shared journeys"`
-	// Evaluable runs of them.
-	Runs int `json:"runs" jsonschema:"evaluable runs of them"`
-	// First-attempt passes over those runs.
-	FirstAttemptPassRate float64 `json:"firstAttemptPassRate" jsonschema:"first-attempt passes over those runs"`
-	// Median latency of those runs in ms (R-7).
+	Journeys               int     `json:"journeys" jsonschema:"shared journeys"`
+	Runs                   int     `json:"runs" jsonschema:"evaluable runs of them"`
+	FirstAttemptPassRate   float64 `json:"firstAttemptPassRate" jsonschema:"first-attempt passes over those runs"`
 	MedianJourneyLatencyMs float64 `json:"medianJourneyLatencyMs" jsonschema:"median latency of those runs in ms (R-7)"`
-	// Tokens per run over those runs with known tokens.
-	MeanTokensPerRun float64 `json:"meanTokensPerRun" jsonschema:"tokens per run over those runs with known tokens"`
+	MeanTokensPerRun       float64 `json:"meanTokensPerRun" jsonschema:"tokens per run over those runs with known tokens"`
 }
 
 // AppRollup sums a planner's journey rows of one app.
 type AppRollup struct {
-	// App ID.
-	AppID string `json:"appId" jsonschema:"app ID"`
-	// Journeys with an evaluable run.
-	Journeys int `json:"journeys" jsonschema:"journeys with an evaluable run"`
-	// Evaluable runs.
-	Runs int `json:"runs" jsonschema:"evaluable runs"`
-	// Passed runs (final outcome).
-	Passes int `json:"passes" jsonschema:"passed runs (final outcome)"`
-	// Runs passed on the first attempt.
-	FirstAttemptPasses int `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
-	// Runs passed on a retry.
-	RescuedByRetry int `json:"rescuedByRetry" jsonschema:"runs passed on a retry"`
-	// Not-evaluable trials.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"not-evaluable trials"`
+	AppID              string `json:"appId" jsonschema:"app ID"`
+	Journeys           int    `json:"journeys" jsonschema:"journeys with an evaluable run"`
+	Runs               int    `json:"runs" jsonschema:"evaluable runs"`
+	Passes             int    `json:"passes" jsonschema:"passed runs (final outcome)"`
+	FirstAttemptPasses int    `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
+	RescuedByRetry     int    `json:"rescuedByRetry" jsonschema:"runs passed on a retry"`
+	NotEvaluable       int    `json:"notEvaluable" jsonschema:"not-evaluable trials"`
 }
 
 // PlannerJourneyRow is one planner's figures on one journey.
 type PlannerJourneyRow struct {
-	// Journey ID.
-	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
-	// Its app.
-	AppID string `json:"appId" jsonschema:"its app"`
-	// Evaluable runs.
-	Runs int `json:"runs" jsonschema:"evaluable runs"`
-	// Passed runs (final outcome).
-	Passes int `json:"passes" jsonschema:"passed runs (final outcome)"`
-	// Runs passed on the first attempt.
-	FirstAttemptPasses int `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
-	// Runs passed on a retry.
-	RescuedByRetry int `json:"rescuedByRetry,omitempty" jsonschema:"runs passed on a retry"`
-	// Not-evaluable trials.
-	NotEvaluable int `json:"notEvaluable,omitempty" jsonschema:"not-evaluable trials"`
-	// Pass^k by first attempts for the planner's k = 1, 2, ….
-	PassAtK []float64 `json:"passAtK" jsonschema:"pass^k by first attempts for the planner's k = 1, 2, …"`
-	// Median latency in ms (R-7); absent if none is known.
-	MedianLatencyMs *float64 `json:"medianLatencyMs,omitempty" jsonschema:"median latency in ms (R-7); absent if none is known"`
-	// Runs with unknown latency.
-	LatencyUnknown int `json:"latencyUnknown,omitempty" jsonschema:"runs with unknown latency"`
-	// Input tokens of runs with known tokens.
-	InputTokens int `json:"inputTokens" jsonschema:"input tokens of runs with known tokens"`
-	// Output tokens of runs with known tokens.
-	OutputTokens int `json:"outputTokens" jsonschema:"output tokens of runs with known tokens"`
-	// Runs with unknown tokens.
-	TokensUnknown int `json:"tokensUnknown,omitempty" jsonschema:"runs with unknown tokens"`
-	// Runs that triggered recovery.
-	RecoveryTriggered int `json:"recoveryTriggered,omitempty" jsonschema:"runs that triggered recovery"`
-	// Of those, runs that recovered.
-	Recovered int `json:"recovered,omitempty" jsonschema:"of those, runs that recovered"`
+	JourneyID          string    `json:"journeyId" jsonschema:"journey ID"`
+	AppID              string    `json:"appId" jsonschema:"its app"`
+	Runs               int       `json:"runs" jsonschema:"evaluable runs"`
+	Passes             int       `json:"passes" jsonschema:"passed runs (final outcome)"`
+	FirstAttemptPasses int       `json:"firstAttemptPasses" jsonschema:"runs passed on the first attempt"`
+	RescuedByRetry     int       `json:"rescuedByRetry,omitempty" jsonschema:"runs passed on a retry"`
+	NotEvaluable       int       `json:"notEvaluable,omitempty" jsonschema:"not-evaluable trials"`
+	PassAtK            []float64 `json:"passAtK" jsonschema:"pass^k by first attempts for the planner's k = 1, 2, …"`
+	MedianLatencyMs    *float64  `json:"medianLatencyMs,omitempty" jsonschema:"median latency in ms (R-7); absent if none is known"`
+	LatencyUnknown     int       `json:"latencyUnknown,omitempty" jsonschema:"runs with unknown latency"`
+	InputTokens        int       `json:"inputTokens" jsonschema:"input tokens of runs with known tokens"`
+	OutputTokens       int       `json:"outputTokens" jsonschema:"output tokens of runs with known tokens"`
+	TokensUnknown      int       `json:"tokensUnknown,omitempty" jsonschema:"runs with unknown tokens"`
+	RecoveryTriggered  int       `json:"recoveryTriggered,omitempty" jsonschema:"runs that triggered recovery"`
+	Recovered          int       `json:"recovered,omitempty" jsonschema:"of those, runs that recovered"`
 }
 
 // Rate is a proportion with its denominator and a 95% Wilson score interval. The
@@ -157,58 +91,40 @@ type PlannerJourneyRow struct {
 // meaningful at p̂ = 0 or 1 and for small n, which is where planner comparisons
 // usually live.
 type Rate struct {
-	// Successes divided by n.
-	Value float64 `json:"value" jsonschema:"successes divided by n"`
-	// Number of successes.
-	Successes int `json:"successes" jsonschema:"number of successes"`
-	// Denominator: the number of trials the rate is over.
-	N int `json:"n" jsonschema:"denominator: the number of trials the rate is over"`
-	// 95% Wilson score interval for the rate.
-	Wilson95 Interval `json:"wilson95" jsonschema:"95% Wilson score interval for the rate"`
+	Value     float64  `json:"value" jsonschema:"successes divided by n"`
+	Successes int      `json:"successes" jsonschema:"number of successes"`
+	N         int      `json:"n" jsonschema:"denominator: the number of trials the rate is over"`
+	Wilson95  Interval `json:"wilson95" jsonschema:"95% Wilson score interval for the rate"`
 }
 
 // Interval is a closed interval within [0,1].
 type Interval struct {
-	// Lower bound.
 	Lower float64 `json:"lower" jsonschema:"lower bound"`
-	// Upper bound.
 	Upper float64 `json:"upper" jsonschema:"upper bound"`
 }
 
 // Repeatability measures consistency across repeated runs of the same journey.
 type Repeatability struct {
-	// Tau-bench pass^k by first attempts, k = 1 to the fewest runs of any journey.
-	PassAtK []PassAtK `json:"passAtK" jsonschema:"tau-bench pass^k by first attempts, k = 1 to the fewest runs of any journey"`
-	// Share of journeys whose first attempts all agreed, none rescued by a retry.
-	AllOutcomesAgreeShare float64 `json:"allOutcomesAgreeShare" jsonschema:"share of journeys whose first attempts all agreed, none rescued by a retry"`
+	PassAtK               []PassAtK `json:"passAtK" jsonschema:"tau-bench pass^k by first attempts, k = 1 to the fewest runs of any journey"`
+	AllOutcomesAgreeShare float64   `json:"allOutcomesAgreeShare" jsonschema:"share of journeys whose first attempts all agreed, none rescued by a retry"`
 }
 
 // PassAtK is tau-bench's pass^k: the chance that k runs of a journey, drawn
 // without replacement from its runs, all pass, averaged over journeys.
 type PassAtK struct {
-	// Number of runs that must all pass.
-	K int `json:"k" jsonschema:"number of runs that must all pass"`
-	// Mean over journeys of C(c,k)/C(n,k), c passes in n runs.
+	K     int     `json:"k" jsonschema:"number of runs that must all pass"`
 	Value float64 `json:"value" jsonschema:"mean over journeys of C(c,k)/C(n,k), c passes in n runs"`
 }
 
 // TokenSpend is the planner's token use.
 type TokenSpend struct {
-	// Input (prompt) tokens over all runs.
-	InputTotal int `json:"inputTotal" jsonschema:"input (prompt) tokens over all runs"`
-	// Output (completion) tokens over all runs.
-	OutputTotal int `json:"outputTotal" jsonschema:"output (completion) tokens over all runs"`
-	// Input plus output tokens over all runs.
-	Total int `json:"total" jsonschema:"input plus output tokens over all runs"`
-	// Total tokens per journey run.
-	MeanPerJourneyRun float64 `json:"meanPerJourneyRun" jsonschema:"total tokens per journey run"`
-	// Input tokens per journey run.
-	MeanInputPerRun float64 `json:"meanInputPerRun" jsonschema:"input tokens per journey run"`
-	// Output tokens per journey run.
-	MeanOutputPerRun float64 `json:"meanOutputPerRun" jsonschema:"output tokens per journey run"`
-	// Total tokens over all runs divided by the passed runs: what one passed journey
-	// costs, failures included; absent when no run passed.
-	PerPassedRun *float64 `json:"perPassedRun,omitempty" jsonschema:"total tokens over all runs divided by the passed runs: what one passed journey costs, failures included; absent when no run passed"`
+	InputTotal        int      `json:"inputTotal" jsonschema:"input (prompt) tokens over all runs"`
+	OutputTotal       int      `json:"outputTotal" jsonschema:"output (completion) tokens over all runs"`
+	Total             int      `json:"total" jsonschema:"input plus output tokens over all runs"`
+	MeanPerJourneyRun float64  `json:"meanPerJourneyRun" jsonschema:"total tokens per journey run"`
+	MeanInputPerRun   float64  `json:"meanInputPerRun" jsonschema:"input tokens per journey run"`
+	MeanOutputPerRun  float64  `json:"meanOutputPerRun" jsonschema:"output tokens per journey run"`
+	PerPassedRun      *float64 `json:"perPassedRun,omitempty" jsonschema:"total tokens over all runs divided by the passed runs: what one passed journey costs, failures included; absent when no run passed"`
 }
 
 func newComparisonReport(basis Basis, appIDs []string, reps, planners int) ComparisonReport {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/exp/stats"
 )
@@ -25,10 +26,10 @@ func TestQuantilesR7(t *testing.T) {
 		"few":      func(n int) []int { return fill(n, func(int) int { return rng.IntN(3) }) },
 		"organ":    func(n int) []int { return fill(n, func(i int) int { return min(i, n-i) }) },
 		"random":   func(n int) []int { return fill(n, func(int) int { return rng.IntN(100_000) }) },
-		"wide":     func(n int) []int { return fill(n, func(int) int { return rng.IntN(MaxTrialLatencyMs + 1) }) },
+		"wide":     func(n int) []int { return fill(n, func(int) int { return rng.IntN(limit.MaxTrialLatencyMs + 1) }) },
 		"outlier": func(n int) []int {
 			x := fill(n, func(int) int { return 7 })
-			x[n/2] = MaxTrialLatencyMs
+			x[n/2] = limit.MaxTrialLatencyMs
 			return x
 		},
 		"negative": func(n int) []int { return fill(n, func(int) int { return rng.IntN(5_000) - 1<<40 }) },

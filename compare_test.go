@@ -15,6 +15,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -172,7 +173,7 @@ func TestPassHatK(t *testing.T) {
 		}
 	}
 	// Every (c, n) up to 30 runs, and the largest n, against exact integers.
-	ns := append(make([]int, 0, 32), MaxRepetitions-1, MaxRepetitions)
+	ns := append(make([]int, 0, 32), limit.MaxRepetitions-1, limit.MaxRepetitions)
 	for n := 1; n <= 30; n++ {
 		ns = append(ns, n)
 	}
@@ -542,22 +543,22 @@ func TestComparePlannersValidation(t *testing.T) {
 		{"corpus version unsupported", func(in *ComparePlannersInput) { in.CorpusVersion = "owned-corpus-1999.01" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
 		{"app IDs missing", func(in *ComparePlannersInput) { in.AppIDs = nil }, errShape{CodeInvalidArgument, "appIds"}, owned().appIDs},
 		{"app IDs empty", func(in *ComparePlannersInput) { in.AppIDs = []string{} }, errShape{CodeInvalidArgument, "appIds"}, nil},
-		{"too many app IDs", func(in *ComparePlannersInput) { in.AppIDs = tooMany(MaxAppIDs + 1) }, errShape{CodeLimitExceeded, "appIds"}, nil},
+		{"too many app IDs", func(in *ComparePlannersInput) { in.AppIDs = tooMany(limit.MaxAppIDs + 1) }, errShape{CodeLimitExceeded, "appIds"}, nil},
 		{"unauthorized app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, "example.com"} }, errShape{CodeInvalidAppID, "appIds[1]"}, owned().appIDs},
 		{"empty app ID", func(in *ComparePlannersInput) { in.AppIDs = []string{""} }, errShape{CodeInvalidAppID, "appIds[0]"}, owned().appIDs},
 		{"duplicate app", func(in *ComparePlannersInput) { in.AppIDs = []string{cmpApp, cmpOtherApp, cmpApp} }, errShape{CodeInvalidArgument, "appIds[2]"}, nil},
 		{"planners missing", func(in *ComparePlannersInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
 		{"planners empty", func(in *ComparePlannersInput) { in.Planners = []PlannerRef{} }, errShape{CodeInvalidArgument, "planners"}, nil},
-		{"too many planners", func(in *ComparePlannersInput) { in.Planners = cmpPlanners(MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
+		{"too many planners", func(in *ComparePlannersInput) { in.Planners = cmpPlanners(limit.MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
 		{"planner without vendor", func(in *ComparePlannersInput) { in.Planners[1].Vendor = "" }, errShape{CodeMalformedPlanner, "planners[1].vendor"}, nil},
 		{"planner without id", func(in *ComparePlannersInput) { in.Planners[0].ID = "" }, errShape{CodeMalformedPlanner, "planners[0].id"}, nil},
 		{"planner without vendor and model", func(in *ComparePlannersInput) { in.Planners[1] = PlannerRef{ID: "x"} }, errShape{CodeMalformedPlanner, "planners[1]"}, nil},
 		{"planner of blanks", func(in *ComparePlannersInput) { in.Planners[0].Model = "  " }, errShape{CodeMalformedPlanner, "planners[0].model"}, nil},
 		{"planner with control character", func(in *ComparePlannersInput) { in.Planners[1].Model = "gpt\n4" }, errShape{CodeMalformedPlanner, "planners[1].model"}, nil},
-		{"planner ID too long", func(in *ComparePlannersInput) { in.Planners[0].ID = strings.Repeat("p", MaxIDLength+1) }, errShape{CodeLimitExceeded, "planners[0].id"}, nil},
+		{"planner ID too long", func(in *ComparePlannersInput) { in.Planners[0].ID = strings.Repeat("p", limit.MaxIDLength+1) }, errShape{CodeLimitExceeded, "planners[0].id"}, nil},
 		{"duplicate planner ID", func(in *ComparePlannersInput) { in.Planners[1].ID = in.Planners[0].ID }, errShape{CodeInvalidArgument, "planners[1].id"}, nil},
-		{"too many repetitions", func(in *ComparePlannersInput) { in.Repetitions = MaxRepetitions + 1 }, errShape{CodeLimitExceeded, "repetitions"}, nil},
-		{"seed too large", func(in *ComparePlannersInput) { in.Seed = MaxSeed + 1 }, errShape{CodeLimitExceeded, "seed"}, nil},
+		{"too many repetitions", func(in *ComparePlannersInput) { in.Repetitions = limit.MaxRepetitions + 1 }, errShape{CodeLimitExceeded, "repetitions"}, nil},
+		{"seed too large", func(in *ComparePlannersInput) { in.Seed = limit.MaxSeed + 1 }, errShape{CodeLimitExceeded, "seed"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -570,9 +571,9 @@ func TestComparePlannersValidation(t *testing.T) {
 	t.Run("at the limits", func(t *testing.T) {
 		in := validCompareInput()
 		in.AppIDs = owned().appIDs
-		in.Planners = cmpPlanners(MaxPlanners)
-		in.Repetitions = MaxRepetitions
-		in.Seed = MaxSeed
+		in.Planners = cmpPlanners(limit.MaxPlanners)
+		in.Repetitions = limit.MaxRepetitions
+		in.Seed = limit.MaxSeed
 		if _, err := ComparePlanners(context.Background(), in); err != nil {
 			t.Fatal(err)
 		}
@@ -592,13 +593,13 @@ func TestCompareObservedTrialsValidation(t *testing.T) {
 		{"corpus version missing", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "" }, errShape{CodeInvalidArgument, "corpusVersion"}, SupportedCorpusVersions()},
 		{"corpus version unsupported", func(in *CompareObservedTrialsInput) { in.CorpusVersion = "v0" }, errShape{CodeUnsupportedCorpusVersion, "corpusVersion"}, SupportedCorpusVersions()},
 		{"planners missing", func(in *CompareObservedTrialsInput) { in.Planners = nil }, errShape{CodeInvalidArgument, "planners"}, nil},
-		{"too many planners", func(in *CompareObservedTrialsInput) { in.Planners = cmpPlanners(MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
+		{"too many planners", func(in *CompareObservedTrialsInput) { in.Planners = cmpPlanners(limit.MaxPlanners + 1) }, errShape{CodeLimitExceeded, "planners"}, nil},
 		{"malformed planner", func(in *CompareObservedTrialsInput) { in.Planners[1].Model = "" }, errShape{CodeMalformedPlanner, "planners[1].model"}, nil},
 		{"duplicate planner", func(in *CompareObservedTrialsInput) { in.Planners[1] = in.Planners[0] }, errShape{CodeInvalidArgument, "planners[1].id"}, nil},
 		{"planner without trials", func(in *CompareObservedTrialsInput) { in.Trials[1].PlannerID = "a"; in.Trials[1].Repetition = 2 }, errShape{CodeInvalidArgument, "planners[1]"}, nil},
 		{"trials missing", func(in *CompareObservedTrialsInput) { in.Trials = nil }, errShape{CodeInvalidArgument, "trials"}, nil},
 		{"trials empty", func(in *CompareObservedTrialsInput) { in.Trials = []Trial{} }, errShape{CodeInvalidArgument, "trials"}, nil},
-		{"too many trials", func(in *CompareObservedTrialsInput) { in.Trials = make([]Trial, MaxObservedTrials+1) }, errShape{CodeLimitExceeded, "trials"}, nil},
+		{"too many trials", func(in *CompareObservedTrialsInput) { in.Trials = make([]Trial, limit.MaxObservedTrials+1) }, errShape{CodeLimitExceeded, "trials"}, nil},
 		{"planner ID missing", trial(1, func(tr *Trial) { tr.PlannerID = "" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, nil},
 		{"unknown planner", trial(1, func(tr *Trial) { tr.PlannerID = "c" }), errShape{CodeInvalidArgument, "trials[1].plannerId"}, []string{"a", "b"}},
 		{"app missing", trial(0, func(tr *Trial) { tr.AppID = "" }), errShape{CodeInvalidArgument, "trials[0].appId"}, owned().appIDs},
@@ -614,15 +615,15 @@ func TestCompareObservedTrialsValidation(t *testing.T) {
 		{"journey on two fixtures", trial(1, func(tr *Trial) { tr.FixtureID = cmpFixture2 }), errShape{CodeInvalidArgument, "trials[1].journeyId"}, nil},
 		{"repetition missing", trial(0, func(tr *Trial) { tr.Repetition = 0 }), errShape{CodeInvalidArgument, "trials[0].repetition"}, nil},
 		{"repetition negative", trial(0, func(tr *Trial) { tr.Repetition = -2 }), errShape{CodeInvalidArgument, "trials[0].repetition"}, nil},
-		{"repetition too large", trial(0, func(tr *Trial) { tr.Repetition = MaxRepetitions + 1 }), errShape{CodeLimitExceeded, "trials[0].repetition"}, nil},
+		{"repetition too large", trial(0, func(tr *Trial) { tr.Repetition = limit.MaxRepetitions + 1 }), errShape{CodeLimitExceeded, "trials[0].repetition"}, nil},
 		{"duplicate run", func(in *CompareObservedTrialsInput) {
 			in.Trials[1].PlannerID = "a"
 			in.Trials = append(in.Trials, cmpTrial("b", "j1", 1))
 		}, errShape{CodeInvalidArgument, "trials[1].repetition"}, nil},
 		{"negative latency", trial(0, func(tr *Trial) { tr.LatencyMs = -1 }), errShape{CodeInvalidArgument, "trials[0].latencyMs"}, nil},
-		{"latency too large", trial(0, func(tr *Trial) { tr.LatencyMs = MaxTrialLatencyMs + 1 }), errShape{CodeLimitExceeded, "trials[0].latencyMs"}, nil},
+		{"latency too large", trial(0, func(tr *Trial) { tr.LatencyMs = limit.MaxTrialLatencyMs + 1 }), errShape{CodeLimitExceeded, "trials[0].latencyMs"}, nil},
 		{"negative input tokens", trial(1, func(tr *Trial) { tr.InputTokens = -5 }), errShape{CodeInvalidArgument, "trials[1].inputTokens"}, nil},
-		{"too many output tokens", trial(1, func(tr *Trial) { tr.OutputTokens = MaxTrialTokens + 1 }), errShape{CodeLimitExceeded, "trials[1].outputTokens"}, nil},
+		{"too many output tokens", trial(1, func(tr *Trial) { tr.OutputTokens = limit.MaxTrialTokens + 1 }), errShape{CodeLimitExceeded, "trials[1].outputTokens"}, nil},
 		{"recovered without recovery", trial(0, func(tr *Trial) { tr.Recovered = true }), errShape{CodeInvalidArgument, "trials[0].recovered"}, nil},
 	}
 	for _, tt := range tests {
@@ -715,7 +716,7 @@ func TestModelResponds(t *testing.T) {
 			t.Errorf("intent weight %v is not positive", w)
 		}
 	}
-	for _, name := range IntentNames() {
+	for _, name := range Intents() {
 		if _, ok := intentWeights[name]; !ok {
 			t.Errorf("intent %s has no weight in the model", name)
 		}
@@ -754,18 +755,18 @@ func TestCompareTagsMatchLimits(t *testing.T) {
 		field string
 		limit int
 	}{
-		{ComparePlannersInput{}, "AppIDs", MaxAppIDs},
-		{ComparePlannersInput{}, "Planners", MaxPlanners},
-		{ComparePlannersInput{}, "Repetitions", MaxRepetitions},
-		{ComparePlannersInput{}, "Seed", MaxSeed},
-		{CompareObservedTrialsInput{}, "Planners", MaxPlanners},
-		{CompareObservedTrialsInput{}, "Trials", MaxObservedTrials},
-		{Trial{}, "PlannerID", MaxIDLength},
-		{Trial{}, "JourneyID", MaxIDLength},
-		{Trial{}, "Repetition", MaxRepetitions},
-		{Trial{}, "LatencyMs", MaxTrialLatencyMs},
-		{Trial{}, "InputTokens", MaxTrialTokens},
-		{Trial{}, "OutputTokens", MaxTrialTokens},
+		{ComparePlannersInput{}, "AppIDs", limit.MaxAppIDs},
+		{ComparePlannersInput{}, "Planners", limit.MaxPlanners},
+		{ComparePlannersInput{}, "Repetitions", limit.MaxRepetitions},
+		{ComparePlannersInput{}, "Seed", limit.MaxSeed},
+		{CompareObservedTrialsInput{}, "Planners", limit.MaxPlanners},
+		{CompareObservedTrialsInput{}, "Trials", limit.MaxObservedTrials},
+		{Trial{}, "PlannerID", limit.MaxIDLength},
+		{Trial{}, "JourneyID", limit.MaxIDLength},
+		{Trial{}, "Repetition", limit.MaxRepetitions},
+		{Trial{}, "LatencyMs", limit.MaxTrialLatencyMs},
+		{Trial{}, "InputTokens", limit.MaxTrialTokens},
+		{Trial{}, "OutputTokens", limit.MaxTrialTokens},
 	}
 	for _, tt := range tests {
 		f, ok := reflect.TypeOf(tt.typ).FieldByName(tt.field)
@@ -825,7 +826,7 @@ func TestCompareSchemas(t *testing.T) {
 	}
 	load := func(typ reflect.Type) schema {
 		t.Helper()
-		raw, err := JSONSchema(typ)
+		raw, err := jsonSchema(typ)
 		if err != nil {
 			t.Fatalf("%v: %v", typ, err)
 		}
@@ -839,12 +840,12 @@ func TestCompareSchemas(t *testing.T) {
 	if diff := cmp.Diff([]string{"corpusVersion", "appIds", "planners"}, in.Required); diff != "" {
 		t.Errorf("ComparePlannersInput required (-want +got):\n%s", diff)
 	}
-	if p := in.Properties["appIds"]; !p.UniqueItems || p.MaxItems == nil || *p.MaxItems != MaxAppIDs {
-		t.Errorf("appIds schema = %+v, want uniqueItems and maxItems %d", p, MaxAppIDs)
+	if p := in.Properties["appIds"]; !p.UniqueItems || p.MaxItems == nil || *p.MaxItems != limit.MaxAppIDs {
+		t.Errorf("appIds schema = %+v, want uniqueItems and maxItems %d", p, limit.MaxAppIDs)
 	}
 	// Below 1 is normalized to 1, not refused: the schema has no minimum.
-	if p := in.Properties["repetitions"]; p.Minimum != nil || p.Maximum == nil || *p.Maximum != MaxRepetitions {
-		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, MaxRepetitions)
+	if p := in.Properties["repetitions"]; p.Minimum != nil || p.Maximum == nil || *p.Maximum != limit.MaxRepetitions {
+		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, limit.MaxRepetitions)
 	}
 	obs := load(reflect.TypeFor[CompareObservedTrialsInput]())
 	if diff := cmp.Diff([]string{"corpusVersion", "planners", "trials"}, obs.Required); diff != "" {

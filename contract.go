@@ -7,17 +7,48 @@ import (
 	"slices"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/automium/automium/internal/limit"
 )
 
-// Versions of the two contracts defined in this file; the third,
-// [ReplayEventVersion], lives with the replay types.
+// NodeState is an ARIA state a snapshot node may report; its string is the
+// wire form, as in states.
+type NodeState string
+
+// The node states, sorted.
 const (
-	// PlannerAdapterVersion names the contract between the runtime and a planner
-	// backend: one PlannerRequest in, one PlannerDecision out.
-	PlannerAdapterVersion = "planner-adapter-v1"
-	// SemanticSnapshotVersion names the accessibility-tree snapshot format planners
-	// see instead of raw DOM.
-	SemanticSnapshotVersion = "semantic-snapshot-v1"
+	StateBusy     NodeState = "busy"
+	StateChecked  NodeState = "checked"
+	StateDisabled NodeState = "disabled"
+	StateExpanded NodeState = "expanded"
+	StateFocused  NodeState = "focused"
+	StateInvalid  NodeState = "invalid"
+	StateMixed    NodeState = "mixed"
+	StatePressed  NodeState = "pressed"
+	StateReadonly NodeState = "readonly"
+	StateRequired NodeState = "required"
+	StateSelected NodeState = "selected"
+)
+
+// RedactionReason says why a snapshot value was withheld from the planner;
+// its string is the wire form.
+type RedactionReason string
+
+// The redaction reasons.
+const (
+	RedactionCredential RedactionReason = "credential"
+	RedactionPII        RedactionReason = "pii"
+	RedactionSecret     RedactionReason = "secret"
+)
+
+// RedactedField is the part of a snapshot node that was withheld; its string
+// is the wire form.
+type RedactedField string
+
+// The parts of a node that may be withheld.
+const (
+	RedactedName  RedactedField = "name"
+	RedactedValue RedactedField = "value"
 )
 
 // nodeStates are the ARIA states a snapshot node may report, the ones Playwright's
@@ -44,73 +75,46 @@ var (
 //
 // A SemanticSnapshot is a plain value, safe to share between goroutines once built.
 type SemanticSnapshot struct {
-	// Snapshot ID, unique within the run; replay events link to it with snapshotRef.
-	SnapshotID string `json:"snapshotId" jsonschema:"snapshot ID, unique within the run; replay events link to it with snapshotRef" validate:"required,max_id_length,automium_slug"`
-	// The page the snapshot was taken of.
-	Page SnapshotPage `json:"page" jsonschema:"the page the snapshot was taken of" validate:"required"`
-	// Open tabs, for multi-tab apps; the active one is marked.
-	Tabs []SnapshotTab `json:"tabs,omitempty" jsonschema:"open tabs, for multi-tab apps; the active one is marked" validate:"omitempty,max_snapshot_tabs,dive"`
-	// Accessibility-tree nodes in document order, 1 to 2000.
-	Nodes []SnapshotNode `json:"nodes" jsonschema:"accessibility-tree nodes in document order, 1 to 2000" validate:"required,min=1,max_snapshot_nodes,dive"`
-	// Whether nodes were left out to stay within the node limit.
-	Truncated bool `json:"truncated,omitempty" jsonschema:"whether nodes were left out to stay within the node limit"`
-	// Values withheld from the planner, by node ref.
+	SnapshotID string              `json:"snapshotId" jsonschema:"snapshot ID, unique within the run; replay events link to it with snapshotRef" validate:"required,max_id_length,automium_slug"`
+	Page       SnapshotPage        `json:"page" jsonschema:"the page the snapshot was taken of" validate:"required"`
+	Tabs       []SnapshotTab       `json:"tabs,omitempty" jsonschema:"open tabs, for multi-tab apps; the active one is marked" validate:"omitempty,max_snapshot_tabs,dive"`
+	Nodes      []SnapshotNode      `json:"nodes" jsonschema:"accessibility-tree nodes in document order, 1 to 2000" validate:"required,min=1,max_snapshot_nodes,dive"`
+	Truncated  bool                `json:"truncated,omitempty" jsonschema:"whether nodes were left out to stay within the node limit"`
 	Redactions []SnapshotRedaction `json:"redactions,omitempty" jsonschema:"values withheld from the planner, by node ref" validate:"omitempty,max_snapshot_nodes,dive"`
 }
 
 // SnapshotPage identifies the page of a snapshot. Routes are app-relative: a
 // snapshot never carries the host the app runs on.
 type SnapshotPage struct {
-	// App-relative route of the page, e.g. /search?q=kettle.
 	Route string `json:"route" jsonschema:"app-relative route of the page, e.g. /search?q=kettle" validate:"required,max_text_length"`
-	// Document title.
 	Title string `json:"title,omitempty" jsonschema:"document title" validate:"omitempty,max_text_length"`
 }
 
 // SnapshotTab is one open tab.
 type SnapshotTab struct {
-	// 0-based tab index, as switch_tab takes it.
-	Index int `json:"index,omitempty" jsonschema:"0-based tab index, as switch_tab takes it" validate:"min=0,max=15"`
-	// App-relative route of the tab.
-	Route string `json:"route" jsonschema:"app-relative route of the tab" validate:"required,max_text_length"`
-	// Document title of the tab.
-	Title string `json:"title,omitempty" jsonschema:"document title of the tab" validate:"omitempty,max_text_length"`
-	// Whether this is the tab the snapshot's nodes come from.
-	Active bool `json:"active,omitempty" jsonschema:"whether this is the tab the snapshot's nodes come from"`
+	Index  int    `json:"index,omitempty" jsonschema:"0-based tab index, as switch_tab takes it" validate:"min=0,max=15"`
+	Route  string `json:"route" jsonschema:"app-relative route of the tab" validate:"required,max_text_length"`
+	Title  string `json:"title,omitempty" jsonschema:"document title of the tab" validate:"omitempty,max_text_length"`
+	Active bool   `json:"active,omitempty" jsonschema:"whether this is the tab the snapshot's nodes come from"`
 }
 
 // SnapshotNode is one node of the accessibility tree.
 type SnapshotNode struct {
-	// Node reference, unique within the snapshot, e.g. e12; decisions may name it as
-	// targetRef.
-	Ref string `json:"ref" jsonschema:"node reference, unique within the snapshot, e.g. e12; decisions may name it as targetRef" validate:"required,max=32,automium_slug"`
-	// ARIA role, e.g. button, textbox, heading, generic.
-	Role string `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
-	// Accessible name.
-	Name string `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max_text_length"`
-	// Current value of an editable or range node; redacted values are listed in
-	// redactions.
-	Value string `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max_text_length"`
-	// ARIA states that hold, sorted: busy, checked, disabled, expanded, focused,
-	// invalid, mixed, pressed, readonly, required, selected.
-	States []string `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
-	// Whether the node is rendered and in the viewport or scrollable to; absent means
-	// hidden.
-	Visible bool `json:"visible,omitempty" jsonschema:"whether the node is rendered and in the viewport or scrollable to; absent means hidden"`
-	// Depth in the tree, 0 for top-level nodes.
-	Depth int `json:"depth,omitempty" jsonschema:"depth in the tree, 0 for top-level nodes" validate:"min=0,max=64"`
-	// Refs of the child nodes, in order.
-	Children []string `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max_snapshot_nodes,dive,max=32"`
+	Ref      string      `json:"ref" jsonschema:"node reference, unique within the snapshot, e.g. e12; decisions may name it as targetRef" validate:"required,max=32,automium_slug"`
+	Role     string      `json:"role" jsonschema:"ARIA role, e.g. button, textbox, heading, generic" validate:"required,notblank,max=64"`
+	Name     string      `json:"name,omitempty" jsonschema:"accessible name" validate:"omitempty,max_text_length"`
+	Value    string      `json:"value,omitempty" jsonschema:"current value of an editable or range node; redacted values are listed in redactions" validate:"omitempty,max_text_length"`
+	States   []NodeState `json:"states,omitempty" jsonschema:"ARIA states that hold, sorted: busy, checked, disabled, expanded, focused, invalid, mixed, pressed, readonly, required, selected" validate:"omitempty,max=11,unique,dive,automium_node_state"`
+	Visible  bool        `json:"visible,omitempty" jsonschema:"whether the node is rendered and in the viewport or scrollable to; absent means hidden"`
+	Depth    int         `json:"depth,omitempty" jsonschema:"depth in the tree, 0 for top-level nodes" validate:"min=0,max=64"`
+	Children []string    `json:"children,omitempty" jsonschema:"refs of the child nodes, in order" validate:"omitempty,max_snapshot_nodes,dive,max=32"`
 }
 
 // SnapshotRedaction marks a value withheld from the planner.
 type SnapshotRedaction struct {
-	// Ref of the node whose value or name was withheld.
-	Ref string `json:"ref" jsonschema:"ref of the node whose value or name was withheld" validate:"required,max=32,automium_slug"`
-	// Which part was withheld: name or value.
-	Field string `json:"field" jsonschema:"which part was withheld: name or value" validate:"required,oneof=name value"`
-	// Why: credential, pii or secret.
-	Reason string `json:"reason" jsonschema:"why: credential, pii or secret" validate:"required,automium_redaction_reason"`
+	Ref    string          `json:"ref" jsonschema:"ref of the node whose value or name was withheld" validate:"required,max=32,automium_slug"`
+	Field  RedactedField   `json:"field" jsonschema:"which part was withheld: name or value" validate:"required,oneof=name value"`
+	Reason RedactionReason `json:"reason" jsonschema:"why: credential, pii or secret" validate:"required,automium_redaction_reason"`
 }
 
 // PlannerRequest is what the runtime sends a planner backend under
@@ -119,33 +123,22 @@ type SnapshotRedaction struct {
 //
 // A PlannerRequest is a plain value, safe to share between goroutines once built.
 type PlannerRequest struct {
-	// Run ID the decision is for.
-	RunID string `json:"runId" jsonschema:"run ID the decision is for" validate:"required,automium_run_id"`
-	// Attempt number, from 1.
-	Attempt int `json:"attempt" jsonschema:"attempt number, from 1" validate:"required,min=1,max=11"`
-	// Intent vocabulary the decision must use.
-	IntentVocabularyVersion string `json:"intentVocabularyVersion" jsonschema:"intent vocabulary the decision must use" validate:"required,oneof=planner-intent-v1"`
-	// The journey goal, in one sentence.
-	Goal string `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,notblank,max_text_length"`
-	// Semantic-snapshot-v1 snapshot of the current page.
-	Snapshot SemanticSnapshot `json:"snapshot" jsonschema:"semantic-snapshot-v1 snapshot of the current page" validate:"required"`
-	// Earlier decisions of this attempt and their outcomes, oldest first.
-	History []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max_steps,dive"`
-	// Intents the planner may choose now; a subset of the vocabulary the app supports.
-	AllowedIntents []string `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
+	RunID                   string                `json:"runId" jsonschema:"run ID the decision is for" validate:"required,automium_run_id"`
+	Attempt                 int                   `json:"attempt" jsonschema:"attempt number, from 1" validate:"required,min=1,max=11"`
+	IntentVocabularyVersion string                `json:"intentVocabularyVersion" jsonschema:"intent vocabulary the decision must use" validate:"required,oneof=planner-intent-v1"`
+	Goal                    string                `json:"goal" jsonschema:"the journey goal, in one sentence" validate:"required,notblank,max_text_length"`
+	Snapshot                SemanticSnapshot      `json:"snapshot" jsonschema:"semantic-snapshot-v1 snapshot of the current page" validate:"required"`
+	History                 []PlannerHistoryEntry `json:"history,omitempty" jsonschema:"earlier decisions of this attempt and their outcomes, oldest first" validate:"omitempty,max_steps,dive"`
+	AllowedIntents          []Intent              `json:"allowedIntents" jsonschema:"intents the planner may choose now; a subset of the vocabulary the app supports" validate:"required,min=1,max=32,unique,dive,automium_intent"`
 }
 
 // PlannerHistoryEntry is one earlier step of the attempt, as the planner is told:
 // its own decision, rationale included, and how carrying it out went.
 type PlannerHistoryEntry struct {
-	// 0-based step index.
-	StepIndex int `json:"stepIndex,omitempty" jsonschema:"0-based step index" validate:"min=0,max=199"`
-	// The decision made at that step; redacted values are replaced.
-	Decision PlannerDecision `json:"decision" jsonschema:"the decision made at that step; redacted values are replaced" validate:"required"`
-	// Succeeded, failed or skipped.
-	Outcome string `json:"outcome" jsonschema:"succeeded, failed or skipped" validate:"required,oneof=failed skipped succeeded"`
-	// Why it failed, when it did.
-	Error string `json:"error,omitempty" jsonschema:"why it failed, when it did" validate:"omitempty,max_text_length"`
+	StepIndex int             `json:"stepIndex,omitempty" jsonschema:"0-based step index" validate:"min=0,max=199"`
+	Decision  PlannerDecision `json:"decision" jsonschema:"the decision made at that step; redacted values are replaced" validate:"required"`
+	Outcome   EventStatus     `json:"outcome" jsonschema:"succeeded, failed or skipped" validate:"required,oneof=failed skipped succeeded"`
+	Error     string          `json:"error,omitempty" jsonschema:"why it failed, when it did" validate:"omitempty,max_text_length"`
 }
 
 // PlannerDecision is a planner backend's answer under planner-adapter-v1: one
@@ -154,33 +147,23 @@ type PlannerHistoryEntry struct {
 //
 // A PlannerDecision is a plain value, safe to share between goroutines once built.
 type PlannerDecision struct {
-	// An intent from the request's allowedIntents.
-	Intent string `json:"intent" jsonschema:"an intent from the request's allowedIntents" validate:"required,automium_intent"`
-	// Semantic target (role and accessible name), for intents that take one.
-	Target *Target `json:"target,omitempty" jsonschema:"semantic target (role and accessible name), for intents that take one"`
-	// Ref of the snapshot node the target resolves to, when the planner knows it.
-	TargetRef string `json:"targetRef,omitempty" jsonschema:"ref of the snapshot node the target resolves to, when the planner knows it" validate:"omitempty,max=32,automium_slug"`
-	// For drag_drop only.
-	Destination *Target `json:"destination,omitempty" jsonschema:"for drag_drop only"`
-	// The intent's value, for intents that take one.
-	Value string `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one" validate:"omitempty,max_text_length"`
-	// Why the planner chose this, in a sentence or two.
-	Rationale string `json:"rationale,omitempty" jsonschema:"why the planner chose this, in a sentence or two" validate:"omitempty,max_text_length"`
-	// Tokens the planner call consumed.
-	Usage TokenUsage `json:"usage,omitzero" jsonschema:"tokens the planner call consumed"`
+	Intent      Intent     `json:"intent" jsonschema:"an intent from the request's allowedIntents" validate:"required,automium_intent"`
+	Target      *Target    `json:"target,omitempty" jsonschema:"semantic target (role and accessible name), for intents that take one"`
+	TargetRef   string     `json:"targetRef,omitempty" jsonschema:"ref of the snapshot node the target resolves to, when the planner knows it" validate:"omitempty,max=32,automium_slug"`
+	Destination *Target    `json:"destination,omitempty" jsonschema:"for drag_drop only"`
+	Value       string     `json:"value,omitempty" jsonschema:"the intent's value, for intents that take one" validate:"omitempty,max_text_length"`
+	Rationale   string     `json:"rationale,omitempty" jsonschema:"why the planner chose this, in a sentence or two" validate:"omitempty,max_text_length"`
+	Usage       TokenUsage `json:"usage,omitzero" jsonschema:"tokens the planner call consumed"`
 }
 
 // TokenUsage is what one planner call cost, as the provider reported it.
 type TokenUsage struct {
-	// Input tokens, 0 to 100000000; planner prompt tokens spent on the run.
-	InputTokens int `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max=10000000"`
-	// Completion tokens, including reasoning.
+	InputTokens  int `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max=10000000"`
 	OutputTokens int `json:"outputTokens,omitempty" jsonschema:"completion tokens, including reasoning" validate:"min=0,max=10000000"`
 }
 
 // ContractInput names a contract.
 type ContractInput struct {
-	// Contract name: planner-adapter-v1, replay-event-v1 or semantic-snapshot-v1.
 	Name string `json:"name" jsonschema:"contract name: planner-adapter-v1, replay-event-v1 or semantic-snapshot-v1" validate:"required,automium_contract"`
 }
 
@@ -190,26 +173,18 @@ type ContractInput struct {
 // Documents are built once and shared; Contract returns a deep copy, so callers may
 // modify what they get.
 type ContractDocument struct {
-	// Contract name, e.g. replay-event-v1.
-	Name string `json:"name" jsonschema:"contract name, e.g. replay-event-v1"`
-	// Contract major version; a contract never changes incompatibly within one.
-	Version string `json:"version" jsonschema:"contract major version; a contract never changes incompatibly within one"`
-	// What the contract is for, in a sentence or two.
-	Summary string `json:"summary" jsonschema:"what the contract is for, in a sentence or two"`
-	// Rules that span fields and are not expressed by the schemas.
-	Rules []string `json:"rules" jsonschema:"rules that span fields and are not expressed by the schemas"`
-	// The contract's message types, each with its JSON Schema.
-	Types []ContractType `json:"types" jsonschema:"the contract's message types, each with its JSON Schema"`
+	Name    string         `json:"name" jsonschema:"contract name, e.g. replay-event-v1"`
+	Version string         `json:"version" jsonschema:"contract major version; a contract never changes incompatibly within one"`
+	Summary string         `json:"summary" jsonschema:"what the contract is for, in a sentence or two"`
+	Rules   []string       `json:"rules" jsonschema:"rules that span fields and are not expressed by the schemas"`
+	Types   []ContractType `json:"types" jsonschema:"the contract's message types, each with its JSON Schema"`
 }
 
 // ContractType is one message type of a contract.
 type ContractType struct {
-	// Go type name, e.g. PlannerRequest.
-	Name string `json:"name" jsonschema:"Go type name, e.g. PlannerRequest"`
-	// The role the type plays in the contract.
-	Description string `json:"description" jsonschema:"the role the type plays in the contract"`
-	// JSON Schema (draft 2020-12) derived from the Go type and its validate tags.
-	Schema json.RawMessage `json:"schema" jsonschema:"JSON Schema (draft 2020-12) derived from the Go type and its validate tags"`
+	Name        string          `json:"name" jsonschema:"Go type name, e.g. PlannerRequest"`
+	Description string          `json:"description" jsonschema:"the role the type plays in the contract"`
+	Schema      json.RawMessage `json:"schema" jsonschema:"JSON Schema (draft 2020-12) derived from the Go type and its validate tags"`
 }
 
 // contractSpec is the hand-written part of a contract document; schemas are
@@ -302,7 +277,7 @@ var contractDocuments = sync.OnceValues(func() (map[string]ContractDocument, err
 	for _, c := range contractSpecs {
 		doc := ContractDocument{Name: c.name, Version: "1", Summary: c.summary, Rules: c.rules}
 		for _, ts := range c.types {
-			schema, err := JSONSchema(ts.t)
+			schema, err := jsonSchema(ts.t)
 			if err != nil {
 				return nil, err
 			}
@@ -321,8 +296,8 @@ func Contract(ctx context.Context, in ContractInput) (ContractDocument, error) {
 	if err := checkContext(ctx); err != nil {
 		return ContractDocument{}, err
 	}
-	if len(in.Name) > MaxIDLength && utf8.RuneCountInString(in.Name) > MaxIDLength {
-		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", MaxIDLength)
+	if len(in.Name) > limit.MaxIDLength && utf8.RuneCountInString(in.Name) > limit.MaxIDLength {
+		return ContractDocument{}, newError(CodeLimitExceeded, field("name"), nil, "is too long; the limit is %d characters", limit.MaxIDLength)
 	}
 	if err := validateInput(in); err != nil {
 		return ContractDocument{}, err

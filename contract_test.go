@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -89,7 +90,7 @@ func TestContractValidation(t *testing.T) {
 		{"", errorShape{CodeInvalidArgument, "name"}},
 		{"replay-event-v2", errorShape{CodeUnsupportedResource, "name"}},
 		{"automium://contracts/replay-event-v1", errorShape{CodeUnsupportedResource, "name"}},
-		{strings.Repeat("x", MaxIDLength+1), errorShape{CodeLimitExceeded, "name"}},
+		{strings.Repeat("x", limit.MaxIDLength+1), errorShape{CodeLimitExceeded, "name"}},
 	}
 	for _, tt := range tests {
 		_, err := Contract(context.Background(), ContractInput{Name: tt.name})
@@ -112,7 +113,7 @@ func sampleContractMessages() map[string]any {
 		Tabs:       []SnapshotTab{{Index: 0, Route: "/search?q=kettle", Title: "Search results", Active: true}},
 		Nodes: []SnapshotNode{
 			{Ref: "e1", Role: "main", Visible: true, Children: []string{"e2", "e3"}},
-			{Ref: "e2", Role: "searchbox", Name: "Search products", Value: "kettle", States: []string{"focused"}, Visible: true, Depth: 1},
+			{Ref: "e2", Role: "searchbox", Name: "Search products", Value: "kettle", States: []NodeState{"focused"}, Visible: true, Depth: 1},
 			{Ref: "e3", Role: "button", Name: "Add to cart", Visible: true, Depth: 1},
 		},
 		Truncated:  true,
@@ -134,7 +135,7 @@ func sampleContractMessages() map[string]any {
 				{StepIndex: 0, Decision: PlannerDecision{Intent: "navigate", Value: "/"}, Outcome: "succeeded"},
 				{StepIndex: 1, Decision: PlannerDecision{Intent: "fill", Target: &Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"}, Outcome: "failed", Error: "not editable"},
 			},
-			AllowedIntents: []string{"click", "fill", "finish", "navigate", "press_key"},
+			AllowedIntents: []Intent{"click", "fill", "finish", "navigate", "press_key"},
 		},
 		"PlannerDecision":  decision,
 		"SemanticSnapshot": snapshot,
@@ -184,7 +185,7 @@ func TestContractSchemasAcceptValidMessages(t *testing.T) {
 
 // The schemas carry the closed sets and bounds of the validate tags.
 func TestContractSchemaKeywords(t *testing.T) {
-	raw, err := JSONSchema(reflect.TypeFor[ReplayEvent]())
+	raw, err := jsonSchema(reflect.TypeFor[ReplayEvent]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,13 +268,13 @@ func TestJSONSchemaRejectsUntranslatableRules(t *testing.T) {
 	type bad struct {
 		A string `json:"a" validate:"required,email"`
 	}
-	if _, err := JSONSchema(reflect.TypeFor[bad]()); err == nil {
+	if _, err := jsonSchema(reflect.TypeFor[bad]()); err == nil {
 		t.Error("JSONSchema accepted a validate rule it cannot translate")
 	}
 	type twoPatterns struct {
 		A string `json:"a" validate:"required,automium_slug,automium_run_id"`
 	}
-	if _, err := JSONSchema(reflect.TypeFor[twoPatterns]()); err == nil {
+	if _, err := jsonSchema(reflect.TypeFor[twoPatterns]()); err == nil {
 		t.Error("JSONSchema accepted two patterns on one value, which one schema pattern cannot express")
 	}
 }
@@ -287,7 +288,7 @@ func TestSchemasAdvertiseLimits(t *testing.T) {
 		MaxLength *int     `json:"maxLength"`
 	}
 	props := func(typ reflect.Type) map[string]bounds {
-		raw, err := JSONSchema(typ)
+		raw, err := jsonSchema(typ)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -338,21 +339,21 @@ func TestSchemasAdvertiseLimits(t *testing.T) {
 		"artifactManifestRef": deref(replay["artifactManifestRef"].MaxLength),
 	}
 	want := map[string]int{
-		"retryCount":          MaxRetryCount,
-		"entries":             MaxArtifactEntries,
-		"root":                MaxPathLength,
-		"entry.path":          MaxPathLength,
-		"entry.size":          MaxArtifactSizeBytes,
-		"event.attempt":       MaxRetryCount + 1,
-		"event.stepIndex":     MaxSteps - 1,
-		"snapshot.nodes":      MaxSnapshotNodes,
-		"snapshot.tabs":       MaxSnapshotTabs,
-		"request.attempt":     MaxRetryCount + 1,
-		"request.history":     MaxSteps,
-		"history.stepIndex":   MaxSteps - 1,
-		"planner.id":          MaxIDLength,
-		"planner.vendor":      MaxIDLength,
-		"planner.model":       MaxIDLength,
+		"retryCount":          limit.MaxRetryCount,
+		"entries":             limit.MaxArtifactEntries,
+		"root":                limit.MaxPathLength,
+		"entry.path":          limit.MaxPathLength,
+		"entry.size":          limit.MaxArtifactSizeBytes,
+		"event.attempt":       limit.MaxRetryCount + 1,
+		"event.stepIndex":     limit.MaxSteps - 1,
+		"snapshot.nodes":      limit.MaxSnapshotNodes,
+		"snapshot.tabs":       limit.MaxSnapshotTabs,
+		"request.attempt":     limit.MaxRetryCount + 1,
+		"request.history":     limit.MaxSteps,
+		"history.stepIndex":   limit.MaxSteps - 1,
+		"planner.id":          limit.MaxIDLength,
+		"planner.vendor":      limit.MaxIDLength,
+		"planner.model":       limit.MaxIDLength,
 		"artifactManifestRef": maxRefLength,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -90,7 +90,7 @@ func decisionProblems(ps *problems, at Path, d PlannerDecision) {
 		{"destination", "a destination", intent.Destination, d.Destination != nil},
 		{"value", "a value", intent.Value, d.Value != ""},
 	} {
-		ps.addError(under(r.member), r.problem("intent", intent.Name))
+		ps.addError(under(r.member), r.problem("intent", string(intent.Name)))
 	}
 	if d.Value != "" && intent.Value != Forbidden && intent.ValueKind != valueFixtureFile {
 		ps.addError(under("value"), valueProblem(intent.ValueKind, d.Value, nil))
@@ -117,7 +117,7 @@ func (r PlannerRequest) Check(d PlannerDecision) error {
 	ps.validate(d)
 	decisionProblems(ps, Path{}, d)
 	if d.Intent != "" && !ps.has(field("intent")) && !slices.Contains(r.AllowedIntents, d.Intent) {
-		ps.add(field("intent"), CodeUnsupportedIntent, r.AllowedIntents, "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Value(d.Intent))
+		ps.add(field("intent"), CodeUnsupportedIntent, wireStrings(r.AllowedIntents), "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Value(d.Intent))
 	}
 	if d.TargetRef != "" && !slices.ContainsFunc(r.Snapshot.Nodes, func(n SnapshotNode) bool { return n.Ref == d.TargetRef }) {
 		ps.add(field("targetRef"), CodeInvalidArgument, nil, "%s is not the ref of a node of the request's snapshot", echo.Value(d.TargetRef))
@@ -134,7 +134,7 @@ func (e ReplayEvent) Validate() error {
 	ps := newProblems(e)
 	ps.validate(e)
 	if e.Type != "" && e.Lane != "" && !ps.has(field("type")) {
-		if lane, _, _ := strings.Cut(e.Type, "."); lane != string(e.Lane) {
+		if lane, _, _ := strings.Cut(string(e.Type), "."); lane != string(e.Lane) {
 			ps.add(field("type"), CodeInvalidArgument, nil, "type %s belongs to lane %s, not %s; the part before the dot is the lane", echo.Value(e.Type), echo.Value(lane), echo.Value(string(e.Lane)))
 		}
 	}

@@ -19,7 +19,7 @@ func validSnapshot() SemanticSnapshot {
 
 func validRequest() PlannerRequest {
 	return PlannerRequest{RunID: testRunID, Attempt: 1, IntentVocabularyVersion: IntentVocabularyVersion, Goal: "Check out",
-		Snapshot: validSnapshot(), AllowedIntents: []string{"click", "finish"}}
+		Snapshot: validSnapshot(), AllowedIntents: []Intent{"click", "finish"}}
 }
 
 // TestContractValidate checks each contract type's Validate against its

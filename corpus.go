@@ -10,11 +10,6 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// CorpusVersion is the version of the owned benchmark corpus embedded in this
-// build. Comparison reports and listings carry it so results from different
-// corpora are never mixed silently.
-const CorpusVersion = "owned-corpus-2026.11"
-
 // SupportedCorpusVersions returns the corpus versions this build can serve. There is
 // exactly one today; the function exists so callers and error messages do not
 // hard-code that.
@@ -33,69 +28,44 @@ var capabilityNames = []string{
 
 // App is an authorized benchmark app: a web app the QA team owns a copy of.
 type App struct {
-	// Stable app identifier used by every other call.
-	ID string `json:"id" jsonschema:"stable app identifier used by every other call"`
-	// Human-readable app name.
-	DisplayName string `json:"displayName" jsonschema:"human-readable app name"`
-	// How the QA team hosts its copy of the app.
-	HostingType string `json:"hostingType" jsonschema:"how the QA team hosts its copy of the app" validate:"required,automium_hosting_type"`
-	// Why the app is in the benchmark corpus.
-	Rationale string `json:"rationale" jsonschema:"why the app is in the benchmark corpus"`
-	// UI capabilities the app exercises; intents that need a missing capability are
-	// rejected.
+	ID           string   `json:"id" jsonschema:"stable app identifier used by every other call"`
+	DisplayName  string   `json:"displayName" jsonschema:"human-readable app name"`
+	HostingType  string   `json:"hostingType" jsonschema:"how the QA team hosts its copy of the app" validate:"required,automium_hosting_type"`
+	Rationale    string   `json:"rationale" jsonschema:"why the app is in the benchmark corpus"`
 	Capabilities []string `json:"capabilities" jsonschema:"UI capabilities the app exercises; intents that need a missing capability are rejected" validate:"required,min=1,unique,dive,automium_capability"`
 }
 
 // Fixture is a reproducible starting state of one app: the seeded data, the
 // accounts (by reference only) and where its artifacts go.
 type Fixture struct {
-	// Stable fixture identifier.
-	ID string `json:"id" jsonschema:"stable fixture identifier"`
-	// The app this fixture belongs to.
-	AppID string `json:"appId" jsonschema:"the app this fixture belongs to"`
-	// The state the fixture seeds.
-	Description string `json:"description" jsonschema:"the state the fixture seeds"`
-	// Environment profiles this fixture is certified for.
+	ID                    string   `json:"id" jsonschema:"stable fixture identifier"`
+	AppID                 string   `json:"appId" jsonschema:"the app this fixture belongs to"`
+	Description           string   `json:"description" jsonschema:"the state the fixture seeds"`
 	EnvironmentProfileIDs []string `json:"environmentProfileIds" jsonschema:"environment profiles this fixture is certified for"`
-	// References to the seed data sets, never the data itself.
-	SeedRefs []string `json:"seedRefs" jsonschema:"references to the seed data sets, never the data itself"`
-	// Account:// references; credentials are never exposed or resolved.
-	AccountRefs []string `json:"accountRefs" jsonschema:"account:// references; credentials are never exposed or resolved"`
-	// Fixture-file:// references usable as upload_file values.
-	FileRefs []string `json:"fileRefs,omitempty" jsonschema:"fixture-file:// references usable as upload_file values"`
-	// Relative root under which runs of this fixture store artifacts.
-	ArtifactRoot string `json:"artifactRoot" jsonschema:"relative root under which runs of this fixture store artifacts"`
-	// IDs of the checked-in reference journeys for this fixture.
-	ReferenceJourneyIDs []string `json:"referenceJourneyIds" jsonschema:"IDs of the checked-in reference journeys for this fixture"`
+	SeedRefs              []string `json:"seedRefs" jsonschema:"references to the seed data sets, never the data itself"`
+	AccountRefs           []string `json:"accountRefs" jsonschema:"account:// references; credentials are never exposed or resolved"`
+	FileRefs              []string `json:"fileRefs,omitempty" jsonschema:"fixture-file:// references usable as upload_file values"`
+	ArtifactRoot          string   `json:"artifactRoot" jsonschema:"relative root under which runs of this fixture store artifacts"`
+	ReferenceJourneyIDs   []string `json:"referenceJourneyIds" jsonschema:"IDs of the checked-in reference journeys for this fixture"`
 }
 
 // Viewport is a browser viewport in CSS pixels.
 type Viewport struct {
-	// Viewport width in CSS pixels.
-	Width int `json:"width" jsonschema:"viewport width in CSS pixels"`
-	// Viewport height in CSS pixels.
+	Width  int `json:"width" jsonschema:"viewport width in CSS pixels"`
 	Height int `json:"height" jsonschema:"viewport height in CSS pixels"`
 }
 
 // EnvironmentProfile fixes the browser context a run is modeled in, so results
 // from different viewports or locales are never compared as if they were alike.
 type EnvironmentProfile struct {
-	// Stable environment profile identifier.
-	ID string `json:"id" jsonschema:"stable environment profile identifier"`
-	// Human-readable profile name.
-	DisplayName string `json:"displayName" jsonschema:"human-readable profile name"`
-	// Browser viewport.
-	Viewport Viewport `json:"viewport" jsonschema:"browser viewport"`
-	// Device pixel ratio.
-	DeviceScaleFactor float64 `json:"deviceScaleFactor" jsonschema:"device pixel ratio"`
-	// Whether the profile emulates a mobile device.
-	IsMobile bool `json:"isMobile" jsonschema:"whether the profile emulates a mobile device"`
-	// BCP 47 locale.
-	Locale string `json:"locale" jsonschema:"BCP 47 locale"`
-	// IANA time zone.
-	TimezoneID string `json:"timezoneId" jsonschema:"IANA time zone"`
-	// Preferred color scheme: light or dark.
-	ColorScheme string `json:"colorScheme" jsonschema:"preferred color scheme: light or dark"`
+	ID                string   `json:"id" jsonschema:"stable environment profile identifier"`
+	DisplayName       string   `json:"displayName" jsonschema:"human-readable profile name"`
+	Viewport          Viewport `json:"viewport" jsonschema:"browser viewport"`
+	DeviceScaleFactor float64  `json:"deviceScaleFactor" jsonschema:"device pixel ratio"`
+	IsMobile          bool     `json:"isMobile" jsonschema:"whether the profile emulates a mobile device"`
+	Locale            string   `json:"locale" jsonschema:"BCP 47 locale"`
+	TimezoneID        string   `json:"timezoneId" jsonschema:"IANA time zone"`
+	ColorScheme       string   `json:"colorScheme" jsonschema:"preferred color scheme: light or dark"`
 }
 
 // corpus is the decoded form of corpus/corpus.json.
@@ -184,10 +154,8 @@ type ListAppsInput struct{}
 
 // ListAppsResult lists the authorized benchmark apps.
 type ListAppsResult struct {
-	// Version of the owned benchmark corpus.
 	CorpusVersion string `json:"corpusVersion" jsonschema:"version of the owned benchmark corpus"`
-	// Authorized benchmark apps, sorted by ID.
-	Apps []App `json:"apps" jsonschema:"authorized benchmark apps, sorted by ID"`
+	Apps          []App  `json:"apps" jsonschema:"authorized benchmark apps, sorted by ID"`
 }
 
 // ListApps returns the authorized benchmark apps of the owned corpus, sorted by ID.
@@ -207,17 +175,13 @@ func ListApps(ctx context.Context, in ListAppsInput) (ListAppsResult, error) {
 
 // ListFixturesInput optionally narrows the listing to one app.
 type ListFixturesInput struct {
-	// App ID; when set, only that app's fixtures are listed.
 	AppID string `json:"appId,omitempty" jsonschema:"app ID; when set, only that app's fixtures are listed" validate:"omitempty,automium_app"`
 }
 
 // ListFixturesResult lists fixtures and the environment profiles they reference.
 type ListFixturesResult struct {
-	// Version of the owned benchmark corpus.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"version of the owned benchmark corpus"`
-	// Benchmark fixtures, sorted by ID.
-	Fixtures []Fixture `json:"fixtures" jsonschema:"benchmark fixtures, sorted by ID"`
-	// The environment profiles the listed fixtures reference, sorted by ID.
+	CorpusVersion       string               `json:"corpusVersion" jsonschema:"version of the owned benchmark corpus"`
+	Fixtures            []Fixture            `json:"fixtures" jsonschema:"benchmark fixtures, sorted by ID"`
 	EnvironmentProfiles []EnvironmentProfile `json:"environmentProfiles" jsonschema:"the environment profiles the listed fixtures reference, sorted by ID"`
 }
 

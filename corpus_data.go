@@ -242,7 +242,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"retry_step"},
+			Strategies: []RecoveryStrategy{"retry_step"},
 		},
 	}, {
 		ID:        "storefront-checkout-saved-address",
@@ -310,7 +310,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "storefront-remove-cart-item",
@@ -354,7 +354,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"dismiss_dialog", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "retry_step"},
 		},
 	}, {
 		ID:        "helpdesk-reply-with-attachment",
@@ -415,7 +415,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "helpdesk-assign-urgent-ticket",
@@ -472,7 +472,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"reload_route", "retry_step"},
+			Strategies: []RecoveryStrategy{"reload_route", "retry_step"},
 		},
 	}, {
 		ID:        "helpdesk-submit-request-with-screenshot",
@@ -536,7 +536,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"retry_step"},
+			Strategies: []RecoveryStrategy{"retry_step"},
 		},
 	}, {
 		ID:        "kanban-move-card-to-done",
@@ -578,7 +578,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 3,
-			Strategies: []string{"re_snapshot", "replan", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "replan", "retry_step"},
 		},
 	}, {
 		ID:        "kanban-archive-card",
@@ -621,7 +621,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"dismiss_dialog", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "retry_step"},
 		},
 	}, {
 		ID:        "kanban-create-card",
@@ -679,7 +679,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "admin-console-deactivate-user",
@@ -731,7 +731,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"dismiss_dialog", "reload_route", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "reload_route", "retry_step"},
 		},
 	}, {
 		ID:        "admin-console-audit-log-second-page",
@@ -783,7 +783,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"reload_route", "retry_step"},
+			Strategies: []RecoveryStrategy{"reload_route", "retry_step"},
 		},
 	}, {
 		ID:        "admin-console-printable-report",
@@ -840,7 +840,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "banking-transfer-to-savings",
@@ -916,7 +916,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 3,
-			Strategies: []string{"re_snapshot", "reload_route", "replan", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "reload_route", "replan", "retry_step"},
 		},
 	}, {
 		ID:        "banking-filter-statement",
@@ -974,7 +974,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"retry_step"},
+			Strategies: []RecoveryStrategy{"retry_step"},
 		},
 	}, {
 		ID:        "banking-pay-utility-bill",
@@ -1035,7 +1035,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"dismiss_dialog", "re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "banking-enable-paperless-statements",
@@ -1076,7 +1076,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"dismiss_dialog", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "retry_step"},
 		},
 	}, {
 		ID:        "docs-portal-search-rate-limits",
@@ -1124,7 +1124,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"retry_step"},
+			Strategies: []RecoveryStrategy{"retry_step"},
 		},
 	}, {
 		ID:        "docs-portal-changelog-new-tab",
@@ -1179,7 +1179,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"go_back", "re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"go_back", "re_snapshot", "retry_step"},
 		},
 	}, {
 		ID:        "docs-portal-switch-to-latest-version",
@@ -1229,7 +1229,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 1,
-			Strategies: []string{"reload_route", "retry_step"},
+			Strategies: []RecoveryStrategy{"reload_route", "retry_step"},
 		},
 	}, {
 		ID:        "hr-onboarding-personal-details",
@@ -1309,7 +1309,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 3,
-			Strategies: []string{"re_snapshot", "replan", "retry_step"},
+			Strategies: []RecoveryStrategy{"re_snapshot", "replan", "retry_step"},
 		},
 	}, {
 		ID:        "hr-onboarding-submit-tax-form",
@@ -1350,7 +1350,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"dismiss_dialog", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "retry_step"},
 		},
 	}, {
 		ID:        "hr-onboarding-approve-packet",
@@ -1414,7 +1414,7 @@ var corpusData = corpus{
 		}},
 		Recovery: Recovery{
 			MaxRetries: 2,
-			Strategies: []string{"dismiss_dialog", "re_snapshot", "retry_step"},
+			Strategies: []RecoveryStrategy{"dismiss_dialog", "re_snapshot", "retry_step"},
 		},
 	}},
 }

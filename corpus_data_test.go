@@ -11,8 +11,7 @@ import (
 
 // TestGenerated holds this package's generated files to what their sources
 // give today (see generatedFiles): corpus_data.go to corpus/corpus.json,
-// schemas/ to the struct tags and the corpus, the field doc comments to the
-// jsonschema tags. go generate ./... rewrites them.
+// schemas/ to the struct tags and the corpus. go generate ./... rewrites them.
 func TestGenerated(t *testing.T) {
 	testsupport.Generated(t, generatedFiles)
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -90,10 +91,10 @@ func TestCorpusCoverage(t *testing.T) {
 	assertions := map[string]bool{}
 	for _, j := range owned().ReferenceJourneys {
 		for _, s := range j.Steps {
-			intents[s.Intent] = true
+			intents[string(s.Intent)] = true
 		}
 		for _, a := range j.Assertions {
-			assertions[a.Kind] = true
+			assertions[string(a.Kind)] = true
 		}
 	}
 	tests := []struct {
@@ -102,7 +103,7 @@ func TestCorpusCoverage(t *testing.T) {
 	}{
 		{"app capabilities", slices.Sorted(slices.Values(capabilityNames)), slices.Sorted(maps.Keys(capabilities))},
 		{"hosting types", slices.Sorted(slices.Values(hostingTypeNames)), slices.Sorted(maps.Keys(hosting))},
-		{"step intents", IntentNames(), slices.Sorted(maps.Keys(intents))},
+		{"step intents", wireStrings(Intents()), slices.Sorted(maps.Keys(intents))},
 		{"assertion kinds", assertionKinds, slices.Sorted(maps.Keys(assertions))},
 	}
 	for _, tt := range tests {
@@ -353,8 +354,8 @@ func TestReferenceJourneysShape(t *testing.T) {
 		if n := len(j.Assertions); n < 1 || n > maxReferenceAssertions {
 			t.Errorf("journey %q has %d assertions, want 1 to %d", j.ID, n, maxReferenceAssertions)
 		}
-		if r := j.Recovery.MaxRetries; r < 1 || r > MaxRecoveryRetries {
-			t.Errorf("journey %q has maxRetries %d, want 1 to %d", j.ID, r, MaxRecoveryRetries)
+		if r := j.Recovery.MaxRetries; r < 1 || r > limit.MaxRecoveryRetries {
+			t.Errorf("journey %q has maxRetries %d, want 1 to %d", j.ID, r, limit.MaxRecoveryRetries)
 		}
 		if j.Steps[0].Intent != "navigate" {
 			t.Errorf("journey %q starts with %s; start with navigate so runs do not depend on the previous page", j.ID, j.Steps[0].Intent)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // The one bounded reader of documents a client passes inside a value
@@ -23,30 +24,6 @@ import (
 // hands each token to an importer that keeps only what trials need. Memory is
 // then proportional to the trials kept, whatever the document's size.
 // TestNoWholeDocumentDecoders keeps every other decoder away from client data.
-
-// Bounds of one document read by the bounded reader.
-const (
-	// MaxDocumentDepth bounds how deeply a document nests: JSON objects and
-	// arrays, or XML elements. A Playwright report nests its 32 levels of suites
-	// two JSON levels each, plus a test's results, errors and locations.
-	MaxDocumentDepth = 100
-	// MaxDocumentTokenBytes bounds one token: a JSON string or number, an XML
-	// element's start tag with its attributes, or one run of character data.
-	// The reader holds at most one token, so this, and not the document's size,
-	// bounds what it buffers.
-	MaxDocumentTokenBytes = 8 << 20
-	// MaxDocumentMembers bounds the members of one JSON object and the
-	// attributes of one XML element: the JSON decoder remembers an object's
-	// names to refuse one given twice.
-	MaxDocumentMembers = 1024
-	// MaxDocumentNameBytes bounds a JSON member name and an XML element or
-	// attribute name.
-	MaxDocumentNameBytes = 256
-	// MaxXMLStartTagBytes bounds one XML start tag with its attributes:
-	// encoding/xml builds every attribute of a tag before it returns any, at
-	// some 60 bytes each, so an 8 MiB tag of a=” once cost 250 MiB.
-	MaxXMLStartTagBytes = 64 << 10
-)
 
 // errTokenTooLarge is what the byte counter answers a decoder that has read
 // more than MaxDocumentTokenBytes past the last token it returned.
@@ -101,7 +78,7 @@ func (b *docBytes) lex(c byte) error {
 			b.state = 't'
 		}
 	}
-	if b.tag++; b.tag > MaxXMLStartTagBytes {
+	if b.tag++; b.tag > limit.MaxXMLStartTagBytes {
 		return errTagTooLarge
 	}
 	return nil
@@ -128,7 +105,7 @@ func newDocBytes(r io.Reader) *docBytes {
 	return b
 }
 
-func (b *docBytes) over() bool { return b.n-b.mark > MaxDocumentTokenBytes }
+func (b *docBytes) over() bool { return b.n-b.mark > limit.MaxDocumentTokenBytes }
 
 func (b *docBytes) Read(p []byte) (int, error) {
 	if b.utf16 {
@@ -212,7 +189,7 @@ func (d *jsonDoc) token() (jsontext.Token, error) {
 	prev := d.in.mark
 	tok, err := d.dec.ReadToken()
 	d.in.mark = d.dec.InputOffset()
-	if err == nil && d.in.mark-prev > MaxDocumentTokenBytes {
+	if err == nil && d.in.mark-prev > limit.MaxDocumentTokenBytes {
 		err = errTokenTooLarge
 	}
 	if err != nil {
@@ -220,8 +197,8 @@ func (d *jsonDoc) token() (jsontext.Token, error) {
 	}
 	switch tok.Kind() {
 	case '{', '[':
-		if len(d.stack) >= MaxDocumentDepth {
-			return tok, newError(CodeLimitExceeded, cutPath(d.at()), nil, "nests objects and arrays deeper than %d levels; pass the reporter's output unedited", MaxDocumentDepth)
+		if len(d.stack) >= limit.MaxDocumentDepth {
+			return tok, newError(CodeLimitExceeded, cutPath(d.at()), nil, "nests objects and arrays deeper than %d levels; pass the reporter's output unedited", limit.MaxDocumentDepth)
 		}
 	}
 	return tok, nil
@@ -239,7 +216,7 @@ func (d *jsonDoc) decodeError(err error) error {
 		return newError(CodeInvalidArgument, d.root, nil, "is UTF-16 (it begins with a UTF-16 byte order mark); write %s in UTF-8", d.what)
 	}
 	if errors.Is(err, errTokenTooLarge) {
-		return newError(CodeLimitExceeded, d.at(), nil, "holds a value longer than %d bytes at byte %d; no member of %s is that long", MaxDocumentTokenBytes, d.in.mark, d.what)
+		return newError(CodeLimitExceeded, d.at(), nil, "holds a value longer than %d bytes at byte %d; no member of %s is that long", limit.MaxDocumentTokenBytes, d.in.mark, d.what)
 	}
 	if d.in.err != nil {
 		return newError(CodeInvalidArgument, d.root, nil, "could not be read: %s", echo.Value(d.in.err.Error()))
@@ -275,12 +252,12 @@ func (d *jsonDoc) object(at Path, member func(name string, at Path) error) error
 		if tok.Kind() == '}' {
 			return nil
 		}
-		if n >= MaxDocumentMembers {
-			return newError(CodeLimitExceeded, at, nil, "has more than %d members; no object of %s has that many", MaxDocumentMembers, d.what)
+		if n >= limit.MaxDocumentMembers {
+			return newError(CodeLimitExceeded, at, nil, "has more than %d members; no object of %s has that many", limit.MaxDocumentMembers, d.what)
 		}
 		name := tok.String()
-		if len(name) > MaxDocumentNameBytes {
-			return newError(CodeLimitExceeded, at, nil, "has a member name of %d bytes; names of %s are at most %d bytes", len(name), d.what, MaxDocumentNameBytes)
+		if len(name) > limit.MaxDocumentNameBytes {
+			return newError(CodeLimitExceeded, at, nil, "has a member name of %d bytes; names of %s are at most %d bytes", len(name), d.what, limit.MaxDocumentNameBytes)
 		}
 		if err := member(name, at.Field(name)); err != nil {
 			return err
@@ -424,7 +401,7 @@ func (d *xmlDoc) token(at Path) (xml.Token, error) {
 			tok, err = d.check(tok, at)
 		}
 		d.in.mark = d.dec.InputOffset()
-		if err == nil && d.in.mark-prev > MaxDocumentTokenBytes {
+		if err == nil && d.in.mark-prev > limit.MaxDocumentTokenBytes {
 			err = errTokenTooLarge
 		}
 		if err == io.EOF && d.depth == 0 && d.in.err == nil {
@@ -456,18 +433,18 @@ func (d *xmlDoc) token(at Path) (xml.Token, error) {
 func (d *xmlDoc) check(tok xml.Token, at Path) (xml.Token, error) {
 	switch t := tok.(type) {
 	case xml.StartElement:
-		if d.depth >= MaxDocumentDepth {
-			return nil, newError(CodeLimitExceeded, cutPath(at), nil, "nests elements deeper than %d levels at line %d", MaxDocumentDepth, d.line())
+		if d.depth >= limit.MaxDocumentDepth {
+			return nil, newError(CodeLimitExceeded, cutPath(at), nil, "nests elements deeper than %d levels at line %d", limit.MaxDocumentDepth, d.line())
 		}
-		if len(t.Attr) > MaxDocumentMembers {
-			return nil, newError(CodeLimitExceeded, at, nil, "has an element with more than %d attributes at line %d", MaxDocumentMembers, d.line())
+		if len(t.Attr) > limit.MaxDocumentMembers {
+			return nil, newError(CodeLimitExceeded, at, nil, "has an element with more than %d attributes at line %d", limit.MaxDocumentMembers, d.line())
 		}
-		if xmlNameBytes(t.Name) > MaxDocumentNameBytes {
-			return nil, newError(CodeLimitExceeded, at, nil, "has an element name longer than %d bytes at line %d", MaxDocumentNameBytes, d.line())
+		if xmlNameBytes(t.Name) > limit.MaxDocumentNameBytes {
+			return nil, newError(CodeLimitExceeded, at, nil, "has an element name longer than %d bytes at line %d", limit.MaxDocumentNameBytes, d.line())
 		}
 		for i, a := range t.Attr {
-			if xmlNameBytes(a.Name) > MaxDocumentNameBytes {
-				return nil, newError(CodeLimitExceeded, at, nil, "has an attribute name longer than %d bytes at line %d", MaxDocumentNameBytes, d.line())
+			if xmlNameBytes(a.Name) > limit.MaxDocumentNameBytes {
+				return nil, newError(CodeLimitExceeded, at, nil, "has an attribute name longer than %d bytes at line %d", limit.MaxDocumentNameBytes, d.line())
 			}
 			for _, b := range t.Attr[:i] {
 				if b.Name == a.Name {
@@ -504,10 +481,10 @@ func (d *xmlDoc) decodeError(err error, at Path) error {
 		return newError(CodeInvalidArgument, d.root, nil, "is UTF-16 (it begins with a UTF-16 byte order mark); write %s in UTF-8", d.what)
 	}
 	if errors.Is(err, errTagTooLarge) {
-		return newError(CodeLimitExceeded, at, nil, "holds a start tag longer than %d bytes at line %d; no element of %s has that many attributes", MaxXMLStartTagBytes, d.line(), d.what)
+		return newError(CodeLimitExceeded, at, nil, "holds a start tag longer than %d bytes at line %d; no element of %s has that many attributes", limit.MaxXMLStartTagBytes, d.line(), d.what)
 	}
 	if errors.Is(err, errTokenTooLarge) {
-		return newError(CodeLimitExceeded, at, nil, "holds a tag or text longer than %d bytes after line %d; no element of %s is that long", MaxDocumentTokenBytes, d.line(), d.what)
+		return newError(CodeLimitExceeded, at, nil, "holds a tag or text longer than %d bytes after line %d; no element of %s is that long", limit.MaxDocumentTokenBytes, d.line(), d.what)
 	}
 	if d.in.err != nil {
 		return newError(CodeInvalidArgument, d.root, nil, "could not be read: %s", echo.Value(d.in.err.Error()))

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,14 +50,14 @@ func TestJoinNothingIsNil(t *testing.T) {
 
 // TestJoinCapsAtMaxProblems: one cap for every list of problems.
 func TestJoinCapsAtMaxProblems(t *testing.T) {
-	in := make([]Problem, MaxProblems+7)
+	in := make([]Problem, limit.MaxProblems+7)
 	for i := range in {
 		in[i] = NewProblem(CodeInvalidArgument, PathOf("steps").Index(i), nil, "bad")
 	}
 	e, _ := errors.AsType[*Error](Join(in...))
 	got := e.Problems()
-	if len(got) != MaxProblems {
-		t.Fatalf("Join of %d problems listed %d, want %d", len(in), len(got), MaxProblems)
+	if len(got) != limit.MaxProblems {
+		t.Fatalf("Join of %d problems listed %d, want %d", len(in), len(got), limit.MaxProblems)
 	}
 	if last := got[len(got)-1]; last.Code != CodeLimitExceeded || !strings.Contains(last.Message, "8 more problems") {
 		t.Errorf("last problem = %v, want limit_exceeded naming 8 more", last)

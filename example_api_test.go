@@ -38,7 +38,7 @@ func ExampleJoin() {
 	name := strings.Repeat("x", 1<<20) // whatever a client sent
 	err := automium.Join(
 		automium.NewProblem(automium.CodeInvalidArgument, automium.PathOf("appId"), nil, "%s is not an app ID", automium.ClientValue(name)),
-		automium.NewProblem(automium.CodeLimitExceeded, automium.PathOf("steps"), nil, "has %d steps; the limit is %d", 201, automium.MaxSteps),
+		automium.NewProblem(automium.CodeLimitExceeded, automium.PathOf("steps"), nil, "has %d steps; the limit is %d", 201, 200),
 	)
 	var e *automium.Error
 	errors.As(err, &e)

@@ -189,8 +189,8 @@ func ExampleContractNames() {
 	// [planner-adapter-v1 replay-event-v1 semantic-snapshot-v1]
 }
 
-func ExampleArtifactKinds() {
-	for _, k := range automium.ArtifactKinds()[:3] {
+func ExampleArtifactSpecs() {
+	for _, k := range automium.ArtifactSpecs()[:3] {
 		fmt.Println(k.Kind, k.DefaultMediaType)
 	}
 	// Output:

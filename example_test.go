@@ -2,10 +2,8 @@ package automium_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"strings"
 
 	"github.com/automium/automium"
@@ -69,13 +67,13 @@ func ExampleCompileJourney() {
 		FixtureID: "storefront-guest-catalog",
 		Goal:      "Find a kettle and add it to the cart",
 		Steps: []automium.Step{
-			{Intent: "navigate", Value: "/"},
-			{Intent: "fill", Target: &automium.Target{Role: "searchbox", Name: "Search products"}, Value: "kettle"},
-			{Intent: "press_key", Value: "Enter"},
-			{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
+			{Intent: automium.IntentNavigate, Value: "/"},
+			{Intent: automium.IntentFill, Target: &automium.Target{Role: automium.RoleSearchbox, Name: "Search products"}, Value: "kettle"},
+			{Intent: automium.IntentPressKey, Value: "Enter"},
+			{Intent: automium.IntentClick, Target: &automium.Target{Role: automium.RoleButton, Name: "Add to cart"}},
 		},
-		Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+		Assertions: []automium.Assertion{{Kind: automium.AssertTextVisible, Value: "Added to cart"}},
+		Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{automium.RecoveryRetryStep}},
 	})
 	if err != nil {
 		panic(err)
@@ -108,7 +106,7 @@ func ExampleCompileJourney_invalid() {
 			{Intent: "upload_file", Target: &automium.Target{Role: "button", Name: "Attach"}, Value: "/etc/passwd"},
 		},
 		Assertions: []automium.Assertion{{Kind: "url_matches", Value: "/done"}},
-		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []string{"retry_step"}},
+		Recovery:   automium.Recovery{MaxRetries: 2, Strategies: []automium.RecoveryStrategy{"retry_step"}},
 	})
 	if err != nil {
 		panic(err) // only a bound, such as more than MaxSteps steps, is an error
@@ -157,7 +155,7 @@ func ExampleReferenceJourney() {
 	fmt.Println(j.AppID, j.FixtureID, len(j.Steps), "steps")
 	intents := make([]string, len(j.Steps))
 	for i, s := range j.Steps {
-		intents[i] = s.Intent
+		intents[i] = string(s.Intent)
 	}
 	fmt.Println(strings.Join(intents, " → "))
 	res, _ := automium.CompileJourney(context.Background(), j)
@@ -172,38 +170,4 @@ func ExampleSupportedCorpusVersions() {
 	fmt.Println(automium.SupportedCorpusVersions())
 	// Output:
 	// [owned-corpus-2026.11]
-}
-
-// JSONSchema gives the schema that the MCP tools advertise, with the validate
-// rules as keywords: here, the closed set of intents and the step bound.
-func ExampleJSONSchema() {
-	raw, err := automium.JSONSchema(reflect.TypeFor[automium.CompileJourneyInput]())
-	if err != nil {
-		panic(err)
-	}
-	var s struct {
-		Required   []string `json:"required"`
-		Properties struct {
-			Steps struct {
-				MaxItems int `json:"maxItems"`
-				Items    struct {
-					Properties struct {
-						Intent struct {
-							Enum []string `json:"enum"`
-						} `json:"intent"`
-					} `json:"properties"`
-				} `json:"items"`
-			} `json:"steps"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		panic(err)
-	}
-	fmt.Println("required:", s.Required)
-	fmt.Println("steps.maxItems:", s.Properties.Steps.MaxItems)
-	fmt.Println("intents:", len(s.Properties.Steps.Items.Properties.Intent.Enum))
-	// Output:
-	// required: [id appId fixtureId goal steps assertions]
-	// steps.maxItems: 200
-	// intents: 16
 }

@@ -12,16 +12,14 @@ import (
 	"github.com/automium/automium/internal/echo"
 )
 
-// PlaywrightSpecVersion names the format of an exported Playwright Test spec:
-// the mapping of every intent, assertion and recovery strategy in
-// docs/playwright-export.md. The same journey and options give the same bytes
-// within a version.
-const PlaywrightSpecVersion = "playwright-spec-v1"
+// Language is a language a spec is exported in; its string is the wire form,
+// as in language.
+type Language string
 
 // The languages a spec is exported in.
 const (
-	PlaywrightTypeScript = "typescript"
-	PlaywrightJavaScript = "javascript"
+	LanguageTypeScript Language = "typescript"
+	LanguageJavaScript Language = "javascript"
 )
 
 // The defaults of [ExportPlaywrightSpecInput]: the tag and annotation that the
@@ -45,46 +43,27 @@ var (
 // ExportPlaywrightSpecInput asks for the Playwright Test spec of one journey.
 // Exactly one of JourneyID and Journey is given.
 type ExportPlaywrightSpecInput struct {
-	// Reference journey ID; leave it out to export journey.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"reference journey ID; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
-	// Your own journey, as CompileJourney takes it; it is compiled here and the spec
-	// is bound to its digest.
-	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
-	// Default typescript; javascript is CommonJS.
-	Language string `json:"language,omitempty" jsonschema:"default typescript; javascript is CommonJS" validate:"omitempty,oneof=javascript typescript"`
-	// Tags the spec @<journeyTag>:<id>; default journey.
-	JourneyTag string `json:"journeyTag,omitempty" jsonschema:"tags the spec @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Annotation type with the journey ID; default journey.
-	JourneyAnnotation string `json:"journeyAnnotation,omitempty" jsonschema:"annotation type with the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
-	// Module exporting fixtureFile(ref); default ./automium-fixture-files.
-	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"module exporting fixtureFile(ref); default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
+	JourneyID          string               `json:"journeyId,omitempty" jsonschema:"reference journey ID; leave it out to export journey" validate:"omitempty,max_id_length,automium_slug"`
+	Journey            *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the spec is bound to its digest" validate:"omitempty"`
+	Language           Language             `json:"language,omitempty" jsonschema:"default typescript; javascript is CommonJS" validate:"omitempty,oneof=javascript typescript"`
+	JourneyTag         string               `json:"journeyTag,omitempty" jsonschema:"tags the spec @<journeyTag>:<id>; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	JourneyAnnotation  string               `json:"journeyAnnotation,omitempty" jsonschema:"annotation type with the journey ID; default journey" validate:"omitempty,max=64,automium_pw_name"`
+	FixtureFilesModule string               `json:"fixtureFilesModule,omitempty" jsonschema:"module exporting fixtureFile(ref); default ./automium-fixture-files" validate:"omitempty,max=200,automium_pw_module"`
 }
 
 // PlaywrightSpec is an exported spec: its text, the digests that bind it to its
 // journey, and the mapping that reads its tests back from a JSON report.
 type PlaywrightSpec struct {
-	// Spec format version: playwright-spec-v1.
-	SpecVersion string `json:"specVersion" jsonschema:"spec format version: playwright-spec-v1"`
-	// Typescript or javascript.
-	Language string `json:"language" jsonschema:"typescript or javascript"`
-	// A file name for the spec: <journeyId>.spec.ts or .spec.js.
-	FileName string `json:"fileName" jsonschema:"a file name for the spec: <journeyId>.spec.ts or .spec.js"`
-	// The spec's text: one test, one test.step per step and assertion node.
-	Spec string `json:"spec" jsonschema:"the spec's text: one test, one test.step per step and assertion node"`
-	// Sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum
-	// prints it for the file.
-	SpecDigest string `json:"specDigest" jsonschema:"sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum prints it for the file"`
-	// ID of the exported journey.
-	JourneyID string `json:"journeyId" jsonschema:"ID of the exported journey"`
-	// Digest of the compiled journey the spec was made from.
-	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the spec was made from"`
-	// Whether the journey is a reference journey of the owned corpus.
-	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
-	// Mapping for CompareReports: journey from the spec's tag, planner from the
-	// project name.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"mapping for CompareReports: journey from the spec's tag, planner from the project name"`
-	// The module the spec imports fixtureFile from, when it uploads files.
-	FixtureFilesModule string `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
+	SpecVersion        string        `json:"specVersion" jsonschema:"spec format version: playwright-spec-v1"`
+	Language           Language      `json:"language" jsonschema:"typescript or javascript"`
+	FileName           string        `json:"fileName" jsonschema:"a file name for the spec: <journeyId>.spec.ts or .spec.js"`
+	Spec               string        `json:"spec" jsonschema:"the spec's text: one test, one test.step per step and assertion node"`
+	SpecDigest         string        `json:"specDigest" jsonschema:"sha256: and the lowercase hex SHA-256 of the spec's UTF-8 bytes, as sha256sum prints it for the file"`
+	JourneyID          string        `json:"journeyId" jsonschema:"ID of the exported journey"`
+	JourneyDigest      string        `json:"journeyDigest" jsonschema:"digest of the compiled journey the spec was made from"`
+	ReferenceJourney   bool          `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
+	Mapping            ReportMapping `json:"mapping" jsonschema:"mapping for CompareReports: journey from the spec's tag, planner from the project name"`
+	FixtureFilesModule string        `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
 }
 
 // ExportPlaywrightSpec compiles a journey as [CompileJourney] does and writes it
@@ -153,7 +132,7 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		return PlaywrightSpec{}, Join(ps...)
 	}
 	opts := exportOptions{
-		typescript: in.Language != PlaywrightJavaScript,
+		typescript: in.Language != LanguageJavaScript,
 		tag:        cmpOr(in.JourneyTag, DefaultPlaywrightJourneyTag),
 		annotation: cmpOr(in.JourneyAnnotation, DefaultPlaywrightJourneyAnnotation),
 		files:      cmpOr(in.FixtureFilesModule, DefaultPlaywrightFixtureFiles),
@@ -175,9 +154,9 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		d, _, err := referenceDigest(res.Journey.ID)
 		reference = err == nil && d == res.Journey.Digest
 	}
-	ext, lang := ".spec.ts", PlaywrightTypeScript
+	ext, lang := ".spec.ts", LanguageTypeScript
 	if !opts.typescript {
-		ext, lang = ".spec.js", PlaywrightJavaScript
+		ext, lang = ".spec.js", LanguageJavaScript
 	}
 	sum := sha256.Sum256([]byte(text))
 	out := PlaywrightSpec{
@@ -189,9 +168,9 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 		JourneyID:        res.Journey.ID,
 		JourneyDigest:    res.Journey.Digest,
 		ReferenceJourney: reference,
-		Mapping: PlaywrightMapping{
-			Planner: PlaywrightSource{From: PlaywrightFromProject},
-			Journey: PlaywrightSource{From: PlaywrightFromTag, Name: opts.tag},
+		Mapping: ReportMapping{
+			Planner: ReportSource{From: FromProject},
+			Journey: ReportSource{From: FromTag, Name: opts.tag},
 		},
 	}
 	if !reference {
@@ -232,10 +211,10 @@ func exportProblems(base Path, j CompileJourneyInput) error {
 		default:
 			continue
 		}
-		if a.Target != nil && !containsString(roles, a.Target.Role) {
+		if a.Target != nil && !containsString(roles, string(a.Target.Role)) {
 			ps = append(ps, newProblem(CodeUnsupportedOperation, at, roles, echo.Msg(
 				"assertion %s on a %s has no faithful Playwright form (Playwright's %s reads only these roles); target an element with one of the allowed roles",
-				a.Kind, a.Target.Role, map[string]string{"element_checked": "toBeChecked", "element_value": "toHaveValue"}[a.Kind])))
+				a.Kind, a.Target.Role, map[AssertionKind]string{AssertElementChecked: "toBeChecked", AssertElementValue: "toHaveValue"}[a.Kind])))
 		}
 	}
 	return Join(ps...)
@@ -364,7 +343,7 @@ func writeSpec(g *CompiledJourney, o exportOptions) *specWriter {
 
 // writeAttempt writes the bounded retry of the journey's recovery policy.
 func (w *specWriter) writeAttempt(g *CompiledJourney) {
-	var strategies []string
+	var strategies []RecoveryStrategy
 	for _, n := range g.Nodes {
 		if n.Kind == NodeRecovery {
 			strategies = n.Strategies
@@ -409,7 +388,7 @@ func (w *specWriter) writeAttempt(g *CompiledJourney) {
 
 // locator is the Playwright locator of a target.
 func (w *specWriter) locator(t *Target) string {
-	return "page.getByRole(" + w.lit(t.Role) + ", { name: " + w.lit(t.Name) + ", exact: true })"
+	return "page.getByRole(" + w.lit(string(t.Role)) + ", { name: " + w.lit(t.Name) + ", exact: true })"
 }
 
 // scrollCode says how far each direction scrolls: the page by its window, a

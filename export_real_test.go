@@ -205,7 +205,7 @@ func TestPlaywrightExportRealTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			trials, err := automium.TrialsFromPlaywrightReport(strings.NewReader(raw), spec.Mapping)
+			trials, err := automium.TrialsFromPlaywrightReport(context.Background(), strings.NewReader(raw), spec.Mapping)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/jslex"
+	"github.com/automium/automium/internal/limit"
 )
 
 // exportOf exports in, failing the test on an error.
@@ -93,7 +94,7 @@ func TestExportMapsEveryIntent(t *testing.T) {
 	}
 	var intents, kinds []string
 	for _, c := range steps {
-		intents = append(intents, c.step.Intent)
+		intents = append(intents, string(c.step.Intent))
 		j := CompileJourneyInput{ID: "mapping", AppID: c.app, FixtureID: c.fixture, Goal: "Map one intent",
 			Steps: []Step{c.step}, Assertions: []Assertion{{Kind: "text_visible", Value: "ok"}}}
 		spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j})
@@ -104,14 +105,14 @@ func TestExportMapsEveryIntent(t *testing.T) {
 		}
 	}
 	for _, c := range asserts {
-		kinds = append(kinds, c.a.Kind)
+		kinds = append(kinds, string(c.a.Kind))
 		j := CompileJourneyInput{ID: "mapping", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: "Map one assertion",
 			Steps: []Step{{Intent: "navigate", Value: "/"}}, Assertions: []Assertion{c.a}}
 		if spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j}); !strings.Contains(spec.Spec, c.want+"\n") {
 			t.Errorf("%s: the spec has no line %q:\n%s", c.a.Kind, c.want, spec.Spec)
 		}
 	}
-	if diff := cmp.Diff(IntentNames(), slices.Compact(slices.Sorted(slices.Values(intents)))); diff != "" {
+	if diff := cmp.Diff(wireStrings(Intents()), slices.Compact(slices.Sorted(slices.Values(intents)))); diff != "" {
 		t.Errorf("intents with a mapping (-vocabulary +table):\n%s", diff)
 	}
 	if diff := cmp.Diff(assertionKinds, kinds, cmp.Transformer("sort", func(s []string) []string { return slices.Sorted(slices.Values(s)) })); diff != "" {
@@ -147,7 +148,7 @@ func TestExportRecovery(t *testing.T) {
 	if spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j}).Spec; strings.Contains(spec, "attempt") {
 		t.Errorf("a journey without retries has an attempt:\n%s", spec)
 	}
-	j.Recovery = Recovery{MaxRetries: 1, Strategies: []string{"go_back", "dismiss_dialog"}}
+	j.Recovery = Recovery{MaxRetries: 1, Strategies: []RecoveryStrategy{"go_back", "dismiss_dialog"}}
 	spec = exportOf(t, ExportPlaywrightSpecInput{Journey: &j}).Spec
 	if goBack, dismiss := strings.Index(spec, "page.goBack(); // go_back"), strings.Index(spec, "// dismiss_dialog"); goBack < 0 || dismiss < goBack {
 		t.Errorf("strategies not in the journey's order:\n%s", spec)
@@ -160,7 +161,7 @@ func TestExportRecovery(t *testing.T) {
 func TestExportDeterministic(t *testing.T) {
 	ctx := context.Background()
 	for _, id := range ReferenceJourneyIDs() {
-		for _, lang := range []string{"", PlaywrightTypeScript, PlaywrightJavaScript} {
+		for _, lang := range []Language{"", LanguageTypeScript, LanguageJavaScript} {
 			in := ExportPlaywrightSpecInput{JourneyID: id, Language: lang}
 			a, b := exportOf(t, in), exportOf(t, in)
 			if diff := cmp.Diff(a, b); diff != "" {
@@ -179,12 +180,12 @@ func TestExportDeterministic(t *testing.T) {
 				t.Errorf("%s: specDigest %s, sha256 of the text %s", id, a.SpecDigest, got)
 			}
 			tag := "tag: '@journey:" + id + "',"
-			if !strings.Contains(a.Spec, tag) || a.Mapping.Journey != (PlaywrightSource{From: PlaywrightFromTag, Name: "journey"}) {
+			if !strings.Contains(a.Spec, tag) || a.Mapping.Journey != (ReportSource{From: FromTag, Name: "journey"}) {
 				t.Errorf("%s: the mapping %+v does not read the spec's tag %s", id, a.Mapping, tag)
 			}
-			wantFile, wantLang := id+".spec.ts", PlaywrightTypeScript
-			if lang == PlaywrightJavaScript {
-				wantFile, wantLang = id+".spec.js", PlaywrightJavaScript
+			wantFile, wantLang := id+".spec.ts", LanguageTypeScript
+			if lang == LanguageJavaScript {
+				wantFile, wantLang = id+".spec.js", LanguageJavaScript
 			}
 			if a.FileName != wantFile || a.Language != wantLang {
 				t.Errorf("%s: file %s in %s, want %s in %s", id, a.FileName, a.Language, wantFile, wantLang)
@@ -201,7 +202,7 @@ func TestExportDeterministic(t *testing.T) {
 func TestExportOptions(t *testing.T) {
 	j, _ := ReferenceJourney("helpdesk-submit-request-with-screenshot")
 	j.ID = "my-request"
-	spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j, Language: PlaywrightJavaScript, JourneyTag: "flow",
+	spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j, Language: LanguageJavaScript, JourneyTag: "flow",
 		JourneyAnnotation: "automium.journey", FixtureFilesModule: "../support/fixture-files"})
 	for _, want := range []string{
 		"const { test, expect } = require('@playwright/test');",
@@ -214,7 +215,7 @@ func TestExportOptions(t *testing.T) {
 			t.Errorf("the spec lacks %q:\n%s", want, spec.Spec)
 		}
 	}
-	want := PlaywrightMapping{Planner: PlaywrightSource{From: PlaywrightFromProject}, Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "flow"},
+	want := ReportMapping{Planner: ReportSource{From: FromProject}, Journey: ReportSource{From: FromTag, Name: "flow"},
 		AppID: j.AppID, FixtureID: j.FixtureID}
 	if diff := cmp.Diff(want, spec.Mapping); diff != "" {
 		t.Errorf("mapping (-want +got):\n%s", diff)
@@ -259,7 +260,7 @@ func TestExportErrors(t *testing.T) {
 		{"reference ID, other body", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Goal = "Another goal"; return &j }()}, CodeInvalidArgument, "journey.id"},
 		{"element_checked on a button", ExportPlaywrightSpecInput{Journey: withAssertion(Assertion{Kind: "element_checked", Target: &Target{Role: "button", Name: "Go"}})}, CodeUnsupportedOperation, "journey.assertions[0].target.role"},
 		{"element_value on a heading", ExportPlaywrightSpecInput{Journey: withAssertion(Assertion{Kind: "element_value", Target: &Target{Role: "heading", Name: "Cart"}, Value: "x"})}, CodeUnsupportedOperation, "journey.assertions[0].target.role"},
-		{"over a bound", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Steps = make([]Step, MaxSteps+1); return &j }()}, CodeLimitExceeded, "journey.steps"},
+		{"over a bound", ExportPlaywrightSpecInput{Journey: func() *CompileJourneyInput { j := ref.clone(); j.Steps = make([]Step, limit.MaxSteps+1); return &j }()}, CodeLimitExceeded, "journey.steps"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -303,7 +304,7 @@ func hostileJourney(base, goal, name, value string) CompileJourneyInput {
 				t.Name = name
 			}
 		}
-		if slices.Contains([]string{"fill", "select_option"}, s.Intent) || s.Intent == "finish" && s.Value != "" {
+		if slices.Contains([]Intent{IntentFill, IntentSelectOption}, s.Intent) || s.Intent == "finish" && s.Value != "" {
 			s.Value = value
 		}
 	}
@@ -322,7 +323,7 @@ func hostileJourney(base, goal, name, value string) CompileJourneyInput {
 // shapeKey names the harmless export a hostile one is held to: the journey
 // the hostile text went into (by its first intent and length) and the language.
 type shapeKey struct {
-	intent string
+	intent Intent
 	steps  int
 	ts     bool
 }
@@ -460,13 +461,13 @@ func FuzzJSString(f *testing.F) {
 func TestExportSizeBound(t *testing.T) {
 	const maxExportBytes = 4 << 20
 	name := strings.Repeat("<", 200)
-	j := CompileJourneyInput{ID: "largest", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: strings.Repeat("<", MaxTextLength),
-		Recovery: Recovery{MaxRetries: MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}}
-	for range MaxSteps {
-		j.Steps = append(j.Steps, Step{Intent: "fill", Target: &Target{Role: "textbox", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	j := CompileJourneyInput{ID: "largest", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: strings.Repeat("<", limit.MaxTextLength),
+		Recovery: Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: asStrategies(recoveryStrategies)}}
+	for range limit.MaxSteps {
+		j.Steps = append(j.Steps, Step{Intent: "fill", Target: &Target{Role: "textbox", Name: name}, Value: strings.Repeat("\x00", limit.MaxTextLength)})
 	}
-	for range MaxAssertions {
-		j.Assertions = append(j.Assertions, Assertion{Kind: "element_text", Target: &Target{Role: "cell", Name: name}, Value: strings.Repeat("\x00", MaxTextLength)})
+	for range limit.MaxAssertions {
+		j.Assertions = append(j.Assertions, Assertion{Kind: "element_text", Target: &Target{Role: "cell", Name: name}, Value: strings.Repeat("\x00", limit.MaxTextLength)})
 	}
 	spec := exportOf(t, ExportPlaywrightSpecInput{Journey: &j})
 	if n := len(spec.Spec); n > maxExportBytes {

@@ -13,7 +13,7 @@ import (
 	"github.com/automium/automium/internal/gen"
 )
 
-//go:generate go run -tags automiumgen ./internal/cmd/gen
+//go:generate go run -tags automiumgen ./tools/gen
 
 // The files this package generates, listed for go generate ./... (through
 // generate_register.go, built only with the automiumgen tag) and for
@@ -38,7 +38,7 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[GetArtifactManifestInput](), reflect.TypeFor[GetArtifactManifestResult](),
 	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
 	reflect.TypeFor[CompareObservedTrialsInput](),
-	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[PlaywrightComparison](),
+	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[ReportsComparison](),
 	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
 	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
 	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),
@@ -46,8 +46,10 @@ var precomputedSchemaTypes = []reflect.Type{
 
 // generatedFiles lists the root package's generated files: corpus_data.go from
 // corpus/corpus.json, the schemas in schemas/ from the struct tags (their enums
-// from the corpus as compiled), the doc comments of exported fields from
-// their jsonschema tags, and the exported spec of every reference journey.
+// from the corpus as compiled), and the exported spec of every reference
+// journey. A field's description is written once, in its jsonschema tag, which
+// the schemas advertise and go doc prints with the field; no doc comment
+// repeats it (TestFieldDescriptionsWrittenOnce).
 func generatedFiles(module fs.FS) ([]gen.Output, error) {
 	c, err := decodeCorpusJSON(module)
 	if err != nil {
@@ -57,7 +59,7 @@ func generatedFiles(module fs.FS) ([]gen.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs := []gen.Output{gen.GoFile(corpusDataFile, src), gen.FieldDocsIn("."), gen.PruneGlob("schemas/*.json")}
+	outs := []gen.Output{gen.GoFile(corpusDataFile, src), gen.PruneGlob("schemas/*.json")}
 	for _, typ := range precomputedSchemaTypes {
 		derived, err := deriveSchema(typ)
 		if err != nil {

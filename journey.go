@@ -10,66 +10,48 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 	"golang.org/x/text/unicode/norm"
 )
 
 // Target names an element semantically, the way an accessibility tree does.
 type Target struct {
-	// E.g. button.
-	Role string `json:"role" jsonschema:"e.g. button" validate:"required,automium_role"`
-	// E.g. a button's label.
+	Role Role   `json:"role" jsonschema:"e.g. button" validate:"required,automium_role"`
 	Name string `json:"name" jsonschema:"e.g. a button's label" validate:"required,notblank,max=200"`
 }
 
 // Step is one planner-level action of a journey.
 type Step struct {
-	// Intent; one of the planner-intent-v1 vocabulary (see its resource).
-	Intent string `json:"intent" jsonschema:"intent; one of the planner-intent-v1 vocabulary (see its resource)" validate:"required,automium_intent"`
-	// For intents that take one.
-	Target *Target `json:"target,omitempty" jsonschema:"for intents that take one"`
-	// For drag_drop only.
+	Intent      Intent  `json:"intent" jsonschema:"intent; one of the planner-intent-v1 vocabulary (see its resource)" validate:"required,automium_intent"`
+	Target      *Target `json:"target,omitempty" jsonschema:"for intents that take one"`
 	Destination *Target `json:"destination,omitempty" jsonschema:"for drag_drop only"`
-	// Route, text, option or key.
-	Value string `json:"value,omitempty" jsonschema:"route, text, option or key" validate:"max_text_length"`
+	Value       string  `json:"value,omitempty" jsonschema:"route, text, option or key" validate:"max_text_length"`
 }
 
 // Assertion is a check made after the steps; all must hold for the journey to pass.
 type Assertion struct {
-	// Assertion kind.
-	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
-	// For element_* kinds.
-	Target *Target `json:"target,omitempty" jsonschema:"for element_* kinds"`
-	// Expected text, value or route.
-	Value string `json:"value,omitempty" jsonschema:"expected text, value or route" validate:"max_text_length"`
+	Kind   AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Target *Target       `json:"target,omitempty" jsonschema:"for element_* kinds"`
+	Value  string        `json:"value,omitempty" jsonschema:"expected text, value or route" validate:"max_text_length"`
 }
 
 // Recovery bounds what happens after a failed step: at most MaxRetries retries of
 // that step, each preceded by the listed strategies in order.
 type Recovery struct {
-	// Retries per failed step, 0 to 3.
-	MaxRetries int `json:"maxRetries,omitempty" jsonschema:"retries per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
-	// Tried in order before each retry; at least one when maxRetries is above 0, none
-	// when it is 0.
-	Strategies []string `json:"strategies,omitempty" jsonschema:"tried in order before each retry; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
+	MaxRetries int                `json:"maxRetries,omitempty" jsonschema:"retries per failed step, 0 to 3" validate:"min=0,max_recovery_retries"`
+	Strategies []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"tried in order before each retry; at least one when maxRetries is above 0, none when it is 0" validate:"omitempty,max=6,unique,dive,automium_recovery"`
 }
 
 // CompileJourneyInput is a journey as drafted by a person or an agent. Field names
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
-	// Journey ID.
-	ID string `json:"id" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
-	// See ListApps.
-	AppID string `json:"appId" jsonschema:"see ListApps" validate:"required,automium_app"`
-	// See ListFixtures.
-	FixtureID string `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,automium_fixture"`
-	// One sentence.
-	Goal string `json:"goal" jsonschema:"one sentence" validate:"required,notblank,max_text_length"`
-	// In order, 1 to 200.
-	Steps []Step `json:"steps" jsonschema:"in order, 1 to 200" validate:"required,min=1,max_steps,dive"`
-	// All must hold at the end, 1 to 50.
+	ID         string      `json:"id" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
+	AppID      string      `json:"appId" jsonschema:"see ListApps" validate:"required,automium_app"`
+	FixtureID  string      `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,automium_fixture"`
+	Goal       string      `json:"goal" jsonschema:"one sentence" validate:"required,notblank,max_text_length"`
+	Steps      []Step      `json:"steps" jsonschema:"in order, 1 to 200" validate:"required,min=1,max_steps,dive"`
 	Assertions []Assertion `json:"assertions" jsonschema:"all must hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
-	// Recovery policy; absent, or maxRetries 0, means a failed step fails the journey.
-	Recovery Recovery `json:"recovery,omitzero" jsonschema:"recovery policy; absent, or maxRetries 0, means a failed step fails the journey"`
+	Recovery   Recovery    `json:"recovery,omitzero" jsonschema:"recovery policy; absent, or maxRetries 0, means a failed step fails the journey"`
 }
 
 func (in CompileJourneyInput) clone() CompileJourneyInput {
@@ -97,7 +79,7 @@ func cloneTarget(t *Target) *Target {
 // NodeKind is what a node of a compiled journey graph stands for.
 type NodeKind string
 
-// The node kinds; [NodeKinds] lists them.
+// The node kinds.
 const (
 	NodeStep      NodeKind = "step"
 	NodeAssertion NodeKind = "assertion"
@@ -106,99 +88,60 @@ const (
 	NodeFail      NodeKind = "fail"
 )
 
-// NodeKinds returns every node kind, sorted.
-func NodeKinds() []NodeKind {
-	return typedSet[NodeKind]([]string{string(NodeStep), string(NodeAssertion), string(NodeRecovery), string(NodePass), string(NodeFail)})
-}
-
 // EdgeKind is the outcome of a node that takes an edge of a compiled journey.
 type EdgeKind string
 
-// The edge kinds; [EdgeKinds] lists them.
+// The edge kinds.
 const (
 	EdgeSuccess EdgeKind = "success"
 	EdgeFailure EdgeKind = "failure"
 	EdgeRetry   EdgeKind = "retry"
 )
 
-// EdgeKinds returns every edge kind, sorted.
-func EdgeKinds() []EdgeKind {
-	return typedSet[EdgeKind]([]string{string(EdgeSuccess), string(EdgeFailure), string(EdgeRetry)})
-}
-
 // GraphNode is one node of a compiled journey.
 type GraphNode struct {
-	// Node ID, unique within the graph.
-	ID string `json:"id" jsonschema:"node ID, unique within the graph"`
-	// Step, assertion, recovery, pass or fail.
-	Kind NodeKind `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
-	// JSON path of the journey element the node came from.
-	Source string `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
-	// Step intent.
-	Intent string `json:"intent,omitempty" jsonschema:"step intent"`
-	// Step or assertion target.
-	Target *Target `json:"target,omitempty" jsonschema:"step or assertion target"`
-	// Drag_drop destination.
-	Destination *Target `json:"destination,omitempty" jsonschema:"drag_drop destination"`
-	// Step or assertion value.
-	Value string `json:"value,omitempty" jsonschema:"step or assertion value"`
-	// Assertion kind.
-	Assertion string `json:"assertion,omitempty" jsonschema:"assertion kind"`
-	// Recovery strategies, for recovery nodes.
-	Strategies []string `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
+	ID          string             `json:"id" jsonschema:"node ID, unique within the graph"`
+	Kind        NodeKind           `json:"kind" jsonschema:"step, assertion, recovery, pass or fail"`
+	Source      string             `json:"source,omitempty" jsonschema:"JSON path of the journey element the node came from"`
+	Intent      Intent             `json:"intent,omitempty" jsonschema:"step intent"`
+	Target      *Target            `json:"target,omitempty" jsonschema:"step or assertion target"`
+	Destination *Target            `json:"destination,omitempty" jsonschema:"drag_drop destination"`
+	Value       string             `json:"value,omitempty" jsonschema:"step or assertion value"`
+	Assertion   AssertionKind      `json:"assertion,omitempty" jsonschema:"assertion kind"`
+	Strategies  []RecoveryStrategy `json:"strategies,omitempty" jsonschema:"recovery strategies, for recovery nodes"`
 }
 
 // GraphEdge is a transition taken when its node ends with the given outcome.
 type GraphEdge struct {
-	// Source node ID.
-	From string `json:"from" jsonschema:"source node ID"`
-	// Destination node ID.
-	To string `json:"to" jsonschema:"destination node ID"`
-	// Success, failure or retry.
-	On EdgeKind `json:"on" jsonschema:"success, failure or retry"`
-	// For retry edges: how many times the edge may be taken.
-	MaxAttempts int `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
+	From        string   `json:"from" jsonschema:"source node ID"`
+	To          string   `json:"to" jsonschema:"destination node ID"`
+	On          EdgeKind `json:"on" jsonschema:"success, failure or retry"`
+	MaxAttempts int      `json:"maxAttempts,omitempty" jsonschema:"for retry edges: how many times the edge may be taken"`
 }
 
 // CompiledJourney is a journey compiled to a versioned graph. Its digest covers
 // every other field, so two compilations agree exactly when their digests do.
 type CompiledJourney struct {
-	// Compiled graph format version.
-	GraphVersion string `json:"graphVersion" jsonschema:"compiled graph format version"`
-	// Planner intent vocabulary version.
-	IntentVocabularyVersion string `json:"intentVocabularyVersion" jsonschema:"planner intent vocabulary version"`
-	// Owned corpus version.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version"`
-	// Journey ID.
-	ID string `json:"id" jsonschema:"journey ID"`
-	// App ID.
-	AppID string `json:"appId" jsonschema:"app ID"`
-	// Fixture ID.
-	FixtureID string `json:"fixtureId" jsonschema:"fixture ID"`
-	// Journey goal.
-	Goal string `json:"goal" jsonschema:"journey goal"`
-	// ID of the first node.
-	Entry string `json:"entry" jsonschema:"ID of the first node"`
-	// Graph nodes: steps, assertions, recovery, and the pass and fail terminals.
-	Nodes []GraphNode `json:"nodes" jsonschema:"graph nodes: steps, assertions, recovery, and the pass and fail terminals"`
-	// Graph edges, in node order.
-	Edges []GraphEdge `json:"edges" jsonschema:"graph edges, in node order"`
-	// Retries allowed per failed step.
-	MaxRetries int `json:"maxRetries" jsonschema:"retries allowed per failed step"`
-	// Sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey
-	// object with digest set to "" (docs/digests.md).
-	Digest string `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey object with digest set to \"\" (docs/digests.md)"`
+	GraphVersion            string      `json:"graphVersion" jsonschema:"compiled graph format version"`
+	IntentVocabularyVersion string      `json:"intentVocabularyVersion" jsonschema:"planner intent vocabulary version"`
+	CorpusVersion           string      `json:"corpusVersion" jsonschema:"owned corpus version"`
+	ID                      string      `json:"id" jsonschema:"journey ID"`
+	AppID                   string      `json:"appId" jsonschema:"app ID"`
+	FixtureID               string      `json:"fixtureId" jsonschema:"fixture ID"`
+	Goal                    string      `json:"goal" jsonschema:"journey goal"`
+	Entry                   string      `json:"entry" jsonschema:"ID of the first node"`
+	Nodes                   []GraphNode `json:"nodes" jsonschema:"graph nodes: steps, assertions, recovery, and the pass and fail terminals"`
+	Edges                   []GraphEdge `json:"edges" jsonschema:"graph edges, in node order"`
+	MaxRetries              int         `json:"maxRetries" jsonschema:"retries allowed per failed step"`
+	Digest                  string      `json:"digest" jsonschema:"sha256: and the lowercase hex SHA-256 of the RFC 8785 form of this journey object with digest set to \"\" (docs/digests.md)"`
 }
 
 // CompileJourneyResult is the outcome of compiling a journey. When Valid is false,
 // Errors lists every problem found, and Journey is absent.
 type CompileJourneyResult struct {
-	// Whether the journey is valid and compiled.
-	Valid bool `json:"valid" jsonschema:"whether the journey is valid and compiled"`
-	// The compiled journey graph, when valid.
+	Valid   bool             `json:"valid" jsonschema:"whether the journey is valid and compiled"`
 	Journey *CompiledJourney `json:"journey,omitempty" jsonschema:"the compiled journey graph, when valid"`
-	// Every validation problem, when invalid.
-	Errors []Problem `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
+	Errors  []Problem        `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
 }
 
 // Err returns nil for a valid journey and otherwise one [*Error] listing every
@@ -262,11 +205,11 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 // a hostile 100,000-step journey costs a length check, not a validation pass.
 func journeySizeProblems(in CompileJourneyInput) error {
 	ps := newProblems(in)
-	if len(in.Steps) > MaxSteps {
-		ps.add(field("steps"), CodeLimitExceeded, nil, "has %d steps; the limit is %d", len(in.Steps), MaxSteps)
+	if len(in.Steps) > limit.MaxSteps {
+		ps.add(field("steps"), CodeLimitExceeded, nil, "has %d steps; the limit is %d", len(in.Steps), limit.MaxSteps)
 	}
-	if len(in.Assertions) > MaxAssertions {
-		ps.add(field("assertions"), CodeLimitExceeded, nil, "has %d assertions; the limit is %d", len(in.Assertions), MaxAssertions)
+	if len(in.Assertions) > limit.MaxAssertions {
+		ps.add(field("assertions"), CodeLimitExceeded, nil, "has %d assertions; the limit is %d", len(in.Assertions), limit.MaxAssertions)
 	}
 	if len(in.Recovery.Strategies) > len(recoveryStrategies) {
 		ps.add(field("recovery").dot("strategies"), CodeLimitExceeded, nil, "has %d strategies; the limit is %d", len(in.Recovery.Strategies), len(recoveryStrategies))
@@ -323,13 +266,13 @@ func (ps *problems) lineProblems(at Path, s string) {
 	}
 }
 
-// LineProblem reports, as a problem at at, what keeps s from being one line of
+// lineProblemAt reports, as a problem at at, what keeps s from being one line of
 // visible text: the rule a journey's goal and accessible names and a planner
 // reference follow (controls, format characters, line separators, white space
 // at either end and runs of white space are refused). It lets an adapter that
 // takes such text another way, as the MCP prompts do, refuse what the tools
 // refuse.
-func LineProblem(at Path, s string) (Problem, bool) {
+func lineProblemAt(at Path, s string) (Problem, bool) {
 	msg, bad := lineProblem(s)
 	if !bad {
 		return Problem{}, false
@@ -388,21 +331,21 @@ func stepProblems(ps *problems, at Path, last bool, s Step, app *App, fixture *F
 			"intent %s needs the %s capability, which app %s lacks; use an intent the app supports", intent.Name, intent.Capability, echo.Value(app.ID))
 		return
 	}
-	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, s.Target.Role) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
-		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, intent.TargetRoles,
-			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(intent.TargetRoles, ", "), s.Target.Role)
+	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, string(s.Target.Role)) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
+		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, wireStrings(intent.TargetRoles),
+			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(wireStrings(intent.TargetRoles), ", "), s.Target.Role)
 	}
 	for _, r := range [...]requirement{
 		{"target", "a target", intent.Target, s.Target != nil},
 		{"destination", "a destination", intent.Destination, s.Destination != nil},
 		{"value", "a value", intent.Value, s.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("intent", intent.Name))
+		ps.addError(at.dot(r.member), r.problem("intent", string(intent.Name)))
 	}
 	if s.Value != "" && intent.Value != Forbidden {
 		ps.addError(at.dot("value"), valueProblem(intent.ValueKind, s.Value, fixture))
 	}
-	if intent.Name == "finish" && !last {
+	if intent.Name == IntentFinish && !last {
 		ps.add(at.dot("intent"), CodeInvalidArgument, nil, "finish ends the journey, so it may only be the last step")
 	}
 }
@@ -416,7 +359,7 @@ func assertionProblems(ps *problems, at Path, a Assertion) {
 		{"target", "a target", spec.target, a.Target != nil},
 		{"value", "a value", spec.value, a.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("assertion", a.Kind))
+		ps.addError(at.dot(r.member), r.problem("assertion", string(a.Kind)))
 	}
 	if a.Value != "" && spec.value != Forbidden {
 		ps.addError(at.dot("value"), valueProblem(spec.valueKind, a.Value, nil))

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -29,7 +30,7 @@ func validJourney() CompileJourneyInput {
 			{Intent: "click", Target: &Target{Role: "button", Name: "Add to cart"}},
 		},
 		Assertions: []Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-		Recovery:   Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+		Recovery:   Recovery{MaxRetries: 1, Strategies: []RecoveryStrategy{"retry_step"}},
 	}
 }
 
@@ -135,7 +136,7 @@ func TestCompileJourneyValidation(t *testing.T) {
 	}{
 		{"missing id", func(t *testing.T, in *CompileJourneyInput) { in.ID = "" }, []problem{{CodeInvalidArgument, "id"}}},
 		{"id not a slug", func(t *testing.T, in *CompileJourneyInput) { in.ID = "Bad ID" }, []problem{{CodeInvalidArgument, "id"}}},
-		{"id too long", func(t *testing.T, in *CompileJourneyInput) { in.ID = strings.Repeat("a", MaxIDLength+1) }, []problem{{CodeLimitExceeded, "id"}}},
+		{"id too long", func(t *testing.T, in *CompileJourneyInput) { in.ID = strings.Repeat("a", limit.MaxIDLength+1) }, []problem{{CodeLimitExceeded, "id"}}},
 		{"missing appId", func(t *testing.T, in *CompileJourneyInput) { in.AppID = "" }, []problem{{CodeInvalidArgument, "appId"}}},
 		{"unknown appId", func(t *testing.T, in *CompileJourneyInput) { in.AppID = "gmail" }, []problem{{CodeInvalidAppID, "appId"}}},
 		{"missing fixtureId", func(t *testing.T, in *CompileJourneyInput) { in.FixtureID = "" }, []problem{{CodeInvalidArgument, "fixtureId"}}},
@@ -143,7 +144,7 @@ func TestCompileJourneyValidation(t *testing.T) {
 		{"fixture of another app", func(t *testing.T, in *CompileJourneyInput) { in.FixtureID = fixtureOfOtherApp(t, in.AppID) }, []problem{{CodeFixtureAppMismatch, "fixtureId"}}},
 		{"missing goal", func(t *testing.T, in *CompileJourneyInput) { in.Goal = "" }, []problem{{CodeInvalidArgument, "goal"}}},
 		{"blank goal", func(_ *testing.T, in *CompileJourneyInput) { in.Goal = " \t " }, []problem{{CodeInvalidArgument, "goal"}}},
-		{"goal too long", func(t *testing.T, in *CompileJourneyInput) { in.Goal = strings.Repeat("g", MaxTextLength+1) }, []problem{{CodeLimitExceeded, "goal"}}},
+		{"goal too long", func(t *testing.T, in *CompileJourneyInput) { in.Goal = strings.Repeat("g", limit.MaxTextLength+1) }, []problem{{CodeLimitExceeded, "goal"}}},
 		{"no steps", func(t *testing.T, in *CompileJourneyInput) { in.Steps = nil }, []problem{{CodeInvalidArgument, "steps"}}},
 		{"missing intent", step(Step{}), []problem{{CodeInvalidArgument, "steps[4].intent"}}},
 		{"unknown intent", step(Step{Intent: "execute_js", Value: "alert(1)"}), []problem{{CodeUnsupportedIntent, "steps[4].intent"}}},
@@ -158,7 +159,7 @@ func TestCompileJourneyValidation(t *testing.T) {
 		{"target role unknown", step(Step{Intent: "click", Target: &Target{Role: "div", Name: "x"}}), []problem{{CodeInvalidArgument, "steps[4].target.role"}}},
 		{"target name blank", step(Step{Intent: "click", Target: &Target{Role: "button", Name: "  "}}), []problem{{CodeInvalidArgument, "steps[4].target.name"}}},
 		{"target name missing", step(Step{Intent: "click", Target: &Target{Role: "button"}}), []problem{{CodeInvalidArgument, "steps[4].target.name"}}},
-		{"value too long", step(Step{Intent: "fill", Target: target, Value: strings.Repeat("v", MaxTextLength+1)}), []problem{{CodeLimitExceeded, "steps[4].value"}}},
+		{"value too long", step(Step{Intent: "fill", Target: target, Value: strings.Repeat("v", limit.MaxTextLength+1)}), []problem{{CodeLimitExceeded, "steps[4].value"}}},
 		{"navigate absolute URL", step(Step{Intent: "navigate", Value: "https://evil.example/"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"navigate other host", step(Step{Intent: "navigate", Value: "//evil.example/x"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
 		{"navigate javascript scheme", step(Step{Intent: "navigate", Value: "javascript:alert(1)"}), []problem{{CodeInvalidArgument, "steps[4].value"}}},
@@ -193,13 +194,15 @@ func TestCompileJourneyValidation(t *testing.T) {
 			in.Assertions[0] = Assertion{Kind: "url_matches", Value: "https://evil.example/"}
 		}, []problem{{CodeInvalidArgument, "assertions[0].value"}}},
 		{"strategies without retries", func(t *testing.T, in *CompileJourneyInput) {
-			in.Recovery = Recovery{Strategies: []string{"retry_step"}}
+			in.Recovery = Recovery{Strategies: []RecoveryStrategy{"retry_step"}}
 		}, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
-		{"recovery retries above cap", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = MaxRecoveryRetries + 1 }, []problem{{CodeLimitExceeded, "recovery.maxRetries"}}},
+		{"recovery retries above cap", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = limit.MaxRecoveryRetries + 1 }, []problem{{CodeLimitExceeded, "recovery.maxRetries"}}},
 		{"recovery retries negative", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.MaxRetries = -1 }, []problem{{CodeInvalidArgument, "recovery.maxRetries"}}},
 		{"recovery no strategies", func(t *testing.T, in *CompileJourneyInput) { in.Recovery = Recovery{MaxRetries: 1} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
-		{"recovery unknown strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"pray"} }, []problem{{CodeInvalidArgument, "recovery.strategies[0]"}}},
-		{"recovery duplicate strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []string{"replan", "replan"} }, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
+		{"recovery unknown strategy", func(t *testing.T, in *CompileJourneyInput) { in.Recovery.Strategies = []RecoveryStrategy{"pray"} }, []problem{{CodeInvalidArgument, "recovery.strategies[0]"}}},
+		{"recovery duplicate strategy", func(t *testing.T, in *CompileJourneyInput) {
+			in.Recovery.Strategies = []RecoveryStrategy{"replan", "replan"}
+		}, []problem{{CodeInvalidArgument, "recovery.strategies"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -224,7 +227,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			{Intent: "finish"},
 			{Intent: "click"},
 		},
-		Recovery: Recovery{MaxRetries: 2, Strategies: []string{"pray"}},
+		Recovery: Recovery{MaxRetries: 2, Strategies: []RecoveryStrategy{"pray"}},
 	}
 	res, err := CompileJourney(context.Background(), in)
 	if err != nil {
@@ -250,7 +253,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			intentErr = e
 		}
 	}
-	if diff := cmp.Diff(IntentNames(), intentErr.Allowed); diff != "" {
+	if diff := cmp.Diff(wireStrings(Intents()), intentErr.Allowed); diff != "" {
 		t.Errorf("unsupported intent must list the vocabulary (-want +got):\n%s", diff)
 	}
 }
@@ -259,9 +262,9 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 // reported in one error, in field order, and none of its other problems.
 func TestCompileJourneyReportsAllBounds(t *testing.T) {
 	in := validJourney()
-	in.ID = "Bad ID" + strings.Repeat("x", MaxIDLength)
-	in.Goal = strings.Repeat("g", MaxTextLength+1)
-	in.Steps[1].Value = strings.Repeat("v", MaxTextLength+1)
+	in.ID = "Bad ID" + strings.Repeat("x", limit.MaxIDLength)
+	in.Goal = strings.Repeat("g", limit.MaxTextLength+1)
+	in.Steps[1].Value = strings.Repeat("v", limit.MaxTextLength+1)
 	in.Recovery.MaxRetries = 9
 	want := []problem{
 		{CodeLimitExceeded, "id"},
@@ -281,8 +284,8 @@ func TestCompileJourneyLimits(t *testing.T) {
 		field  string
 	}{
 		{"100k steps", func(t *testing.T, in *CompileJourneyInput) { in.Steps = make([]Step, 100_000) }, "steps"},
-		{"steps one over", func(t *testing.T, in *CompileJourneyInput) { in.Steps = make([]Step, MaxSteps+1) }, "steps"},
-		{"assertions one over", func(t *testing.T, in *CompileJourneyInput) { in.Assertions = make([]Assertion, MaxAssertions+1) }, "assertions"},
+		{"steps one over", func(t *testing.T, in *CompileJourneyInput) { in.Steps = make([]Step, limit.MaxSteps+1) }, "steps"},
+		{"assertions one over", func(t *testing.T, in *CompileJourneyInput) { in.Assertions = make([]Assertion, limit.MaxAssertions+1) }, "assertions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -302,18 +305,18 @@ func TestCompileJourneyLimits(t *testing.T) {
 
 func TestCompileJourneyAtLimitsCompiles(t *testing.T) {
 	in := validJourney()
-	for len(in.Steps) < MaxSteps {
+	for len(in.Steps) < limit.MaxSteps {
 		in.Steps = append(in.Steps, Step{Intent: "click", Target: &Target{Role: "button", Name: "Next"}})
 	}
-	for len(in.Assertions) < MaxAssertions {
+	for len(in.Assertions) < limit.MaxAssertions {
 		in.Assertions = append(in.Assertions, Assertion{Kind: "text_visible", Value: "Done"})
 	}
-	in.Recovery = Recovery{MaxRetries: MaxRecoveryRetries, Strategies: slices.Clone(recoveryStrategies)}
+	in.Recovery = Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: asStrategies(recoveryStrategies)}
 	res, err := CompileJourney(context.Background(), in)
 	if err != nil || !res.Valid {
 		t.Fatalf("CompileJourney at the limits: valid=%v err=%v problems=%v", res.Valid, err, res.Errors)
 	}
-	if got, want := len(res.Journey.Nodes), 2*MaxSteps+MaxAssertions+2; got != want {
+	if got, want := len(res.Journey.Nodes), 2*limit.MaxSteps+limit.MaxAssertions+2; got != want {
 		t.Errorf("nodes = %d, want %d", got, want)
 	}
 }
@@ -353,7 +356,7 @@ func TestCompileGraphShape(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in.Recovery = Recovery{MaxRetries: tt.maxRetries}
 			if tt.maxRetries > 0 {
-				in.Recovery.Strategies = []string{"retry_step"}
+				in.Recovery.Strategies = []RecoveryStrategy{"retry_step"}
 			}
 			res, err := CompileJourney(context.Background(), in)
 			if err != nil || !res.Valid {
@@ -415,7 +418,7 @@ func TestVocabularyIsFrozen(t *testing.T) {
 		"navigate", "press_key", "scroll", "select_option", "set_checked", "switch_tab",
 		"upload_file", "wait_for",
 	}
-	if diff := cmp.Diff(want, IntentNames()); diff != "" {
+	if diff := cmp.Diff(want, wireStrings(Intents())); diff != "" {
 		t.Errorf("planner-intent-v1 changed (-want +got); a change needs a new vocabulary version:\n%s", diff)
 	}
 	for _, in := range Vocabulary() {
@@ -555,7 +558,7 @@ func FuzzCompileJourney(f *testing.F) {
 // TestJourneySchemaAdvertisesLimits keeps the literal bounds in validate tags equal
 // to the exported constants that documentation and callers rely on.
 func TestJourneySchemaAdvertisesLimits(t *testing.T) {
-	raw, err := JSONSchema(reflect.TypeFor[CompileJourneyInput]())
+	raw, err := jsonSchema(reflect.TypeFor[CompileJourneyInput]())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -574,7 +577,7 @@ func TestJourneySchemaAdvertisesLimits(t *testing.T) {
 		"id":         *s.Properties["id"].MaxLength,
 		"goal":       *s.Properties["goal"].MaxLength,
 	}
-	want := map[string]int{"steps": MaxSteps, "assertions": MaxAssertions, "id": MaxIDLength, "goal": MaxTextLength}
+	want := map[string]int{"steps": limit.MaxSteps, "assertions": limit.MaxAssertions, "id": limit.MaxIDLength, "goal": limit.MaxTextLength}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("schema bounds differ from the constants (-want +got):\n%s", diff)
 	}
@@ -697,4 +700,13 @@ func TestJourneyTextIsOneVisibleLine(t *testing.T) {
 			}
 		})
 	}
+}
+
+// asStrategies types the recovery strategies, in the order given.
+func asStrategies(values []string) []RecoveryStrategy {
+	out := make([]RecoveryStrategy, len(values))
+	for i, v := range values {
+		out[i] = RecoveryStrategy(v)
+	}
+	return out
 }

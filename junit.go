@@ -8,15 +8,20 @@ import (
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
-// The report formats [CompareReports] reads.
+// ReportFormat is a format of test report that [CompareReports] reads; its
+// string is the wire form, as in reports[].format.
+type ReportFormat string
+
+// The report formats.
 const (
 	// FormatPlaywrightJSON is the output of Playwright's JSON reporter.
-	FormatPlaywrightJSON = "playwright-json"
+	FormatPlaywrightJSON ReportFormat = "playwright-json"
 	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
 	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
-	FormatJUnit = "junit"
+	FormatJUnit ReportFormat = "junit"
 )
 
 // TrialsFromJUnitReport reads a JUnit XML report and makes one [Trial] of each
@@ -72,15 +77,15 @@ var junitRerun = map[string]bool{"flakyFailure": true, "flakyError": true, "reru
 
 func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) error {
 	for _, src := range []ReportSource{b.mapping.Planner, b.mapping.Journey} {
-		if src.From == PlaywrightFromTag {
+		if src.From == FromTag {
 			return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; map from project (testsuite hostname) or annotation (a testcase property) instead")
 		}
 	}
-	if src := b.mapping.Repetition; src != nil && src.From == PlaywrightFromTag {
+	if src := b.mapping.Repetition; src != nil && src.From == FromTag {
 		return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; read the repetition from an annotation (a testcase property)")
 	}
 	d := newXMLDoc(ctx, r, root, "a JUnit XML report")
-	jr := &junitRead{b: b, d: d, props: b.wanted(PlaywrightFromAnnotation), ordinal: map[string]int{}}
+	jr := &junitRead{b: b, d: d, props: b.wanted(FromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false
 	for {
 		tok, err := d.token(root)
@@ -270,12 +275,12 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		// name, timestamp and host), name one run of it: two shards never
 		// share them, the same report passed twice always does. Without a
 		// timestamp nothing tells two runs apart.
-		t.identity = FormatJUnit + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
+		t.identity = string(FormatJUnit) + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
 		if !ok {
-			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, MaxTrialLatencyMs/1000)
+			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
 	}
@@ -288,7 +293,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		case OutputTokensAnnotation:
 			t.keepToken(1, value, at)
 		default:
-			t.keep(PlaywrightFromAnnotation+"\x00"+name, value)
+			t.keep(string(FromAnnotation)+"\x00"+name, value)
 		}
 	}
 	failed, errored := false, false
@@ -323,7 +328,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			t.keepError(msg)
 			var first strings.Builder
 			if err := jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) {
-				if first.Len() < MaxTriageErrorBytes {
+				if first.Len() < limit.MaxTriageErrorBytes {
 					first.WriteString(s)
 				}
 			}); err != nil {
@@ -368,7 +373,7 @@ func junitSeconds(s string) (float64, bool) {
 		return 0, false
 	}
 	sec, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(sec >= 0 && sec*1000 <= MaxTrialLatencyMs) {
+	if err != nil || !(sec >= 0 && sec*1000 <= limit.MaxTrialLatencyMs) {
 		return 0, false
 	}
 	return sec, true
@@ -376,7 +381,7 @@ func junitSeconds(s string) (float64, bool) {
 
 // attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.
 func attachments(t *testRecord, s string) {
-	for len(t.attach) < MaxTriageAttachments {
+	for len(t.attach) < limit.MaxTriageAttachments {
 		_, rest, ok := strings.Cut(s, "[[ATTACHMENT|")
 		if !ok {
 			return

@@ -14,13 +14,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 var byHostAndProperty = ReportMapping{
-	Planner: ReportSource{From: PlaywrightFromProject},
-	Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"},
+	Planner: ReportSource{From: FromProject},
+	Journey: ReportSource{From: FromAnnotation, Name: "journey"},
 }
 
 // junitCase is a testcase of planner host running the search journey, with
@@ -50,12 +51,12 @@ func TestJUnitOutcomes(t *testing.T) {
 		{"error is not evaluable", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`), nil,
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
 		{"error as a failure on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
-			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeNone}},
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeNone}},
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
 		{"timeout stays a failure", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`), nil,
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"timeout not evaluable on request", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`),
-			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []string{OutcomeTimedOut}},
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeTimedOut}},
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"flaky: passed on a rerun", junitCase("baseline", ` time="1"`, `<flakyFailure message="first try" time="0.5"><stackTrace>x</stackTrace></flakyFailure>`), nil,
 			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500}},
@@ -116,9 +117,9 @@ func TestJUnitBadReports(t *testing.T) {
 		{"wrong root", `<html/>`, errShape{CodeInvalidArgument, "report"}},
 		{"two roots", ok + ok, errShape{CodeInvalidArgument, "report"}},
 		{"duplicate attribute", `<testsuite name="a" name="b"/>`, errShape{CodeInvalidArgument, "report"}},
-		{"nested too deep", strings.Repeat(`<testsuite>`, MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
-		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
-		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
+		{"nested too deep", strings.Repeat(`<testsuite>`, limit.MaxDocumentDepth+1), errShape{CodeLimitExceeded, "report.testsuite" + strings.Repeat(".testsuite[0]", (maxPointerSteps-2)/2)}},
+		{"text too long", `<testsuite><system-out>` + strings.Repeat("x", limit.MaxDocumentTokenBytes+1) + `</system-out></testsuite>`, errShape{CodeLimitExceeded, "report.testsuite.system-out[0]"}},
+		{"start tag too long", `<testsuite ` + strings.Repeat(`a='' `, limit.MaxXMLStartTagBytes/5+1) + `/>`, errShape{CodeLimitExceeded, "report"}},
 		{"bad time", strings.Replace(ok, `time="1"`, `time="soon"`, 1), errShape{CodeInvalidArgument, "report.testsuite.testcase[0]"}},
 		{"UTF-16 LE", "\xff\xfe<\x00t\x00e\x00s\x00t\x00", errShape{CodeInvalidArgument, "report"}},
 		{"UTF-16 BE", "\xfe\xff\x00<\x00t", errShape{CodeInvalidArgument, "report"}},
@@ -184,7 +185,7 @@ func TestShardsMerge(t *testing.T) {
 		t.Errorf("the same JUnit shard twice: %v; want an error at reports[1] naming reports[0]", err)
 	}
 
-	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: PlaywrightFromAnnotation, Name: "repetition"}}
+	rep := ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, Repetition: &ReportSource{From: FromAnnotation, Name: "repetition"}}
 	shard := func(n string) string {
 		return junitCase("baseline", ` time="1"`, `<properties><property name="repetition" value="`+n+`"/></properties>`)
 	}
@@ -219,7 +220,7 @@ func realPlaywrightJUnit(t testing.TB) []byte {
 func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
 	ctx := context.Background()
 	js, ju := string(realPlaywrightReport(t)), string(realPlaywrightJUnit(t))
-	fromJSON, err := TrialsFromPlaywrightReportContext(ctx, strings.NewReader(js), byProjectAndAnnotation)
+	fromJSON, err := TrialsFromPlaywrightReport(ctx, strings.NewReader(js), byProjectAndAnnotation)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +238,7 @@ func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
 	if counts(fromJSON) != counts(fromJUnit) {
 		t.Errorf("counts: json %v, junit %v", counts(fromJSON), counts(fromJUnit))
 	}
-	compare := func(format, content string) []byte {
+	compare := func(format ReportFormat, content string) []byte {
 		got, err := CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners,
 			Reports: []ReportContent{{Format: format, Content: content}}, Mapping: byProjectAndAnnotation})
 		if err != nil {
@@ -291,7 +292,7 @@ func TestRealJUnitReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromAnnotation, Name: "planner"}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromAnnotation, Name: "planner"}, Journey: ReportSource{From: FromAnnotation, Name: "journey"}}
 	got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
 	if err != nil {
 		t.Fatal(err)
@@ -371,7 +372,7 @@ func BenchmarkReadReports(b *testing.B) {
 	m.AppID, m.FixtureID = cmpApp, cmpFixture
 	var pw, ju strings.Builder
 	pw.WriteString(`{"suites":[{"title":"journeys.spec.js","specs":[`)
-	for i := 0; pw.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+	for i := 0; pw.Len() < limit.MaxPlaywrightReportBytes-1024 && i < limit.MaxObservedTrials; i++ {
 		if i > 0 {
 			pw.WriteByte(',')
 		}
@@ -379,11 +380,14 @@ func BenchmarkReadReports(b *testing.B) {
 	}
 	pw.WriteString(`]}]}`)
 	ju.WriteString(`<testsuites><testsuite name="journeys.spec.js" timestamp="2026-12-01T20:00:00.000Z" hostname="baseline">`)
-	for i := 0; ju.Len() < MaxPlaywrightReportBytes-1024 && i < MaxObservedTrials; i++ {
+	for i := 0; ju.Len() < limit.MaxPlaywrightReportBytes-1024 && i < limit.MaxObservedTrials; i++ {
 		fmt.Fprintf(&ju, "<testcase name=\"journey %d\" classname=\"journeys.spec.js\" time=\"0.9\">\n<properties>\n<property name=\"journey\" value=\"journey-%05d\">\n</property>\n</properties>\n<flakyFailure message=\"expect(received).toBe(expected)\" type=\"expect.toBe\" time=\"1.2\"><stackTrace>Error</stackTrace></flakyFailure>\n</testcase>\n", i, i)
 	}
 	ju.WriteString(`</testsuite></testsuites>`)
-	for _, c := range []struct{ format, data string }{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
+	for _, c := range []struct {
+		format ReportFormat
+		data   string
+	}{{FormatPlaywrightJSON, pw.String()}, {FormatJUnit, ju.String()}} {
 		out, err := ReadReports(context.Background(), m, ReportReader{c.format, strings.NewReader(c.data)})
 		if err != nil {
 			b.Fatal(err)
@@ -433,13 +437,17 @@ func TestReportsWithAByteOrderMark(t *testing.T) {
 	const bom = "\xef\xbb\xbf"
 	junit := junitCase("baseline", ` time="1"`, ``)
 	pw := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"expected","results":[{"retry":0,"status":"passed","duration":1000}]}]}]}]}`
-	read := func(format, report string) (ImportedTrials, error) {
+	read := func(format ReportFormat, report string) (ImportedTrials, error) {
 		if format == FormatJUnit {
 			return TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
 		}
-		return TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+		return TrialsFromPlaywrightReport(context.Background(), strings.NewReader(report), byProjectAndTag)
 	}
-	for _, tt := range []struct{ name, format, report string }{
+	for _, tt := range []struct {
+		name   string
+		format ReportFormat
+		report string
+	}{
 		{"junit", FormatJUnit, junit},
 		{"junit with a declaration", FormatJUnit, `<?xml version="1.0" encoding="UTF-8"?>` + junit},
 		{"playwright-json", FormatPlaywrightJSON, pw},
@@ -495,7 +503,7 @@ func TestSameShardHoweverTimestamped(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, f := range []struct {
-				format string
+				format ReportFormat
 				doc    func(string) string
 				m      ReportMapping
 			}{{FormatJUnit, junit, byHostAndProperty}, {FormatPlaywrightJSON, pw, pwMapping}} {
@@ -524,7 +532,7 @@ func TestJUnitDistinctChildNamesCostNoMemory(t *testing.T) {
 		b.WriteString(`<testcase name="t" time="1"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties></testcase></testsuite></testsuites>`)
 		return b.String()
 	}
-	m := ReportMapping{Planner: ReportSource{From: PlaywrightFromProject}, Journey: ReportSource{From: PlaywrightFromAnnotation, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromProject}, Journey: ReportSource{From: FromAnnotation, Name: "journey"}}
 	allocated := func(doc string) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

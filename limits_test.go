@@ -9,11 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/automium/automium/internal/limit"
 )
 
-// TestLimitsRegistry holds the registry to the constants: every exported Max*
-// constant of the package is listed once, each row's value is the constant
-// its name names (checked in the source of limits.go, since constants do not
+// TestLimitsRegistry holds the registry to the constants: every Max* constant
+// of internal/limit is listed once, each row's value is the constant its name
+// names (checked in the source of limits.go, since constants do not
 // exist at run time), and tags are unique, so a new bound cannot go unlisted
 // (docs/limits.md lists the registry) and no tag names two bounds.
 func TestLimitsRegistry(t *testing.T) {
@@ -26,7 +28,7 @@ func TestLimitsRegistry(t *testing.T) {
 		}
 		listed[l.Name] = true
 		if !declared[l.Name] {
-			t.Errorf("%s is listed but no Max* constant of that name is declared", l.Name)
+			t.Errorf("%s is listed but internal/limit declares no constant of that name", l.Name)
 		}
 		if i >= len(rows) || rows[i] != l.Name {
 			t.Errorf("row %d of limits is named %s; its value must be the constant %s itself", i, l.Name, l.Name)
@@ -47,7 +49,7 @@ func TestLimitsRegistry(t *testing.T) {
 	}
 	for name := range declared {
 		if !listed[name] {
-			t.Errorf("automium.%s is declared but not in the registry (limits.go); add a row", name)
+			t.Errorf("limit.%s is declared but not in the registry (limits.go); add a row", name)
 		}
 	}
 }
@@ -65,19 +67,19 @@ func TestLimitTagsValidate(t *testing.T) {
 		Steps []string `json:"steps" validate:"max=200"`
 		Count int      `json:"count" validate:"max=10"`
 	}
-	long, many := strings.Repeat("x", MaxTextLength+1), make([]string, MaxSteps+1)
-	got := validateStruct(named{Goal: long, Steps: many, Count: MaxRetryCount + 1})
-	want := validateStruct(literal{Goal: long, Steps: many, Count: MaxRetryCount + 1})
+	long, many := strings.Repeat("x", limit.MaxTextLength+1), make([]string, limit.MaxSteps+1)
+	got := validateStruct(named{Goal: long, Steps: many, Count: limit.MaxRetryCount + 1})
+	want := validateStruct(literal{Goal: long, Steps: many, Count: limit.MaxRetryCount + 1})
 	if len(got) != 3 || !reflect.DeepEqual(got, want) {
 		t.Errorf("named bounds gave %v, want %v as the literal bounds give", got, want)
 	}
-	if ok := validateStruct(named{Goal: strings.Repeat("x", MaxTextLength), Steps: make([]string, MaxSteps), Count: MaxRetryCount}); ok != nil {
+	if ok := validateStruct(named{Goal: strings.Repeat("x", limit.MaxTextLength), Steps: make([]string, limit.MaxSteps), Count: limit.MaxRetryCount}); ok != nil {
 		t.Errorf("values at the bounds were refused: %v", ok)
 	}
 }
 
-// maxConstants returns the exported Max* constants the package's non-test
-// files declare, and for each row of the limits table in limits.go, in order,
+// maxConstants returns the Max* constants internal/limit's non-test files
+// declare, and for each row of the limits table in limits.go, in order,
 // the name of the constant its value is, when its name and value agree ("" when
 // they do not).
 func maxConstants(t *testing.T) (declared map[string]bool, rows []string) {
@@ -86,6 +88,11 @@ func maxConstants(t *testing.T) (declared map[string]bool, rows []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lim, err := filepath.Glob(filepath.Join("internal", "limit", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, lim...)
 	declared = map[string]bool{}
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -123,7 +130,7 @@ func maxConstants(t *testing.T) (declared map[string]bool, rows []string) {
 	return declared, rows
 }
 
-// registryRows reads the {"Name", Name, ...} rows of the limits table.
+// registryRows reads the {"Name", limit.Name, ...} rows of the limits table.
 func registryRows(e ast.Expr) []string {
 	lit, ok := e.(*ast.CompositeLit)
 	if !ok {
@@ -135,9 +142,11 @@ func registryRows(e ast.Expr) []string {
 		name := ""
 		if ok && len(row.Elts) >= 2 {
 			str, isStr := row.Elts[0].(*ast.BasicLit)
-			id, isID := row.Elts[1].(*ast.Ident)
-			if isStr && isID && str.Value == strconv.Quote(id.Name) {
-				name = id.Name
+			sel, isSel := row.Elts[1].(*ast.SelectorExpr)
+			if isStr && isSel && str.Value == strconv.Quote(sel.Sel.Name) {
+				if pkg, ok := sel.X.(*ast.Ident); ok && pkg.Name == "limit" {
+					name = sel.Sel.Name
+				}
 			}
 		}
 		rows = append(rows, name)

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/automium/automium/internal/limit"
 )
 
 // TestLengthLimitsCountCharacters checks that length limits count characters, as
@@ -23,7 +25,7 @@ func TestLengthLimitsCountCharacters(t *testing.T) {
 			in.Planner.ID = strings.Repeat("é", n)
 			_, err := CreateRunSubmission(ctx, in)
 			return err
-		}, MaxIDLength, "planner.id"},
+		}, limit.MaxIDLength, "planner.id"},
 		{"artifact root", func(n int) error {
 			in := validManifestInput()
 			// Segments of 99 two-byte characters: a file system stores a
@@ -40,7 +42,7 @@ func TestLengthLimitsCountCharacters(t *testing.T) {
 			in.Root = b.String()
 			_, err := GetArtifactManifest(ctx, in)
 			return err
-		}, MaxPathLength, "root"},
+		}, limit.MaxPathLength, "root"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +71,7 @@ func TestMissingClosedSetFieldNamesAllowedValues(t *testing.T) {
 	for _, e := range res.Errors {
 		got[e.Field] = e.Allowed
 	}
-	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": IntentNames()} {
+	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": wireStrings(Intents())} {
 		if len(got[field]) == 0 || strings.Join(got[field], ",") != strings.Join(want, ",") {
 			t.Errorf("%s: allowed = %v, want %v", field, got[field], want)
 		}

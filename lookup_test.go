@@ -53,10 +53,10 @@ func TestReferenceJourneyIDs(t *testing.T) {
 }
 
 func TestRequiredReplayArtifactKinds(t *testing.T) {
-	if diff := cmp.Diff([]string{"replay_events", "report", "trace", "video"}, automium.RequiredReplayArtifactKinds(automium.VerdictPassed, 1)); diff != "" {
+	if diff := cmp.Diff([]automium.ArtifactKind{"replay_events", "report", "trace", "video"}, automium.RequiredReplayArtifactKinds(automium.VerdictPassed, 1)); diff != "" {
 		t.Errorf("passed after a retry (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"report"}, automium.RequiredReplayArtifactKinds(automium.VerdictSkipped, 0)); diff != "" {
+	if diff := cmp.Diff([]automium.ArtifactKind{"report"}, automium.RequiredReplayArtifactKinds(automium.VerdictSkipped, 0)); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
 	}
 }

@@ -94,12 +94,12 @@ func plainName(name string) bool {
 	}) < 0
 }
 
-// SortProblems puts problems of an input of type t in the one order of
+// sortProblems puts problems of an input of type t in the one order of
 // problems (see [Problem]): by path, member names ranked as t declares its
 // fields (the order its JSON Schema lists them) and list elements by index, a
 // path before the paths below it, names t does not have after those it has;
 // problems at one path keep the order they were found in.
-func SortProblems(t reflect.Type, problems []Problem) {
+func sortProblems(t reflect.Type, problems []Problem) {
 	if len(problems) < 2 {
 		return
 	}
@@ -148,17 +148,6 @@ func pathRank(t reflect.Type, p Path) []int {
 	}
 	return rank
 }
-
-// MaxProblems and MaxProblemBytes bound the problems one error or one invalid
-// journey lists, in number and in text counted as JSON writes it (a < takes
-// six bytes there), so that the answer to a hostile input stays small: an MCP
-// answer carries the list twice (readable and as JSON) under 64 KiB. The last
-// listed problem then says how many more there were. They are the one cap of
-// the module: the MCP adapter's argument walker lists problems under them too.
-const (
-	MaxProblems     = 100
-	MaxProblemBytes = 24 << 10
-)
 
 // problems collects every problem with one input, each at its path, so that a
 // caller can fix them all in one round trip. It reports them in the one order of
@@ -258,7 +247,7 @@ func (ps *problems) has(at Path) bool {
 
 // sorted returns the problems in the one order.
 func (ps *problems) sorted() []Problem {
-	SortProblems(ps.typ, ps.found)
+	sortProblems(ps.typ, ps.found)
 	return ps.found
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -59,7 +60,7 @@ func TestSortProblems(t *testing.T) {
 		p(Path{}, "the input"),
 		p(PathOf("id"), "id"),
 	}
-	SortProblems(reflect.TypeFor[CompileJourneyInput](), in)
+	sortProblems(reflect.TypeFor[CompileJourneyInput](), in)
 	var got []string
 	for _, q := range in {
 		got = append(got, q.Message)
@@ -83,7 +84,7 @@ func TestJoinBoundsText(t *testing.T) {
 		total += problemBytes(p)
 	}
 	last := e.Problems()[len(e.Problems())-1]
-	if total > MaxProblemBytes || last.Code != CodeLimitExceeded || !strings.Contains(last.Message, "more problems are not listed") {
-		t.Errorf("%d problems, %d bytes as JSON, last %q; want at most %d bytes and a note", len(e.Problems()), total, last.Message, MaxProblemBytes)
+	if total > limit.MaxProblemBytes || last.Code != CodeLimitExceeded || !strings.Contains(last.Message, "more problems are not listed") {
+		t.Errorf("%d problems, %d bytes as JSON, last %q; want at most %d bytes and a note", len(e.Problems()), total, last.Message, limit.MaxProblemBytes)
 	}
 }

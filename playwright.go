@@ -4,33 +4,30 @@ import (
 	"context"
 	"errors"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
-// The places a [PlaywrightSource] reads a value from.
+// SourceFrom is a place in a test of a report that a [ReportSource] reads a
+// value from; its string is the wire form, as in mapping.planner.from.
+type SourceFrom string
+
+// The places a [ReportSource] reads a value from.
 const (
-	PlaywrightFromProject    = "project"
-	PlaywrightFromTag        = "tag"
-	PlaywrightFromAnnotation = "annotation"
+	FromProject    SourceFrom = "project"
+	FromTag        SourceFrom = "tag"
+	FromAnnotation SourceFrom = "annotation"
 )
 
 // ReportSource says where in a report a value comes from.
 type ReportSource struct {
-	// Project, tag or annotation; project is projectName (JUnit: testsuite hostname),
-	// tag a spec tag name:value (JSON only), annotation an annotation description
-	// (JUnit: a property value).
-	From string `json:"from" jsonschema:"project, tag or annotation; project is projectName (JUnit: testsuite hostname), tag a spec tag name:value (JSON only), annotation an annotation description (JUnit: a property value)" validate:"required,oneof=annotation project tag"`
-	// Tag or annotation name, e.g. journey; for annotation, its type or property name;
-	// unused for project.
-	Name string `json:"name,omitempty" jsonschema:"tag or annotation name, e.g. journey; for annotation, its type or property name; unused for project" validate:"max=128"`
+	From SourceFrom `json:"from" jsonschema:"project, tag or annotation; project is projectName (JUnit: testsuite hostname), tag a spec tag name:value (JSON only), annotation an annotation description (JUnit: a property value)" validate:"required,oneof=annotation project tag"`
+	Name string     `json:"name,omitempty" jsonschema:"tag or annotation name, e.g. journey; for annotation, its type or property name; unused for project" validate:"max=128"`
 }
-
-// PlaywrightSource is the name ReportSource had when only Playwright reports
-// came in.
-type PlaywrightSource = ReportSource
 
 // ReportMapping says how a test of a report becomes a trial: where its
 // planner and its journey are written, the app and fixture of journeys that
@@ -38,23 +35,13 @@ type PlaywrightSource = ReportSource
 // its own), which outcomes are not evaluable and, optionally, where its
 // repetition is written.
 type ReportMapping struct {
-	// Where the planner ID is.
-	Planner ReportSource `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
-	// Where the journey ID is.
-	Journey ReportSource `json:"journey" jsonschema:"where the journey ID is" validate:"required"`
-	// Where the repetition is; optional, else its place in report order.
-	Repetition *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
-	// App of non-reference journeys; optional.
-	AppID string `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
-	// Fixture of non-reference journeys; optional, with appId.
-	FixtureID string `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
-	// Outcomes that are not evaluable; absent means error and interrupted.
-	NotEvaluable []string `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	Planner      ReportSource  `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
+	Journey      ReportSource  `json:"journey" jsonschema:"where the journey ID is" validate:"required"`
+	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
+	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
+	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
-
-// PlaywrightMapping is the name ReportMapping had when only Playwright
-// reports came in.
-type PlaywrightMapping = ReportMapping
 
 // reportRoot is the path of the report's content: the report argument of
 // ComparePlaywrightReport, the reader's bytes of TrialsFromPlaywrightReport.
@@ -107,18 +94,13 @@ var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 // limit_exceeded for a report over its bounds (the document bounds of
 // docs/limits.md, suite nesting, results per test, MaxObservedTrials tests,
 // MaxRepetitions runs of one journey).
-func TrialsFromPlaywrightReport(r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
-	return TrialsFromPlaywrightReportContext(context.Background(), r, m)
-}
-
-// TrialsFromPlaywrightReportContext is [TrialsFromPlaywrightReport] under a
-// context, which it checks as it reads.
-func TrialsFromPlaywrightReportContext(ctx context.Context, r io.Reader, m PlaywrightMapping) (PlaywrightTrials, error) {
+// It checks ctx as it reads.
+func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMapping) (ImportedTrials, error) {
 	return readOneReport(ctx, r, m, FormatPlaywrightJSON)
 }
 
 // readOneReport reads one report of a format on its own.
-func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format string) (ImportedTrials, error) {
+func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
 	if err := checkContext(ctx); err != nil {
 		return ImportedTrials{}, err
 	}
@@ -139,7 +121,7 @@ func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format str
 }
 
 // read reads one report into the builder.
-func (b *trialBuilder) read(ctx context.Context, r io.Reader, format string, root Path) error {
+func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
 	b.format = format
 	switch format {
 	case FormatJUnit:
@@ -173,15 +155,15 @@ func mappingProblems(m ReportMapping) error {
 		}{"repetition", *m.Repetition})
 	}
 	for _, s := range srcs {
-		if (s.src.From == PlaywrightFromTag || s.src.From == PlaywrightFromAnnotation) && strings.TrimSpace(s.src.Name) == "" {
+		if (s.src.From == FromTag || s.src.From == FromAnnotation) && strings.TrimSpace(s.src.Name) == "" {
 			ps.add(field(s.name).dot("name"), CodeInvalidArgument, nil,
 				"is required when from is %s: give the tag name (journey for @journey:checkout) or the annotation type", s.src.From)
 		}
 	}
-	if m.Repetition != nil && m.Repetition.From == PlaywrightFromProject {
-		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromTag}, "cannot be project: a project is not a repetition; use a tag or an annotation")
+	if m.Repetition != nil && m.Repetition.From == FromProject {
+		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromTag)}, "cannot be project: a project is not a repetition; use a tag or an annotation")
 	}
-	if len(m.NotEvaluable) > 1 && containsString(m.NotEvaluable, OutcomeNone) {
+	if len(m.NotEvaluable) > 1 && slices.Contains(m.NotEvaluable, OutcomeNone) {
 		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")
 	}
 	if (m.AppID == "") != (m.FixtureID == "") {
@@ -198,7 +180,7 @@ func mappingProblems(m ReportMapping) error {
 // read are skipped, still checked for well-formedness and the bounds.
 func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Path) error {
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
-	pr := &pwRead{b: b, d: d, tags: b.wanted(PlaywrightFromTag), notes: b.wanted(PlaywrightFromAnnotation)}
+	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
 	if err := d.object(root, func(name string, at Path) error {
 		if name != "suites" {
@@ -228,8 +210,8 @@ type pwRead struct {
 }
 
 func (pr *pwRead) suite(at Path, depth int) error {
-	if depth > MaxPlaywrightSuiteDepth {
-		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", MaxPlaywrightSuiteDepth)
+	if depth > limit.MaxPlaywrightSuiteDepth {
+		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
 	}
 	d := pr.d
 	return d.object(at, func(name string, at Path) error {
@@ -272,8 +254,8 @@ func (pr *pwRead) spec(at Path) error {
 			})
 		case "tests":
 			return d.array(at, func(_ int, at Path) error {
-				if pr.b.out.Tests+len(tests) >= MaxObservedTrials {
-					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, MaxObservedTrials)
+				if pr.b.out.Tests+len(tests) >= limit.MaxObservedTrials {
+					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
 				}
 				t, err := pr.test(at)
 				tests = append(tests, t)
@@ -288,7 +270,7 @@ func (pr *pwRead) spec(at Path) error {
 	ordinal := map[string]int{}
 	for _, t := range tests {
 		for _, tg := range tags {
-			t.keep(PlaywrightFromTag+"\x00"+tg[0], tg[1])
+			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}
 		if id == "" {
 			t.identity = "" // without a spec id nothing names the test
@@ -298,7 +280,7 @@ func (pr *pwRead) spec(at Path) error {
 			// started name one run of a test: two shards never share it,
 			// the same report passed twice always does.
 			ordinal[t.project]++
-			t.identity = FormatPlaywrightJSON + "\x00" + id + "\x00" + t.project + "\x00" + t.identity + "\x00" + strconv.Itoa(ordinal[t.project])
+			t.identity = string(FormatPlaywrightJSON) + "\x00" + id + "\x00" + t.project + "\x00" + t.identity + "\x00" + strconv.Itoa(ordinal[t.project])
 		}
 		if err := pr.b.add(t); err != nil {
 			return err
@@ -329,8 +311,8 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 		case "results":
 			resultsAt := at
 			return d.array(at, func(i int, at Path) error {
-				if results++; results > MaxPlaywrightResults {
-					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", MaxPlaywrightResults, MaxPlaywrightResults, MaxRetryCount)
+				if results++; results > limit.MaxPlaywrightResults {
+					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 				}
 				st, err := pr.result(t, at, i == 0)
 				lastStatus = st
@@ -396,7 +378,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 	case typ == OutputTokensAnnotation:
 		t.keepToken(1, desc, descAt)
 	case containsString(pr.notes, typ):
-		t.keep(PlaywrightFromAnnotation+"\x00"+typ, desc)
+		t.keep(string(FromAnnotation)+"\x00"+typ, desc)
 	}
 	return nil
 }
@@ -417,8 +399,8 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 			if err != nil {
 				return err
 			}
-			if ms < 0 || ms > MaxTrialLatencyMs {
-				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, MaxTrialLatencyMs)
+			if ms < 0 || ms > limit.MaxTrialLatencyMs {
+				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
 			}
 			t.ms += ms
 			sawDuration = true
@@ -465,7 +447,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 				return d.skip(at)
 			}
 			s, err := d.str(at)
-			title = echo.Cut(s, MaxIDLength)
+			title = echo.Cut(s, limit.MaxIDLength)
 			return err
 		case "error":
 			failed = d.dec.PeekKind() == '{'
@@ -507,11 +489,11 @@ func (pr *pwRead) attachment(t *testRecord, at Path) error {
 		switch member {
 		case "name":
 			s, err := d.str(at)
-			name = echo.Cut(s, MaxIDLength)
+			name = echo.Cut(s, limit.MaxIDLength)
 			return err
 		case "path":
 			s, err := d.str(at)
-			path = echo.Cut(s, MaxPathLength)
+			path = echo.Cut(s, limit.MaxPathLength)
 			return err
 		}
 		return d.skip(at)
@@ -524,54 +506,41 @@ func (pr *pwRead) attachment(t *testRecord, at Path) error {
 
 // ComparePlaywrightReportInput compares the planners of a Playwright JSON report.
 type ComparePlaywrightReportInput struct {
-	// Owned corpus version the runs were recorded against; must be a supported one.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
-	// The planners the report's tests name, 1 to 16, each with id, vendor and model
-	// and a unique id; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
-	// The content of the JSON reporter's output (not a file name), at most 8 MiB.
-	Report string `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
-	// Where planner and journey are.
-	Mapping PlaywrightMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
+	CorpusVersion string        `json:"corpusVersion" jsonschema:"owned corpus version the runs were recorded against; must be a supported one" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef  `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
+	Report        string        `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
+	Mapping       ReportMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
 }
-
-// PlaywrightComparison is the name ReportsComparison had when only
-// Playwright reports came in.
-type PlaywrightComparison = ReportsComparison
-
-// PlaywrightImport is the name ReportImport had when only Playwright reports
-// came in.
-type PlaywrightImport = ReportImport
 
 // ComparePlaywrightReport reads the report's content with
 // [TrialsFromPlaywrightReport] and compares its planners with
 // [CompareObservedTrials]: the report's basis is observed and nothing in it was
 // verified. A problem of a trial is reported at its test's path in the report.
-func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInput) (PlaywrightComparison, error) {
+func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInput) (ReportsComparison, error) {
 	if err := checkContext(ctx); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
-	if len(in.Report) > MaxPlaywrightReportBytes {
-		return PlaywrightComparison{}, newError(CodeLimitExceeded, reportRoot, nil,
-			"is larger than %d bytes; split the run into smaller reports (by project or shard)", MaxPlaywrightReportBytes)
+	if len(in.Report) > limit.MaxPlaywrightReportBytes {
+		return ReportsComparison{}, newError(CodeLimitExceeded, reportRoot, nil,
+			"is larger than %d bytes; split the run into smaller reports (by project or shard)", limit.MaxPlaywrightReportBytes)
 	}
 	ps := newProblems(in)
 	ps.validate(in)
 	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	if err := mappingProblems(in.Mapping); err != nil {
-		return PlaywrightComparison{}, movedProblems(err, func(at Path) Path {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			return Path{steps: append([]pathStep{{name: "mapping"}}, at.steps...)}
 		})
 	}
 	b := newTrialBuilder(in.Mapping)
 	if err := b.read(ctx, strings.NewReader(in.Report), FormatPlaywrightJSON, reportRoot); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	if err := b.done(reportRoot); err != nil {
-		return PlaywrightComparison{}, err
+		return ReportsComparison{}, err
 	}
 	read, paths := b.out, b.paths
 	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: read.Trials})
@@ -579,14 +548,14 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 		// A trial's members have no counterpart of the same name in its
 		// test, so the test's path alone says where to look, and the
 		// message what.
-		return PlaywrightComparison{}, movedProblems(err, func(at Path) Path {
+		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			if st := at.steps; len(st) >= 2 && st[0].name == "trials" && !st[0].elem && st[1].elem && st[1].index < len(paths) {
 				return paths[st[1].index]
 			}
 			return at
 		})
 	}
-	return PlaywrightComparison{Import: importOf(read), Comparison: report}, nil
+	return ReportsComparison{Import: importOf(read), Comparison: report}, nil
 }
 
 // movedProblems is err with each problem moved to the path move gives; an
@@ -611,7 +580,7 @@ func sourceFromProblems(ps *problems, m ReportMapping) {
 	for _, name := range []string{"planner", "journey"} {
 		if at := field("mapping").dot(name); ps.has(at) && !ps.has(at.dot("from")) {
 			if src := map[string]ReportSource{"planner": m.Planner, "journey": m.Journey}[name]; src.From == "" {
-				ps.add(at.dot("from"), CodeInvalidArgument, []string{PlaywrightFromAnnotation, PlaywrightFromProject, PlaywrightFromTag},
+				ps.add(at.dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromProject), string(FromTag)},
 					"is required: say where each test's %s is written, with one of the allowed values", name)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // realPlaywrightReport is the output of Playwright's JSON reporter over
@@ -37,13 +38,13 @@ func realPlaywrightReport(t testing.TB) []byte {
 }
 
 var (
-	byProjectAndTag = PlaywrightMapping{
-		Planner: PlaywrightSource{From: PlaywrightFromProject},
-		Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "journey"},
+	byProjectAndTag = ReportMapping{
+		Planner: ReportSource{From: FromProject},
+		Journey: ReportSource{From: FromTag, Name: "journey"},
 	}
-	byProjectAndAnnotation = PlaywrightMapping{
-		Planner: PlaywrightSource{From: PlaywrightFromProject},
-		Journey: PlaywrightSource{From: PlaywrightFromAnnotation, Name: "journey"},
+	byProjectAndAnnotation = ReportMapping{
+		Planner: ReportSource{From: FromProject},
+		Journey: ReportSource{From: FromAnnotation, Name: "journey"},
 	}
 	pwPlanners = []PlannerRef{{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}}
 )
@@ -81,8 +82,8 @@ func TestPlaywrightRealReport(t *testing.T) {
 			}
 		}
 	}
-	for _, m := range []PlaywrightMapping{byProjectAndTag, byProjectAndAnnotation} {
-		got, err := TrialsFromPlaywrightReport(strings.NewReader(string(data)), m)
+	for _, m := range []ReportMapping{byProjectAndTag, byProjectAndAnnotation} {
+		got, err := TrialsFromPlaywrightReport(context.Background(), strings.NewReader(string(data)), m)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestPlaywrightRealReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(PlaywrightImport{Tests: 18, Trials: 15, Skipped: 3, Flaky: 1, Retried: 3}, got.Import, cmpopts.IgnoreFields(PlaywrightImport{}, "Triage")); diff != "" {
+	if diff := cmp.Diff(ReportImport{Tests: 18, TrialCount: 15, Skipped: 3, Flaky: 1, Retried: 3}, got.Import, cmpopts.IgnoreFields(ReportImport{}, "Triage")); diff != "" {
 		t.Errorf("import (-want +got):\n%s", diff)
 	}
 	// The two failed trials keep their first error, without terminal colours,
@@ -156,7 +157,7 @@ func TestPlaywrightBadReports(t *testing.T) {
 	}
 	tests := []struct {
 		name, report string
-		mapping      *PlaywrightMapping
+		mapping      *ReportMapping
 		want         errShape
 	}{
 		{"not JSON", `suites`, nil, errShape{CodeInvalidArgument, "report"}},
@@ -172,11 +173,11 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"duplicate name, escaped", `{"suites":[],"suit\u0065s":[]}`, nil, errShape{CodeInvalidArgument, "report.suites"}},
 		{"invalid UTF-8", strings.Replace(test(""), "baseline", "base\xffline", 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
 		{"lone surrogate", strings.Replace(test(""), "baseline", `base\ud800line`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].projectName"}},
-		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
-		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
-		{"suites too deep", nested(MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", MaxPlaywrightSuiteDepth+1)}},
+		{"a skipped object too wide", `{"config":{` + strings.TrimSuffix(strings.Repeat(`"m":0,`, 0), ",") + wideObject(limit.MaxDocumentMembers+1) + `},"suites":[]}`, nil, errShape{CodeLimitExceeded, "report.config"}},
+		{"a value too long", strings.Replace(test(""), `"duration":10`, `"stdout":"`+strings.Repeat("x", limit.MaxDocumentTokenBytes)+`","duration":10`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results[0]"}},
+		{"suites too deep", nested(limit.MaxPlaywrightSuiteDepth + 1), nil, errShape{CodeLimitExceeded, "report" + strings.Repeat(".suites[0]", limit.MaxPlaywrightSuiteDepth+1)}},
 		{"JSON nested past the decoder's bound", strings.Repeat(`[`, 20000), nil, errShape{CodeInvalidArgument, ""}},
-		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
+		{"too many results", strings.Replace(test(""), `[{"duration":10}]`, "["+strings.Repeat(`{"duration":1},`, limit.MaxPlaywrightResults)+`{"duration":1}]`, 1), nil, errShape{CodeLimitExceeded, "report.suites[0].specs[0].tests[0].results"}},
 		{"no results", strings.Replace(test(""), `[{"duration":10}]`, `[]`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results"}},
 		{"negative duration", strings.Replace(test(""), `10`, `-1`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
 		{"huge duration", strings.Replace(test(""), `10`, `1e300`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0].results[0].duration"}},
@@ -184,9 +185,9 @@ func TestPlaywrightBadReports(t *testing.T) {
 		{"two journey tags", strings.Replace(test(""), `"journey:storefront-search-add-to-cart"`, `"journey:a","@journey:b"`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
 		{"no project", strings.Replace(test(""), `"baseline"`, `""`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
 		{"journey of no app", strings.Replace(test(""), `storefront-search-add-to-cart`, `my-journey`, 1), nil, errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[0]"}},
-		{"unknown mapping source", test(""), &PlaywrightMapping{Planner: PlaywrightSource{From: "title"}, Journey: byProjectAndTag.Journey}, errShape{CodeInvalidArgument, "planner.from"}},
-		{"tag mapping without a name", test(""), &PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: PlaywrightSource{From: PlaywrightFromTag}}, errShape{CodeInvalidArgument, "journey.name"}},
-		{"app without fixture", test(""), &PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey, AppID: "storefront"}, errShape{CodeInvalidArgument, "fixtureId"}},
+		{"unknown mapping source", test(""), &ReportMapping{Planner: ReportSource{From: "title"}, Journey: byProjectAndTag.Journey}, errShape{CodeInvalidArgument, "planner.from"}},
+		{"tag mapping without a name", test(""), &ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: FromTag}}, errShape{CodeInvalidArgument, "journey.name"}},
+		{"app without fixture", test(""), &ReportMapping{Planner: byProjectAndTag.Planner, Journey: byProjectAndTag.Journey, AppID: "storefront"}, errShape{CodeInvalidArgument, "fixtureId"}},
 		{"only skipped tests", strings.Replace(test(""), `"expected"`, `"skipped"`, 1), nil, errShape{CodeInvalidArgument, "report"}},
 	}
 	for _, tt := range tests {
@@ -195,7 +196,7 @@ func TestPlaywrightBadReports(t *testing.T) {
 			if tt.mapping != nil {
 				m = *tt.mapping
 			}
-			_, err := TrialsFromPlaywrightReport(strings.NewReader(tt.report), m)
+			_, err := TrialsFromPlaywrightReport(context.Background(), strings.NewReader(tt.report), m)
 			var ae *Error
 			if !errors.As(err, &ae) {
 				t.Fatalf("err = %v; want *Error", err)
@@ -226,7 +227,7 @@ func TestComparePlaywrightReportPaths(t *testing.T) {
 		{"a project that is no planner", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners[:1], Report: data, Mapping: byProjectAndTag},
 			errShape{CodeInvalidArgument, "report.suites[0].specs[0].tests[3]"}},
 		{"a mapping without a source", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Report: data,
-			Mapping: PlaywrightMapping{Planner: byProjectAndTag.Planner, Journey: PlaywrightSource{From: PlaywrightFromAnnotation}}},
+			Mapping: ReportMapping{Planner: byProjectAndTag.Planner, Journey: ReportSource{From: FromAnnotation}}},
 			errShape{CodeInvalidArgument, "mapping.journey.name"}},
 		{"no report", ComparePlaywrightReportInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Mapping: byProjectAndTag},
 			errShape{CodeInvalidArgument, "report"}},
@@ -268,7 +269,7 @@ func BenchmarkTrialsFromPlaywrightReport(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.data)))
 			for b.Loop() {
-				if _, err := TrialsFromPlaywrightReport(bytes.NewReader(c.data), m); err != nil {
+				if _, err := TrialsFromPlaywrightReport(context.Background(), bytes.NewReader(c.data), m); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -284,7 +285,7 @@ func FuzzTrialsFromPlaywrightReport(f *testing.F) {
 	f.Add([]byte(`{"suites":[],"suit\u0065s":[]}`))
 	f.Add([]byte("{\"suites\":[{\"specs\":[{\"tags\":[\"\xff\"]}]}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		got, err := TrialsFromPlaywrightReport(bytes.NewReader(data), byProjectAndTag)
+		got, err := TrialsFromPlaywrightReport(context.Background(), bytes.NewReader(data), byProjectAndTag)
 		if err == nil {
 			if len(got.Trials) == 0 || len(got.Sources) != len(got.Trials) || got.Tests < len(got.Trials)+got.Skipped {
 				t.Fatalf("inconsistent result %+v", got)
@@ -334,9 +335,9 @@ func TestPlaywrightFailedStep(t *testing.T) {
 		{"the first attempt's, not the retry's", `{` + fail + `,"steps":[{"title":"step-1","error":{}}]},{` + fail + `,"steps":[{"title":"step-3","error":{}}]}`, "step-1"},
 		{"an error that is not an object", `{` + fail + `,"steps":[{"title":"step-1","error":null},{"title":"step-2","error":"x"}]}`, ""},
 		{"a title that is not a string", `{` + fail + `,"steps":[{"title":7,"error":{}}]}`, ""},
-		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), MaxIDLength)},
+		{"a long title is cut", `{` + fail + `,"steps":[{"title":"` + strings.Repeat("s", 10000) + `","error":{}}]}`, echo.Cut(strings.Repeat("s", 10000), limit.MaxIDLength)},
 	}
-	m := PlaywrightMapping{Planner: PlaywrightSource{From: PlaywrightFromProject}, Journey: PlaywrightSource{From: PlaywrightFromTag, Name: "journey"}}
+	m := ReportMapping{Planner: ReportSource{From: FromProject}, Journey: ReportSource{From: FromTag, Name: "journey"}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := ComparePlaywrightReport(context.Background(), ComparePlaywrightReportInput{
@@ -381,7 +382,7 @@ func TestTriageErrorIsPlainText(t *testing.T) {
 				t.Fatal(err)
 			}
 			report := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[{"retry":0,"status":"failed","duration":1,"errors":[{"message":` + string(msg) + `}]}]}]}]}]}`
-			out, err := TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+			out, err := TrialsFromPlaywrightReport(context.Background(), strings.NewReader(report), byProjectAndTag)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -415,7 +416,7 @@ func TestTriageAttachmentsArePlainText(t *testing.T) {
 		list = append(list, string(b))
 	}
 	report := `{"suites":[{"title":"s","specs":[{"title":"t","tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"unexpected","results":[{"retry":0,"status":"failed","duration":1,"errors":[{"message":"boom"}],"attachments":[` + strings.Join(list, ",") + `]}]}]}]}]}`
-	out, err := TrialsFromPlaywrightReport(strings.NewReader(report), byProjectAndTag)
+	out, err := TrialsFromPlaywrightReport(context.Background(), strings.NewReader(report), byProjectAndTag)
 	if err != nil {
 		t.Fatal(err)
 	}

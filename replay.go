@@ -30,9 +30,6 @@ var verdicts = []string{string(VerdictError), string(VerdictFailed), string(Verd
 // Verdicts returns every verdict, sorted.
 func Verdicts() []Verdict { return typedSet[Verdict](verdicts) }
 
-// ReplayEventVersion names the replay event contract a replay stream speaks.
-const ReplayEventVersion = "replay-event-v1"
-
 // Lane is the part of the system that emitted a replay event. Triage reads a
 // replay lane by lane, e.g. planner decisions beside executor actions.
 type Lane string
@@ -52,14 +49,81 @@ var lanes = []string{string(LaneArtifact), string(LaneAssertion), string(LaneExe
 // Lanes returns every lane, sorted.
 func Lanes() []Lane { return typedSet[Lane](lanes) }
 
-// EventTypes returns every replay-event-v1 event type, namespaced by its lane
-// (planner.decision), sorted.
-func EventTypes() []string { return slices.Clone(replayEventTypeNames) }
+// EventType is a replay-event-v1 event type, namespaced by its lane
+// (planner.decision); its string is the wire form, as in type.
+type EventType string
+
+// The event types; [EventTypes] lists them.
+const (
+	EventPlannerRequest    EventType = "planner.request"
+	EventPlannerDecision   EventType = "planner.decision"
+	EventExecutorAction    EventType = "executor.action"
+	EventRuntimeNavigation EventType = "runtime.navigation"
+	EventRuntimeDialog     EventType = "runtime.dialog"
+	EventRuntimeConsole    EventType = "runtime.console"
+	EventRuntimeSnapshot   EventType = "runtime.snapshot"
+	EventRuntimeRecovery   EventType = "runtime.recovery"
+	EventAssertionChecked  EventType = "assertion.checked"
+	EventAttemptStarted    EventType = "worker.attempt_started"
+	EventAttemptFinished   EventType = "worker.attempt_finished"
+	EventArtifactRecorded  EventType = "artifact.recorded"
+)
+
+// EventTypes returns every replay-event-v1 event type, sorted.
+func EventTypes() []EventType { return typedSet[EventType](replayEventTypeNames) }
+
+// EventStatus is what became of what a replay event records; its string is
+// the wire form, as in status. A failed event carries an error; info marks
+// events that record something rather than attempt it, such as a console
+// message. A planner history entry's outcome is one of the first three.
+type EventStatus string
+
+// The event statuses.
+const (
+	StatusSucceeded EventStatus = "succeeded"
+	StatusFailed    EventStatus = "failed"
+	StatusSkipped   EventStatus = "skipped"
+	StatusInfo      EventStatus = "info"
+)
+
+// ConsoleLevel is the level of a browser console message; its string is the
+// wire form.
+type ConsoleLevel string
+
+// The console levels.
+const (
+	ConsoleDebug   ConsoleLevel = "debug"
+	ConsoleLog     ConsoleLevel = "log"
+	ConsoleInfo    ConsoleLevel = "info"
+	ConsoleWarning ConsoleLevel = "warning"
+	ConsoleError   ConsoleLevel = "error"
+)
+
+// DialogType is the kind of a browser dialog; its string is the wire form.
+type DialogType string
+
+// The dialog types.
+const (
+	DialogAlert        DialogType = "alert"
+	DialogBeforeUnload DialogType = "beforeunload"
+	DialogConfirm      DialogType = "confirm"
+	DialogPrompt       DialogType = "prompt"
+)
+
+// DialogAction is what was done with a browser dialog; its string is the wire
+// form.
+type DialogAction string
+
+// The dialog actions.
+const (
+	DialogAccept  DialogAction = "accept"
+	DialogDismiss DialogAction = "dismiss"
+)
 
 // replayEventTypes maps each replay-event-v1 type, namespaced by its lane, to the
 // payload member it carries ("" for none). The type decides the payload, so a
 // consumer switches on type and reads one member, as with a tagged union.
-var replayEventTypes = map[string]string{
+var replayEventTypes = map[EventType]string{
 	"planner.request":         "",
 	"planner.decision":        "decision",
 	"executor.action":         "action",
@@ -74,11 +138,10 @@ var replayEventTypes = map[string]string{
 	"artifact.recorded":       "",
 }
 
-var replayEventTypeNames = slices.Sorted(maps.Keys(replayEventTypes))
+var replayEventTypeNames = wireStrings(slices.Sorted(maps.Keys(replayEventTypes)))
 
-// Replay event statuses. A failed event carries an error; info marks events that
-// record something rather than attempt it, such as a console message.
-var eventStatuses = []string{"failed", "info", "skipped", "succeeded"}
+// eventStatuses are the event statuses, sorted.
+var eventStatuses = []string{string(StatusFailed), string(StatusInfo), string(StatusSkipped), string(StatusSucceeded)}
 
 var (
 	_ = registerTag("automium_verdict", CodeInvalidArgument, "a replay verdict", func() []string { return verdicts })
@@ -89,43 +152,26 @@ var (
 
 // GetReplaySummaryInput is what a caller knows about a finished run.
 type GetReplaySummaryInput struct {
-	// Run ID from CreateRunSubmission.
-	RunID string `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
-	// Playwright's verdict.
-	Verdict Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
-	// Retries after the first attempt, 0 to 10; flaky needs at least 1, passed and
-	// skipped need 0.
-	RetryCount int `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
-	// Artifact-manifest://<runId>.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>" validate:"required,max=256"`
+	RunID               string  `json:"runId" jsonschema:"run ID from CreateRunSubmission" validate:"required,automium_run_id"`
+	Verdict             Verdict `json:"verdict" jsonschema:"Playwright's verdict" validate:"required,automium_verdict"`
+	RetryCount          int     `json:"retryCount,omitempty" jsonschema:"retries after the first attempt, 0 to 10; flaky needs at least 1, passed and skipped need 0" validate:"min=0,max_retry_count"`
+	ArtifactManifestRef string  `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>" validate:"required,max=256"`
 }
 
 // GetReplaySummaryResult is a contract-shaped replay summary: what a replay of the
 // run consists of and which artifacts triage needs.
 type GetReplaySummaryResult struct {
-	// Replay summary format version.
-	SchemaVersion string `json:"schemaVersion" jsonschema:"replay summary format version"`
-	// Run ID.
-	RunID string `json:"runId" jsonschema:"run ID"`
-	// Run verdict.
-	Verdict Verdict `json:"verdict" jsonschema:"run verdict"`
-	// Retries after the first attempt.
-	RetryCount int `json:"retryCount" jsonschema:"retries after the first attempt"`
-	// Attempts the run made: retryCount + 1, or 0 when skipped.
-	Attempts int `json:"attempts" jsonschema:"attempts the run made: retryCount + 1, or 0 when skipped"`
-	// Artifact manifest reference of the run.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact manifest reference of the run"`
-	// Replay-stream://<runId>: the run's event stream.
-	ReplayStreamRef string `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: the run's event stream"`
-	// Contract the replay stream's events follow.
-	ReplayEventVersion string `json:"replayEventVersion" jsonschema:"contract the replay stream's events follow"`
-	// Artifact kinds a complete replay of this run must include, sorted.
-	RequiredReplayArtifactKinds []string `json:"requiredReplayArtifactKinds" jsonschema:"artifact kinds a complete replay of this run must include, sorted"`
-	// Always true: the summary was derived from the input; no replay file or artifact
-	// was read.
-	Modeled bool `json:"modeled" jsonschema:"always true: the summary was derived from the input; no replay file or artifact was read"`
-	// One-line statement that nothing was read, fetched or executed.
-	Notice string `json:"notice" jsonschema:"one-line statement that nothing was read, fetched or executed"`
+	SchemaVersion               string         `json:"schemaVersion" jsonschema:"replay summary format version"`
+	RunID                       string         `json:"runId" jsonschema:"run ID"`
+	Verdict                     Verdict        `json:"verdict" jsonschema:"run verdict"`
+	RetryCount                  int            `json:"retryCount" jsonschema:"retries after the first attempt"`
+	Attempts                    int            `json:"attempts" jsonschema:"attempts the run made: retryCount + 1, or 0 when skipped"`
+	ArtifactManifestRef         string         `json:"artifactManifestRef" jsonschema:"artifact manifest reference of the run"`
+	ReplayStreamRef             string         `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: the run's event stream"`
+	ReplayEventVersion          string         `json:"replayEventVersion" jsonschema:"contract the replay stream's events follow"`
+	RequiredReplayArtifactKinds []ArtifactKind `json:"requiredReplayArtifactKinds" jsonschema:"artifact kinds a complete replay of this run must include, sorted"`
+	Modeled                     bool           `json:"modeled" jsonschema:"always true: the summary was derived from the input; no replay file or artifact was read"`
+	Notice                      string         `json:"notice" jsonschema:"one-line statement that nothing was read, fetched or executed"`
 }
 
 // GetReplaySummary builds the replay summary of a run from its verdict and retry
@@ -174,16 +220,16 @@ func GetReplaySummary(ctx context.Context, in GetReplaySummaryInput) (GetReplayS
 // verdict and retry count must record: the rule documented on [GetReplaySummary].
 // An unknown verdict gets the kinds of a passed run; [GetReplaySummary] is where
 // a verdict is checked.
-func RequiredReplayArtifactKinds(verdict Verdict, retryCount int) []string {
+func RequiredReplayArtifactKinds(verdict Verdict, retryCount int) []ArtifactKind {
 	return requiredReplayArtifactKinds(verdict, retryCount)
 }
 
 // requiredReplayArtifactKinds applies the rule documented on [GetReplaySummary].
-func requiredReplayArtifactKinds(verdict Verdict, retries int) []string {
+func requiredReplayArtifactKinds(verdict Verdict, retries int) []ArtifactKind {
 	if verdict == VerdictSkipped {
-		return []string{"report"}
+		return []ArtifactKind{ArtifactReport}
 	}
-	kinds := []string{"replay_events", "report"}
+	kinds := []ArtifactKind{ArtifactReplayEvents, ArtifactReport}
 	switch verdict {
 	case VerdictFailed, VerdictFlaky, VerdictError:
 		kinds = append(kinds, "console_log", "dom_snapshot", "network_har", "screenshot", "semantic_snapshot", "trace")
@@ -269,52 +315,32 @@ func manifestRefProblem(ref, runID string) *Error {
 //
 // A ReplayEvent is a plain value, safe to share between goroutines once built.
 type ReplayEvent struct {
-	// Run ID the event belongs to.
-	RunID string `json:"runId" jsonschema:"run ID the event belongs to" validate:"required,automium_run_id"`
-	// Attempt number, 1 for the first attempt and retry + 1 after.
-	Attempt int `json:"attempt" jsonschema:"attempt number, 1 for the first attempt and retry + 1 after" validate:"required,min=1,max=11"`
-	// Compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for
-	// run-level events.
-	JourneyNodeID string `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max_id_length,automium_slug"`
-	// 0-based index of the journey step, matching steps[i]; absent outside steps.
-	StepIndex *int `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
-	// 1-based position in the run's stream; gap-free and strictly increasing across
-	// attempts.
-	Seq int `json:"seq" jsonschema:"1-based position in the run's stream; gap-free and strictly increasing across attempts" validate:"required,min=1,max=1000000"`
-	// Emitter: planner, executor, runtime, assertion, worker or artifact.
-	Lane Lane `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
-	// Event type namespaced by its lane, e.g. planner.decision or executor.action.
-	Type string `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
-	// Start, in milliseconds from the start of the run; never a wall clock.
-	StartedAtMs int64 `json:"startedAtMs,omitempty" jsonschema:"start, in milliseconds from the start of the run; never a wall clock" validate:"min=0,max=86400000"`
-	// Duration in milliseconds.
-	DurationMs int64 `json:"durationMs,omitempty" jsonschema:"duration in milliseconds" validate:"min=0,max=86400000"`
-	// Succeeded, failed, skipped or info.
-	Status string `json:"status" jsonschema:"succeeded, failed, skipped or info" validate:"required,automium_event_status"`
-	// What went wrong; present exactly when status is failed.
-	Error *EventError `json:"error,omitempty" jsonschema:"what went wrong; present exactly when status is failed"`
-	// SnapshotId of the semantic-snapshot-v1 snapshot the event saw or produced.
-	SnapshotRef string `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max_id_length"`
-	// Artifacts of the run's manifest that the event recorded or relies on.
-	ArtifactRefs []ArtifactRef `json:"artifactRefs,omitempty" jsonschema:"artifacts of the run's manifest that the event recorded or relies on" validate:"omitempty,max=16,dive"`
-	// Typed payload; the event type decides which single member is set.
-	Payload *ReplayEventPayload `json:"payload,omitempty" jsonschema:"typed payload; the event type decides which single member is set"`
+	RunID         string              `json:"runId" jsonschema:"run ID the event belongs to" validate:"required,automium_run_id"`
+	Attempt       int                 `json:"attempt" jsonschema:"attempt number, 1 for the first attempt and retry + 1 after" validate:"required,min=1,max=11"`
+	JourneyNodeID string              `json:"journeyNodeId,omitempty" jsonschema:"compiled journey node the event belongs to, e.g. step-3 or assert-1; absent for run-level events" validate:"omitempty,max_id_length,automium_slug"`
+	StepIndex     *int                `json:"stepIndex,omitempty" jsonschema:"0-based index of the journey step, matching steps[i]; absent outside steps" validate:"omitempty,min=0,max=199"`
+	Seq           int                 `json:"seq" jsonschema:"1-based position in the run's stream; gap-free and strictly increasing across attempts" validate:"required,min=1,max=1000000"`
+	Lane          Lane                `json:"lane" jsonschema:"emitter: planner, executor, runtime, assertion, worker or artifact" validate:"required,automium_lane"`
+	Type          EventType           `json:"type" jsonschema:"event type namespaced by its lane, e.g. planner.decision or executor.action" validate:"required,automium_event_type"`
+	StartedAtMs   int64               `json:"startedAtMs,omitempty" jsonschema:"start, in milliseconds from the start of the run; never a wall clock" validate:"min=0,max=86400000"`
+	DurationMs    int64               `json:"durationMs,omitempty" jsonschema:"duration in milliseconds" validate:"min=0,max=86400000"`
+	Status        EventStatus         `json:"status" jsonschema:"succeeded, failed, skipped or info" validate:"required,automium_event_status"`
+	Error         *EventError         `json:"error,omitempty" jsonschema:"what went wrong; present exactly when status is failed"`
+	SnapshotRef   string              `json:"snapshotRef,omitempty" jsonschema:"snapshotId of the semantic-snapshot-v1 snapshot the event saw or produced" validate:"omitempty,max_id_length"`
+	ArtifactRefs  []ArtifactRef       `json:"artifactRefs,omitempty" jsonschema:"artifacts of the run's manifest that the event recorded or relies on" validate:"omitempty,max=16,dive"`
+	Payload       *ReplayEventPayload `json:"payload,omitempty" jsonschema:"typed payload; the event type decides which single member is set"`
 }
 
 // EventError says why a replay event failed.
 type EventError struct {
-	// Stable snake_case error code, e.g. target_not_found or timeout.
-	Code string `json:"code" jsonschema:"stable snake_case error code, e.g. target_not_found or timeout" validate:"required,max=64,automium_slug"`
-	// What went wrong, for a human.
+	Code    string `json:"code" jsonschema:"stable snake_case error code, e.g. target_not_found or timeout" validate:"required,max=64,automium_slug"`
 	Message string `json:"message" jsonschema:"what went wrong, for a human" validate:"required,notblank,max_text_length"`
 }
 
 // ArtifactRef points at one entry of a run's artifact manifest.
 type ArtifactRef struct {
-	// Artifact kind of the manifest entry.
-	Kind string `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
-	// Path of the manifest entry, relative to the manifest root.
-	Path string `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max_path_length"`
+	Kind ArtifactKind `json:"kind" jsonschema:"artifact kind of the manifest entry" validate:"required,automium_artifact_kind"`
+	Path string       `json:"path" jsonschema:"path of the manifest entry, relative to the manifest root" validate:"required,max_path_length"`
 }
 
 // ReplayEventPayload is the typed payload of a replay event: a tagged union whose
@@ -332,74 +358,51 @@ type ArtifactRef struct {
 // planner.request, runtime.snapshot, worker.attempt_started and artifact.recorded
 // carry no payload: their content is the snapshot or artifacts they reference.
 type ReplayEventPayload struct {
-	// For planner.decision: the planner-adapter-v1 decision.
-	Decision *PlannerDecision `json:"decision,omitempty" jsonschema:"for planner.decision: the planner-adapter-v1 decision"`
-	// For executor.action: the step the executor performed.
-	Action *Step `json:"action,omitempty" jsonschema:"for executor.action: the step the executor performed"`
-	// For runtime.navigation: where the page went.
+	Decision   *PlannerDecision   `json:"decision,omitempty" jsonschema:"for planner.decision: the planner-adapter-v1 decision"`
+	Action     *Step              `json:"action,omitempty" jsonschema:"for executor.action: the step the executor performed"`
 	Navigation *NavigationPayload `json:"navigation,omitempty" jsonschema:"for runtime.navigation: where the page went"`
-	// For runtime.dialog: the dialog and how it was handled.
-	Dialog *DialogPayload `json:"dialog,omitempty" jsonschema:"for runtime.dialog: the dialog and how it was handled"`
-	// For runtime.console: one console message.
-	Console *ConsolePayload `json:"console,omitempty" jsonschema:"for runtime.console: one console message"`
-	// For runtime.recovery: the recovery strategy applied before a retry.
-	Recovery *RecoveryPayload `json:"recovery,omitempty" jsonschema:"for runtime.recovery: the recovery strategy applied before a retry"`
-	// For assertion.checked: the check and its result.
-	Assertion *AssertionPayload `json:"assertion,omitempty" jsonschema:"for assertion.checked: the check and its result"`
-	// For worker.attempt_finished: how the attempt ended.
-	Attempt *AttemptPayload `json:"attempt,omitempty" jsonschema:"for worker.attempt_finished: how the attempt ended"`
+	Dialog     *DialogPayload     `json:"dialog,omitempty" jsonschema:"for runtime.dialog: the dialog and how it was handled"`
+	Console    *ConsolePayload    `json:"console,omitempty" jsonschema:"for runtime.console: one console message"`
+	Recovery   *RecoveryPayload   `json:"recovery,omitempty" jsonschema:"for runtime.recovery: the recovery strategy applied before a retry"`
+	Assertion  *AssertionPayload  `json:"assertion,omitempty" jsonschema:"for assertion.checked: the check and its result"`
+	Attempt    *AttemptPayload    `json:"attempt,omitempty" jsonschema:"for worker.attempt_finished: how the attempt ended"`
 }
 
 // NavigationPayload records a page navigation within the fixture's app.
 type NavigationPayload struct {
-	// App-relative route the page arrived at, e.g. /cart.
 	Route string `json:"route" jsonschema:"app-relative route the page arrived at, e.g. /cart" validate:"required,max_text_length"`
-	// Document title after navigation.
 	Title string `json:"title,omitempty" jsonschema:"document title after navigation" validate:"omitempty,max_text_length"`
 }
 
 // DialogPayload records a JavaScript dialog and the response to it.
 type DialogPayload struct {
-	// Alert, beforeunload, confirm or prompt.
-	DialogType string `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
-	// The dialog's message.
-	Message string `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max_text_length"`
-	// Accept or dismiss.
-	Action string `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
+	DialogType DialogType   `json:"dialogType" jsonschema:"alert, beforeunload, confirm or prompt" validate:"required,oneof=alert beforeunload confirm prompt"`
+	Message    string       `json:"message,omitempty" jsonschema:"the dialog's message" validate:"omitempty,max_text_length"`
+	Action     DialogAction `json:"action" jsonschema:"accept or dismiss" validate:"required,oneof=accept dismiss"`
 }
 
 // ConsolePayload records one browser console message.
 type ConsolePayload struct {
-	// Debug, error, info, log or warning.
-	Level string `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
-	// Message text, truncated to 2000 characters.
-	Text string `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max_text_length"`
+	Level ConsoleLevel `json:"level" jsonschema:"debug, error, info, log or warning" validate:"required,oneof=debug error info log warning"`
+	Text  string       `json:"text" jsonschema:"message text, truncated to 2000 characters" validate:"required,max_text_length"`
 }
 
 // RecoveryPayload records a recovery strategy applied after a failed step.
 type RecoveryPayload struct {
-	// Recovery strategy of the journey's recovery policy.
-	Strategy string `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
-	// Which retry of the step this prepares, from 1.
-	Retry int `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max_recovery_retries"`
+	Strategy RecoveryStrategy `json:"strategy" jsonschema:"recovery strategy of the journey's recovery policy" validate:"required,automium_recovery"`
+	Retry    int              `json:"retry" jsonschema:"which retry of the step this prepares, from 1" validate:"required,min=1,max_recovery_retries"`
 }
 
 // AssertionPayload records one journey assertion and its outcome.
 type AssertionPayload struct {
-	// Assertion kind.
-	Kind string `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
-	// For element_* kinds.
-	Target *Target `json:"target,omitempty" jsonschema:"for element_* kinds"`
-	// Expected text, value or route.
-	Expected string `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max_text_length"`
-	// What was observed.
-	Actual string `json:"actual,omitempty" jsonschema:"what was observed" validate:"omitempty,max_text_length"`
-	// Whether the assertion held; absent means it did not.
-	Passed bool `json:"passed,omitempty" jsonschema:"whether the assertion held; absent means it did not"`
+	Kind     AssertionKind `json:"kind" jsonschema:"assertion kind" validate:"required,automium_assertion"`
+	Target   *Target       `json:"target,omitempty" jsonschema:"for element_* kinds"`
+	Expected string        `json:"expected,omitempty" jsonschema:"expected text, value or route" validate:"omitempty,max_text_length"`
+	Actual   string        `json:"actual,omitempty" jsonschema:"what was observed" validate:"omitempty,max_text_length"`
+	Passed   bool          `json:"passed,omitempty" jsonschema:"whether the assertion held; absent means it did not"`
 }
 
 // AttemptPayload records how one attempt of a run ended.
 type AttemptPayload struct {
-	// Verdict of this attempt: passed, failed, error or skipped.
-	Verdict string `json:"verdict" jsonschema:"verdict of this attempt: passed, failed, error or skipped" validate:"required,oneof=error failed passed skipped"`
+	Verdict Verdict `json:"verdict" jsonschema:"verdict of this attempt: passed, failed, error or skipped" validate:"required,oneof=error failed passed skipped"`
 }

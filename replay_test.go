@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -33,7 +34,7 @@ func TestGetReplaySummary(t *testing.T) {
 		ArtifactManifestRef: "artifact-manifest://" + testRunID,
 		ReplayStreamRef:     "replay-stream://" + testRunID,
 		ReplayEventVersion:  ReplayEventVersion,
-		RequiredReplayArtifactKinds: []string{
+		RequiredReplayArtifactKinds: []ArtifactKind{
 			"console_log", "dom_snapshot", "network_har", "replay_events", "report",
 			"screenshot", "semantic_snapshot", "trace", "video",
 		},
@@ -69,7 +70,7 @@ func TestRequiredReplayArtifactKinds(t *testing.T) {
 			t.Errorf("%s/%d: %v", tt.verdict, tt.retries, err)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, got.RequiredReplayArtifactKinds); diff != "" {
+		if diff := cmp.Diff(tt.want, wireStrings(got.RequiredReplayArtifactKinds)); diff != "" {
 			t.Errorf("%s/%d: kinds (-want +got):\n%s", tt.verdict, tt.retries, diff)
 		}
 		if got.Attempts != tt.wantAttempts {
@@ -95,7 +96,7 @@ func TestGetReplaySummaryValidation(t *testing.T) {
 		{"missing verdict", func(in *GetReplaySummaryInput) { in.Verdict = "" }, errorShape{CodeInvalidArgument, "verdict"}, "required"},
 		{"unknown verdict", func(in *GetReplaySummaryInput) { in.Verdict = "timedOut" }, errorShape{CodeInvalidArgument, "verdict"}, "replay verdict"},
 		{"negative retries", func(in *GetReplaySummaryInput) { in.RetryCount = -1 }, errorShape{CodeInvalidArgument, "retryCount"}, "minimum"},
-		{"too many retries", func(in *GetReplaySummaryInput) { in.RetryCount = MaxRetryCount + 1 }, errorShape{CodeLimitExceeded, "retryCount"}, "10"},
+		{"too many retries", func(in *GetReplaySummaryInput) { in.RetryCount = limit.MaxRetryCount + 1 }, errorShape{CodeLimitExceeded, "retryCount"}, "10"},
 		{"flaky without retry", func(in *GetReplaySummaryInput) { in.Verdict, in.RetryCount = VerdictFlaky, 0 }, errorShape{CodeInvalidArgument, "retryCount"}, "at least 1"},
 		{"passed after retries", func(in *GetReplaySummaryInput) { in.Verdict = VerdictPassed }, errorShape{CodeInvalidArgument, "retryCount"}, "flaky"},
 		{"skipped with retries", func(in *GetReplaySummaryInput) { in.Verdict = VerdictSkipped }, errorShape{CodeInvalidArgument, "retryCount"}, "never retried"},
@@ -143,7 +144,7 @@ func TestRunReplayArtifactRoundTrip(t *testing.T) {
 	}
 	var entries []ArtifactEntry
 	for _, k := range summary.RequiredReplayArtifactKinds {
-		entries = append(entries, ArtifactEntry{Kind: k, Path: k + ".out"})
+		entries = append(entries, ArtifactEntry{Kind: k, Path: string(k) + ".out"})
 	}
 	manifest, err := GetArtifactManifest(ctx, GetArtifactManifestInput{RunID: run.RunID, Root: owned().fixtureByID[run.FixtureID].ArtifactRoot, Entries: entries})
 	if err != nil {
@@ -174,7 +175,7 @@ func TestReplayEventTypes(t *testing.T) {
 		members[name] = false
 	}
 	for typ, member := range replayEventTypes {
-		lane, name, ok := strings.Cut(typ, ".")
+		lane, name, ok := strings.Cut(string(typ), ".")
 		if !ok || name == "" || !slices.Contains(lanes, lane) {
 			t.Errorf("event type %q is not namespaced by a lane", typ)
 		}

@@ -12,32 +12,39 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
-// The outcomes a mapping may call not evaluable (ReportMapping.NotEvaluable).
+// Outcome is a test outcome a mapping may call not evaluable
+// (ReportMapping.NotEvaluable); its string is the wire form.
+type Outcome string
+
+// The outcomes a mapping may call not evaluable; absent, a mapping calls
+// OutcomeError and OutcomeInterrupted not evaluable, which say nothing about
+// the planner, and a timeout stays a failure.
 const (
 	// OutcomeInterrupted is a Playwright test whose last result has status
 	// interrupted: the run was stopped (a crashed worker, a cancelled job).
-	OutcomeInterrupted = "interrupted"
+	OutcomeInterrupted Outcome = "interrupted"
 	// OutcomeTimedOut is a Playwright test whose last result has status
 	// timedOut, or a JUnit failure or error whose message says "timeout"
 	// (Playwright's and pytest-timeout's wording; a heuristic, since JUnit has
 	// no timeout element).
-	OutcomeTimedOut = "timedOut"
+	OutcomeTimedOut Outcome = "timedOut"
 	// OutcomeError is a JUnit testcase with an <error> rather than a
 	// <failure>: JUnit's name for an unexpected exception outside the
 	// assertions. Playwright's junit reporter writes <error> for any failure
 	// not raised by an expect matcher.
-	OutcomeError = "error"
+	OutcomeError Outcome = "error"
 	// OutcomeNone, alone, says that no outcome is not evaluable: every test
 	// that ran passed or failed.
-	OutcomeNone = "none"
+	OutcomeNone Outcome = "none"
 )
 
-// DefaultNotEvaluable is what a mapping without notEvaluable calls not
+// defaultNotEvaluable is what a mapping without notEvaluable calls not
 // evaluable: an interrupted run and a JUnit error, which say nothing about
 // the planner. A timeout stays a failure unless the caller says otherwise.
-var DefaultNotEvaluable = []string{OutcomeError, OutcomeInterrupted}
+var defaultNotEvaluable = []Outcome{OutcomeError, OutcomeInterrupted}
 
 // The annotation types (Playwright JSON) and property names (JUnit) that
 // carry a trial's tokens; a test with neither has its tokens unknown.
@@ -46,80 +53,44 @@ const (
 	OutputTokensAnnotation = "automium.outputTokens"
 )
 
-// Bounds of what is kept of one report, for triage.
-const (
-	// MaxTriage bounds the failed or not-evaluable trials whose first error
-	// message and attachments one import keeps; the rest are counted.
-	MaxTriage = 100
-	// MaxTriageErrorBytes bounds a kept error message.
-	MaxTriageErrorBytes = 300
-	// MaxTriageAttachments bounds the attachments kept of one trial.
-	MaxTriageAttachments = 4
-)
-
 // ImportedTrials is what an importer ([TrialsFromPlaywrightReport],
 // [TrialsFromJUnitReport]) read from one report, or from several merged.
 type ImportedTrials struct {
-	// One trial per test that ran, in report order.
-	Trials []Trial `json:"trials" jsonschema:"one trial per test that ran, in report order"`
-	// Tests in the report, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the report, skipped ones included"`
-	// Tests with status skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
-	// Tests that failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-	// Trials marked not evaluable by the mapping's notEvaluable outcomes.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
-	// Source of each trial in the report, as a path
-	// (report.suites[0].specs[1].tests[2]).
-	Sources []string `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
-	// The first failed or not-evaluable trials, at most 100, with what triage needs.
-	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
-	// Failed or not-evaluable trials beyond those in triage.
-	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Trials        []Trial       `json:"trials" jsonschema:"one trial per test that ran, in report order"`
+	Tests         int           `json:"tests" jsonschema:"tests in the report, skipped ones included"`
+	Skipped       int           `json:"skipped" jsonschema:"tests with status skipped, left out of the trials"`
+	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
+	Sources       []string      `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
 }
-
-// PlaywrightTrials is the name ImportedTrials had when only Playwright
-// reports came in.
-type PlaywrightTrials = ImportedTrials
 
 // TrialTriage is what a failed or not-evaluable trial leaves for triage:
 // where it is, its first error message and the files its reporter attached,
 // as paths that are never opened.
 type TrialTriage struct {
-	// Source of the trial in its report.
-	Source string `json:"source" jsonschema:"source of the trial in its report"`
-	// Planner of the trial.
-	PlannerID string `json:"plannerId" jsonschema:"planner of the trial"`
-	// Journey of the trial.
-	JourneyID string `json:"journeyId" jsonschema:"journey of the trial"`
-	// Repetition of the trial.
-	Repetition int `json:"repetition" jsonschema:"repetition of the trial"`
-	// Whether the trial is not evaluable rather than failed.
-	NotEvaluable bool `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
-	// Title of the first test.step that failed (Playwright JSON); in an exported spec,
-	// the graph node that failed.
-	FailedStep string `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
-	// The first error message, cut to 300 bytes.
-	Error string `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
-	// Files the reporter attached (trace, screenshot, video), never opened.
-	Attachments []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
+	Source       string             `json:"source" jsonschema:"source of the trial in its report"`
+	PlannerID    string             `json:"plannerId" jsonschema:"planner of the trial"`
+	JourneyID    string             `json:"journeyId" jsonschema:"journey of the trial"`
+	Repetition   int                `json:"repetition" jsonschema:"repetition of the trial"`
+	NotEvaluable bool               `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	FailedStep   string             `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
+	Error        string             `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
+	Attachments  []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
 }
 
 // TriageAttachment is one file a reporter attached to a test.
 type TriageAttachment struct {
-	// Trace, screenshot, video, or the reporter's name for it.
 	Name string `json:"name" jsonschema:"trace, screenshot, video, or the reporter's name for it"`
-	// The path as the reporter wrote it, cut to 512 bytes; never opened.
 	Path string `json:"path" jsonschema:"the path as the reporter wrote it, cut to 512 bytes; never opened"`
 }
 
 // keptValueBytes bounds a kept planner, journey, project or repetition value:
 // longer than any valid ID, so that validation still refuses a long one,
 // and short enough that keeping one per test stays cheap.
-const keptValueBytes = 4 * MaxIDLength
+const keptValueBytes = 4 * limit.MaxIDLength
 
 // maxKeptValues is how many distinct values of one mapped name a test keeps:
 // two are enough to say that it has more than one.
@@ -138,8 +109,8 @@ type testRecord struct {
 	tokenBad Path                // a token annotation that is not a count
 	skipped  bool
 	passed   bool
-	errored  bool   // a JUnit <error>, for totals
-	outcome  string // the outcome a mapping may call not evaluable, or ""
+	errored  bool    // a JUnit <error>, for totals
+	outcome  Outcome // the outcome a mapping may call not evaluable, or ""
 	attempts int
 	ms       float64
 	msKnown  bool
@@ -163,7 +134,7 @@ func (t *testRecord) keep(name, v string) {
 // keepToken adds one token annotation's value.
 func (t *testRecord) keepToken(i int, v string, at Path) {
 	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || n < 0 || n != math.Trunc(n) || n > MaxTrialTokens {
+	if err != nil || n < 0 || n != math.Trunc(n) || n > limit.MaxTrialTokens {
 		if t.tokenBad.steps == nil {
 			t.tokenBad = at
 		}
@@ -179,7 +150,7 @@ func (t *testRecord) keepError(msg string) {
 		return
 	}
 	if msg = strings.TrimSpace(stripANSI(msg)); msg != "" {
-		t.errMsg = echo.Cut(msg, MaxTriageErrorBytes)
+		t.errMsg = echo.Cut(msg, limit.MaxTriageErrorBytes)
 	}
 }
 
@@ -188,11 +159,11 @@ func (t *testRecord) keepError(msg string) {
 // since the path without it would name another file and the path with it
 // could drive the terminal that prints it (a tab or line break included).
 func (t *testRecord) keepAttachment(name, path string) {
-	if path == "" || len(t.attach) >= MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
+	if path == "" || len(t.attach) >= limit.MaxTriageAttachments || strings.ContainsFunc(path, func(r rune) bool { return r < 0x20 || plainDrop(r) }) {
 		return
 	}
 	name = strings.TrimSpace(stripANSI(name))
-	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, MaxIDLength), Path: echo.Cut(path, MaxPathLength)})
+	t.attach = append(t.attach, TriageAttachment{Name: echo.Cut(name, limit.MaxIDLength), Path: echo.Cut(path, limit.MaxPathLength)})
 }
 
 // trialBuilder turns test records into trials, for one or several reports
@@ -200,13 +171,13 @@ func (t *testRecord) keepAttachment(name, path string) {
 // twice is refused with both places named.
 type trialBuilder struct {
 	mapping ReportMapping
-	notEval map[string]bool
+	notEval map[Outcome]bool
 	out     ImportedTrials
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
 	paths   []Path            // where each trial's test is
-	format  string            // the format read, for messages
+	format  ReportFormat      // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -216,10 +187,10 @@ type trialBuilder struct {
 type junitTotals struct{ Tests, Failures, Errors, Skipped int }
 
 func newTrialBuilder(m ReportMapping) *trialBuilder {
-	b := &trialBuilder{mapping: m, notEval: map[string]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
+	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
 	outcomes := m.NotEvaluable
 	if outcomes == nil {
-		outcomes = DefaultNotEvaluable
+		outcomes = defaultNotEvaluable
 	}
 	for _, o := range outcomes {
 		b.notEval[o] = true
@@ -228,7 +199,7 @@ func newTrialBuilder(m ReportMapping) *trialBuilder {
 }
 
 // wantedNames are the annotation, property or tag names a test record keeps.
-func (b *trialBuilder) wanted(kind string) []string {
+func (b *trialBuilder) wanted(kind SourceFrom) []string {
 	var names []string
 	for _, src := range []*ReportSource{&b.mapping.Planner, &b.mapping.Journey, b.mapping.Repetition} {
 		if src != nil && src.From == kind {
@@ -248,15 +219,15 @@ func (b *trialBuilder) add(t *testRecord) error {
 		return nil
 	}
 	b.out.Tests++
-	if b.out.Tests > MaxObservedTrials {
-		return newError(CodeLimitExceeded, t.at, nil, "is test number %d; one call reads at most %d tests", b.out.Tests, MaxObservedTrials)
+	if b.out.Tests > limit.MaxObservedTrials {
+		return newError(CodeLimitExceeded, t.at, nil, "is test number %d; one call reads at most %d tests", b.out.Tests, limit.MaxObservedTrials)
 	}
 	if t.skipped {
 		b.out.Skipped++
 		return nil
 	}
-	if t.attempts > MaxPlaywrightResults {
-		return newError(CodeLimitExceeded, t.at, nil, "ran %d times; a test may run at most %d times (the first run and %d retries)", t.attempts, MaxPlaywrightResults, MaxRetryCount)
+	if t.attempts > limit.MaxPlaywrightResults {
+		return newError(CodeLimitExceeded, t.at, nil, "ran %d times; a test may run at most %d times (the first run and %d retries)", t.attempts, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 	}
 	planner, err := b.value(b.mapping.Planner, t, "planner")
 	if err != nil {
@@ -266,18 +237,18 @@ func (b *trialBuilder) add(t *testRecord) error {
 	if err != nil {
 		return err
 	}
-	if t.ms < 0 || t.ms > MaxTrialLatencyMs {
-		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, MaxTrialLatencyMs)
+	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
+		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
 	}
 	if t.tokenBad.steps != nil {
-		return newError(CodeInvalidArgument, t.tokenBad, nil, "is not a token count; %s and %s carry whole numbers from 0 to %d", echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation), MaxTrialTokens)
+		return newError(CodeInvalidArgument, t.tokenBad, nil, "is not a token count; %s and %s carry whole numbers from 0 to %d", echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation), limit.MaxTrialTokens)
 	}
 	if t.tokensIn[0] != t.tokensIn[1] {
 		return newError(CodeInvalidArgument, t.at, nil, "gives one of %s and %s but not the other; give both, or neither to leave its tokens unknown",
 			echo.Value(InputTokensAnnotation), echo.Value(OutputTokensAnnotation))
 	}
-	if t.tokens[0] > MaxTrialTokens || t.tokens[1] > MaxTrialTokens {
-		return newError(CodeLimitExceeded, t.at, nil, "spent more than %d tokens of one kind; a trial spends at most that many", MaxTrialTokens)
+	if t.tokens[0] > limit.MaxTrialTokens || t.tokens[1] > limit.MaxTrialTokens {
+		return newError(CodeLimitExceeded, t.at, nil, "spent more than %d tokens of one kind; a trial spends at most that many", limit.MaxTrialTokens)
 	}
 	key := [2]string{planner, journey}
 	var rep int
@@ -287,8 +258,8 @@ func (b *trialBuilder) add(t *testRecord) error {
 			return err
 		}
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > MaxRepetitions {
-			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), MaxRepetitions)
+		if err != nil || n < 1 || n > limit.MaxRepetitions {
+			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
 		}
 		rep = n
 		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
@@ -305,9 +276,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 		b.seen[id] = len(b.out.Trials)
 	}
 	b.runs[key]++
-	if b.runs[key] > MaxRepetitions {
+	if b.runs[key] > limit.MaxRepetitions {
 		return newError(CodeLimitExceeded, t.at, nil, "is run %d of journey %s by planner %s; at most %d runs of a journey per planner are compared",
-			b.runs[key], echo.Value(journey), echo.Value(planner), MaxRepetitions)
+			b.runs[key], echo.Value(journey), echo.Value(planner), limit.MaxRepetitions)
 	}
 	if rep == 0 {
 		rep = b.runs[key]
@@ -344,7 +315,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
 	if !t.passed {
-		if len(b.out.Triage) < MaxTriage {
+		if len(b.out.Triage) < limit.MaxTriage {
 			b.out.Triage = append(b.out.Triage, TrialTriage{
 				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
 				NotEvaluable: notEval, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
@@ -360,12 +331,12 @@ func (b *trialBuilder) add(t *testRecord) error {
 func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (string, error) {
 	var found []string
 	switch src.From {
-	case PlaywrightFromProject:
+	case FromProject:
 		if t.project != "" {
 			found = []string{echo.Cut(t.project, keptValueBytes)}
 		}
 	default:
-		found = t.values[src.From+"\x00"+src.Name]
+		found = t.values[string(src.From)+"\x00"+src.Name]
 	}
 	if len(found) == 1 && found[0] != "" {
 		return found[0], nil
@@ -373,11 +344,11 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 	// Only a test the mapping cannot place pays for the wording.
 	var where echo.Message
 	switch {
-	case src.From == PlaywrightFromTag:
+	case src.From == FromTag:
 		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
-	case src.From == PlaywrightFromAnnotation && b.format == FormatJUnit:
+	case src.From == FromAnnotation && b.format == FormatJUnit:
 		where = echo.Msg("a property %s with the "+what+" as its value", echo.Value(src.Name))
-	case src.From == PlaywrightFromAnnotation:
+	case src.From == FromAnnotation:
 		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
 	case b.format == FormatJUnit:
 		where = echo.Msg("its testsuite's hostname (where Playwright's junit reporter writes the project)")
@@ -401,65 +372,46 @@ func containsString(list []string, s string) bool {
 
 // ReportImport counts what the reports of a comparison held.
 type ReportImport struct {
-	// Tests in the reports, skipped ones included.
-	Tests int `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
-	// Tests that ran, one trial each.
-	Trials int `json:"trials" jsonschema:"tests that ran, one trial each"`
-	// Tests skipped, left out of the trials.
-	Skipped int `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
-	// Tests that failed, then passed on a retry.
-	Flaky int `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
-	// Tests retried at least once, whatever their final status.
-	Retried int `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
-	// Trials not evaluable (infrastructure errors), out of every denominator.
-	NotEvaluable int `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
-	// The first failed or not-evaluable trials, at most 100, for triage.
-	Triage []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
-	// Failed or not-evaluable trials beyond those in triage.
-	TriageOmitted int `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Tests         int           `json:"tests" jsonschema:"tests in the reports, skipped ones included"`
+	TrialCount    int           `json:"trials" jsonschema:"tests that ran, one trial each"`
+	Skipped       int           `json:"skipped" jsonschema:"tests skipped, left out of the trials"`
+	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
+	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
+	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
 }
 
 func importOf(read ImportedTrials) ReportImport {
-	return ReportImport{Tests: read.Tests, Trials: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried,
+	return ReportImport{Tests: read.Tests, TrialCount: len(read.Trials), Skipped: read.Skipped, Flaky: read.Flaky, Retried: read.Retried,
 		NotEvaluable: read.NotEvaluable, Triage: read.Triage, TriageOmitted: read.TriageOmitted}
 }
 
 // ReportsComparison is a comparison of the planners of one or more reports.
 type ReportsComparison struct {
-	// What was read from the reports.
-	Import ReportImport `json:"import" jsonschema:"what was read from the reports"`
-	// The observed comparison of the trials read.
+	Import     ReportImport     `json:"import" jsonschema:"what was read from the reports"`
 	Comparison ComparisonReport `json:"comparison" jsonschema:"the observed comparison of the trials read"`
 }
 
-// MaxReports bounds the reports (shards) of one comparison.
-const MaxReports = 64
-
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
-	// Format; playwright-json or junit.
-	Format string `json:"format" jsonschema:"format; playwright-json or junit" validate:"required,oneof=junit playwright-json"`
-	// Text, not a file name.
-	Content string `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
+	Format  ReportFormat `json:"format" jsonschema:"format; playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	Content string       `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
 // shards of one run, of one format or mixed.
 type CompareReportsInput struct {
-	// Corpus version.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"corpus version" validate:"required,automium_corpus_version"`
-	// Planners, 1 to 16; reported in this order.
-	Planners []PlannerRef `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
-	// Reports (shards in order), 1 to 64.
-	Reports []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
-	// Where planner and journey are.
-	Mapping ReportMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
+	CorpusVersion string          `json:"corpusVersion" jsonschema:"corpus version" validate:"required,automium_corpus_version"`
+	Planners      []PlannerRef    `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
+	Reports       []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
+	Mapping       ReportMapping   `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].
 type ReportReader struct {
 	// FormatPlaywrightJSON or FormatJUnit.
-	Format string
+	Format ReportFormat
 	// The report's bytes, read once, token by token.
 	R io.Reader
 }
@@ -486,14 +438,14 @@ func ReadReports(ctx context.Context, m ReportMapping, reports ...ReportReader) 
 }
 
 func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (*trialBuilder, error) {
-	if len(reports) == 0 || len(reports) > MaxReports {
-		return nil, newError(CodeInvalidArgument, field("reports"), nil, "has %d reports; pass 1 to %d", len(reports), MaxReports)
+	if len(reports) == 0 || len(reports) > limit.MaxReports {
+		return nil, newError(CodeInvalidArgument, field("reports"), nil, "has %d reports; pass 1 to %d", len(reports), limit.MaxReports)
 	}
 	b := newTrialBuilder(m)
 	for i, r := range reports {
 		root := field("reports").at(i).dot("content")
 		if r.Format != FormatJUnit && r.Format != FormatPlaywrightJSON {
-			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{FormatJUnit, FormatPlaywrightJSON}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
+			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{string(FormatJUnit), string(FormatPlaywrightJSON)}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
 		}
 		if r.R == nil {
 			return nil, newError(CodeInvalidArgument, root, nil, "the reader is nil; pass the report's content")

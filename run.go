@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // PlannerRef identifies the planner backend a run or a comparison is about. All
@@ -20,12 +21,9 @@ import (
 // free of control characters. A PlannerRef is a plain value, safe to copy and to
 // share between goroutines.
 type PlannerRef struct {
-	// E.g. baseline.
-	ID string `json:"id" jsonschema:"e.g. baseline" validate:"required,notblank,max_id_length"`
-	// E.g. openai.
+	ID     string `json:"id" jsonschema:"e.g. baseline" validate:"required,notblank,max_id_length"`
 	Vendor string `json:"vendor" jsonschema:"e.g. openai" validate:"required,notblank,max_id_length"`
-	// E.g. gpt-4.1-mini.
-	Model string `json:"model" jsonschema:"e.g. gpt-4.1-mini" validate:"required,notblank,max_id_length"`
+	Model  string `json:"model" jsonschema:"e.g. gpt-4.1-mini" validate:"required,notblank,max_id_length"`
 }
 
 // problems records what is wrong with p at its path in the input ("planner",
@@ -54,8 +52,8 @@ func (p PlannerRef) problems(ps *problems, at Path) bool {
 	found := false
 	for _, part := range parts {
 		switch {
-		case utf8.RuneCountInString(part.value) > MaxIDLength:
-			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", MaxIDLength)
+		case utf8.RuneCountInString(part.value) > limit.MaxIDLength:
+			ps.add(at.dot(part.name), CodeLimitExceeded, nil, "is too long; the limit is %d characters", limit.MaxIDLength)
 		case !utf8.ValidString(part.value):
 			ps.add(at.dot(part.name), CodeMalformedPlanner, nil, "%s is not valid UTF-8; send text encoded as UTF-8", echo.Value(part.value))
 		default:
@@ -101,21 +99,13 @@ var _ = registerPattern("automium_run_id", `^run-[0-9a-f]{20}$`, echo.Msg("a run
 // here; it never stands in for the journey, so a digest the server did not
 // compute never yields a run.
 type CreateRunSubmissionInput struct {
-	// Reference journey ID. With journey, leave it out or give journey.id.
-	JourneyID string `json:"journeyId,omitempty" jsonschema:"reference journey ID. With journey, leave it out or give journey.id" validate:"omitempty,max_id_length,automium_slug"`
-	// Your own journey, as CompileJourney takes it; it is compiled here and the run is
-	// bound to its digest. Leave it out to run a reference journey.
-	Journey *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the run is bound to its digest. Leave it out to run a reference journey" validate:"omitempty"`
-	// The digest CompileJourney returned. It must equal the digest computed here.
-	JourneyDigest string `json:"journeyDigest,omitempty" jsonschema:"the digest CompileJourney returned. It must equal the digest computed here" validate:"omitempty,automium_digest"`
-	// App ID (see ListApps); with journey, defaults to journey.appId.
-	AppID string `json:"appId,omitempty" jsonschema:"app ID (see ListApps); with journey, defaults to journey.appId" validate:"omitempty,automium_app"`
-	// See ListFixtures; with journey, defaults to journey.fixtureId.
-	FixtureID string `json:"fixtureId,omitempty" jsonschema:"see ListFixtures; with journey, defaults to journey.fixtureId" validate:"omitempty,automium_fixture"`
-	// Planner.
-	Planner PlannerRef `json:"planner" jsonschema:"planner" validate:"required"`
-	// A profile of the fixture.
-	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"a profile of the fixture" validate:"required,automium_profile"`
+	JourneyID            string               `json:"journeyId,omitempty" jsonschema:"reference journey ID. With journey, leave it out or give journey.id" validate:"omitempty,max_id_length,automium_slug"`
+	Journey              *CompileJourneyInput `json:"journey,omitempty" jsonschema:"your own journey, as CompileJourney takes it; it is compiled here and the run is bound to its digest. Leave it out to run a reference journey" validate:"omitempty"`
+	JourneyDigest        string               `json:"journeyDigest,omitempty" jsonschema:"the digest CompileJourney returned. It must equal the digest computed here" validate:"omitempty,automium_digest"`
+	AppID                string               `json:"appId,omitempty" jsonschema:"app ID (see ListApps); with journey, defaults to journey.appId" validate:"omitempty,automium_app"`
+	FixtureID            string               `json:"fixtureId,omitempty" jsonschema:"see ListFixtures; with journey, defaults to journey.fixtureId" validate:"omitempty,automium_fixture"`
+	Planner              PlannerRef           `json:"planner" jsonschema:"planner" validate:"required"`
+	EnvironmentProfileID string               `json:"environmentProfileId" jsonschema:"a profile of the fixture" validate:"required,automium_profile"`
 }
 
 var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, echo.Msg("a digest as the journey compiler returns it: sha256: followed by 64 lowercase hex digits"))
@@ -123,39 +113,21 @@ var _ = registerPattern("automium_digest", `^sha256:[0-9a-f]{64}$`, echo.Msg("a 
 // CreateRunSubmissionResult is a modeled run submission. Its RunID is a hash of the
 // canonical input, so submitting the same input again yields the same submission.
 type CreateRunSubmissionResult struct {
-	// Run submission format version.
-	SchemaVersion string `json:"schemaVersion" jsonschema:"run submission format version"`
-	// Owned corpus version the submission was checked against.
-	CorpusVersion string `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
-	// Modeled run ID: run- and the first 20 hex digits of the SHA-256 of the RFC 8785
-	// form of this result's schemaVersion, corpusVersion, journeyId, journeyDigest,
-	// appId, fixtureId, planner and environmentProfileId (docs/digests.md); the same
-	// submission always gets the same ID.
-	RunID string `json:"runId" jsonschema:"modeled run ID: run- and the first 20 hex digits of the SHA-256 of the RFC 8785 form of this result's schemaVersion, corpusVersion, journeyId, journeyDigest, appId, fixtureId, planner and environmentProfileId (docs/digests.md); the same submission always gets the same ID"`
-	// Journey ID.
-	JourneyID string `json:"journeyId" jsonschema:"journey ID"`
-	// Digest of the compiled journey the run is bound to, computed by this server.
-	JourneyDigest string `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to, computed by this server"`
-	// Whether journeyId names a checked-in reference journey of the fixture.
-	ReferenceJourney bool `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
-	// App ID.
-	AppID string `json:"appId" jsonschema:"app ID"`
-	// Fixture ID.
-	FixtureID string `json:"fixtureId" jsonschema:"fixture ID"`
-	// Planner reference.
-	Planner PlannerRef `json:"planner" jsonschema:"planner reference"`
-	// Environment profile ID.
-	EnvironmentProfileID string `json:"environmentProfileId" jsonschema:"environment profile ID"`
-	// Initial status; always modeled in v1, meaning nothing was queued or executed.
-	Status string `json:"status" jsonschema:"initial status; always modeled in v1, meaning nothing was queued or executed"`
-	// Artifact-manifest://<runId>: the reference GetReplaySummary expects.
-	ArtifactManifestRef string `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference GetReplaySummary expects"`
-	// Replay-stream://<runId>: names the run's replay-event-v1 stream.
-	ReplayStreamRef string `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: names the run's replay-event-v1 stream"`
-	// Always true: this is a model of a submission, not a submitted run.
-	Modeled bool `json:"modeled" jsonschema:"always true: this is a model of a submission, not a submitted run"`
-	// One-line statement that nothing was enqueued, leased, executed or written.
-	Notice string `json:"notice" jsonschema:"one-line statement that nothing was enqueued, leased, executed or written"`
+	SchemaVersion        string     `json:"schemaVersion" jsonschema:"run submission format version"`
+	CorpusVersion        string     `json:"corpusVersion" jsonschema:"owned corpus version the submission was checked against"`
+	RunID                string     `json:"runId" jsonschema:"modeled run ID: run- and the first 20 hex digits of the SHA-256 of the RFC 8785 form of this result's schemaVersion, corpusVersion, journeyId, journeyDigest, appId, fixtureId, planner and environmentProfileId (docs/digests.md); the same submission always gets the same ID"`
+	JourneyID            string     `json:"journeyId" jsonschema:"journey ID"`
+	JourneyDigest        string     `json:"journeyDigest" jsonschema:"digest of the compiled journey the run is bound to, computed by this server"`
+	ReferenceJourney     bool       `json:"referenceJourney" jsonschema:"whether journeyId names a checked-in reference journey of the fixture"`
+	AppID                string     `json:"appId" jsonschema:"app ID"`
+	FixtureID            string     `json:"fixtureId" jsonschema:"fixture ID"`
+	Planner              PlannerRef `json:"planner" jsonschema:"planner reference"`
+	EnvironmentProfileID string     `json:"environmentProfileId" jsonschema:"environment profile ID"`
+	Status               string     `json:"status" jsonschema:"initial status; always modeled in v1, meaning nothing was queued or executed"`
+	ArtifactManifestRef  string     `json:"artifactManifestRef" jsonschema:"artifact-manifest://<runId>: the reference GetReplaySummary expects"`
+	ReplayStreamRef      string     `json:"replayStreamRef" jsonschema:"replay-stream://<runId>: names the run's replay-event-v1 stream"`
+	Modeled              bool       `json:"modeled" jsonschema:"always true: this is a model of a submission, not a submitted run"`
+	Notice               string     `json:"notice" jsonschema:"one-line statement that nothing was enqueued, leased, executed or written"`
 }
 
 // CreateRunSubmission models submitting a journey run. It checks that the app is

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -186,7 +187,7 @@ func TestCreateRunSubmissionBindsTheJourney(t *testing.T) {
 		}, &errorShape{CodeUnsupportedIntent, "journey.steps[0].intent"}, nil},
 		{"own journey over a bound", func(in *CreateRunSubmissionInput) {
 			j := own
-			j.Steps = make([]Step, MaxSteps+1)
+			j.Steps = make([]Step, limit.MaxSteps+1)
 			withJourney(j)(in)
 		}, &errorShape{CodeLimitExceeded, "journey.steps"}, nil},
 		{"own journey with a retry count at the 64-bit edge", func(in *CreateRunSubmissionInput) {

@@ -18,22 +18,23 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
 // Safety proofs at the source level. The process-level proofs (strace, protocol
-// abuse, memory, concurrency) are in internal/safetytest; SECURITY.md lists both.
+// abuse, memory, concurrency) are in tools/internal/safetytest; SECURITY.md lists both.
 
 // testTools are the only directories whose non-test code may start processes,
 // read /proc, touch files or serve on a socket, because none of it is part of
-// the server: internal/cmd/automium-bench runs automium-mcp as a child to
-// measure it, internal/cmd/conformance-fixture serves the conformance suite's
-// fixtures on loopback for CI, internal/cmd/playwright-export writes the
-// exported specs CI proves with Playwright, internal/cmd/gen and
+// the server: tools/automium-bench runs automium-mcp as a child to
+// measure it, tools/conformance-fixture serves the conformance suite's
+// fixtures on loopback for CI, tools/playwright-export writes the
+// exported specs CI proves with Playwright, tools/gen and
 // internal/gen/apply are go generate's, and internal/testsupport builds and
 // runs the binary for tests.
 // TestDevToolsNotInTheServer proves that automium-mcp links none of them.
-var testTools = []string{"internal/cmd/automium-bench", "internal/cmd/conformance-fixture", "internal/cmd/playwright-export", "internal/cmd/gen", "internal/gen/apply", "internal/testsupport"}
+var testTools = []string{"tools/automium-bench", "tools/conformance-fixture", "tools/playwright-export", "tools/gen", "internal/gen/apply", "internal/testsupport"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and
@@ -64,7 +65,7 @@ var allowedSelectors = map[string][]string{
 // bearer token. They may import httpModeImports, use the SDK's Streamable HTTP
 // handler, and os.NewFile (-token-fd wraps an inherited descriptor; it opens
 // nothing); every other rule applies to them too. TestStraceWholeHTTPSession
-// (internal/safetytest) proves from the kernel what that mode does, and
+// (tools/internal/safetytest) proves from the kernel what that mode does, and
 // TestStraceWholeSession that stdio mode never opens a socket.
 var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/http.go", "mcpserver/connlimit.go", "mcpserver/rpcwriter.go"}
 
@@ -126,7 +127,7 @@ func TestDevToolsNotInTheServer(t *testing.T) {
 	if !slices.Contains(deps, "github.com/automium/automium/mcpserver") {
 		t.Fatalf("go list -deps did not list mcpserver; the listing is broken:\n%s", out)
 	}
-	for _, dir := range append(slices.Clone(testTools), "internal/safetytest", "internal/conformancefixture", "internal/digestvectors") {
+	for _, dir := range append(slices.Clone(testTools), "tools/internal/safetytest", "tools/internal/conformancefixture", "tools/internal/digestvectors") {
 		if slices.Contains(deps, "github.com/automium/automium/"+dir) {
 			t.Errorf("automium-mcp links github.com/automium/automium/%s, which is not server code", dir)
 		}
@@ -465,29 +466,29 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 		limit int
 		build func(n int) func() error
 	}{
-		{"journey steps", automium.MaxSteps, func(n int) func() error {
+		{"journey steps", limit.MaxSteps, func(n int) func() error {
 			in := journey
 			in.Steps = make([]automium.Step, n)
 			return func() error { _, err := automium.CompileJourney(ctx, in); return err }
 		}},
-		{"journey assertions", automium.MaxAssertions, func(n int) func() error {
+		{"journey assertions", limit.MaxAssertions, func(n int) func() error {
 			in := journey
 			in.Assertions = make([]automium.Assertion, n)
 			return func() error { _, err := automium.CompileJourney(ctx, in); return err }
 		}},
-		{"artifact entries", automium.MaxArtifactEntries, func(n int) func() error {
+		{"artifact entries", limit.MaxArtifactEntries, func(n int) func() error {
 			in := automium.GetArtifactManifestInput{RunID: "run-0123456789abcdef0123", Root: "r", Entries: make([]automium.ArtifactEntry, n)}
 			return func() error { _, err := automium.GetArtifactManifest(ctx, in); return err }
 		}},
-		{"planners", automium.MaxPlanners, func(n int) func() error {
+		{"planners", limit.MaxPlanners, func(n int) func() error {
 			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID}, Planners: make([]automium.PlannerRef, n)}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
-		{"app IDs", automium.MaxAppIDs, func(n int) func() error {
+		{"app IDs", limit.MaxAppIDs, func(n int) func() error {
 			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: make([]string, n), Planners: []automium.PlannerRef{planner}}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
-		{"observed trials", automium.MaxObservedTrials, func(n int) func() error {
+		{"observed trials", limit.MaxObservedTrials, func(n int) func() error {
 			in := automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{planner}, Trials: make([]automium.Trial, n)}
 			return func() error { _, err := automium.CompareObservedTrials(ctx, in); return err }
 		}},
@@ -544,7 +545,7 @@ func firstReferenceJourney(t testing.TB) automium.CompileJourneyInput {
 func BenchmarkRejectHugeJourney(b *testing.B) {
 	ctx := context.Background()
 	journey := firstReferenceJourney(b)
-	for _, n := range []int{automium.MaxSteps + 1, 100_000, 1_000_000} {
+	for _, n := range []int{limit.MaxSteps + 1, 100_000, 1_000_000} {
 		b.Run(fmt.Sprintf("steps=%d", n), func(b *testing.B) {
 			in := journey
 			in.Steps = make([]automium.Step, n)

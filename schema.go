@@ -15,7 +15,7 @@ import (
 
 // The JSON Schemas of the types a server needs as soon as it starts (every
 // capability's input and output, and the contract message types) ship
-// precomputed in schemas/, one file per type, so that [JSONSchema] returns them
+// precomputed in schemas/, one file per type, so that jsonSchema returns them
 // without deriving them. Deriving costs milliseconds per type, mostly in
 // jsonschema-go's encoder, which re-encodes every nested schema once per level of
 // nesting; precomputed, the schemas cost a server nothing at start-up, and
@@ -52,7 +52,7 @@ func precomputedSchema(t reflect.Type) (json.RawMessage, bool) {
 // packagePath is this package's import path, for telling its types apart.
 var packagePath = reflect.TypeFor[Error]().PkgPath()
 
-// JSONSchema derives the JSON Schema (draft 2020-12) of the Go type t from its
+// jsonSchema derives the JSON Schema (draft 2020-12) of the Go type t from its
 // struct tags: json gives property names and optionality, jsonschema the
 // descriptions, and validate the keywords (required, enums of oneof and of this
 // package's closed-set tags, patterns, length, item and value bounds, uniqueness).
@@ -65,27 +65,27 @@ var packagePath = reflect.TypeFor[Error]().PkgPath()
 // (see precomputedSchemaFiles), so a server pays nothing for them at start-up; a test keeps
 // them equal to what derivation gives. The result is the caller's to keep. It is
 // safe for concurrent use.
-func JSONSchema(t reflect.Type) (json.RawMessage, error) {
+func jsonSchema(t reflect.Type) (json.RawMessage, error) {
 	if s, ok := precomputedSchema(t); ok {
 		return s, nil
 	}
 	return deriveSchema(t)
 }
 
-// deriveSchema is JSONSchema without the precomputed schemas.
+// deriveSchema is jsonSchema without the precomputed schemas.
 func deriveSchema(t reflect.Type) (json.RawMessage, error) {
-	s, err := Schema(t)
+	s, err := schemaOf(t)
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(s)
 }
 
-// Schema derives the JSON Schema of t as [JSONSchema] does, in memory: for a
+// schemaOf derives the JSON Schema of t as jsonSchema does, in memory: for a
 // reader of its keywords, such as the MCP adapter's argument walker, which
 // thus enforces the bounds the schema states without parsing its text back.
 // Each call derives a new schema, the caller's to keep.
-func Schema(t reflect.Type) (*jsonschema.Schema, error) {
+func schemaOf(t reflect.Type) (*jsonschema.Schema, error) {
 	s, err := jsonschema.ForType(t, &jsonschema.ForOptions{})
 	if err != nil {
 		return nil, err

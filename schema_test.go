@@ -10,12 +10,12 @@ import (
 // modify what they get.
 func TestJSONSchemaReturnsCopies(t *testing.T) {
 	typ := precomputedSchemaTypes[0]
-	first, err := JSONSchema(typ)
+	first, err := jsonSchema(typ)
 	if err != nil {
 		t.Fatal(err)
 	}
 	clear(first)
-	second, err := JSONSchema(typ)
+	second, err := jsonSchema(typ)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func BenchmarkJSONSchema(b *testing.B) {
 		for _, way := range []struct {
 			name   string
 			schema func(reflect.Type) (json.RawMessage, error)
-		}{{"precomputed", JSONSchema}, {"derived", deriveSchema}} {
+		}{{"precomputed", jsonSchema}, {"derived", deriveSchema}} {
 			b.Run(typ.Name()+"/"+way.name, func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {

@@ -44,6 +44,16 @@ func registerTag(tag string, code Code, noun string, values func() []string) str
 	return struct{}{}
 }
 
+// wireStrings returns the wire forms of a closed set's values, for what lists
+// them as text (allowed values, messages).
+func wireStrings[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}
+
 // typedSet returns a sorted copy of a closed set as its Go type, for the
 // accessors (Verdicts, Lanes, ...) that let Go callers list a set without
 // knowing validate tag names.
@@ -90,7 +100,7 @@ func registerPattern(tag, expr string, desc echo.Message) struct{} {
 }
 
 // tagPattern returns the regular expression behind a pattern validate tag of this
-// package, and whether the tag is one, so JSONSchema can advertise it as a pattern.
+// package, and whether the tag is one, so jsonSchema can advertise it as a pattern.
 func tagPattern(tag string) (string, bool) {
 	t, ok := patternTags[tag]
 	if !ok {

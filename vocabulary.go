@@ -20,30 +20,44 @@ const (
 	Forbidden Requirement = "forbidden"
 )
 
-// Intent is one action of the frozen planner intent vocabulary. A planner may only
-// choose from these, which is what makes planner decisions replayable and
-// comparable across backends.
-type Intent struct {
-	// Intent name as used in steps[].intent.
-	Name string `json:"name" jsonschema:"intent name as used in steps[].intent"`
-	// What the intent does.
-	Description string `json:"description" jsonschema:"what the intent does"`
-	// Whether a semantic target (ARIA role plus accessible name) is required, optional
-	// or forbidden.
-	Target Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
-	// Whether a value is required, optional or forbidden.
-	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	// What the value means when one is taken.
-	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
-	// How to write the value, with the allowed values for closed sets.
-	ValueHint string `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
-	// Whether a destination target is required, optional or forbidden.
+// Intent names one action of the frozen planner intent vocabulary
+// (planner-intent-v1). A planner may only choose from these, which is what
+// makes planner decisions replayable and comparable across backends; its
+// string is the wire form, as in steps[].intent.
+type Intent string
+
+// The intents of planner-intent-v1, in the vocabulary's order; [Vocabulary]
+// says what each needs, [Intents] lists them sorted.
+const (
+	IntentNavigate     Intent = "navigate"
+	IntentGoBack       Intent = "go_back"
+	IntentClick        Intent = "click"
+	IntentFill         Intent = "fill"
+	IntentSelectOption Intent = "select_option"
+	IntentSetChecked   Intent = "set_checked"
+	IntentPressKey     Intent = "press_key"
+	IntentHover        Intent = "hover"
+	IntentScroll       Intent = "scroll"
+	IntentUploadFile   Intent = "upload_file"
+	IntentHandleDialog Intent = "handle_dialog"
+	IntentSwitchTab    Intent = "switch_tab"
+	IntentDragDrop     Intent = "drag_drop"
+	IntentWaitFor      Intent = "wait_for"
+	IntentExtract      Intent = "extract"
+	IntentFinish       Intent = "finish"
+)
+
+// IntentSpec is one intent of the vocabulary and what it needs.
+type IntentSpec struct {
+	Name        Intent      `json:"name" jsonschema:"intent name as used in steps[].intent"`
+	Description string      `json:"description" jsonschema:"what the intent does"`
+	Target      Requirement `json:"target" jsonschema:"whether a semantic target (ARIA role plus accessible name) is required, optional or forbidden"`
+	Value       Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	ValueKind   string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
+	ValueHint   string      `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
 	Destination Requirement `json:"destination" jsonschema:"whether a destination target is required, optional or forbidden"`
-	// App capability the intent needs; apps without it reject the intent.
-	Capability string `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
-	// The ARIA roles the target may have, for intents that act on one kind of control;
-	// absent means any target role.
-	TargetRoles []string `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
+	Capability  string      `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
+	TargetRoles []Role      `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
 }
 
 // Value kinds, each with its own check.
@@ -77,13 +91,13 @@ var (
 // removed, and their requirements never tighten, within a vocabulary version. It is
 // modelled on the action spaces of Playwright MCP, BrowserGym and WebArena, with
 // targets expressed semantically (role plus accessible name), never as CSS or XPath.
-var vocabulary = []Intent{
+var vocabulary = []IntentSpec{
 	{Name: "navigate", Description: "Open an app-relative route of the fixture's app.", Target: Forbidden, Value: Required, ValueKind: valueRoute, ValueHint: "an app-relative route starting with /, such as /cart or /search?q=kettle; absolute URLs and other hosts are rejected", Destination: Forbidden},
 	{Name: "go_back", Description: "Go back one entry in the tab's history.", Target: Forbidden, Value: Forbidden, Destination: Forbidden},
 	{Name: "click", Description: "Click the target element.", Target: Required, Value: Forbidden, Destination: Forbidden},
-	{Name: "fill", Description: "Replace the text of an editable target with the value.", Target: Required, Value: Required, ValueKind: valueText, ValueHint: "the text to type", Destination: Forbidden, TargetRoles: []string{"combobox", "searchbox", "spinbutton", "textbox"}},
-	{Name: "select_option", Description: "Choose the option whose label is the value in a select, combobox or listbox target.", Target: Required, Value: Required, ValueKind: valueOption, ValueHint: "the visible label of the option", Destination: Forbidden, TargetRoles: []string{"combobox", "listbox"}},
-	{Name: "set_checked", Description: "Check or uncheck a checkbox, radio or switch target.", Target: Required, Value: Required, ValueKind: valueBoolean, ValueHint: "true or false", Destination: Forbidden, TargetRoles: []string{"checkbox", "radio", "switch"}},
+	{Name: "fill", Description: "Replace the text of an editable target with the value.", Target: Required, Value: Required, ValueKind: valueText, ValueHint: "the text to type", Destination: Forbidden, TargetRoles: []Role{"combobox", "searchbox", "spinbutton", "textbox"}},
+	{Name: "select_option", Description: "Choose the option whose label is the value in a select, combobox or listbox target.", Target: Required, Value: Required, ValueKind: valueOption, ValueHint: "the visible label of the option", Destination: Forbidden, TargetRoles: []Role{"combobox", "listbox"}},
+	{Name: "set_checked", Description: "Check or uncheck a checkbox, radio or switch target.", Target: Required, Value: Required, ValueKind: valueBoolean, ValueHint: "true or false", Destination: Forbidden, TargetRoles: []Role{"checkbox", "radio", "switch"}},
 	{Name: "press_key", Description: "Press a key or chord, on the target if given or on the focused element.", Target: Optional, Value: Required, ValueKind: valueKey, ValueHint: "a key such as Enter, Escape or Tab, or a chord such as Control+A; named keys: " + strings.Join(namedKeys, ", "), Destination: Forbidden},
 	{Name: "hover", Description: "Move the pointer over the target.", Target: Required, Value: Forbidden, Destination: Forbidden},
 	{Name: "scroll", Description: "Scroll the page, or the target container if given.", Target: Optional, Value: Required, ValueKind: valueDirection, ValueHint: "one of: " + strings.Join(directionValues, ", "), Destination: Forbidden},
@@ -96,8 +110,8 @@ var vocabulary = []Intent{
 	{Name: "finish", Description: "Declare the goal reached, optionally with an answer; must be the last step.", Target: Forbidden, Value: Optional, ValueKind: valueAnswer, ValueHint: "an optional final answer", Destination: Forbidden},
 }
 
-var intentByName = func() map[string]*Intent {
-	m := make(map[string]*Intent, len(vocabulary))
+var intentByName = func() map[Intent]*IntentSpec {
+	m := make(map[Intent]*IntentSpec, len(vocabulary))
 	for i := range vocabulary {
 		m[vocabulary[i].Name] = &vocabulary[i]
 	}
@@ -106,7 +120,7 @@ var intentByName = func() map[string]*Intent {
 
 // Vocabulary returns a copy of the frozen planner-intent-v1 vocabulary, in its
 // canonical order. Prompts and schemas list it from here so they cannot drift.
-func Vocabulary() []Intent {
+func Vocabulary() []IntentSpec {
 	out := slices.Clone(vocabulary)
 	for i := range out {
 		out[i].TargetRoles = slices.Clone(out[i].TargetRoles)
@@ -114,42 +128,117 @@ func Vocabulary() []Intent {
 	return out
 }
 
-// TargetRoles returns the ARIA roles a target may name, sorted.
-func TargetRoles() []string { return slices.Clone(targetRoles) }
+// Role is an ARIA role a target may name; its string is the wire form, as in
+// target.role. Roles, not CSS, keep journeys stable across markup changes and
+// readable by planners that see accessibility trees.
+type Role string
+
+// The roles a target may name; [Roles] lists them.
+const (
+	RoleAlert        Role = "alert"
+	RoleAlertDialog  Role = "alertdialog"
+	RoleArticle      Role = "article"
+	RoleBanner       Role = "banner"
+	RoleButton       Role = "button"
+	RoleCell         Role = "cell"
+	RoleCheckbox     Role = "checkbox"
+	RoleColumnHeader Role = "columnheader"
+	RoleCombobox     Role = "combobox"
+	RoleDialog       Role = "dialog"
+	RoleForm         Role = "form"
+	RoleGrid         Role = "grid"
+	RoleGridCell     Role = "gridcell"
+	RoleHeading      Role = "heading"
+	RoleImg          Role = "img"
+	RoleLink         Role = "link"
+	RoleList         Role = "list"
+	RoleListbox      Role = "listbox"
+	RoleListItem     Role = "listitem"
+	RoleMain         Role = "main"
+	RoleMenu         Role = "menu"
+	RoleMenuItem     Role = "menuitem"
+	RoleNavigation   Role = "navigation"
+	RoleOption       Role = "option"
+	RoleRadio        Role = "radio"
+	RoleRegion       Role = "region"
+	RoleRow          Role = "row"
+	RoleRowHeader    Role = "rowheader"
+	RoleSearchbox    Role = "searchbox"
+	RoleSlider       Role = "slider"
+	RoleSpinbutton   Role = "spinbutton"
+	RoleStatus       Role = "status"
+	RoleSwitch       Role = "switch"
+	RoleTab          Role = "tab"
+	RoleTable        Role = "table"
+	RoleTabPanel     Role = "tabpanel"
+	RoleTextbox      Role = "textbox"
+	RoleTooltip      Role = "tooltip"
+	RoleTree         Role = "tree"
+	RoleTreeItem     Role = "treeitem"
+)
+
+// Roles returns the ARIA roles a target may name, sorted.
+func Roles() []Role { return typedSet[Role](targetRoles) }
+
+// RecoveryStrategy is what a modeled runtime may try after a failed step
+// before it retries; its string is the wire form, as in recovery.strategies.
+type RecoveryStrategy string
+
+// The recovery strategies; [RecoveryStrategies] lists them.
+const (
+	RecoveryDismissDialog RecoveryStrategy = "dismiss_dialog"
+	RecoveryGoBack        RecoveryStrategy = "go_back"
+	RecoveryReloadRoute   RecoveryStrategy = "reload_route"
+	RecoveryReplan        RecoveryStrategy = "replan"
+	RecoveryReSnapshot    RecoveryStrategy = "re_snapshot"
+	RecoveryRetryStep     RecoveryStrategy = "retry_step"
+)
 
 // RecoveryStrategies returns the recovery strategies a journey may list, sorted.
-func RecoveryStrategies() []string { return slices.Sorted(slices.Values(recoveryStrategies)) }
+func RecoveryStrategies() []RecoveryStrategy { return typedSet[RecoveryStrategy](recoveryStrategies) }
 
-// AssertionKind is one kind of journey assertion and what it needs, as [Intent]
-// says it for steps.
-type AssertionKind struct {
-	// Assertion kind as used in assertions[].kind.
-	Kind string `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
-	// Whether a semantic target is required, optional or forbidden.
-	Target Requirement `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
-	// Whether a value is required, optional or forbidden.
-	Value Requirement `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
-	// What the value means when one is taken: route (app-relative) or text.
-	ValueKind string `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
+// AssertionKind is a kind of journey assertion; its string is the wire form,
+// as in assertions[].kind.
+type AssertionKind string
+
+// The assertion kinds; [AssertionSpecs] says what each needs.
+const (
+	AssertURLMatches     AssertionKind = "url_matches"
+	AssertTitleContains  AssertionKind = "title_contains"
+	AssertTextVisible    AssertionKind = "text_visible"
+	AssertElementVisible AssertionKind = "element_visible"
+	AssertElementHidden  AssertionKind = "element_hidden"
+	AssertElementChecked AssertionKind = "element_checked"
+	AssertElementValue   AssertionKind = "element_value"
+	AssertElementText    AssertionKind = "element_text"
+)
+
+// AssertionSpec is one kind of journey assertion and what it needs, as
+// [IntentSpec] says it for steps.
+type AssertionSpec struct {
+	Kind      AssertionKind `json:"kind" jsonschema:"assertion kind as used in assertions[].kind"`
+	Target    Requirement   `json:"target" jsonschema:"whether a semantic target is required, optional or forbidden"`
+	Value     Requirement   `json:"value" jsonschema:"whether a value is required, optional or forbidden"`
+	ValueKind string        `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken: route (app-relative) or text"`
 }
 
-// AssertionKinds returns every assertion kind with what it needs, sorted by kind.
-func AssertionKinds() []AssertionKind {
-	out := make([]AssertionKind, len(assertionKinds))
+// AssertionSpecs returns every assertion kind with what it needs, sorted by kind.
+func AssertionSpecs() []AssertionSpec {
+	out := make([]AssertionSpec, len(assertionKinds))
 	for i, k := range assertionKinds {
-		spec := assertionSpecs[k]
-		out[i] = AssertionKind{Kind: k, Target: spec.target, Value: spec.value, ValueKind: spec.valueKind}
+		spec := assertionSpecs[AssertionKind(k)]
+		out[i] = AssertionSpec{Kind: AssertionKind(k), Target: spec.target, Value: spec.value, ValueKind: spec.valueKind}
 	}
 	return out
 }
 
-// IntentNames returns the names of the frozen vocabulary, sorted.
-func IntentNames() []string { return slices.Clone(intentNames) }
+// Intents returns the intents of the frozen vocabulary, sorted.
+func Intents() []Intent { return typedSet[Intent](intentNames) }
 
 var intentNames = func() []string {
 	names := make([]string, len(vocabulary))
 	for i, in := range vocabulary {
-		names[i] = in.Name
+		names[i] = string(in.Name)
 	}
 	slices.Sort(names)
 	return names
@@ -174,7 +263,7 @@ type assertionSpec struct {
 	valueKind     string
 }
 
-var assertionSpecs = map[string]assertionSpec{
+var assertionSpecs = map[AssertionKind]assertionSpec{
 	"url_matches":     {target: Forbidden, value: Required, valueKind: valueRoute},
 	"title_contains":  {target: Forbidden, value: Required, valueKind: valueText},
 	"text_visible":    {target: Forbidden, value: Required, valueKind: valueText},
@@ -185,7 +274,7 @@ var assertionSpecs = map[string]assertionSpec{
 	"element_text":    {target: Required, value: Required, valueKind: valueText},
 }
 
-var assertionKinds = slices.Sorted(maps.Keys(assertionSpecs))
+var assertionKinds = wireStrings(slices.Sorted(maps.Keys(assertionSpecs)))
 
 var (
 	_ = registerTag("automium_intent", CodeUnsupportedIntent, "an intent of the "+IntentVocabularyVersion+" vocabulary", func() []string { return intentNames })
@@ -200,7 +289,7 @@ func appIntents(app *App) []string {
 	var names []string
 	for _, in := range vocabulary {
 		if in.Capability == "" || slices.Contains(app.Capabilities, in.Capability) {
-			names = append(names, in.Name)
+			names = append(names, string(in.Name))
 		}
 	}
 	return names

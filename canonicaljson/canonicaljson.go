@@ -59,7 +59,7 @@ import (
 // MaxDepth is the deepest nesting of arrays and objects Canonicalize accepts. It
 // bounds the work on hostile input; real arguments and tool schemas nest a
 // handful of levels. It is twice the bound on a message (internal/nesting,
-// automium.MaxNestingDepth) because a catalog holds JSON Schemas, which nest
+// MaxNestingDepth of automium.Limits) because a catalog holds JSON Schemas, which nest
 // two levels (properties, then a property's schema) for every level of the
 // arguments they describe.
 const MaxDepth = 2 * nesting.MaxDepth

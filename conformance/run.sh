@@ -4,7 +4,7 @@
 # 2025-11-25 and 2026-07-28, against two servers served by Automium's own HTTP
 # handler (mcpserver.NewHTTPHandler):
 #
-#   1. internal/cmd/conformance-fixture: the suite's fixtures and Automium on one
+#   1. tools/conformance-fixture: the suite's fixtures and Automium on one
 #      go-sdk server. Every scenario must pass, except those in
 #      expected-failures.yml (each with its reason).
 #   2. cmd/automium-mcp -http -insecure-no-auth-loopback-testing: every scenario
@@ -57,7 +57,7 @@ else
 	sed 's/^/    /' "$work/judge-test.log" | tail -40
 fi
 
-if ! (cd .. && go build -o "$work/automium-mcp" ./cmd/automium-mcp && go build -o "$work/conformance-fixture" ./internal/cmd/conformance-fixture); then
+if ! (cd .. && go build -o "$work/automium-mcp" ./cmd/automium-mcp && go build -o "$work/conformance-fixture" ./tools/conformance-fixture); then
 	echo "FAIL conformance: go build"
 	exit 1
 fi

@@ -186,9 +186,9 @@ func TestAgentCompilesFromResourcesAlone(t *testing.T) {
 // compiler are the ones the spec states.
 func TestVocabularyResource(t *testing.T) {
 	doc := vocabulary()
-	var intents []automium.Intent
+	var intents []automium.IntentSpec
 	for _, in := range doc.Intents {
-		intents = append(intents, in.Intent)
+		intents = append(intents, in.IntentSpec)
 		if in.Example == nil || in.Example.Intent != in.Name || !strings.HasPrefix(in.ExampleFrom, journeysURIPrefix) {
 			t.Errorf("intent %s: example %+v from %q; want a step of that intent from a reference journey", in.Name, in.Example, in.ExampleFrom)
 		}
@@ -209,7 +209,7 @@ func TestVocabularyResource(t *testing.T) {
 	}
 	got := map[string]needs{}
 	for _, a := range doc.Assertions {
-		got[a.Kind] = needs{string(a.Target), string(a.Value), a.ValueKind}
+		got[string(a.Kind)] = needs{string(a.Target), string(a.Value), a.ValueKind}
 		if a.Example == nil || a.Example.Kind != a.Kind {
 			t.Errorf("assertion %s: example %+v, want one of that kind", a.Kind, a.Example)
 		}

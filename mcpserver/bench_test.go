@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkDecodeArguments(b *testing.B) {
 		raw  []byte
 	}{
 		{"reference journey", []byte(referenceJourneyJSON(b))},
-		{"200 steps", journeyOfSteps(b, automium.MaxSteps)},
+		{"200 steps", journeyOfSteps(b, limit.MaxSteps)},
 	} {
 		b.Run(in.name+"/walker", func(b *testing.B) {
 			b.ReportAllocs()
@@ -119,11 +120,11 @@ func maximalJourney(tb testing.TB) []byte {
 	}
 	text := string(value)
 	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog",
-		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
-	for range automium.MaxSteps {
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
+	for range limit.MaxSteps {
 		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: "Field"}, Value: text})
 	}
-	for range automium.MaxAssertions {
+	for range limit.MaxAssertions {
 		in.Assertions = append(in.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
 	}
 	raw, err := json.Marshal(in)

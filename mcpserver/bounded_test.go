@@ -15,6 +15,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/hostile"
+	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,7 +95,7 @@ func setAt(v reflect.Value, path []string, value string) error {
 // value whole" for every string field of every tool and every prompt argument,
 // generated from what the server advertises: a huge value in each, one at a
 // time, through the Go API, the tool's handler and an in-memory MCP session.
-// internal/safetytest TestHostileFieldsBothTransports sends the same values,
+// tools/internal/safetytest TestHostileFieldsBothTransports sends the same values,
 // generated the same way (internal/hostile), to the binary over stdio and HTTP.
 func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 	ctx := context.Background()
@@ -133,7 +134,7 @@ func TestHostileValuesGetBoundedAnswers(t *testing.T) {
 				// 7 MiB value of < in each tool's first only. go-sdk
 				// writes it raw (its encoder does not escape HTML), so
 				// the server reads the same 7 MiB of < that
-				// internal/safetytest TestHostileFieldsBothTransports
+				// tools/internal/safetytest TestHostileFieldsBothTransports
 				// writes into every field over both real wires, through
 				// the same SDK decoding and the same handlers; here it
 				// would cost some 0.1 s of SDK encoding and decoding per
@@ -221,8 +222,8 @@ func TestPromptArgumentsFollowTheRules(t *testing.T) {
 		{"replacement character in goal", "draft_journey", "goal", "Find a k\uFFFDttle", automium.CodeInvalidArgument},
 		{"replacement character in replaySummary", "debug_failed_run", "replaySummary", `{"runId":"` + testRunID + "\uFFFD\"}", automium.CodeInvalidArgument},
 		{"replacement character in planners", "compare_planner_backends", "planners", "a=openai/gpt\uFFFD", automium.CodeInvalidArgument},
-		{"goal one character over", "draft_journey", "goal", strings.Repeat("é", automium.MaxTextLength+1), automium.CodeLimitExceeded},
-		{"goal at the bound in characters", "draft_journey", "goal", strings.Repeat("é", automium.MaxTextLength), ""},
+		{"goal one character over", "draft_journey", "goal", strings.Repeat("é", limit.MaxTextLength+1), automium.CodeLimitExceeded},
+		{"goal at the bound in characters", "draft_journey", "goal", strings.Repeat("é", limit.MaxTextLength), ""},
 		{"unknown argument", "draft_journey", "Goal", "x", automium.CodeInvalidArgument},
 		{"control-free blank required", "draft_journey", "goal", " \t ", automium.CodeInvalidArgument},
 		// The goal is a journey's goal: one line of visible text, refused

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/schemaref"
 	"github.com/google/go-cmp/cmp"
 )
@@ -27,7 +27,7 @@ func TestCompactSchemasInlineToDerived(t *testing.T) {
 			if side.output {
 				typ = tl.out
 			}
-			s, err := automium.Schema(typ)
+			s, err := adapter.Schema(typ)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestCompactSchemaHoistsRepeats(t *testing.T) {
 		Small       int    `json:"small" validate:"max=3"`
 		Other       int    `json:"other" validate:"max=3"`
 	}
-	s, err := automium.Schema(reflect.TypeFor[step]())
+	s, err := adapter.Schema(reflect.TypeFor[step]())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,12 +11,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 )
 
 // maxArgumentBytes bounds the raw arguments of one tool call, so a hostile call
 // costs a length check rather than a parse. It is set above the largest valid
-// input: a journey at every automium.Max* bound whose text is written entirely
+// input: a journey at every bound of automium.Limits whose text is written entirely
 // in \u escapes of surrogate pairs, 12 bytes a character (TestLargestValidInput).
 const maxArgumentBytes = 8 << 20
 
@@ -61,7 +63,7 @@ func decodeArgumentsRead[In any](raw json.RawMessage) (in In, err error, read bo
 	}
 	// The walk finds problems in document order; they are listed in the one
 	// order of problems, the root package's.
-	automium.SortProblems(reflect.TypeFor[In](), w.problems)
+	adapter.SortProblems(reflect.TypeFor[In](), w.problems)
 	if w.more {
 		w.problems = append(w.problems, automium.NewProblem(automium.CodeLimitExceeded, automium.Path{}, nil,
 			"more than %d problems; fix these and call again to see the rest", len(w.problems)))
@@ -142,10 +144,10 @@ func (w *walk) at() automium.Path {
 }
 
 // problem records a problem at the current path. The walk lists at most
-// automium.MaxProblems, the one cap of the module, the last saying that more
+// limit.MaxProblems, the one cap of the module, the last saying that more
 // were not looked for; then it stops.
 func (w *walk) problem(code automium.Code, allowed []string, format string, args ...any) {
-	if len(w.problems) == automium.MaxProblems-1 {
+	if len(w.problems) == limit.MaxProblems-1 {
 		w.more, w.stop = true, true
 		return
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/gen"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -26,7 +27,7 @@ import (
 // goldens in testdata/, the README's inventory of tools, resources and
 // prompts, and the tool-catalog-v1 rule in docs/binding.md. The schemas come
 // from the root package's schemas as compiled in, so after a change there the
-// generator runs twice (see internal/cmd/gen).
+// generator runs twice (see tools/gen).
 func generatedFiles(fs.FS) ([]gen.Output, error) {
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
 	var derived []tool
@@ -295,8 +296,8 @@ func toolExamples() examples {
 					`<testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="challenger"><testcase name="search and add to cart" time="36.1">` +
 					`<properties><property name="journey" value="` + journey.ID + `"/></properties></testcase></testsuite></testsuites>`}},
 			Mapping: automium.ReportMapping{
-				Planner: automium.ReportSource{From: automium.PlaywrightFromProject},
-				Journey: automium.ReportSource{From: automium.PlaywrightFromAnnotation, Name: "journey"},
+				Planner: automium.ReportSource{From: automium.FromProject},
+				Journey: automium.ReportSource{From: automium.FromAnnotation, Name: "journey"},
 			}},
 	}
 }
@@ -327,7 +328,7 @@ func deriveSchemas(row tool, seen *seenDescriptions) (in, out json.RawMessage, e
 	}
 	seen.tool = row.def.Name
 	derive := func(t reflect.Type, output bool) (json.RawMessage, error) {
-		s, err := automium.Schema(t)
+		s, err := adapter.Schema(t)
 		if err != nil {
 			return nil, err
 		}

@@ -4,5 +4,5 @@ package mcpserver
 
 import "github.com/automium/automium/internal/gen"
 
-// Only the generator is built with the automiumgen tag; see internal/cmd/gen.
+// Only the generator is built with the automiumgen tag; see tools/gen.
 func init() { gen.Register("mcpserver", generatedFiles) }

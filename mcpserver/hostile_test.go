@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -59,7 +59,7 @@ func TestHostileArgumentsOverMCP(t *testing.T) {
 		{"assumed rates missing the planner", "automium_compare_planners", strings.Replace(v["automium_compare_planners"], `"repetitions":2`,
 			`"repetitions":2,"assumedPassRates":[{"plannerId":"nobody","firstAttemptPassPercent":80}]`, 1),
 			[]string{"invalid_argument assumedPassRates", "invalid_argument assumedPassRates[0].plannerId"}},
-		{"a goal over its bound", "automium_compile_journey", withJourney(t, func(j map[string]any) { j["goal"] = strings.Repeat("g", automium.MaxTextLength+1) }), []string{"limit_exceeded goal"}},
+		{"a goal over its bound", "automium_compile_journey", withJourney(t, func(j map[string]any) { j["goal"] = strings.Repeat("g", limit.MaxTextLength+1) }), []string{"limit_exceeded goal"}},
 		// Every shape and meaning problem at once: a journeyId of the wrong
 		// kind names no journey (so: journeyId or journey), and the profile
 		// is not one of the fixture's.

@@ -16,7 +16,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -41,16 +43,16 @@ const (
 // name means the same in each prompt that takes it. TestPromptArgumentsBounded
 // holds it to the prompt table.
 var promptArgLimits = map[string]int{
-	"appId":               automium.MaxIDLength,
-	"fixtureId":           automium.MaxIDLength,
-	"goal":                automium.MaxTextLength,
-	"runId":               automium.MaxIDLength,
-	"verdict":             automium.MaxIDLength,
+	"appId":               limit.MaxIDLength,
+	"fixtureId":           limit.MaxIDLength,
+	"goal":                limit.MaxTextLength,
+	"runId":               limit.MaxIDLength,
+	"verdict":             limit.MaxIDLength,
 	"replaySummary":       maxSnippetChars,
 	"artifactManifestRef": 256,
 	"appIds":              maxListChars,
 	"planners":            maxListChars,
-	"repetitions":         automium.MaxIDLength,
+	"repetitions":         limit.MaxIDLength,
 }
 
 // prompts is the fixed v1 prompt list, built once.
@@ -121,10 +123,10 @@ type promptSets struct {
 var closedSets = sync.OnceValue(func() *promptSets {
 	m := &promptSets{
 		verdicts:   automium.Verdicts(),
-		lanes:      laneNames(automium.Lanes()),
-		eventTypes: automium.EventTypes(),
-		roles:      automium.TargetRoles(),
-		strategies: automium.RecoveryStrategies(),
+		lanes:      wireNames(automium.Lanes()),
+		eventTypes: wireNames(automium.EventTypes()),
+		roles:      wireNames(automium.Roles()),
+		strategies: wireNames(automium.RecoveryStrategies()),
 	}
 	var focused []string
 	for _, l := range laneFocus {
@@ -139,17 +141,17 @@ var closedSets = sync.OnceValue(func() *promptSets {
 	return m
 })
 
-// laneNames turns typed lanes into the strings prompts print.
-func laneNames(lanes []automium.Lane) []string {
-	out := make([]string, len(lanes))
-	for i, l := range lanes {
+// wireNames turns the values of a typed closed set into the strings prompts print.
+func wireNames[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, l := range values {
 		out[i] = string(l)
 	}
 	return out
 }
 
 // intentLine renders what one intent needs, for the vocabulary list of a prompt.
-func intentLine(in automium.Intent) string {
+func intentLine(in automium.IntentSpec) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "- `%s`: %s target %s", in.Name, in.Description, in.Target)
 	if in.Destination != automium.Forbidden {
@@ -202,7 +204,7 @@ func (p prompt) checkArguments(got map[string]string) error {
 			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, at, nil,
 				"is required by prompt %s: %s", p.def.Name, a.Description))
 		case promptLineArgs[a.Name]:
-			if problem, bad := automium.LineProblem(at, v); bad {
+			if problem, bad := adapter.LineProblem[automium.Problem](at, v); bad {
 				problems = append(problems, problem)
 			}
 		case promptJSONArgs[a.Name]:
@@ -217,7 +219,7 @@ func (p prompt) checkArguments(got map[string]string) error {
 		if !slices.Contains(names, k) {
 			problems = append(problems, automium.NewProblem(automium.CodeInvalidArgument, automium.PathOf(k), slices.Sorted(slices.Values(names)),
 				"%s is not an argument of prompt %s; use the allowed argument names", echo.Value(k), p.def.Name))
-			if len(problems) >= automium.MaxProblems {
+			if len(problems) >= limit.MaxProblems {
 				break // Join says there were more; the rest need not be sorted
 			}
 		}
@@ -323,7 +325,7 @@ func draftJourney(ctx context.Context, args map[string]string) (string, error) {
 			missing = append(missing, fmt.Sprintf("`%s` (needs %s)", in.Name, in.Capability))
 			continue
 		}
-		b.WriteString(intentLine(in.Intent))
+		b.WriteString(intentLine(in.IntentSpec))
 		b.WriteString("\n")
 	}
 	if len(missing) > 0 {
@@ -539,12 +541,12 @@ func debugFailedRun(ctx context.Context, args map[string]string) (string, error)
 	if _, err := automium.GetReplaySummary(ctx, automium.GetReplaySummaryInput{RunID: runID, Verdict: verdict, RetryCount: guide.retries, ArtifactManifestRef: ref}); err != nil {
 		return "", err
 	}
-	kinds := automium.RequiredReplayArtifactKinds(verdict, guide.retries)
+	kinds := wireNames(automium.RequiredReplayArtifactKinds(verdict, guide.retries))
 	var retryKinds []string
 	if verdict == automium.VerdictFailed || verdict == automium.VerdictError {
 		for _, k := range automium.RequiredReplayArtifactKinds(verdict, 1) {
-			if !slices.Contains(kinds, k) {
-				retryKinds = append(retryKinds, k)
+			if !slices.Contains(kinds, string(k)) {
+				retryKinds = append(retryKinds, string(k))
 			}
 		}
 	}
@@ -633,7 +635,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	if r := strings.TrimSpace(args["repetitions"]); r != "" {
 		n, err := strconv.Atoi(r)
 		if err != nil {
-			return "", problem(automium.CodeInvalidArgument, automium.PathOf("repetitions"), nil, "%s is not a whole number; use 1 to %d", echo.Value(r), automium.MaxRepetitions)
+			return "", problem(automium.CodeInvalidArgument, automium.PathOf("repetitions"), nil, "%s is not a whole number; use 1 to %d", echo.Value(r), limit.MaxRepetitions)
 		}
 		repetitions = n
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -258,7 +259,7 @@ func TestPrompts(t *testing.T) {
 		{"fixture of another app", "draft_journey", map[string]string{"appId": "storefront", "fixtureId": "kanban-sprint-board", "goal": "g"}, automium.CodeFixtureAppMismatch, "fixtureId"},
 		{"unknown fixture", "draft_journey", map[string]string{"appId": "storefront", "fixtureId": "storefront-vip", "goal": "g"}, automium.CodeInvalidFixtureID, "fixtureId"},
 		{"unknown argument", "draft_journey", map[string]string{"appId": "storefront", "fixtureId": "storefront-guest-catalog", "goal": "g", "url": "https://example.com"}, automium.CodeInvalidArgument, "url"},
-		{"oversized goal", "draft_journey", map[string]string{"appId": "storefront", "fixtureId": "storefront-guest-catalog", "goal": strings.Repeat("g", automium.MaxTextLength+1)}, automium.CodeLimitExceeded, "goal"},
+		{"oversized goal", "draft_journey", map[string]string{"appId": "storefront", "fixtureId": "storefront-guest-catalog", "goal": strings.Repeat("g", limit.MaxTextLength+1)}, automium.CodeLimitExceeded, "goal"},
 		{"unknown verdict", "debug_failed_run", map[string]string{"runId": testRunID, "verdict": "timedOut"}, automium.CodeInvalidArgument, "verdict"},
 		{"malformed run ID", "debug_failed_run", map[string]string{"runId": "42", "verdict": "failed"}, automium.CodeInvalidArgument, "runId"},
 		{"another run's manifest", "debug_failed_run", map[string]string{"runId": testRunID, "verdict": "failed", "artifactManifestRef": "artifact-manifest://run-ffffffffffffffffffff"}, automium.CodeInvalidArgument, "artifactManifestRef"},

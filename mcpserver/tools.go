@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -230,7 +231,7 @@ func withMeaning(t reflect.Type, shape error, out any, meaningErr error) error {
 			all = append(all, p)
 		}
 	}
-	automium.SortProblems(t, all)
+	adapter.SortProblems(t, all)
 	return automium.Join(all...)
 }
 

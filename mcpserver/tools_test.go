@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -121,7 +122,7 @@ type callCase struct {
 func callCases(t testing.TB) []callCase {
 	v := validArgs(t)
 	manySteps := withJourney(t, func(j map[string]any) {
-		steps := make([]any, automium.MaxSteps+1)
+		steps := make([]any, limit.MaxSteps+1)
 		for i := range steps {
 			steps[i] = map[string]any{"intent": "go_back"}
 		}
@@ -488,12 +489,12 @@ func TestCancelledCall(t *testing.T) {
 // anything over the bound is refused with limit_exceeded.
 func TestLargestValidInput(t *testing.T) {
 	text := func(n int) string { return strings.Repeat(`\ud83d\ude00`, n) }
-	step := `{"intent":"fill","target":{"role":"textbox","name":"` + text(200) + `"},"value":"` + text(automium.MaxTextLength) + `"}`
-	assertion := `{"kind":"element_text","target":{"role":"status","name":"` + text(200) + `"},"value":"` + text(automium.MaxTextLength) + `"}`
-	steps := strings.TrimSuffix(strings.Repeat(step+",", automium.MaxSteps), ",")
-	assertions := strings.TrimSuffix(strings.Repeat(assertion+",", automium.MaxAssertions), ",")
-	raw := `{"id":"` + strings.Repeat("a", automium.MaxIDLength) + `","appId":"storefront","fixtureId":"storefront-guest-catalog",` +
-		`"goal":"` + text(automium.MaxTextLength) + `","steps":[` + steps + `],"assertions":[` + assertions + `],` +
+	step := `{"intent":"fill","target":{"role":"textbox","name":"` + text(200) + `"},"value":"` + text(limit.MaxTextLength) + `"}`
+	assertion := `{"kind":"element_text","target":{"role":"status","name":"` + text(200) + `"},"value":"` + text(limit.MaxTextLength) + `"}`
+	steps := strings.TrimSuffix(strings.Repeat(step+",", limit.MaxSteps), ",")
+	assertions := strings.TrimSuffix(strings.Repeat(assertion+",", limit.MaxAssertions), ",")
+	raw := `{"id":"` + strings.Repeat("a", limit.MaxIDLength) + `","appId":"storefront","fixtureId":"storefront-guest-catalog",` +
+		`"goal":"` + text(limit.MaxTextLength) + `","steps":[` + steps + `],"assertions":[` + assertions + `],` +
 		`"recovery":{"maxRetries":3,"strategies":["dismiss_dialog","go_back","re_snapshot","reload_route","replan","retry_step"]}}`
 	t.Logf("largest valid journey: %d bytes of %d allowed", len(raw), maxArgumentBytes)
 	res, err := tools()[slices.IndexFunc(tools(), func(tl tool) bool { return tl.def.Name == "automium_compile_journey" })].call(context.Background(), json.RawMessage(raw))

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
@@ -43,14 +45,14 @@ import (
 //
 // The walker is built once per input type, on the first call of a tool that
 // takes it, from the Go type (wire names, kinds) and the JSON Schema the root
-// package derives for it in memory (bounds; see automium.Schema). The tool
+// package derives for it in memory (bounds; see adapter.Schema). The tool
 // advertises that schema compacted (see compact.go), which inlines back to it
 // less its prose and its longest enums, each written as the bound of its
 // longest value (TestCompactSchemasInlineToDerived), so every bound the walker
 // enforces is one a client is told, and no schema text is parsed back.
 
 // maxScanDepth bounds nesting. The deepest input type nests a handful of levels.
-const maxScanDepth = automium.MaxNestingDepth
+const maxScanDepth = limit.MaxNestingDepth
 
 // wkind is the JSON kind a node accepts.
 type wkind uint8
@@ -118,7 +120,7 @@ func walkerOf(t reflect.Type) *wnode {
 	if n, ok := walkers.Load(t); ok {
 		return n.(*wnode)
 	}
-	s, err := automium.Schema(t)
+	s, err := adapter.Schema(t)
 	if err != nil {
 		panic(fmt.Sprintf("mcpserver: schema of %v: %v", t, err))
 	}

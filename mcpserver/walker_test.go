@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -72,7 +73,7 @@ func TestWalkerProblems(t *testing.T) {
 	}{
 		// Names are compared after unescaping (issue: escaped keys bypassed the
 		// pre-scan and the duplicate check).
-		{"escaped name counted against maxItems", journeyArgs, `{"st\u0065ps":[` + repeat(`{}`, automium.MaxSteps+1) + `]}`,
+		{"escaped name counted against maxItems", journeyArgs, `{"st\u0065ps":[` + repeat(`{}`, limit.MaxSteps+1) + `]}`,
 			[]string{"limit_exceeded steps"}, "more than 200 items"},
 		{"escaped duplicate of a string", fixtureArgs, `{"appId":"kanban","app\u0049d":"banking"}`,
 			[]string{"invalid_argument appId"}, `one spelling is "app\\u0049d"`},
@@ -108,8 +109,8 @@ func TestWalkerProblems(t *testing.T) {
 		{"integer as a string", comparisonArgs, `{"repetitions":"2"}`, []string{"invalid_argument repetitions"}, "must be an integer, not a string"},
 
 		// Strings.
-		{"too long", journeyArgs, `{"goal":"` + strings.Repeat("é", automium.MaxTextLength+1) + `"}`, []string{"limit_exceeded goal"}, "the limit is 2000 characters"},
-		{"too long once unescaped", journeyArgs, `{"goal":"` + strings.Repeat(`\u00e9`, automium.MaxTextLength+1) + `"}`, []string{"limit_exceeded goal"}, "the limit is 2000"},
+		{"too long", journeyArgs, `{"goal":"` + strings.Repeat("é", limit.MaxTextLength+1) + `"}`, []string{"limit_exceeded goal"}, "the limit is 2000 characters"},
+		{"too long once unescaped", journeyArgs, `{"goal":"` + strings.Repeat(`\u00e9`, limit.MaxTextLength+1) + `"}`, []string{"limit_exceeded goal"}, "the limit is 2000"},
 		{"empty optional app ID", fixtureArgs, `{"appId":""}`, []string{"invalid_argument appId"}, "is empty"},
 		{"null optional app ID", fixtureArgs, `{"appId":null}`, []string{"invalid_argument appId"}, "not null"},
 		{"empty optional sha256", manifestArgs, `{"entries":[{"sha256":""}]}`, []string{"invalid_argument entries[0].sha256"}, "is empty"},
@@ -119,10 +120,10 @@ func TestWalkerProblems(t *testing.T) {
 		{"several problems", journeyArgs,
 			`{"junk":1,"goal":5,"steps":[{"intent":"click","target":"x"}],"assertions":"none","recovery":{"maxRetries":9}}`,
 			[]string{"invalid_argument goal", "invalid_argument steps[0].target", "invalid_argument assertions", "limit_exceeded recovery.maxRetries", "invalid_argument junk"}, "must be a string"},
-		{"problems past an array bound", journeyArgs, `{"steps":[` + repeat(`{}`, automium.MaxSteps+5) + `],"goal":7}`,
+		{"problems past an array bound", journeyArgs, `{"steps":[` + repeat(`{}`, limit.MaxSteps+5) + `],"goal":7}`,
 			[]string{"invalid_argument goal", "limit_exceeded steps"}, "must be a string"},
 		{"too many problems", journeyArgs, `{` + repeat(`"x":1`, 1000) + `}`,
-			append(slicesRepeat("invalid_argument x", automium.MaxProblems-1), "limit_exceeded "), "not a property"},
+			append(slicesRepeat("invalid_argument x", limit.MaxProblems-1), "limit_exceeded "), "not a property"},
 
 		// Structure.
 		{"too deep", journeyArgs, `{"goal":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
@@ -335,7 +336,7 @@ func TestErrorsStayBounded(t *testing.T) {
 	long := strings.Repeat("<", 60<<10)
 	var b strings.Builder
 	b.WriteString(`{"steps":[`)
-	for i := range automium.MaxProblems + 5 {
+	for i := range limit.MaxProblems + 5 {
 		if i > 0 {
 			b.WriteString(",")
 		}
@@ -344,8 +345,8 @@ func TestErrorsStayBounded(t *testing.T) {
 	b.WriteString(`]}`)
 	_, err := decodeArguments[automium.CompileJourneyInput](json.RawMessage(b.String()))
 	e, ok := err.(*automium.Error)
-	if !ok || len(e.Problems()) > automium.MaxProblems || e.Problems()[len(e.Problems())-1].Code != automium.CodeLimitExceeded {
-		t.Fatalf("err = %.300v, want at most %d problems, the last saying more were not listed", err, automium.MaxProblems)
+	if !ok || len(e.Problems()) > limit.MaxProblems || e.Problems()[len(e.Problems())-1].Code != automium.CodeLimitExceeded {
+		t.Fatalf("err = %.300v, want at most %d problems, the last saying more were not listed", err, limit.MaxProblems)
 	}
 	res := toolErrorResult(discard, "automium_compile_journey", e)
 	size := len(resultText(res))

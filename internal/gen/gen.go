@@ -1,7 +1,7 @@
 // Package gen declares the module's generated files: each package that owns
 // some lists them as [Output] values from one unexported function, its tests
 // hold the files on disk to that list (internal/testsupport.Generated), and
-// go generate ./... writes them (internal/cmd/gen, through internal/gen/apply).
+// go generate ./... writes them (tools/gen, through internal/gen/apply).
 // Declaring an output is data only, so a package may import gen without taking
 // on any of the code that formats, parses or writes files: that code is in
 // internal/gen/apply, which only the generator and tests import.
@@ -29,11 +29,6 @@ const (
 	// Block: Data replaces what lies between the lines Begin and End of an
 	// otherwise hand-written file, which must hold both markers.
 	Block
-	// FieldDocs: every Go file in the directory Path (not tests, not generated
-	// files) gets each exported struct field's doc comment set to the field's
-	// jsonschema tag, so that go doc and MCP clients read the same words,
-	// written once, in the tag.
-	FieldDocs
 	// Prune: every file matching the glob Path that no other output of the same
 	// list writes is stale and is removed.
 	Prune
@@ -59,9 +54,6 @@ func GoFile(path string, src []byte) Output { return Output{Kind: GoSource, Path
 func BlockOf(path, begin, end, text string) Output {
 	return Output{Kind: Block, Path: path, Begin: begin, End: end, Data: []byte(text)}
 }
-
-// FieldDocsIn is the rule that sets the field doc comments of the Go files in dir.
-func FieldDocsIn(dir string) Output { return Output{Kind: FieldDocs, Path: dir} }
 
 // PruneGlob is the rule that files matching glob are generated, so that those
 // no output writes any longer are removed.

@@ -2,7 +2,7 @@
 // hostile values of the rule "no answer repeats a client value whole" and the
 // arguments that carry them, and checks the answers. It is shared by the
 // in-memory test (mcpserver) and the process test over both transports
-// (internal/safetytest), so that both attack the same fields, read from the
+// (tools/internal/safetytest), so that both attack the same fields, read from the
 // schemas, and a field added to a tool is attacked without a test change.
 package hostile
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proves exported specs with the real tools (docs/playwright-export.md):
-#  1. go run ./internal/cmd/playwright-export writes the export of every
+#  1. go run ./tools/playwright-export writes the export of every
 #     reference journey (TypeScript and JavaScript; the TypeScript is specs/,
 #     which go generate ./... writes) and a seeded hostile batch;
 #  2. check.js: node:crypto digests and the TypeScript parser's literals;
@@ -19,7 +19,7 @@ work="$here/work"
 rm -rf "$work"
 mkdir -p "$work"
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
-(cd "$root" && go run ./internal/cmd/playwright-export -out "$work/specs")
+(cd "$root" && go run ./tools/playwright-export -out "$work/specs")
 cp "$here/automium-fixture-files.ts" "$work/specs/typescript/"
 cp "$here/automium-fixture-files.ts" "$work/specs/hostile-typescript/"
 cp "$here/automium-fixture-files.js" "$work/specs/javascript/"

@@ -1,5 +1,5 @@
 // Package apply turns the module's declared outputs (package gen) into file
-// changes: go generate ./... writes them (internal/cmd/gen) and the tests
+// changes: go generate ./... writes them (tools/gen) and the tests
 // report them (internal/testsupport.Generated), through the same [Plan], so a
 // test fails exactly when the generator would change a file.
 package apply
@@ -8,16 +8,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"go/ast"
 	"go/format"
-	"go/parser"
-	"go/token"
 	"os"
-	"path"
 	"path/filepath"
-	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/automium/automium/internal/gen"
@@ -33,7 +27,7 @@ type Change struct {
 
 // Plan computes the changes that bring the files under root to outs, sorted by
 // path. It reads files and writes none. Two outputs that write one whole file
-// are an error; blocks and field docs of one file apply in turn.
+// are an error; blocks of one file apply in turn.
 func Plan(root string, outs []gen.Output) ([]Change, error) {
 	p := planner{root: root, old: map[string][]byte{}, cur: map[string][]byte{}, whole: map[string]bool{}}
 	var prunes []string
@@ -51,8 +45,6 @@ func Plan(root string, outs []gen.Output) ([]Change, error) {
 			err = p.setWhole(o.Path, src)
 		case gen.Block:
 			err = p.splice(o)
-		case gen.FieldDocs:
-			err = p.fieldDocs(o.Path)
 		case gen.Prune:
 			prunes = append(prunes, o.Path)
 		default:
@@ -180,144 +172,4 @@ func (p *planner) splice(o gen.Output) error {
 	start := begin + len(o.Begin) + 1
 	p.cur[o.Path] = []byte(text[:start] + string(o.Data) + text[end:])
 	return nil
-}
-
-// fieldDocs sets the field doc comments of the Go files in dir.
-func (p *planner) fieldDocs(dir string) error {
-	files, err := filepath.Glob(filepath.Join(p.root, filepath.FromSlash(dir), "*.go"))
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		name := path.Join(dir, filepath.Base(f))
-		src, _, err := p.current(name)
-		if err != nil {
-			return err
-		}
-		if ast.IsGenerated(mustParse(src)) {
-			continue
-		}
-		out, err := FieldDocs(name, src)
-		if err != nil {
-			return err
-		}
-		p.cur[name] = out
-	}
-	return nil
-}
-
-// mustParse parses src far enough to read its header comment; a file that
-// does not parse is reported by FieldDocs.
-func mustParse(src []byte) *ast.File {
-	f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.ParseComments|parser.PackageClauseOnly)
-	if err != nil {
-		return &ast.File{}
-	}
-	return f
-}
-
-// FieldDocs returns src with every exported struct field's doc comment set to
-// its jsonschema tag, wrapped as Go doc comments are. A field with a comment
-// of its own and no tag is left alone.
-func FieldDocs(name string, src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, name, src, parser.ParseComments)
-	if err != nil {
-		return nil, err
-	}
-	type edit struct {
-		from, to int // byte offsets of the old comment (to == from: insert)
-		text     string
-	}
-	var edits []edit
-	var tagErr error
-	ast.Inspect(f, func(n ast.Node) bool {
-		ts, ok := n.(*ast.TypeSpec)
-		if !ok || !ts.Name.IsExported() {
-			return true
-		}
-		st, ok := ts.Type.(*ast.StructType)
-		if !ok {
-			return true
-		}
-		for _, field := range st.Fields.List {
-			if field.Tag == nil || len(field.Names) != 1 || !field.Names[0].IsExported() {
-				continue
-			}
-			tag, err := strconv.Unquote(field.Tag.Value)
-			if err != nil {
-				tagErr = fmt.Errorf("%s: %s.%s: %w", name, ts.Name.Name, field.Names[0].Name, err)
-				return false
-			}
-			desc, ok := reflect.StructTag(tag).Lookup("jsonschema")
-			if !ok || desc == "" {
-				continue
-			}
-			want := docLines(desc)
-			start := fset.Position(field.Pos()).Offset
-			indent := start - bytes.LastIndexByte(src[:start], '\n') - 1
-			text := ""
-			for _, l := range want {
-				text += "// " + l + "\n" + strings.Repeat("\t", indent)
-			}
-			if field.Doc == nil {
-				edits = append(edits, edit{start, start, text})
-				continue
-			}
-			var have []string
-			for _, c := range field.Doc.List {
-				have = append(have, strings.TrimPrefix(strings.TrimPrefix(c.Text, "//"), " "))
-			}
-			if !slices.Equal(have, want) {
-				edits = append(edits, edit{fset.Position(field.Doc.Pos()).Offset, start, text})
-			}
-		}
-		return true
-	})
-	if tagErr != nil {
-		return nil, tagErr
-	}
-	if len(edits) == 0 {
-		return src, nil
-	}
-	var b bytes.Buffer
-	last := 0
-	for _, e := range edits {
-		b.Write(src[last:e.from])
-		b.WriteString(e.text)
-		last = e.to
-	}
-	b.Write(src[last:])
-	out, err := format.Source(b.Bytes())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	return out, nil
-}
-
-// docLines wraps a description into comment lines of at most 80 characters,
-// starting with a capital letter and ending with a full stop, as Go doc
-// comments do.
-func docLines(desc string) []string {
-	desc = strings.ToUpper(desc[:1]) + desc[1:]
-	if !strings.HasSuffix(desc, ".") {
-		desc += "."
-	}
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(desc) {
-		if line != "" && len(line)+1+len(w) > 80 {
-			lines = append(lines, line)
-			line = w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
 }

@@ -17,14 +17,14 @@ var memoryCalls = flag.Int("memory-calls", 10_000, "calls TestMemoryStaysFlat ma
 // proofs runs the two long process-level proofs, TestSeededAdversarialSessions
 // and TestHostileFieldsBothTransports: together some two minutes on a 2-core
 // machine, so that go test ./... would otherwise be dominated by them. .ci/run
-// runs them with go test ./internal/safetytest -proofs.
+// runs them with go test ./tools/internal/safetytest -proofs.
 var proofs = flag.Bool("proofs", false, "run the long process-level proofs (seeded adversarial sessions, every field on both transports)")
 
 // skipUnlessProofs skips a long proof unless -proofs is given (and always with -short).
 func skipUnlessProofs(t *testing.T, what string) {
 	t.Helper()
 	if testing.Short() || !*proofs {
-		t.Skipf("%s; run with go test ./internal/safetytest -proofs, as .ci/run does", what)
+		t.Skipf("%s; run with go test ./tools/internal/safetytest -proofs, as .ci/run does", what)
 	}
 }
 
@@ -45,7 +45,7 @@ const (
 // out, see TestOversizedLineBoundedMemory), and samples the server's VmRSS from
 // /proc every 1,000 calls. After the first 1,000 calls, RSS may not grow by more
 // than maxRSSGrowth, and the peak may not exceed maxRSSPeak. The figures are
-// logged (go test -v) and recorded in SECURITY.md. internal/cmd/automium-bench samples
+// logged (go test -v) and recorded in SECURITY.md. tools/automium-bench samples
 // RSS after 1,000, 5,000 and 10,000 calls too, for docs/performance.md.
 func TestMemoryStaysFlat(t *testing.T) {
 	if testing.Short() {

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/automium/automium/internal/conformancefixture"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/tools/internal/conformancefixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

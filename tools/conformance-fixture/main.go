@@ -1,4 +1,4 @@
-// Command conformance-fixture serves internal/conformancefixture's server (the
+// Command conformance-fixture serves tools/internal/conformancefixture's server (the
 // MCP conformance suite's fixtures plus Automium) through
 // mcpserver.NewHTTPHandler, the handler automium-mcp -http uses, so that every
 // scenario of the suite passes through Automium's own HTTP door: its Host and
@@ -34,8 +34,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/automium/automium/internal/conformancefixture"
 	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/tools/internal/conformancefixture"
 )
 
 // eventStoreMaxBytes bounds the events the handler keeps so that a stream can

@@ -206,7 +206,7 @@ func canonicalOf(v any, member string, value any) []byte {
 
 func build() DigestVectors {
 	ctx := context.Background()
-	v := DigestVectors{Comment: "Digest test vectors; rules in docs/digests.md. Written by go generate ./... (internal/digestvectors) and checked by Go (TestDigestVectors) and by testdata/digests/check.mjs (an independent RFC 8785 implementation)."}
+	v := DigestVectors{Comment: "Digest test vectors; rules in docs/digests.md. Written by go generate ./... (tools/internal/digestvectors) and checked by Go (TestDigestVectors) and by testdata/digests/check.mjs (an independent RFC 8785 implementation)."}
 
 	for _, c := range []struct{ name, json string }{
 		{"RFC 8785 section 3.2.2", `{"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001], "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/", "literals": [null, true, false]}`},
@@ -412,7 +412,7 @@ var readmeJourney = automium.CompileJourneyInput{
 		{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}},
 	},
 	Assertions: []automium.Assertion{{Kind: "text_visible", Value: "Added to cart"}},
-	Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []string{"retry_step"}},
+	Recovery:   automium.Recovery{MaxRetries: 1, Strategies: []automium.RecoveryStrategy{"retry_step"}},
 }
 
 func encode(v DigestVectors) []byte {

@@ -86,8 +86,8 @@ func sessionCalls() []call {
 		panic("safetytest: " + err.Error())
 	}
 	var entries []automium.ArtifactEntry
-	for _, k := range automium.ArtifactKinds() {
-		entries = append(entries, automium.ArtifactEntry{Kind: k.Kind, Path: "attempt-1/" + k.Kind})
+	for _, k := range automium.ArtifactSpecs() {
+		entries = append(entries, automium.ArtifactEntry{Kind: k.Kind, Path: "attempt-1/" + string(k.Kind)})
 	}
 
 	var calls []call
@@ -216,7 +216,7 @@ func sessionCalls() []call {
 	upload.ID = "my-reply"
 	upload.Steps[4].Value = "</script>'); require('child_process').execSync('touch /tmp/pwned'); ('\u2028`${x}`"
 	tool("export_playwright_spec good: own journey, hostile text, javascript", "automium_export_playwright_spec",
-		automium.ExportPlaywrightSpecInput{Journey: &upload, Language: automium.PlaywrightJavaScript, FixtureFilesModule: "../fixtures/files"}, wantResult)
+		automium.ExportPlaywrightSpecInput{Journey: &upload, Language: automium.LanguageJavaScript, FixtureFilesModule: "../fixtures/files"}, wantResult)
 	tool("export_playwright_spec bad: helper module is a URL", "automium_export_playwright_spec",
 		automium.ExportPlaywrightSpecInput{JourneyID: journey.ID, FixtureFilesModule: "https://evil.example/x.js"}, wantIsError)
 	tool("export_playwright_spec bad: file URL route", "automium_export_playwright_spec",

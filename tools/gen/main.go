@@ -26,9 +26,9 @@ import (
 
 	// The packages that own generated files, registering them under the tag.
 	_ "github.com/automium/automium"
-	_ "github.com/automium/automium/internal/digestvectors"
-	_ "github.com/automium/automium/internal/safetytest"
 	_ "github.com/automium/automium/mcpserver"
+	_ "github.com/automium/automium/tools/internal/digestvectors"
+	_ "github.com/automium/automium/tools/internal/safetytest"
 )
 
 // maxRounds bounds the runs; today's outputs settle in two at most (a corpus
@@ -76,7 +76,7 @@ func main() {
 	if *round >= maxRounds {
 		log.Fatalf("still changing files after %d runs: two outputs disagree", *round)
 	}
-	again := exec.Command("go", "run", "-tags", "automiumgen", "./internal/cmd/gen", "-round", strconv.Itoa(*round+1))
+	again := exec.Command("go", "run", "-tags", "automiumgen", "./tools/gen", "-round", strconv.Itoa(*round+1))
 	again.Dir, again.Stdout, again.Stderr = root, os.Stdout, os.Stderr
 	if err := again.Run(); err != nil {
 		os.Exit(1)

@@ -6,7 +6,7 @@
 // literals the exporter wrote, in order, which the checker holds to what the
 // TypeScript parser reads.
 //
-// Usage: go run ./internal/cmd/playwright-export -out DIR [-hostile N] [-seed S]
+// Usage: go run ./tools/playwright-export -out DIR [-hostile N] [-seed S]
 package main
 
 import (
@@ -75,16 +75,16 @@ func run(out string, hostile int, seed uint64) error {
 		manifest = append(manifest, e)
 		return nil
 	}
-	for _, lang := range []string{automium.PlaywrightTypeScript, automium.PlaywrightJavaScript} {
+	for _, lang := range []automium.Language{automium.LanguageTypeScript, automium.LanguageJavaScript} {
 		for _, id := range automium.ReferenceJourneyIDs() {
-			if err := write(lang, automium.ExportPlaywrightSpecInput{JourneyID: id, Language: lang}, false); err != nil {
+			if err := write(string(lang), automium.ExportPlaywrightSpecInput{JourneyID: id, Language: lang}, false); err != nil {
 				return err
 			}
 		}
 		rng := rand.New(rand.NewPCG(seed, 0x5eed))
 		for i := range hostile {
 			j := hostileJourney(rng, i)
-			if err := write("hostile-"+lang, automium.ExportPlaywrightSpecInput{Journey: &j, Language: lang}, true); err != nil {
+			if err := write("hostile-"+string(lang), automium.ExportPlaywrightSpecInput{Journey: &j, Language: lang}, true); err != nil {
 				return err
 			}
 		}
@@ -132,7 +132,7 @@ func hostileJourney(rng *rand.Rand, i int) automium.CompileJourneyInput {
 			t.Name = line()
 		}
 	}
-	textIntents := map[string]bool{"fill": true, "select_option": true, "finish": true}
+	textIntents := map[automium.Intent]bool{"fill": true, "select_option": true, "finish": true}
 	for k := range j.Steps {
 		s := &j.Steps[k]
 		name(s.Target)
@@ -163,7 +163,7 @@ func injected(j automium.CompileJourneyInput) []string {
 		add(s.Target)
 		add(s.Destination)
 		// set_checked, scroll and switch_tab values become code, not text.
-		if s.Value != "" && !slices.Contains([]string{"set_checked", "scroll", "switch_tab"}, s.Intent) {
+		if s.Value != "" && !slices.Contains([]automium.Intent{automium.IntentSetChecked, automium.IntentScroll, automium.IntentSwitchTab}, s.Intent) {
 			out = append(out, s.Value)
 		}
 	}

@@ -73,6 +73,7 @@ import (
 	"time"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -130,8 +131,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.calls, "calls", 1000, "sequential calls per tool workload, and for the no-op tool")
 	flags.IntVar(&c.rounds, "rounds", 5, "rounds the calls are split into, interleaving the no-op and automium servers")
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
-	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./internal/cmd/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
-	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./internal/cmd/automium-bench/floorpeer)")
+	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./tools/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
+	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./tools/automium-bench/floorpeer)")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.Usage = func() {
@@ -373,9 +374,9 @@ func workloads(ctx context.Context) ([]workload, error) {
 	longJourney := journey
 	longJourney.ID = journey.ID + "-max-steps"
 	longJourney.Steps = nil
-	for len(longJourney.Steps) < automium.MaxSteps {
+	for len(longJourney.Steps) < limit.MaxSteps {
 		for _, s := range journey.Steps {
-			if s.Intent != "finish" && len(longJourney.Steps) < automium.MaxSteps {
+			if s.Intent != "finish" && len(longJourney.Steps) < limit.MaxSteps {
 				longJourney.Steps = append(longJourney.Steps, s)
 			}
 		}
@@ -394,11 +395,11 @@ func workloads(ctx context.Context) ([]workload, error) {
 	}
 	manifest := automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot}
 	for _, kind := range summary.RequiredReplayArtifactKinds {
-		manifest.Entries = append(manifest.Entries, automium.ArtifactEntry{Kind: kind, Path: "attempt-2/" + kind})
+		manifest.Entries = append(manifest.Entries, automium.ArtifactEntry{Kind: kind, Path: "attempt-2/" + string(kind)})
 	}
 	maxManifest := automium.GetArtifactManifestInput{RunID: run.RunID, Root: fixture.ArtifactRoot}
-	kinds := automium.ArtifactKinds()
-	for i := range automium.MaxArtifactEntries {
+	kinds := automium.ArtifactSpecs()
+	for i := range limit.MaxArtifactEntries {
 		kind := kinds[i%len(kinds)].Kind
 		maxManifest.Entries = append(maxManifest.Entries, automium.ArtifactEntry{Kind: kind, Path: fmt.Sprintf("attempt-%d/%s-%03d", i%3+1, kind, i)})
 	}
@@ -423,14 +424,14 @@ func workloads(ctx context.Context) ([]workload, error) {
 		{"automium_list_apps", "automium_list_apps", automium.ListAppsInput{}, false},
 		{"automium_list_fixtures (appId " + journey.AppID + ")", "automium_list_fixtures", automium.ListFixturesInput{AppID: journey.AppID}, false},
 		{fmt.Sprintf("automium_compile_journey (%s, %d steps)", journey.ID, len(journey.Steps)), "automium_compile_journey", journey, false},
-		{fmt.Sprintf("automium_compile_journey (%d steps)", automium.MaxSteps), "automium_compile_journey", longJourney, false},
+		{fmt.Sprintf("automium_compile_journey (%d steps)", limit.MaxSteps), "automium_compile_journey", longJourney, false},
 		{"automium_create_run_submission", "automium_create_run_submission", submission, false},
 		{"automium_get_replay_summary", "automium_get_replay_summary", replay, false},
 		{fmt.Sprintf("automium_get_artifact_manifest (%d entries)", len(manifest.Entries)), "automium_get_artifact_manifest", manifest, false},
-		{fmt.Sprintf("automium_get_artifact_manifest (%d entries)", automium.MaxArtifactEntries), "automium_get_artifact_manifest", maxManifest, false},
+		{fmt.Sprintf("automium_get_artifact_manifest (%d entries)", limit.MaxArtifactEntries), "automium_get_artifact_manifest", maxManifest, false},
 		{"automium_compare_planners (2 planners × 1 app × 1 rep)", "automium_compare_planners", compare(2, 1, 1), false},
 		{fmt.Sprintf("automium_compare_planners (4 planners × %d apps × 10 reps)", all), "automium_compare_planners", compare(4, all, 10), false},
-		{fmt.Sprintf("automium_compare_planners (%d planners × %d apps × %d reps)", automium.MaxPlanners, all, automium.MaxRepetitions), "automium_compare_planners", compare(automium.MaxPlanners, all, automium.MaxRepetitions), true},
+		{fmt.Sprintf("automium_compare_planners (%d planners × %d apps × %d reps)", limit.MaxPlanners, all, limit.MaxRepetitions), "automium_compare_planners", compare(limit.MaxPlanners, all, limit.MaxRepetitions), true},
 	}
 	loads := make([]workload, len(rows))
 	for i, r := range rows {
@@ -444,7 +445,7 @@ func workloads(ctx context.Context) ([]workload, error) {
 }
 
 // worstJourneyName names the heaviest valid call: SECURITY.md's figure.
-var worstJourneyName = fmt.Sprintf("automium_compile_journey (maximal: %d steps, %d assertions, %d-character values)", automium.MaxSteps, automium.MaxAssertions, maxValueRunes)
+var worstJourneyName = fmt.Sprintf("automium_compile_journey (maximal: %d steps, %d assertions, %d-character values)", limit.MaxSteps, limit.MaxAssertions, maxValueRunes)
 
 // maxValueRunes is the longest step or assertion value the validator accepts.
 const maxValueRunes = 2000
@@ -469,11 +470,11 @@ func worstJourney() (workload, error) {
 	}
 	text := string(value)
 	worst := automium.CompileJourneyInput{ID: journey.ID + "-maximal", AppID: journey.AppID, FixtureID: journey.FixtureID,
-		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []string{"retry_step"}}}
-	for i := range automium.MaxSteps {
+		Goal: text, Recovery: automium.Recovery{MaxRetries: 3, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
+	for i := range limit.MaxSteps {
 		worst.Steps = append(worst.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprintf("Field %d", i)}, Value: text})
 	}
-	for range automium.MaxAssertions {
+	for range limit.MaxAssertions {
 		worst.Assertions = append(worst.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
 	}
 	args, err := json.Marshal(worst)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/internal/testsupport"
 )
 
@@ -152,11 +153,11 @@ var maximalJourneyArgs = sync.OnceValue(func() string {
 	}
 	text := string(value)
 	in := automium.CompileJourneyInput{ID: "maximal", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: text,
-		Recovery: automium.Recovery{MaxRetries: automium.MaxRecoveryRetries, Strategies: []string{"retry_step"}}}
-	for i := range automium.MaxSteps {
+		Recovery: automium.Recovery{MaxRetries: limit.MaxRecoveryRetries, Strategies: []automium.RecoveryStrategy{"retry_step"}}}
+	for i := range limit.MaxSteps {
 		in.Steps = append(in.Steps, automium.Step{Intent: "fill", Target: &automium.Target{Role: "textbox", Name: fmt.Sprint("Field ", i)}, Value: text})
 	}
-	for range automium.MaxAssertions {
+	for range limit.MaxAssertions {
 		in.Assertions = append(in.Assertions, automium.Assertion{Kind: "text_visible", Value: text})
 	}
 	args, err := json.Marshal(in)

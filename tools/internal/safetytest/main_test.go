@@ -18,7 +18,7 @@ import (
 )
 
 // repoRoot is the module root, where SECURITY.md and docs/ live.
-const repoRoot = "../.."
+const repoRoot = "../../.."
 
 // binary returns the path of the built server (testsupport.Binary: static,
 // built once per test process, on first use).

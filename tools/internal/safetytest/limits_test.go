@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/stdio"
 	"github.com/google/go-cmp/cmp"
@@ -75,7 +76,7 @@ func TestLimitsOutsideTheSchemas(t *testing.T) {
 		limit       int
 		base        map[string]string
 	}{
-		{"draft_journey", "goal", automium.MaxTextLength, map[string]string{"appId": f.AppID, "fixtureId": f.ID}},
+		{"draft_journey", "goal", limit.MaxTextLength, map[string]string{"appId": f.AppID, "fixtureId": f.ID}},
 		{"debug_failed_run", "replaySummary", 32 << 10, map[string]string{"runId": run, "verdict": "failed"}},
 		{"debug_failed_run", "artifactManifestRef", 256, map[string]string{"runId": run, "verdict": "failed"}},
 		{"compare_planner_backends", "appIds", 4 << 10, map[string]string{"planners": "a=v/m"}},

@@ -42,7 +42,7 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 		return nil, err
 	}
 	for _, name := range slices.Sorted(maps.Keys(seeds)) {
-		outs = append(outs, gen.File("internal/safetytest/testdata/fuzz/FuzzServerLines/"+name,
+		outs = append(outs, gen.File("tools/internal/safetytest/testdata/fuzz/FuzzServerLines/"+name,
 			[]byte("go test fuzz v1\n[]byte("+strconv.Quote(seeds[name])+")\n")))
 	}
 	return outs, nil
@@ -115,7 +115,7 @@ func seedName(name string) string {
 	return strings.TrimSuffix(b.String(), "-")
 }
 
-// limitsDoc renders docs/limits.md's tables: the automium.Max* constants, then
+// limitsDoc renders docs/limits.md's tables: the bounds automium.Limits lists, then
 // the limits of every tool's input from the input schemas the server
 // advertises (which the root and mcpserver tests hold equal to the constants
 // and to validation), and of the Go-only observed comparison. unbounded lists
@@ -129,7 +129,7 @@ func limitsDoc() (doc string, unbounded []string, err error) {
 	}
 	slices.SortFunc(tools, func(a, b *mcp.Tool) int { return strings.Compare(a.Name, b.Name) })
 	var b strings.Builder
-	b.WriteString("### The `automium.Max*` constants\n\n| Constant | Value | Bounds |\n|---|---|---|\n")
+	b.WriteString("### The bounds `automium.Limits()` lists\n\n| Name | Value | Bounds |\n|---|---|---|\n")
 	for _, l := range automium.Limits() {
 		fmt.Fprintf(&b, "| `%s` | %d | %s |\n", l.Name, l.Value, l.Bounds)
 	}

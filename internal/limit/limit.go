@@ -1,0 +1,122 @@
+// Package limit holds the module's input bounds as constants, so that the
+// root package, its MCP adapter and the programs of this module name one number
+// for each. Go users read them through automium.Limits, the one public list of
+// the bounds, with the validate tag and what each bounds; the constants are
+// internal so that the root package's API lists each bound once.
+package limit
+
+import "github.com/automium/automium/internal/nesting"
+
+// Input bounds. They keep bad or hostile input from costing unbounded time or
+// memory, and the MCP schemas advertise them as maxItems/maxLength/maximum.
+//
+// Every string limit of the module counts characters (Unicode code points), as
+// JSON Schema's maxLength does: the validate tags, the checks of this package,
+// the MCP adapter's argument walker and its prompt arguments alike. Byte
+// counts bound only whole messages, such as the raw arguments of a call.
+// Each is a row of the root package's registry (automium.Limits), which is
+// what struct tags, schemas, validation and docs/limits.md read: a new bound
+// is a constant here and a row there, then go generate ./....
+const (
+	MaxIDLength          = 128
+	MaxTextLength        = 2000
+	MaxSteps             = 200
+	MaxAssertions        = 50
+	MaxRecoveryRetries   = 3
+	MaxArtifactEntries   = 256
+	MaxPathLength        = 512
+	MaxPlanners          = 16
+	MaxRepetitions       = 100
+	MaxAppIDs            = 32
+	MaxRetryCount        = 10
+	MaxObservedTrials    = 100_000
+	MaxArtifactSizeBytes = 1 << 40
+	// MaxTrialLatencyMs (24 hours) and MaxTrialTokens bound one observed trial, so
+	// that the token totals of MaxObservedTrials trials stay exact in a float64
+	// and in every JSON reader.
+	MaxTrialLatencyMs = 86_400_000
+	MaxTrialTokens    = 100_000_000
+	// MaxSeed is 2^53-1: a larger comparison seed would not survive a round trip
+	// through JSON readers that hold numbers as float64.
+	MaxSeed = 1<<53 - 1
+
+	// MaxAssumedPassPercent is the most an assumed first-attempt pass rate
+	// of a modeled comparison may be, in percent (see AssumedPassRate).
+	MaxAssumedPassPercent = 99
+	// MaxNestingDepth is how deeply a message a client sends, and the arguments
+	// in it, may nest objects and arrays: the stdio transport checks each line
+	// against it, the MCP adapter's argument walker each call's arguments, and
+	// canonicaljson allows twice as much, for the JSON Schemas in a catalog.
+	MaxNestingDepth = nesting.MaxDepth
+)
+
+// Bounds of a Playwright JSON report. A report of MaxObservedTrials tests with
+// their results fits in far less than MaxPlaywrightReportBytes; the size bound
+// also bounds nesting, names and every list.
+const (
+	// MaxPlaywrightReportBytes bounds a report's size: 8 MiB, half of one MCP
+	// message, so the report fits inline in a tool call with its escaping.
+	MaxPlaywrightReportBytes = 8 << 20
+	// MaxPlaywrightSuiteDepth bounds how deeply suites nest (files, describe
+	// blocks within them).
+	MaxPlaywrightSuiteDepth = 32
+	// MaxPlaywrightResults bounds the results (attempts) of one test: the first
+	// run and up to MaxRetryCount retries.
+	MaxPlaywrightResults = 1 + MaxRetryCount
+)
+
+// Bounds of the contract types. A planner's context is finite, so snapshots and
+// histories are bounded too, and a truncated snapshot says so.
+const (
+	MaxSnapshotNodes = 2000
+	MaxSnapshotTabs  = 16
+)
+
+// Bounds of one document read by the bounded reader.
+const (
+	// MaxDocumentDepth bounds how deeply a document nests: JSON objects and
+	// arrays, or XML elements. A Playwright report nests its 32 levels of suites
+	// two JSON levels each, plus a test's results, errors and locations.
+	MaxDocumentDepth = 100
+	// MaxDocumentTokenBytes bounds one token: a JSON string or number, an XML
+	// element's start tag with its attributes, or one run of character data.
+	// The reader holds at most one token, so this, and not the document's size,
+	// bounds what it buffers.
+	MaxDocumentTokenBytes = 8 << 20
+	// MaxDocumentMembers bounds the members of one JSON object and the
+	// attributes of one XML element: the JSON decoder remembers an object's
+	// names to refuse one given twice.
+	MaxDocumentMembers = 1024
+	// MaxDocumentNameBytes bounds a JSON member name and an XML element or
+	// attribute name.
+	MaxDocumentNameBytes = 256
+	// MaxXMLStartTagBytes bounds one XML start tag with its attributes:
+	// encoding/xml builds every attribute of a tag before it returns any, at
+	// some 60 bytes each, so an 8 MiB tag of a=” once cost 250 MiB.
+	MaxXMLStartTagBytes = 64 << 10
+)
+
+// MaxProblems and MaxProblemBytes bound the problems one error or one invalid
+// journey lists, in number and in text counted as JSON writes it (a < takes
+// six bytes there), so that the answer to a hostile input stays small: an MCP
+// answer carries the list twice (readable and as JSON) under 64 KiB. The last
+// listed problem then says how many more there were. They are the one cap of
+// the module: the MCP adapter's argument walker lists problems under them too.
+const (
+	MaxProblems     = 100
+	MaxProblemBytes = 24 << 10
+)
+
+// Bounds of what is kept of one report, for triage.
+const (
+	// MaxTriage bounds the failed or not-evaluable trials whose first error
+	// message and attachments one import keeps; the rest are counted.
+	MaxTriage = 100
+	// MaxTriageErrorBytes bounds a kept error message.
+	MaxTriageErrorBytes = 300
+	// MaxTriageAttachments bounds the attachments kept of one trial.
+	MaxTriageAttachments = 4
+)
+
+// MaxReports bounds the reports (shards) of one comparison.
+const MaxReports = 64
