@@ -208,11 +208,15 @@ func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
 type saidAt struct{ tool, where string }
 
 // saidObjectDescription is the description of an object advertised as an
-// object only: its own first clause, and where its members are listed.
+// object only: its own first clause, and where its members are listed. A
+// clause that already ends with the pointer ("your own journey, as
+// CompileJourney takes it") is kept as it is; one that only names the tool
+// otherwise ("the object t1 returned") still gets the pointer, which is the
+// one place a model (and schemaref.InlineCatalog) learns the members from.
 func saidObjectDescription(own string, at saidAt) string {
 	own = firstClause(own)
 	switch {
-	case strings.Contains(toToolWords(own), at.tool):
+	case strings.HasSuffix(toToolWords(own), "as "+at.where):
 		return own
 	case own == "":
 		return "as " + at.where

@@ -47,18 +47,29 @@ type ptrT2 struct {
 	Y ptrBig `json:"y"`
 }
 
+// t2 whose own description of the object names t1, not as the pointer does.
+type ptrT2Named struct {
+	Y ptrBig `json:"y" jsonschema:"the object t1 returned last"`
+}
+
+// t1 lists the object as its property big.
+type ptrT1Prop struct {
+	Big ptrBig `json:"big"`
+}
+
 // TestSaidObjectPointerResolvesToSameObject: the object a pointer ("as PATH in
 // TOOL") names is the object the later tool's server enforces, wherever the
 // earlier tool listed it: a bare property name once named a shadowing root
 // property, or nothing InlineCatalog could find for the items of a list.
 func TestSaidObjectPointerResolvesToSameObject(t *testing.T) {
 	for _, tt := range []struct {
-		name string
-		t1   reflect.Type
+		name   string
+		t1, t2 reflect.Type
 	}{
-		{"a root property of the same name shadows the nested one", reflect.TypeFor[ptrT1Shadow]()},
-		{"the object is first listed as the items of a list", reflect.TypeFor[ptrT1List]()},
-		{"the object is first listed as a map's values in a list", reflect.TypeFor[ptrT1Map]()},
+		{"a root property of the same name shadows the nested one", reflect.TypeFor[ptrT1Shadow](), reflect.TypeFor[ptrT2]()},
+		{"the object is first listed as the items of a list", reflect.TypeFor[ptrT1List](), reflect.TypeFor[ptrT2]()},
+		{"the object is first listed as a map's values in a list", reflect.TypeFor[ptrT1Map](), reflect.TypeFor[ptrT2]()},
+		{"the object's own description names the earlier tool otherwise", reflect.TypeFor[ptrT1Prop](), reflect.TypeFor[ptrT2Named]()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			seen := newSeen("")
@@ -66,7 +77,7 @@ func TestSaidObjectPointerResolvesToSameObject(t *testing.T) {
 			for _, tl := range []struct {
 				name string
 				typ  reflect.Type
-			}{{"t1", tt.t1}, {"t2", reflect.TypeFor[ptrT2]()}} {
+			}{{"t1", tt.t1}, {"t2", tt.t2}} {
 				s, err := automium.Schema(tl.typ)
 				if err != nil {
 					t.Fatal(err)
