@@ -162,8 +162,11 @@ func expandSaid(v any, catalog map[string]map[string]any, depth int) error {
 
 // saidTarget returns the object an object-only node points to.
 func saidTarget(v map[string]any, catalog map[string]map[string]any) (map[string]any, bool, error) {
+	// A pointer is written as the type and the description alone: an object
+	// with anything else (the values of a map, a closure) says its own
+	// members, whatever its description ends with ("labels, as given").
 	desc, _ := v["description"].(string)
-	if v["type"] != "object" || v["properties"] != nil || !strings.HasPrefix(desc, "as ") && !strings.Contains(desc, ", as ") {
+	if len(v) != 2 || v["type"] != "object" || !strings.HasPrefix(desc, "as ") && !strings.Contains(desc, ", as ") {
 		return nil, false, nil
 	}
 	m := saidAt.FindStringSubmatch(desc)
