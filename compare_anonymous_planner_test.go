@@ -96,4 +96,41 @@ func TestAnonymousPlannerHidesNoTrial(t *testing.T) {
 			})
 		}
 	})
+	t.Run("reports", func(t *testing.T) {
+		// compare_reports advertises its planners as the planner of
+		// create_run_submission, and checks them as every comparison does.
+		type coded struct{ Code, Field string }
+		for _, tt := range []struct {
+			name     string
+			planners []PlannerRef
+			want     []coded
+		}{
+			{"a zero planner", []PlannerRef{{}}, []coded{{"malformed_planner", "planners[0]"}}},
+			{"a blank ID", []PlannerRef{{ID: " ", Vendor: "a", Model: "b"}}, []coded{{"malformed_planner", "planners[0].id"}}},
+			{"a line break in an ID, before the reports are read",
+				[]PlannerRef{{ID: "base\nline", Vendor: "a", Model: "b"}, {ID: "challenger", Vendor: "a", Model: "b"}},
+				[]coded{{"malformed_planner", "planners[0].id"}}},
+			{"an ID twice", []PlannerRef{baseline, baseline}, []coded{{"invalid_argument", "planners[1].id"}}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				var in CompareReportsInput
+				if err := json.Unmarshal(calls.Tools["automium_compare_reports"].Good, &in); err != nil {
+					t.Fatal(err)
+				}
+				in.Planners = tt.planners
+				_, err := CompareReports(context.Background(), in)
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("want *Error, got %v", err)
+				}
+				var got []coded
+				for _, p := range e.Problems() {
+					got = append(got, coded{string(p.Code), p.Field})
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+			})
+		}
+	})
 }
