@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -399,6 +400,26 @@ func plannerListProblems(ps *problems, planners []PlannerRef) {
 	}
 }
 
+// hasAnonymousPlanner reports whether a planner has no usable ID (missing,
+// blank, or not an object at all): a trial or rate naming an ID no planner
+// has may name that one, so the planner's own problem is the one to fix, and
+// "not one of the input's planners" would send the caller the wrong way.
+func hasAnonymousPlanner(planners []PlannerRef) bool {
+	return slices.ContainsFunc(planners, func(p PlannerRef) bool { return strings.TrimSpace(p.ID) == "" })
+}
+
+// namedPlannerIDs lists the planners' IDs, in order, less the blank ones,
+// which an allowed list would print as nothing.
+func namedPlannerIDs(planners []PlannerRef) []string {
+	ids := make([]string, 0, len(planners))
+	for _, p := range planners {
+		if strings.TrimSpace(p.ID) != "" {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
 // hasDuplicate reports whether a value is listed twice.
 func hasDuplicate(ids []string) bool {
 	seen := make(map[string]bool, len(ids))
@@ -455,11 +476,11 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		fixtures[i] = ps.fixtureOfApp(field("trials").at(i).dot("fixtureId"), reflect.TypeOf(*tr), owned().appByID[tr.AppID], tr.FixtureID)
 	}
 	plannerIndex := make(map[string]int, len(in.Planners))
-	plannerIDs := make([]string, len(in.Planners))
+	plannerIDs := namedPlannerIDs(in.Planners)
 	for i, p := range in.Planners {
 		plannerIndex[p.ID] = i
-		plannerIDs[i] = p.ID
 	}
+	anonymous := hasAnonymousPlanner(in.Planners)
 	type runKey struct {
 		planner    int
 		journey    string
@@ -479,6 +500,9 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 			continue // its own problems come first; the relations below need a sound trial
 		}
 		p, ok := plannerIndex[tr.PlannerID]
+		if !ok && anonymous {
+			continue // a planner without an ID may be the one it names; planners[i] says what to fix
+		}
 		if !ok {
 			ps.add(at.dot("plannerId"), CodeInvalidArgument, plannerIDs,
 				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Value(tr.PlannerID))

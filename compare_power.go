@@ -92,16 +92,19 @@ func assumedRateProblems(ps *problems, planners []PlannerRef, rates []AssumedPas
 	if len(rates) == 0 {
 		return
 	}
-	ids := make([]string, len(planners))
+	ids := namedPlannerIDs(planners)
 	known := make(map[string]bool, len(planners))
-	for i, p := range planners {
-		ids[i] = p.ID
+	for _, p := range planners {
 		known[p.ID] = true
 	}
+	anonymous := hasAnonymousPlanner(planners)
 	first := make(map[string]int, len(rates))
 	for i, r := range rates {
 		at := field("assumedPassRates").at(i)
 		switch j, dup := first[r.PlannerID]; {
+		case !known[r.PlannerID] && anonymous:
+			// A planner without an ID may be the one it names; its own
+			// problem says what to fix.
 		case !known[r.PlannerID]:
 			ps.add(at.dot("plannerId"), CodeInvalidArgument, ids,
 				"%s is not one of the input's planners; use one of the allowed values", echo.Value(r.PlannerID))

@@ -525,7 +525,10 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 			"is larger than %d bytes; split the run into smaller reports (by project or shard)", limit.MaxPlaywrightReportBytes)
 	}
 	ps := newProblems(in)
-	ps.validate(in)
+	// The planners are checked as every comparison checks them (see
+	// CompareReports).
+	ps.validate(in, field("planners").at(anyIndex))
+	plannerListProblems(ps, in.Planners)
 	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
 		return ReportsComparison{}, err

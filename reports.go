@@ -469,7 +469,12 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 		return ReportsComparison{}, err
 	}
 	ps := newProblems(in)
-	ps.validate(in)
+	// The planners are checked as every comparison checks them (one
+	// malformed_planner naming every missing part, IDs unique), by
+	// plannerListProblems alone: the catalog advertises them as the planner
+	// of automium_create_run_submission.
+	ps.validate(in, field("planners").at(anyIndex))
+	plannerListProblems(ps, in.Planners)
 	sourceFromProblems(ps, in.Mapping)
 	if err := ps.err(); err != nil {
 		return ReportsComparison{}, err

@@ -255,7 +255,10 @@ func runSubmissionProblems(ctx context.Context, in *CreateRunSubmissionInput) (b
 	}
 	ps.validate(outer, except...)
 	app := owned().appByID[in.AppID]
-	if in.Journey == nil && in.AppID == "" {
+	// Without journey and journeyId, journey's problem says what to send
+	// (either), and appId and fixtureId are not blamed for it: over MCP, a
+	// journey of the wrong type reaches here as none.
+	if in.Journey == nil && in.JourneyID != "" && in.AppID == "" {
 		ps.add(appAt, CodeInvalidArgument, customTags["automium_app"].values(),
 			"is required with journeyId: use an authorized benchmark app ID, one of the allowed values (or send journey, whose appId is then the submission's)")
 	}
@@ -265,6 +268,8 @@ func runSubmissionProblems(ctx context.Context, in *CreateRunSubmissionInput) (b
 		if f := owned().fixtureByID[in.FixtureID]; f != nil && app != nil && f.AppID == app.ID {
 			fixture = f
 		}
+	case in.Journey == nil && in.FixtureID == "" && in.JourneyID == "":
+		// journey's problem says what to send, as for appId above.
 	case in.Journey == nil && in.FixtureID == "":
 		var allowed []string
 		if app != nil {
@@ -328,7 +333,7 @@ func journeyBinding(ctx context.Context, ps *problems, in CreateRunSubmissionInp
 		return boundJourney{}, nil
 	case in.JourneyID == "":
 		ps.add(journeyAt, CodeInvalidArgument, nil,
-			"give either journeyId, the ID of a reference journey of the fixture, or journey, your own journey as automium_compile_journey takes it")
+			"give either journeyId, the ID of a reference journey of the fixture, with appId and fixtureId, or journey, your own journey as automium_compile_journey takes it")
 		return boundJourney{}, nil
 	default:
 		ref, isRef := owned().journeyByID[in.JourneyID]

@@ -496,6 +496,11 @@ func TestCreateRunSubmissionJourneyDefaults(t *testing.T) {
 			[]errorShape{{CodeInvalidAppID, "journey.appId"}}},
 		{"journeyId without appId and fixtureId", CreateRunSubmissionInput{JourneyID: validRunSubmission().JourneyID, Planner: full.Planner, EnvironmentProfileID: full.EnvironmentProfileID},
 			[]errorShape{{CodeInvalidArgument, "appId"}, {CodeInvalidArgument, "fixtureId"}}},
+		// Over MCP, a journey of the wrong type arrives as none: its shape
+		// problem is the one to fix, not appId and fixtureId "required with
+		// journeyId", which the client never sent.
+		{"neither journeyId nor journey: one problem, under journey", CreateRunSubmissionInput{Planner: full.Planner, EnvironmentProfileID: full.EnvironmentProfileID},
+			[]errorShape{{CodeInvalidArgument, "journey"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -157,8 +157,13 @@ func boundInstead(n *jsonschema.Schema) {
 func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
 	type said struct{ key, where string }
 	var local []said
-	var walk func(n *jsonschema.Schema, name string)
-	walk = func(n *jsonschema.Schema, name string) {
+	// path is where n is in s, as a pointer names it: "planner",
+	// "mapping.planner", "planners[]" for the items of a list, "labels.*"
+	// for the values of a map. A bare property name would be ambiguous: a
+	// root property and a nested one of the same name, or a list whose
+	// items are the object, would resolve to a different object, or none.
+	var walk func(n *jsonschema.Schema, path string)
+	walk = func(n *jsonschema.Schema, path string) {
 		if n == nil {
 			return
 		}
@@ -175,15 +180,19 @@ func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
 			}
 			where := seen.tool + " takes it"
 			if n != s {
-				where = name + " in " + seen.tool
+				where = path + " in " + seen.tool
 			}
 			local = append(local, said{key, where})
 		}
 		for _, p := range propertyNames(n) {
-			walk(n.Properties[p], p)
+			if path == "" {
+				walk(n.Properties[p], p)
+			} else {
+				walk(n.Properties[p], path+"."+p)
+			}
 		}
-		walk(n.Items, name)
-		walk(n.AdditionalProperties, name)
+		walk(n.Items, path+"[]")
+		walk(n.AdditionalProperties, path+".*")
 	}
 	walk(s, "")
 	for _, o := range local {
@@ -199,11 +208,15 @@ func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
 type saidAt struct{ tool, where string }
 
 // saidObjectDescription is the description of an object advertised as an
-// object only: its own first clause, and where its members are listed.
+// object only: its own first clause, and where its members are listed. A
+// clause that already ends with the pointer ("your own journey, as
+// CompileJourney takes it") is kept as it is; one that only names the tool
+// otherwise ("the object t1 returned") still gets the pointer, which is the
+// one place a model (and schemaref.InlineCatalog) learns the members from.
 func saidObjectDescription(own string, at saidAt) string {
 	own = firstClause(own)
 	switch {
-	case strings.Contains(toToolWords(own), at.tool):
+	case strings.HasSuffix(toToolWords(own), "as "+at.where):
 		return own
 	case own == "":
 		return "as " + at.where

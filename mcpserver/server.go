@@ -168,6 +168,14 @@ func (o *Options) logger() *slog.Logger {
 // SEP-2164 (go-sdk v1.7) for resources too, replacing the older -32002. Only
 // registered resources and templates are ever read: file:// and every other URI
 // end here.
+// retiredTools are the tools an earlier catalog listed and this one folded
+// into another: a client written against the earlier catalog is told which
+// tool does the job now and how, not only that the name is unknown.
+var retiredTools = map[string]struct{ tool, how string }{
+	"automium_compare_playwright_report": {"automium_compare_reports",
+		`with the report as one entry of reports, {"format":"playwright-json","content":...}, and the same planners and mapping`},
+}
+
 func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		// A resource read that reaches a handler marks it: an error from a
@@ -185,6 +193,10 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 		switch r := req.(type) {
 		case *mcp.CallToolRequest:
 			if names := liveToolNames(ctx, next, r.Session); r.Params != nil && !slices.Contains(names, r.Params.Name) {
+				if instead, ok := retiredTools[r.Params.Name]; ok && slices.Contains(names, instead.tool) {
+					return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: problem(automium.CodeUnsupportedOperation, automium.PathOf("name"), names,
+						"%s is no longer a tool; call %s %s", r.Params.Name, instead.tool, instead.how)})
+				}
 				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{Error: problem(automium.CodeUnsupportedOperation, automium.PathOf("name"), names,
 					"unknown tool %s; call one of the allowed tools", echo.Value(r.Params.Name))})
 			}

@@ -75,6 +75,10 @@ func TestWireErrors(t *testing.T) {
 				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "automium_execute_run"})
 				return err
 			}, jsonrpc.CodeInvalidParams, "automium_compare_planners"},
+			{"retired tool", func() error {
+				_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "automium_compare_playwright_report"})
+				return err
+			}, jsonrpc.CodeInvalidParams, `call automium_compare_reports with the report as one entry of reports, {"format":"playwright-json"`},
 			{"unknown prompt", func() error {
 				_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "write_tests"})
 				return err

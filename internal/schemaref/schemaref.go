@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 )
 
@@ -104,8 +103,10 @@ func inline(v any, defs map[string]any, depth int, budget *int) (any, error) {
 // object only, whose description ends by saying where its members are (see
 // mcpserver/compact.go): "as automium_compile_journey takes it" for a tool's
 // whole input, "as planner in automium_create_run_submission" for one
-// property of it. saidAt reads that ending.
-var saidAt = regexp.MustCompile(`(?:^|, )as (?:([A-Za-z0-9_]+) in )?([a-z0-9_]+)(?: takes it)?$`)
+// property of it, named by its path from the tool's input ("mapping.planner",
+// "planners[]" for the items of a list, "labels.*" for the values of a map).
+// saidAt reads that ending.
+var saidAt = regexp.MustCompile(`(?:^|, )as (?:([A-Za-z0-9_.*\[\]]+) in )?([a-z0-9_]+)(?: takes it)?$`)
 
 // InlineCatalog inlines every input schema of a catalog (tool name to schema)
 // as Inline does, and then writes out every object advertised as an object
@@ -161,8 +162,11 @@ func expandSaid(v any, catalog map[string]map[string]any, depth int) error {
 
 // saidTarget returns the object an object-only node points to.
 func saidTarget(v map[string]any, catalog map[string]map[string]any) (map[string]any, bool, error) {
+	// A pointer is written as the type and the description alone: an object
+	// with anything else (the values of a map, a closure) says its own
+	// members, whatever its description ends with ("labels, as given").
 	desc, _ := v["description"].(string)
-	if v["type"] != "object" || v["properties"] != nil || !strings.HasPrefix(desc, "as ") && !strings.Contains(desc, ", as ") {
+	if len(v) != 2 || v["type"] != "object" || !strings.HasPrefix(desc, "as ") && !strings.Contains(desc, ", as ") {
 		return nil, false, nil
 	}
 	m := saidAt.FindStringSubmatch(desc)
@@ -176,37 +180,39 @@ func saidTarget(v map[string]any, catalog map[string]map[string]any) (map[string
 	if m[1] == "" {
 		return tool, true, nil
 	}
-	if p := findProperty(tool, m[1], 0); p != nil {
+	if p := atPath(tool, m[1]); p != nil {
 		return p, true, nil
 	}
 	return nil, false, fmt.Errorf("%q points to a property %s that %s does not have", desc, m[1], m[2])
 }
 
-// findProperty returns the first object-typed property named name, nearest
-// the root first.
-func findProperty(s map[string]any, name string, depth int) map[string]any {
-	if depth > maxDepth {
+// atPath returns the object at path in s: property names joined by dots, a
+// name followed by "[]" for the items of that list, "*" for the values of a
+// map. Only an object is a pointer's target.
+func atPath(s map[string]any, path string) map[string]any {
+	node := s
+	for _, seg := range strings.Split(path, ".") {
+		if seg == "*" {
+			node, _ = node["additionalProperties"].(map[string]any)
+		} else {
+			name, lists := seg, 0
+			for strings.HasSuffix(name, "[]") { // "a[][]": a list of lists
+				name, lists = name[:len(name)-2], lists+1
+			}
+			props, _ := node["properties"].(map[string]any)
+			node, _ = props[name].(map[string]any)
+			for ; lists > 0 && node != nil; lists-- {
+				node, _ = node["items"].(map[string]any)
+			}
+		}
+		if node == nil {
+			return nil
+		}
+	}
+	if node["type"] != "object" {
 		return nil
 	}
-	props, _ := s["properties"].(map[string]any)
-	if p, ok := props[name].(map[string]any); ok && p["type"] == "object" {
-		return p
-	}
-	keys := make([]string, 0, len(props))
-	for k := range props {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		p, _ := props[k].(map[string]any)
-		if items, ok := p["items"].(map[string]any); ok {
-			p = items
-		}
-		if found := findProperty(p, name, depth+1); found != nil {
-			return found
-		}
-	}
-	return nil
+	return node
 }
 
 func deepCopy(v any) any {

@@ -62,3 +62,46 @@ func fanOut(n int) string {
 	fmt.Fprintf(&b, `,"d%d":{"type":"string"}`, n)
 	return b.String()
 }
+
+// TestInlineCatalogPointers: an object written as its type and a description
+// ending "as PATH in TOOL" (or "as TOOL takes it") gets the members listed
+// there; an object that says anything else of itself is no pointer, whatever
+// its description ends with; a pointer to nothing is an error.
+func TestInlineCatalogPointers(t *testing.T) {
+	const first = `{"type":"object","properties":{"a":{"type":"object","properties":{"x":{"type":"object","properties":{"m":{"type":"string"}}}}},"l":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}}}}}}`
+	for _, tt := range []struct {
+		name    string
+		second  string
+		want    string // the second tool's y, inlined
+		wantErr bool
+	}{
+		{"a nested property", `{"type":"object","properties":{"y":{"type":"object","description":"as a.x in first"}}}`,
+			`{"type":"object","description":"as a.x in first","properties":{"m":{"type":"string"}}}`, false},
+		{"the items of a list", `{"type":"object","properties":{"y":{"type":"object","description":"the rows, as l[] in first"}}}`,
+			`{"type":"object","description":"the rows, as l[] in first","properties":{"n":{"type":"integer"}}}`, false},
+		{"a whole input", `{"type":"object","properties":{"y":{"type":"object","description":"as first takes it"}}}`,
+			`{"type":"object","description":"as first takes it","properties":{"a":{"type":"object","properties":{"x":{"type":"object","properties":{"m":{"type":"string"}}}}},"l":{"type":"array","items":{"type":"object","properties":{"n":{"type":"integer"}}}}}}`, false},
+		{"a map whose description ends like a pointer", `{"type":"object","properties":{"y":{"type":"object","description":"labels, as given","additionalProperties":{"type":"string"}}}}`,
+			`{"type":"object","description":"labels, as given","additionalProperties":{"type":"string"}}`, false},
+		{"a property the tool lacks", `{"type":"object","properties":{"y":{"type":"object","description":"as a.z in first"}}}`, ``, true},
+		{"a tool the catalog lacks", `{"type":"object","properties":{"y":{"type":"object","description":"as a.x in third"}}}`, ``, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := InlineCatalog(map[string]any{"first": json.RawMessage(first), "second": json.RawMessage(tt.second)})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, want an error: %v", err, tt.wantErr)
+			}
+			if tt.wantErr {
+				return
+			}
+			var want any
+			if err := json.Unmarshal([]byte(tt.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			y := got["second"]["properties"].(map[string]any)["y"]
+			if diff := cmp.Diff(want, y); diff != "" {
+				t.Errorf("second.y inlined (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
