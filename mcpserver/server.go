@@ -1,7 +1,11 @@
 // Package mcpserver adapts the automium package to the Model Context Protocol, so
-// that coding agents can use Automium's contract layer. A program serves a new
-// server on the stdio transport in package mcpserver/stdio, as the automium-mcp
-// binary does, or on any other [mcp.Transport]:
+// that coding agents can use Automium's contract layer. It is the adapter and
+// nothing else: tools, resources, prompts, completions, their schemas and the
+// shaping of their errors. It knows no transport: a program serves a new server
+// on any [mcp.Transport]. The automium-mcp binary serves it on the transports of
+// package [github.com/automium/automium/mcpserver/transport], which stand in for
+// what go-sdk v1.8.0 lacks (its stdio transport ends the session on one
+// malformed line and drops answers at end of input):
 //
 //	server := mcpserver.New(nil)
 //	if err := server.Run(ctx, &stdio.Transport{}); err != nil {
@@ -10,10 +14,6 @@
 //
 // A program that already has an *mcp.Server puts Automium's features on it with
 // [Register] instead, beside its own.
-//
-// stdio is [github.com/automium/automium/mcpserver/stdio], the transport
-// automium-mcp serves on; go-sdk's mcp.StdioTransport ends the session on one
-// malformed line and drops answers at end of input.
 //
 // # What it serves
 //
@@ -65,7 +65,6 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/envelope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -198,7 +197,7 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 			// handler, such as the reference journeys', explains its own misses.
 			if r.Params != nil && !*served {
 				uris := liveResourceURIs(ctx, next, r.Session)
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: envelope.EchoURI(r.Params.URI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echo.URI(r.Params.URI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
 					"resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Value(r.Params.URI))})
 			}
 		}

@@ -33,7 +33,7 @@ import (
 
 	"github.com/automium/automium/internal/diag"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 )
 
 func main() {

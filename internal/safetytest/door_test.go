@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/testsupport"
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // httpProcess is automium-mcp -http, driven with its token over one session.
@@ -441,7 +441,7 @@ func TestSessionsKeepBoundedInitializeParams(t *testing.T) {
 	}
 
 	pid := web.cmd.Process.Pid
-	const sessions = 64 // mcpserver.DefaultHTTPMaxSessions
+	const sessions = 64 // transport.DefaultHTTPMaxSessions
 	name := envelope.MaxSessionParamsBytes - overhead
 	var before int64
 	for i := range sessions {

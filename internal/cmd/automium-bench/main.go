@@ -36,7 +36,7 @@
 //
 // The no-op server is this program's own child: automium-bench starts itself again
 // with the hidden first argument -serve-noop, which serves mcpserver.New plus the
-// no-op tool over the same mcpserver/stdio transport as automium-mcp, so both sides
+// no-op tool over the same mcpserver/transport/stdio transport as automium-mcp, so both sides
 // of the ratio pay for the same process boundary, transport and SDK. It is not a
 // network call; nothing here opens a socket. mcpserver rejects tool names outside
 // its own table before the SDK's dispatch, so the no-op call is answered by a
@@ -74,7 +74,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -1,6 +1,6 @@
 // Command conformance-fixture serves internal/conformancefixture's server (the
 // MCP conformance suite's fixtures plus Automium) through
-// mcpserver.NewHTTPHandler, the handler automium-mcp -http uses, so that every
+// transport.NewHTTPHandler, the handler automium-mcp -http uses, so that every
 // scenario of the suite passes through Automium's own HTTP door: its Host and
 // Origin checks, bearer token, limits, session admission and audit. It is run
 // by conformance/run.sh in CI and is not a product.
@@ -34,8 +34,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium/internal/conformancefixture"
-	"github.com/automium/automium/mcpserver"
 )
 
 // eventStoreMaxBytes bounds the events the handler keeps so that a stream can
@@ -76,7 +77,7 @@ func run(args []string, stderr io.Writer) int {
 	token := rand.Text()
 	signaled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{
+	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{
 		Token:              token,
 		Audit:              audit,
 		Logger:             logger,

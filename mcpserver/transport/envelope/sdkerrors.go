@@ -5,9 +5,6 @@ import (
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
 	"errors"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +40,7 @@ func SDKRefusal(method string) *jsonrpc.Error {
 //     rebuilt: the versions go-sdk supports and the one requested (SEP-2575),
 //     which the door bounds;
 //   - a -32602 whose data names a URI (go-sdk's resource-not-found, SEP-2164)
-//     keeps that URI in its data, through [EchoURI];
+//     keeps that URI in its data, through [echo.URI];
 //   - every other code keeps its code with a fixed message for it.
 //
 // The door refuses before go-sdk sees it everything go-sdk would refuse by
@@ -76,7 +73,7 @@ func SDKError(err error, method string) *jsonrpc.Error {
 			out.Message = "Resource not found: no resource has the URI the call of " + quoted + " names"
 			out.Data, _ = json.Marshal(struct {
 				URI string `json:"uri"`
-			}{EchoURI(sent.URI)})
+			}{echo.URI(sent.URI)})
 		}
 	case jsonrpc.CodeInvalidRequest:
 		out.Message = "Invalid Request: the call of " + quoted + " is not one the server can serve in this session"
@@ -118,19 +115,4 @@ func ownError(data json.RawMessage) bool {
 		return false
 	}
 	return env.Error != nil && env.Error.Code != "" && jsontext.Value(data).IsValid()
-}
-
-// MaxEchoedURIBytes is how much of a URI an error's data repeats whole: a
-// resource-not-found answer names the URI asked for (SEP-2164), so a client
-// can tell which of its reads failed.
-const MaxEchoedURIBytes = 256
-
-// EchoURI is a URI as an error's data repeats it: whole when it is at most
-// MaxEchoedURIBytes of valid UTF-8 without control characters, otherwise
-// through the bounded quote.
-func EchoURI(s string) string {
-	if len(s) <= MaxEchoedURIBytes && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	return echo.Quote(s)
 }

@@ -1,6 +1,6 @@
 // Package envelope is the one door every JSON-RPC message from an MCP client
 // passes before go-sdk sees it, whatever the transport: the stdio transport
-// (mcpserver/stdio), the HTTP handler (mcpserver.NewHTTPHandler), and any
+// (mcpserver/transport/stdio), the HTTP handler (mcpserver/transport.NewHTTPHandler), and any
 // transport an embedding program builds from [Parse] and [Message.JSONRPC].
 //
 // # The rule

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // Defaults of [HTTPOptions]. They match the stdio transport where the two have
@@ -174,12 +174,12 @@ const sessionlessVersion = "2026-07-28"
 // server given to NewHTTPHandler should serve nothing else.
 func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error) {
 	if opts == nil {
-		return nil, errors.New("mcpserver: NewHTTPHandler needs options with a token")
+		return nil, errors.New("transport: NewHTTPHandler needs options with a token")
 	}
 	o := *opts
 	switch {
 	case o.InsecureNoAuth && o.Token != "":
-		return nil, errors.New("mcpserver: InsecureNoAuth with a token; choose one")
+		return nil, errors.New("transport: InsecureNoAuth with a token; choose one")
 	case !o.InsecureNoAuth:
 		if err := CheckBearerToken(o.Token); err != nil {
 			return nil, err
@@ -204,7 +204,7 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 		o.MaxSessionBytes = DefaultHTTPMaxSessionBytes
 	}
 	if o.EventStoreMaxBytes < 0 {
-		return nil, fmt.Errorf("mcpserver: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
+		return nil, fmt.Errorf("transport: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -251,17 +251,17 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 // unchanged and cannot be guessed by counting.
 func CheckBearerToken(token string) error {
 	if len(token) < 16 || len(token) > 1024 {
-		return fmt.Errorf("mcpserver: a bearer token must be 16 to 1024 characters, not %d", len(token))
+		return fmt.Errorf("transport: a bearer token must be 16 to 1024 characters, not %d", len(token))
 	}
 	body := strings.TrimRight(token, "=")
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
-			return fmt.Errorf("mcpserver: a bearer token may hold only letters, digits, -._~+/ and trailing =; byte %d is %q", i, c)
+			return fmt.Errorf("transport: a bearer token may hold only letters, digits, -._~+/ and trailing =; byte %d is %q", i, c)
 		}
 	}
 	if body == "" {
-		return errors.New("mcpserver: a bearer token cannot be only =")
+		return errors.New("transport: a bearer token cannot be only =")
 	}
 	return nil
 }

@@ -62,7 +62,7 @@
 //     request's id when the id appears in the line's first 4 KiB, which is where
 //     the Go and Python SDKs put it; otherwise its id is null.
 //   - Every other line passes the envelope door (package
-//     mcpserver/envelope), the same parse every Automium transport uses: one
+//     mcpserver/transport/envelope), the same parse every Automium transport uses: one
 //     JSON value, valid UTF-8, at most MaxValues values (default
 //     [DefaultMaxValues]) nested at most MaxDepth deep (default
 //     [DefaultMaxDepth]), _meta included, no member name twice in one object
@@ -154,7 +154,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
