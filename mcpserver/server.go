@@ -53,8 +53,9 @@
 // their shape and bounds together, one line each and under "problems" in the
 // JSON, so a caller fixes them in one round trip. Unknown tools, prompts and
 // resources and bad prompt arguments are JSON-RPC errors with real codes, naming
-// what the server has. A panic in any Automium handler is recovered and reported
-// as an internal error; the session lives on.
+// what the server has. Panics are not recovered here: that is a gap of go-sdk,
+// and package mcpserver/transport's Recover closes it for every handler of a
+// server, Automium's and an embedder's alike.
 package mcpserver
 
 import (
@@ -73,7 +74,7 @@ import (
 // defaults. They copy what they need, so an Options may be reused or changed
 // afterwards.
 type Options struct {
-	// Logger receives the server's diagnostics, including recovered panics. It
+	// Logger receives the server's diagnostics. It
 	// must not write to stdout, which carries the protocol on stdio. Nil discards.
 	Logger *slog.Logger
 }
@@ -145,9 +146,7 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 	// out, since the caller's own features are part of that server too.
 	catalog := catalogFor(toolTable, promptTable)
 	register(s, log, toolTable, promptTable, catalog.withResource(resources()))
-	// recoverPanics is outermost, so it also covers the name guard and the
-	// completion handler.
-	s.AddReceivingMiddleware(recoverPanics(log), guardNames, catalog.advertise)
+	s.AddReceivingMiddleware(guardNames, catalog.advertise)
 	return s
 }
 

@@ -22,7 +22,6 @@ import (
 	"github.com/automium/automium/mcpserver/transport"
 
 	"github.com/automium/automium/internal/diag"
-	"github.com/automium/automium/mcpserver"
 )
 
 // HTTP server limits; transport.HTTPOptions holds the MCP ones (body, sessions,
@@ -155,7 +154,7 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	defer stop()
 	context.AfterFunc(signaled, stop)
 
-	server := mcpserver.New(&mcpserver.Options{Logger: logger})
+	server := newServer(logger)
 	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{
 		Token:          token,
 		InsecureNoAuth: h.noAuth,

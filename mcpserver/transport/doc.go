@@ -30,7 +30,7 @@
 //	| Params are quoted whole in -32602, Go type names and code 0 in other errors | envelope: the door refuses what go-sdk would decode and quote; go-sdk's errors are rendered from their code and method (SDKError, SDKRefusal); HTTP: rpcwriter.go and the event store's rendering | envelope's sdkerrors.go, rpcwriter.go, the event store's rendering of errors |
 //	| Nothing bounds what is in flight: bodies and lines, calls, and what go-sdk queues behind initialize | stdio's places and byte budget; the HTTP handler's MaxInFlight, byte budgets and ordered initialize; the bounded event store | stdio's places, the HTTP budgets and the ordering, eventstore.go (go-sdk's memory store is unbounded per stream) |
 //	| Nothing bounds sessions: their number, the connections behind them, what each keeps | the HTTP handler's session cap with eviction of the least recently used idle session; ConnLimiter; the door's bound on what initialize and logging/setLevel leave behind | admitSession and the session table in http.go, connlimit.go, envelope's MaxSessionParamsBytes |
-//	| No panic recovery: a panicking handler ends the process (PR #1180 was declined) | the recovery of the handlers the server registers | the recovery |
+//	| No panic recovery: a panicking handler ends the process (PR #1180 was declined) | [Recover], the one recovery, outermost receiving middleware of the server, so every handler on every transport is behind it | recover.go |
 //
 // Besides the gaps, the HTTP handler is what a network listener needs and
 // go-sdk leaves to its embedder: the Host, Origin and bearer-token checks and

@@ -72,6 +72,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/transport/stdio"
@@ -711,6 +713,8 @@ func serveNoop() int {
 		InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return noopResult(), nil
 	})
+	// The binary's one panic recovery, outermost of automium's part.
+	s.AddReceivingMiddleware(transport.Recover(logger))
 	// Installed last, so it runs first: in front of mcpserver's name check, which
 	// knows only automium's tools.
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

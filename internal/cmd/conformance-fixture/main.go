@@ -74,6 +74,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conformance-fixture: %v\n", err)
 		return 1
 	}
+	server.AddReceivingMiddleware(transport.Recover(logger)) // as automium-mcp
 	token := rand.Text()
 	signaled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
