@@ -188,7 +188,8 @@ func attackTable() []attackRow {
 		{"protocol version of 1 MiB in _meta", call("30", `"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("<", 1<<20)+`"}}`)},
 		{"protocol version of 1 MiB in _meta, before 2026", call("31", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("1", 1<<20)+`"}}`)},
 		// What go-sdk refuses by decoding params or by its method table,
-		// refused by the door before go-sdk reads it (envelope.checkMethod).
+		// rendered on the way out from its code (envelope.SDKError), the
+		// same on both transports.
 		{"tools/call null params", call("40", `"method":"tools/call","params":null`)},
 		{"tools/call _meta a list", call("41", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":[]}`)},
 		{"tools/call arguments a list", call("42", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":[1]}`)},

@@ -456,6 +456,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.CodeInvalidRequest, "Invalid Request: "+envelope.SessionlessInSessionReason(version)))
 		return
 	}
+	if problem := transportHeaders(r.Header, view); problem != nil {
+		// go-sdk would refuse it with a plain-text 400 that the answer
+		// could not tell from its method check.
+		if !view.IsCall() {
+			rec.refusal = "header"
+			aw.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		h.answer(aw, rec, "header", http.StatusBadRequest, problem.Response())
+		return
+	}
 	if problem := standardHeaders(r.Header, view); problem != nil {
 		if !view.IsCall() {
 			// JSON-RPC answers no notification: the status says it.
@@ -531,7 +542,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.refs.Store(ref, rec)
 	defer h.refs.Delete(ref)
 	r.Header.Set(auditRefHeader, ref)
-	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID}
+	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID, params: len(view.Params) > 0}
 	if call != nil {
 		rw.cancelled = func() bool { return h.isCancelled(call) }
 	}
@@ -582,6 +593,40 @@ func standardHeaders(header http.Header, view *envelope.Message) *envelope.Probl
 	case name != view.Name:
 		return mismatch("header mismatch: Mcp-Name header value " + echo.Quote(name) +
 			" does not match body value " + echo.Quote(view.Name))
+	}
+	return nil
+}
+
+// transportHeaders checks the headers MCP's Streamable HTTP transport asks of
+// every POST, which go-sdk checks before it reads the body and refuses in
+// plain text: Accept must admit both application/json and text/event-stream
+// (RFC 9110 media ranges: */*, application/*, text/* admit them too), and an
+// Mcp-Protocol-Version header of the handshake protocols must name one this
+// server speaks. A sessionless version (2026-07-28 and later) go-sdk answers
+// itself, in JSON-RPC, with the versions it speaks.
+func transportHeaders(header http.Header, view *envelope.Message) *envelope.Problem {
+	jsonOK, streamOK := false, false
+	for _, value := range header.Values("Accept") {
+		for _, part := range strings.Split(value, ",") {
+			media, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(media)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	if !jsonOK || !streamOK {
+		return &envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: send Accept: application/json, text/event-stream; a Streamable HTTP client must accept both"}
+	}
+	if version := header.Get("Mcp-Protocol-Version"); version != "" && version < sessionlessVersion && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		return &envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: the Mcp-Protocol-Version header " + echo.Quote(version) + " names no protocol this server speaks; send one of " +
+				strings.Join(mcp.SupportedProtocolVersions(), ", ") + ", or none"}
 	}
 	return nil
 }
