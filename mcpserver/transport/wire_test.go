@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,13 +24,15 @@ import (
 // transports to the same answer for the same bytes.
 type wire interface {
 	// send sends one message and returns the answer the client reads:
-	// the JSON-RPC message, or "" when none comes (a notification, a
-	// cancelled call).
+	// the JSON-RPC message, or "" when none comes (a notification).
 	send(t *testing.T, message string) string
+	// start sends a call without waiting; its result is the answer the
+	// client read once the call is over, "" for none (a cancelled call).
+	// On stdio, "over" is when a ping sent after it is answered.
+	start(t *testing.T, message string) (result func() string)
 }
 
-// wires opens a wire over each transport to a server that mcpserver.New
-// builds, with its extra tools.
+// wires opens a wire over each transport to server.
 var wires = []struct {
 	name string
 	open func(t *testing.T, server *mcp.Server) wire
@@ -38,9 +42,13 @@ var wires = []struct {
 }
 
 type stdioWire struct {
-	in    io.Writer
-	lines chan string
-	next  int
+	in io.Writer
+
+	mu      sync.Mutex
+	answers map[string]string // by id, every answer read
+	others  []string          // lines without an id
+	changed chan struct{}
+	next    int
 }
 
 func openStdioWire(t *testing.T, server *mcp.Server) wire {
@@ -51,21 +59,26 @@ func openStdioWire(t *testing.T, server *mcp.Server) wire {
 	go func() {
 		done <- server.Run(context.Background(), &stdio.Transport{Reader: serverIn, Writer: serverOut})
 	}()
-	w := &stdioWire{in: clientOut, lines: make(chan string, 64)}
+	w := &stdioWire{in: clientOut, answers: map[string]string{}, changed: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(clientIn)
 		sc.Buffer(nil, 32<<20)
 		for sc.Scan() {
-			w.lines <- sc.Text()
+			line := sc.Text()
+			w.mu.Lock()
+			if id := idOf(line); id != "" {
+				w.answers[id] = line
+			} else {
+				w.others = append(w.others, line)
+			}
+			close(w.changed)
+			w.changed = make(chan struct{})
+			w.mu.Unlock()
 		}
-		close(w.lines)
+		io.Copy(io.Discard, clientIn)
 	}()
 	t.Cleanup(func() {
 		clientOut.Close()
-		go func() {
-			for range w.lines {
-			}
-		}()
 		<-done
 		serverOut.Close()
 	})
@@ -76,40 +89,76 @@ func openStdioWire(t *testing.T, server *mcp.Server) wire {
 	return w
 }
 
-// send writes the message, then a ping: the answer is the line with the
-// message's id, or none when the ping's answer comes first and the message
-// has no id. A call's answer is waited for.
-func (w *stdioWire) send(t *testing.T, message string) string {
+// await waits for the answer with id.
+func (w *stdioWire) await(t *testing.T, id string) string {
 	t.Helper()
-	w.next++
-	sentinel := `"ping-` + strings.Repeat("x", w.next%3) + string(rune('a'+w.next%26)) + `"`
-	if _, err := io.WriteString(w.in, message+"\n"+`{"jsonrpc":"2.0","id":`+sentinel+`,"method":"ping"}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	id := idOf(message)
-	answer := ""
-	for pinged := false; !pinged || (id != "" && answer == ""); {
+	deadline := time.After(20 * time.Second)
+	for {
+		w.mu.Lock()
+		answer, ok := w.answers[id]
+		changed := w.changed
+		w.mu.Unlock()
+		if ok {
+			return answer
+		}
 		select {
-		case line, ok := <-w.lines:
-			if !ok {
-				t.Fatalf("stdio closed before answering %.100s", message)
-			}
-			switch got := idOf(line); {
-			case got == sentinel:
-				pinged = true
-			case id != "" && got == id:
-				answer = line
-			case id == "" && !pinged:
-				answer = line // something answered a message with no id
-			}
-		case <-time.After(10 * time.Second):
-			if id == "" || pinged {
-				return answer
-			}
-			t.Fatalf("no answer over stdio to %.100s", message)
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("no answer over stdio with id %s", id)
 		}
 	}
-	return answer
+}
+
+// ping sends a ping and waits for its answer: everything the server wrote
+// before it has been read.
+func (w *stdioWire) ping(t *testing.T) {
+	t.Helper()
+	w.mu.Lock()
+	w.next++
+	id := `"sentinel-` + strconv.Itoa(w.next) + `"`
+	w.mu.Unlock()
+	if _, err := io.WriteString(w.in, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	w.await(t, id)
+}
+
+func (w *stdioWire) write(t *testing.T, message string) {
+	t.Helper()
+	if _, err := io.WriteString(w.in, message+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// send writes the message and waits for the answer with its id; a message
+// without one is followed by a ping, and whatever came without an id
+// before the ping's answer is its answer.
+func (w *stdioWire) send(t *testing.T, message string) string {
+	t.Helper()
+	if id := idOf(message); id != "" {
+		w.write(t, message)
+		return w.await(t, id)
+	}
+	w.mu.Lock()
+	before := len(w.others)
+	w.mu.Unlock()
+	w.write(t, message)
+	w.ping(t)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.others[before:], "\n")
+}
+
+func (w *stdioWire) start(t *testing.T, message string) func() string {
+	t.Helper()
+	w.write(t, message)
+	id := idOf(message)
+	return func() string {
+		w.ping(t)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.answers[id]
+	}
 }
 
 // idOf is a message's id as raw JSON, "" when it has none.
@@ -132,6 +181,13 @@ func openHTTPWire(t *testing.T, server *mcp.Server) wire {
 	t.Helper()
 	s := newTestServerFor(t, server, transport.HTTPOptions{})
 	return &httpWire{s: s, session: session(t, s)}
+}
+
+func (w *httpWire) start(t *testing.T, message string) func() string {
+	t.Helper()
+	out := make(chan string, 1)
+	go func() { out <- w.send(t, message) }()
+	return func() string { return <-out }
 }
 
 func (w *httpWire) send(t *testing.T, message string) string {
