@@ -51,6 +51,12 @@ const (
 	// under concurrent large calls: about ten maximal calls at once, where
 	// stdio's 16 places admit sixteen.
 	DefaultHTTPMaxInFlightBytes = DefaultHTTPMaxBodyBytes
+	// DefaultHTTPMaxRetainedBytes bounds what all sessions keep for their
+	// lives together: the params of each one's initialize, which go-sdk keeps
+	// (clientInfo, capabilities), each at most envelope.MaxSessionParamsBytes.
+	// It is what the default session cap allows, so the count binds first
+	// unless an embedder raises MaxSessions.
+	DefaultHTTPMaxRetainedBytes = DefaultHTTPMaxSessions * envelope.MaxSessionParamsBytes
 	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once.
 	// It equals the global budget by default; an embedder that raises the
 	// global one keeps each session to this.
@@ -92,6 +98,12 @@ type HTTPOptions struct {
 	// the bound: the request gets 503 with Retry-After. A body alone is always
 	// admitted.
 	MaxInFlightBytes, MaxSessionBytes int64
+	// MaxRetainedBytes bounds what the sessions keep for their lives, all
+	// together: each is charged the bytes of its initialize's params, which
+	// go-sdk keeps; 0 means DefaultHTTPMaxRetainedBytes. A new session over
+	// it closes the least recently used sessions with no POST in flight, as
+	// MaxSessions does, until it fits; when none can be closed, it gets 503.
+	MaxRetainedBytes int64
 	// MaxInFlight bounds the POST and DELETE requests served at once; 0 means
 	// DefaultHTTPMaxInFlight. A request over the limit gets 503.
 	MaxInFlight int
@@ -203,6 +215,9 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 	if o.MaxSessionBytes <= 0 {
 		o.MaxSessionBytes = DefaultHTTPMaxSessionBytes
 	}
+	if o.MaxRetainedBytes <= 0 {
+		o.MaxRetainedBytes = DefaultHTTPMaxRetainedBytes
+	}
 	if o.EventStoreMaxBytes < 0 {
 		return nil, fmt.Errorf("transport: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
 	}
@@ -280,6 +295,7 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	admitted int                      // POSTs without a session ID being served
+	pending  int64                    // the retained bytes those POSTs bring
 	sessions map[string]*sessionState // what the handler knows of each session
 	clock    uint64                   // counts requests, to order sessions by last use
 	held     int64                    // body bytes held, all sessions together
@@ -287,9 +303,10 @@ type httpHandler struct {
 
 // sessionState is what the handler tracks of one session, under h.mu.
 type sessionState struct {
-	last  uint64 // h.clock at its latest request
-	posts int    // POST and DELETE requests in flight
-	held  int64  // body bytes its requests hold
+	last     uint64 // h.clock at its latest request
+	posts    int    // POST and DELETE requests in flight
+	held     int64  // body bytes its requests hold
+	retained int64  // the bytes of its initialize's params, which go-sdk keeps
 	// ordered is closed when the initialize being served on the session
 	// ends, nil when there is none: go-sdk handles initialize before
 	// anything else and queues, without bound, what arrives meanwhile, so
@@ -505,15 +522,19 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
 		// whatever it carries, and keeps it if it ends up initialized.
-		if !h.admitSession() {
+		var keeps int64 // what go-sdk keeps of this session if it ends up initialized
+		if view.Method == "initialize" {
+			keeps = int64(len(view.Params))
+		}
+		if !h.admitSession(keeps) {
 			aw.Header().Set("Retry-After", "60")
 			h.refuse(aw, rec, "session_limit", http.StatusServiceUnavailable,
 				fmt.Sprintf("Service Unavailable: %d sessions are open, each with a request in flight, the limit; try again later", h.opts.MaxSessions))
 			return
 		}
-		defer h.endAdmission()
+		defer h.endAdmission(keeps)
 		if view.Method == "initialize" {
-			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id")) }
+			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id"), keeps) }
 			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
 		}
 	case handler == h.stateful:
@@ -853,15 +874,17 @@ func (h *httpHandler) session(id string) *sessionState {
 
 // beginOrdered marks an initialize in flight on a session, before its answer
 // (and, for a new session, its ID) reaches the client.
-func (h *httpHandler) beginOrdered(id string) {
+func (h *httpHandler) beginOrdered(id string, retained int64) {
 	if id == "" {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if st := h.session(id); st.ordered == nil {
+	st := h.session(id)
+	if st.ordered == nil {
 		st.ordered = make(chan struct{})
 	}
+	st.retained = retained
 }
 
 func (h *httpHandler) endOrdered(id string) {
@@ -886,59 +909,81 @@ func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason str
 	_, _ = w.Write(body)
 }
 
-// admitSession reserves a place for the session go-sdk may create. The
-// places taken are the server's sessions with an ID plus the POSTs without
-// one still being served, which are not yet among them. At the limit, the
-// least recently used session with no POST in flight is closed to make room.
-func (h *httpHandler) admitSession() bool {
+// admitSession reserves a place for the session go-sdk may create, which
+// will keep retained bytes if it ends up initialized. The places taken are
+// the server's sessions with an ID plus the POSTs without one still being
+// served, which are not yet among them; the bytes, what those sessions and
+// POSTs keep. At either limit, the least recently used sessions with no POST
+// in flight are closed to make room.
+func (h *httpHandler) admitSession(retained int64) bool {
 	h.mu.Lock()
-	var (
-		open   = map[string]*mcp.ServerSession{}
-		victim *mcp.ServerSession
-		oldest uint64
-	)
+	open := map[string]*mcp.ServerSession{}
 	for s := range h.server.Sessions() {
 		if id := s.ID(); id != "" {
 			open[id] = s
 		}
 	}
-	for id := range h.sessions {
+	kept := h.pending
+	for id, st := range h.sessions {
 		if open[id] == nil {
 			delete(h.sessions, id) // closed or expired
+			continue
 		}
+		kept += st.retained
 	}
-	if len(open)+h.admitted < h.opts.MaxSessions {
-		h.admitted++
-		h.mu.Unlock()
-		return true
+	fits := func(sessions int, bytes int64) bool {
+		return sessions+h.admitted < h.opts.MaxSessions && bytes+retained <= h.opts.MaxRetainedBytes
 	}
-	for id, s := range open {
-		st := h.sessions[id]
-		var last uint64
-		if st != nil {
-			if st.posts > 0 || st.ordered != nil {
-				continue
-			}
-			last = st.last
-		}
-		if victim == nil || last < oldest || last == oldest && id < victim.ID() {
-			victim, oldest = s, last
-		}
-	}
-	if victim == nil || len(open)-1+h.admitted >= h.opts.MaxSessions {
+	if len(open)+h.admitted > h.opts.MaxSessions || retained > h.opts.MaxRetainedBytes {
+		// Room by count would take more than one closed session: the
+		// other places are POSTs being served, which closing sessions
+		// does not free.
 		h.mu.Unlock()
 		return false
 	}
-	delete(h.sessions, victim.ID())
+	var victims []*mcp.ServerSession
+	for n := len(open); !fits(n, kept); n-- {
+		var victim *mcp.ServerSession
+		var oldest uint64
+		for id, s := range open {
+			st := h.sessions[id]
+			var last uint64
+			if st != nil {
+				if st.posts > 0 || st.ordered != nil {
+					continue
+				}
+				last = st.last
+			}
+			if victim == nil || last < oldest || last == oldest && id < victim.ID() {
+				victim, oldest = s, last
+			}
+		}
+		if victim == nil {
+			h.mu.Unlock()
+			return false
+		}
+		if st := h.sessions[victim.ID()]; st != nil {
+			kept -= st.retained
+		}
+		delete(open, victim.ID())
+		victims = append(victims, victim)
+	}
+	for _, v := range victims {
+		delete(h.sessions, v.ID())
+	}
 	h.admitted++
+	h.pending += retained
 	h.mu.Unlock()
-	_ = victim.Close() // ends its event stream; its next request gets 404
+	for _, v := range victims {
+		_ = v.Close() // ends its event stream; its next request gets 404
+	}
 	return true
 }
 
-func (h *httpHandler) endAdmission() {
+func (h *httpHandler) endAdmission(retained int64) {
 	h.mu.Lock()
 	h.admitted--
+	h.pending -= retained
 	h.mu.Unlock()
 }
 

@@ -820,3 +820,40 @@ func TestHTTPCancelledCallHasOneOutcome(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPRetainedBudget: sessions are charged what go-sdk keeps of their
+// initialize, and a new session over MaxRetainedBytes closes the least
+// recently used idle ones, by bytes as MaxSessions does by count; one that
+// cannot fit by closing idle sessions gets 503.
+func TestHTTPRetainedBudget(t *testing.T) {
+	const each = 60_000
+	s := newTestServer(t, transport.HTTPOptions{MaxRetainedBytes: 3*each + 1000})
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` +
+		strings.Repeat("n", each-100) + `","version":"0"}}}`
+	open := func() string {
+		resp := s.post(t, initialize, nil)
+		io.Copy(io.Discard, resp.Body)
+		id := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != http.StatusOK || id == "" {
+			t.Fatalf("initialize: status %d", resp.StatusCode)
+		}
+		s.post(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"})
+		return id
+	}
+	ping := func(id string) int {
+		resp := s.post(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"})
+		io.Copy(io.Discard, resp.Body)
+		return resp.StatusCode
+	}
+	ids := []string{open(), open(), open()}
+	ping(ids[0]) // the first is now used more recently than the second
+	ids = append(ids, open())
+	got := []int{ping(ids[0]), ping(ids[1]), ping(ids[2]), ping(ids[3])}
+	if diff := cmp.Diff([]int{http.StatusOK, http.StatusNotFound, http.StatusOK, http.StatusOK}, got); diff != "" {
+		t.Errorf("statuses after a fourth session over the byte budget (-want +got):\n%s", diff)
+	}
+	// Small sessions fit beside them, up to the count.
+	if resp := s.post(t, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Errorf("a small initialize: status %d", resp.StatusCode)
+	}
+}
