@@ -96,6 +96,7 @@ func (w *stdioWire) await(t *testing.T, id string) string {
 	for {
 		w.mu.Lock()
 		answer, ok := w.answers[id]
+		delete(w.answers, id) // an id may be used again once answered
 		changed := w.changed
 		w.mu.Unlock()
 		if ok {
@@ -157,7 +158,9 @@ func (w *stdioWire) start(t *testing.T, message string) func() string {
 		w.ping(t)
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		return w.answers[id]
+		answer := w.answers[id]
+		delete(w.answers, id)
+		return answer
 	}
 }
 
