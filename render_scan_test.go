@@ -28,9 +28,9 @@ var preformatters = map[string][]string{
 
 // quoteAllowed are the files that may call echo.Quote themselves: the
 // renderer's own, and Path, which renders a name the input type does not know.
-// The transports (mcpserver/stdio, mcpserver/http.go) are another change's and
+// The transports (mcpserver/transport/stdio, mcpserver/transport/http.go) are another change's and
 // are listed so that this scan can be tightened when they move to echo.Msg.
-var quoteAllowed = []string{"path.go", "mcpserver/http.go"}
+var quoteAllowed = []string{"path.go", "mcpserver/transport/http.go"}
 
 // TestMessagesAreRenderedOnce is a vet-like check of the rule "one renderer
 // writes every message": in the root package, the MCP adapter and the

@@ -67,7 +67,7 @@ var allowedSelectors = map[string][]string{
 // nothing); every other rule applies to them too. TestStraceWholeHTTPSession
 // (tools/internal/safetytest) proves from the kernel what that mode does, and
 // TestStraceWholeSession that stdio mode never opens a socket.
-var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/http.go", "mcpserver/connlimit.go", "mcpserver/rpcwriter.go"}
+var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/transport/http.go", "mcpserver/transport/connlimit.go", "mcpserver/transport/rpcwriter.go"}
 
 var (
 	httpModeImports   = regexp.MustCompile(`^net(/http|/netip|/url)?$`)

@@ -2,7 +2,7 @@
 # The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
 # package.json and package-lock.json) in both of its frozen requirement sets,
 # 2025-11-25 and 2026-07-28, against two servers served by Automium's own HTTP
-# handler (mcpserver.NewHTTPHandler):
+# handler (transport.NewHTTPHandler):
 #
 #   1. tools/conformance-fixture: the suite's fixtures and Automium on one
 #      go-sdk server. Every scenario must pass, except those in

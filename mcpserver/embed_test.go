@@ -1,16 +1,11 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"log/slog"
 	"slices"
-	"strings"
 	"testing"
 
-	"github.com/automium/automium"
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -127,37 +122,5 @@ func checkEmbedded(t *testing.T, cs *mcp.ClientSession, guarded bool) {
 				t.Errorf("unknown %s: allowed %v lacks %s", u.name, env.Error.Allowed, w)
 			}
 		}
-	}
-}
-
-// TestRegisteredHandlersRecover checks that Automium's handlers recover their
-// own panics on a server that has no recovery middleware, as an embedder's
-// server may not, so a bug cannot end the embedding process.
-func TestRegisteredHandlersRecover(t *testing.T) {
-	boom := func(context.Context, struct{}) (struct{}, error) { panic("boom") }
-	toolTable := []tool{testCapability(t, "test_panic", "Panic", "Panics, for tests.", boom, struct{}{})}
-	promptTable := []prompt{newPrompt("test_panic", "Panic", "Panics, for tests.", nil,
-		func(context.Context, map[string]string) (string, error) { panic("boom") })}
-	var logs bytes.Buffer
-	s := mcp.NewServer(&mcp.Implementation{Name: "embedder", Version: "v1.0.0"}, nil)
-	register(s, slog.New(slog.NewTextHandler(&logs, nil)), toolTable, promptTable, resources())
-	cs := connect(t, s, "2025-11-25")
-	ctx := context.Background()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_panic", Arguments: map[string]any{}})
-	if err != nil {
-		t.Fatalf("panicking tool: %v, want a tool error", err)
-	}
-	if diff := cmp.Diff(automium.CodeInternal, toolError(t, res).Code); diff != "" {
-		t.Errorf("panicking tool (-want +got):\n%s", diff)
-	}
-	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_panic"})
-	if code, _ := rpcCode(t, err); code != jsonrpc.CodeInternalError {
-		t.Errorf("panicking prompt: code %d, want %d", code, jsonrpc.CodeInternalError)
-	}
-	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "automium://apps"}); err != nil {
-		t.Errorf("session did not survive: %v", err)
-	}
-	if !strings.Contains(logs.String(), "recovered panic") {
-		t.Errorf("panics were not logged:\n%s", logs.String())
 	}
 }

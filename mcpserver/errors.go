@@ -5,9 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
-	"runtime/debug"
 	"strings"
 
 	"github.com/automium/automium"
@@ -119,28 +117,4 @@ func readable(e *automium.Error) string {
 // as data so clients can read code, field and allowed values.
 func rpcError(code int64, env errorEnvelope) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: readable(env.Error), Data: envelopeJSON(env)}
-}
-
-// recoverPanics is receiving middleware that turns a panic in any handler into an
-// error response, because the SDK does not recover and one bad call must not end
-// the session. A panicking tool call becomes an internal tool error (the model sees
-// it); any other request gets JSON-RPC internal error -32603.
-func recoverPanics(log *slog.Logger) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-			defer func() {
-				r := recover()
-				if r == nil {
-					return
-				}
-				log.Error("mcpserver: recovered panic", "method", method, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-				if method == "tools/call" {
-					res, err = toolErrorResult(log, method, internalError()), nil
-					return
-				}
-				res, err = nil, rpcError(jsonrpc.CodeInternalError, errorEnvelope{Error: internalError()})
-			}()
-			return next(ctx, method, req)
-		}
-	}
 }

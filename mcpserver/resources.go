@@ -10,7 +10,6 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/envelope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -143,7 +142,7 @@ func readJourney(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadReso
 	id, _ := strings.CutPrefix(uri, journeysURIPrefix)
 	body, ok := journeyBodies()[id]
 	if !ok {
-		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: envelope.EchoURI(uri), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), automium.ReferenceJourneyIDs(),
+		return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echo.URI(uri), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), automium.ReferenceJourneyIDs(),
 			"%s is not a reference journey; use %s with one of the allowed IDs", echo.Value(id), journeysURITemplate)})
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "application/json", Text: body}}}, nil

@@ -1,7 +1,11 @@
 // Package mcpserver adapts the automium package to the Model Context Protocol, so
-// that coding agents can use Automium's contract layer. A program serves a new
-// server on the stdio transport in package mcpserver/stdio, as the automium-mcp
-// binary does, or on any other [mcp.Transport]:
+// that coding agents can use Automium's contract layer. It is the adapter and
+// nothing else: tools, resources, prompts, completions, their schemas and the
+// shaping of their errors. It knows no transport: a program serves a new server
+// on any [mcp.Transport]. The automium-mcp binary serves it on the transports of
+// package [github.com/automium/automium/mcpserver/transport], which stand in for
+// what go-sdk v1.8.0 lacks (its stdio transport ends the session on one
+// malformed line and drops answers at end of input):
 //
 //	server := mcpserver.New(nil)
 //	if err := server.Run(ctx, &stdio.Transport{}); err != nil {
@@ -10,10 +14,6 @@
 //
 // A program that already has an *mcp.Server puts Automium's features on it with
 // [Register] instead, beside its own.
-//
-// stdio is [github.com/automium/automium/mcpserver/stdio], the transport
-// automium-mcp serves on; go-sdk's mcp.StdioTransport ends the session on one
-// malformed line and drops answers at end of input.
 //
 // # What it serves
 //
@@ -53,8 +53,9 @@
 // their shape and bounds together, one line each and under "problems" in the
 // JSON, so a caller fixes them in one round trip. Unknown tools, prompts and
 // resources and bad prompt arguments are JSON-RPC errors with real codes, naming
-// what the server has. A panic in any Automium handler is recovered and reported
-// as an internal error; the session lives on.
+// what the server has. Panics are not recovered here: that is a gap of go-sdk,
+// and package mcpserver/transport's Recover closes it for every handler of a
+// server, Automium's and an embedder's alike.
 package mcpserver
 
 import (
@@ -65,7 +66,6 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/envelope"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -74,7 +74,7 @@ import (
 // defaults. They copy what they need, so an Options may be reused or changed
 // afterwards.
 type Options struct {
-	// Logger receives the server's diagnostics, including recovered panics. It
+	// Logger receives the server's diagnostics. It
 	// must not write to stdout, which carries the protocol on stdio. Nil discards.
 	Logger *slog.Logger
 }
@@ -146,9 +146,7 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 	// out, since the caller's own features are part of that server too.
 	catalog := catalogFor(toolTable, promptTable)
 	register(s, log, toolTable, promptTable, catalog.withResource(resources()))
-	// recoverPanics is outermost, so it also covers the name guard and the
-	// completion handler.
-	s.AddReceivingMiddleware(recoverPanics(log), guardNames, catalog.advertise)
+	s.AddReceivingMiddleware(guardNames, catalog.advertise)
 	return s
 }
 
@@ -210,7 +208,7 @@ func guardNames(next mcp.MethodHandler) mcp.MethodHandler {
 			// handler, such as the reference journeys', explains its own misses.
 			if r.Params != nil && !*served {
 				uris := liveResourceURIs(ctx, next, r.Session)
-				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: envelope.EchoURI(r.Params.URI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
+				return nil, rpcError(jsonrpc.CodeInvalidParams, errorEnvelope{URI: echo.URI(r.Params.URI), Error: problem(automium.CodeUnsupportedResource, automium.PathOf("uri"), uris,
 					"resource %s not found; read one of the allowed URIs, filling in a template's {braces}; no file is ever read", echo.Value(r.Params.URI))})
 			}
 		}

@@ -1,7 +1,6 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -119,44 +118,6 @@ func TestWireErrors(t *testing.T) {
 			})
 		}
 	})
-}
-
-// TestPanicRecovery registers panicking features through the same tables as the
-// real ones and checks that each panic becomes an internal error, is logged, and
-// leaves the session working.
-func TestPanicRecovery(t *testing.T) {
-	boom := func(context.Context, struct{}) (struct{}, error) { panic("boom") }
-	toolTable := append(slices.Clone(tools()), testCapability(t, "test_panic", "Panic", "Panics, for tests.", boom, struct{}{}))
-	promptTable := append(slices.Clone(prompts()), newPrompt("test_panic", "Panic", "Panics, for tests.", nil,
-		func(context.Context, map[string]string) (string, error) { panic("boom") }))
-	var logs bytes.Buffer
-	server := newServer(&Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))}, toolTable, promptTable)
-
-	eachVersion := func(t *testing.T, v string) {
-		cs := connect(t, server, v)
-		ctx := context.Background()
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "test_panic", Arguments: map[string]any{}})
-		if err != nil {
-			t.Fatalf("panicking tool: protocol error %v, want a tool error", err)
-		}
-		if e := toolError(t, res); e.Code != automium.CodeInternal {
-			t.Errorf("panicking tool: code %s, want internal", e.Code)
-		}
-		_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_panic"})
-		if code, werr := rpcCode(t, err); code != jsonrpc.CodeInternalError {
-			t.Errorf("panicking prompt: code %d (%s), want %d", code, werr.Message, jsonrpc.CodeInternalError)
-		}
-		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "automium_list_apps"})
-		if err != nil || res.IsError {
-			t.Fatalf("session did not survive the panics: %v %s", err, resultText(res))
-		}
-	}
-	for _, v := range protocolVersions {
-		t.Run("protocol "+v, func(t *testing.T) { eachVersion(t, v) })
-	}
-	if !strings.Contains(logs.String(), "recovered panic") || !strings.Contains(logs.String(), "boom") {
-		t.Errorf("panics were not logged:\n%s", logs.String())
-	}
 }
 
 // fixedURIs are the spec's v1 resources, the journey rules and the tool-catalog-v1 contract, exactly.

@@ -33,19 +33,6 @@ func referenceJourneyJSON(t testing.TB) string {
 	return string(b)
 }
 
-// testCapability builds a tool row for a test's own capability, its schemas
-// derived as go generate derives the real tools'.
-func testCapability[In, Out any](t testing.TB, name, title, description string, fn func(context.Context, In) (Out, error), example In) tool {
-	t.Helper()
-	row := newTool(name, title, description, fn, nil, nil)
-	in, out, err := deriveSchemas(row, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row.def.InputSchema, row.def.OutputSchema = in, out
-	return row
-}
-
 // exampleRunID is the run ID the tool table's examples share.
 func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
 

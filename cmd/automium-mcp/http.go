@@ -19,11 +19,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium/internal/diag"
-	"github.com/automium/automium/mcpserver"
 )
 
-// HTTP server limits; mcpserver.HTTPOptions holds the MCP ones (body, sessions,
+// HTTP server limits; transport.HTTPOptions holds the MCP ones (body, sessions,
 // requests in flight, idle sessions).
 const (
 	// maxHeaderBytes bounds a request's headers. A client sends a handful (the
@@ -113,7 +114,7 @@ func readToken(fd int, stdin *os.File) (string, error) {
 		return "", fmt.Errorf("-token-fd %d: %v", fd, err)
 	}
 	token := strings.TrimRight(string(line), "\r\n")
-	if err := mcpserver.CheckBearerToken(token); err != nil {
+	if err := transport.CheckBearerToken(token); err != nil {
 		return "", fmt.Errorf("-token-fd %d: %v", fd, err)
 	}
 	return token, nil
@@ -153,8 +154,8 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	defer stop()
 	context.AfterFunc(signaled, stop)
 
-	server := mcpserver.New(&mcpserver.Options{Logger: logger})
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{
+	server := newServer(logger)
+	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{
 		Token:          token,
 		InsecureNoAuth: h.noAuth,
 		JSONResponse:   h.json,
@@ -180,7 +181,7 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	conns := newConnTracker()
 	// Connections are capped whether or not they carry the token: one that
 	// never sends a request is closed by the next at the cap.
-	limit := &mcpserver.ConnLimiter{}
+	limit := &transport.ConnLimiter{}
 	srv := &http.Server{
 		ConnState: func(c net.Conn, state http.ConnState) {
 			limit.ConnState(c, state)

@@ -31,9 +31,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/automium/automium/internal/diag"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 )
 
 func main() {
@@ -141,11 +144,20 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	defer stop()
 	context.AfterFunc(signaled, stop)
 
-	server := mcpserver.New(&mcpserver.Options{Logger: logger})
-	transport := &stdio.Transport{Reader: stdin, Writer: stdout, Stop: signaled.Done()}
-	if err := server.Run(context.Background(), transport); err != nil {
+	server := newServer(logger)
+	if err := server.Run(context.Background(), &stdio.Transport{Reader: stdin, Writer: stdout, Stop: signaled.Done()}); err != nil {
 		logger.Error("session ended", "error", err)
 		return 1
 	}
 	return 0
+}
+
+// newServer is the wiring of the two halves: Automium's adapter (mcpserver),
+// which knows no transport, with the transport package's one panic recovery
+// outermost, so that it covers every handler and middleware of the server on
+// stdio and HTTP alike.
+func newServer(logger *slog.Logger) *mcp.Server {
+	server := mcpserver.New(&mcpserver.Options{Logger: logger})
+	server.AddReceivingMiddleware(transport.Recover(logger))
+	return server
 }

@@ -36,7 +36,7 @@
 //
 // The no-op server is this program's own child: automium-bench starts itself again
 // with the hidden first argument -serve-noop, which serves mcpserver.New plus the
-// no-op tool over the same mcpserver/stdio transport as automium-mcp, so both sides
+// no-op tool over the same mcpserver/transport/stdio transport as automium-mcp, so both sides
 // of the ratio pay for the same process boundary, transport and SDK. It is not a
 // network call; nothing here opens a socket. mcpserver rejects tool names outside
 // its own table before the SDK's dispatch, so the no-op call is answered by a
@@ -72,10 +72,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -712,6 +714,8 @@ func serveNoop() int {
 		InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return noopResult(), nil
 	})
+	// The binary's one panic recovery, outermost of automium's part.
+	s.AddReceivingMiddleware(transport.Recover(logger))
 	// Installed last, so it runs first: in front of mcpserver's name check, which
 	// knows only automium's tools.
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {

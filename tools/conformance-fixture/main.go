@@ -1,6 +1,6 @@
 // Command conformance-fixture serves tools/internal/conformancefixture's server (the
 // MCP conformance suite's fixtures plus Automium) through
-// mcpserver.NewHTTPHandler, the handler automium-mcp -http uses, so that every
+// transport.NewHTTPHandler, the handler automium-mcp -http uses, so that every
 // scenario of the suite passes through Automium's own HTTP door: its Host and
 // Origin checks, bearer token, limits, session admission and audit. It is run
 // by conformance/run.sh in CI and is not a product.
@@ -34,7 +34,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium/tools/internal/conformancefixture"
 )
 
@@ -73,10 +74,11 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "conformance-fixture: %v\n", err)
 		return 1
 	}
+	server.AddReceivingMiddleware(transport.Recover(logger)) // as automium-mcp
 	token := rand.Text()
 	signaled, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{
+	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{
 		Token:              token,
 		Audit:              audit,
 		Logger:             logger,

@@ -10,7 +10,7 @@
 // through Automium's HTTP handler in a test. This package carries the fixtures,
 // written from the suite's scenario descriptions, on a go-sdk server that also
 // has Automium registered with mcpserver.Register; the command in
-// tools/conformance-fixture serves it through mcpserver.NewHTTPHandler,
+// tools/conformance-fixture serves it through transport.NewHTTPHandler,
 // the handler the binary uses. It is test support: nothing outside CI uses it.
 package conformancefixture
 

@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium/tools/internal/conformancefixture"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,7 +27,7 @@ func (bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestThroughHTTPHandler runs a few fixtures the way the suite does, through
-// mcpserver.NewHTTPHandler with the token on, at both protocol revisions: on a
+// transport.NewHTTPHandler with the token on, at both protocol revisions: on a
 // session (2025-11-25) the server asks the client over the session; sessionless
 // (2026-07-28) it answers with input-required results and the client calls
 // again; test_reconnection closes its stream, and go-sdk's client resumes it
@@ -40,7 +41,7 @@ func TestThroughHTTPHandler(t *testing.T) {
 	}
 	// The event store, as the fixture command has it: test_reconnection's
 	// answer reaches go-sdk's client only by resuming the stream it closed.
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{Token: token, EventStoreMaxBytes: 1 << 20})
+	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{Token: token, EventStoreMaxBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestTamperedStateRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	handler, err := mcpserver.NewHTTPHandler(server, &mcpserver.HTTPOptions{Token: token})
+	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func abuseCases() []abuseCase {
 		{"`\"jsonrpc\":\"1.0\"`", []string{`{"jsonrpc":"1.0","id":15,"method":"ping"}`}, []string{"error -32600, id 15"}},
 		{"method is a number", []string{`{"jsonrpc":"2.0","id":17,"method":5}`}, []string{"error -32600, id 17"}},
 		// An id without method, result or error is neither a request nor a
-		// response; the SDK would drop it, so mcpserver/stdio answers it.
+		// response; the SDK would drop it, so mcpserver/transport/stdio answers it.
 		{"id without method, result or error", []string{`{"jsonrpc":"2.0","id":16}`}, []string{"error -32600, id 16"}},
 		{"a response to a request the server never sent", []string{`{"jsonrpc":"2.0","id":"x","result":{}}`}, nil},
 		// Unknown methods.
@@ -89,7 +89,7 @@ func abuseCases() []abuseCase {
 		// second gets -32600 and the first its result. The first is the
 		// heaviest valid call, a few hundred milliseconds of work, and both
 		// lines go in one write, so the second is read long before the first
-		// can be answered. (mcpserver/stdio's TestDuplicateInFlightID proves
+		// can be answered. (mcpserver/transport/stdio's TestDuplicateInFlightID proves
 		// the same with a call that cannot finish until the test lets it.)
 		{"duplicate id while the first is in flight", []string{
 			toolLine(`"dup"`, "automium_compile_journey", maximalJourneyArgs()) + "\n" +

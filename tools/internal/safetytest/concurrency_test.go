@@ -9,11 +9,11 @@ import (
 
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// connectPipe serves a fresh mcpserver session over mcpserver/stdio (the
+// connectPipe serves a fresh mcpserver session over mcpserver/transport/stdio (the
 // transport automium-mcp uses) through in-process pipes, and connects a go-sdk
 // client to it with the 2025-11-25 handshake. Under -race this puts the
 // transport, the SDK and every handler under the race detector.

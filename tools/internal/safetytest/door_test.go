@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/testsupport"
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // httpProcess is automium-mcp -http, driven with its token over one session.
@@ -188,7 +188,8 @@ func attackTable() []attackRow {
 		{"protocol version of 1 MiB in _meta", call("30", `"method":"ping","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("<", 1<<20)+`"}}`)},
 		{"protocol version of 1 MiB in _meta, before 2026", call("31", `"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+strings.Repeat("1", 1<<20)+`"}}`)},
 		// What go-sdk refuses by decoding params or by its method table,
-		// refused by the door before go-sdk reads it (envelope.checkMethod).
+		// rendered on the way out from its code (envelope.SDKError), the
+		// same on both transports.
 		{"tools/call null params", call("40", `"method":"tools/call","params":null`)},
 		{"tools/call _meta a list", call("41", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":{},"_meta":[]}`)},
 		{"tools/call arguments a list", call("42", `"method":"tools/call","params":{"name":"automium_list_apps","arguments":[1]}`)},
@@ -441,7 +442,7 @@ func TestSessionsKeepBoundedInitializeParams(t *testing.T) {
 	}
 
 	pid := web.cmd.Process.Pid
-	const sessions = 64 // mcpserver.DefaultHTTPMaxSessions
+	const sessions = 64 // transport.DefaultHTTPMaxSessions
 	name := envelope.MaxSessionParamsBytes - overhead
 	var before int64
 	for i := range sessions {

@@ -13,7 +13,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/testsupport"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -29,7 +29,7 @@ const (
 var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) })
 
 // FuzzServerLines feeds one raw line to the real Automium server (mcpserver.New
-// over mcpserver/stdio, what automium-mcp runs) between an initialize handshake
+// over mcpserver/transport/stdio, what automium-mcp runs) between an initialize handshake
 // and a sentinel tools/call, then ends the input. Whatever the line holds:
 //
 //   - nothing panics, hangs or ends the session early: Run returns nil at end of
@@ -42,7 +42,7 @@ var fuzzServer = sync.OnceValue(func() *mcp.Server { return mcpserver.New(nil) }
 //   - a tool error is a coded automium error, never internal (a recovered panic).
 //
 // Newlines in the input are replaced by spaces, so it is always exactly one line;
-// FuzzTransportLines in mcpserver/stdio covers line splitting. Seeds cover every
+// FuzzTransportLines in mcpserver/transport/stdio covers line splitting. Seeds cover every
 // method with good, bad and hostile params (testdata/fuzz/FuzzServerLines).
 func FuzzServerLines(f *testing.F) {
 	clean := runFuzzSession(f, nil)
@@ -157,7 +157,7 @@ func fuzzRequestID(line []byte) string {
 		// A subscription lasts as long as the session, so it is still open when
 		// the input ends; whether its final answer is written before the SDK
 		// shuts the session down is the SDK's race, not a promise of ours
-		// (mcpserver/stdio documents that it does not wait for listen calls).
+		// (mcpserver/transport/stdio documents that it does not wait for listen calls).
 		return ""
 	}
 	raw := bytes.TrimSpace(m["id"])

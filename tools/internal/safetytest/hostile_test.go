@@ -21,7 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/testsupport"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 )
 
 // sessionlessMeta makes a call one of the sessionless protocol (2026-07-28), as
@@ -168,7 +168,7 @@ func TestUnreadFloodStaysBounded(t *testing.T) {
 // TestDrainAnswersEveryRequest: ten thousand requests pipelined, then stdin
 // closed: every one is answered and the exit status is 0, however long it
 // takes (issue 11 item 2: the drain used to stop after 10 s and exit 1). That
-// the drain has no clock at all is mcpserver/stdio's TestDrainAnswersEverything,
+// the drain has no clock at all is mcpserver/transport/stdio's TestDrainAnswersEverything,
 // which does not depend on how fast the machine drains; this is the same
 // promise through the real binary, at a size that costs a few seconds.
 func TestDrainAnswersEveryRequest(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

@@ -140,7 +140,7 @@ func TestDeterminismAcrossProcesses(t *testing.T) {
 }
 
 // TestOversizedLineBoundedMemory checks that the memory an oversized line costs
-// is bounded by the 16 MiB line cap, not by the line: mcpserver/stdio buffers a
+// is bounded by the 16 MiB line cap, not by the line: mcpserver/transport/stdio buffers a
 // line only up to the cap and discards the rest as it arrives. It sends a line
 // just over the cap, then one of 64 MiB and one of 1 GiB, each answered with
 // -32600 and followed by a request that must still be answered, and requires the

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium/mcpserver"
-	"github.com/automium/automium/mcpserver/stdio"
+	"github.com/automium/automium/mcpserver/transport/stdio"
 )
 
 // Serving Automium, or any *mcp.Server, on this transport: a malformed line is

@@ -1,4 +1,4 @@
-package mcpserver_test
+package transport_test
 
 import (
 	"bufio"
@@ -8,7 +8,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/automium/automium/mcpserver"
+	"github.com/automium/automium/mcpserver/transport"
 )
 
 // TestConnLimiter: connections that never send a request are closed, oldest
@@ -17,7 +17,7 @@ func TestConnLimiter(t *testing.T) {
 	const max = 3
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	limiter := &mcpserver.ConnLimiter{Max: max}
+	limiter := &transport.ConnLimiter{Max: max}
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		started <- struct{}{}
 		<-release

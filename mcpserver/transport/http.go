@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // Defaults of [HTTPOptions]. They match the stdio transport where the two have
@@ -51,6 +51,12 @@ const (
 	// under concurrent large calls: about ten maximal calls at once, where
 	// stdio's 16 places admit sixteen.
 	DefaultHTTPMaxInFlightBytes = DefaultHTTPMaxBodyBytes
+	// DefaultHTTPMaxRetainedBytes bounds what all sessions keep for their
+	// lives together: the params of each one's initialize, which go-sdk keeps
+	// (clientInfo, capabilities), each at most envelope.MaxSessionParamsBytes.
+	// It is what the default session cap allows, so the count binds first
+	// unless an embedder raises MaxSessions.
+	DefaultHTTPMaxRetainedBytes = DefaultHTTPMaxSessions * envelope.MaxSessionParamsBytes
 	// DefaultHTTPMaxSessionBytes bounds the bodies one session holds at once.
 	// It equals the global budget by default; an embedder that raises the
 	// global one keeps each session to this.
@@ -92,6 +98,12 @@ type HTTPOptions struct {
 	// the bound: the request gets 503 with Retry-After. A body alone is always
 	// admitted.
 	MaxInFlightBytes, MaxSessionBytes int64
+	// MaxRetainedBytes bounds what the sessions keep for their lives, all
+	// together: each is charged the bytes of its initialize's params, which
+	// go-sdk keeps; 0 means DefaultHTTPMaxRetainedBytes. A new session over
+	// it closes the least recently used sessions with no POST in flight, as
+	// MaxSessions does, until it fits; when none can be closed, it gets 503.
+	MaxRetainedBytes int64
 	// MaxInFlight bounds the POST and DELETE requests served at once; 0 means
 	// DefaultHTTPMaxInFlight. A request over the limit gets 503.
 	MaxInFlight int
@@ -174,12 +186,12 @@ const sessionlessVersion = "2026-07-28"
 // server given to NewHTTPHandler should serve nothing else.
 func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error) {
 	if opts == nil {
-		return nil, errors.New("mcpserver: NewHTTPHandler needs options with a token")
+		return nil, errors.New("transport: NewHTTPHandler needs options with a token")
 	}
 	o := *opts
 	switch {
 	case o.InsecureNoAuth && o.Token != "":
-		return nil, errors.New("mcpserver: InsecureNoAuth with a token; choose one")
+		return nil, errors.New("transport: InsecureNoAuth with a token; choose one")
 	case !o.InsecureNoAuth:
 		if err := CheckBearerToken(o.Token); err != nil {
 			return nil, err
@@ -203,8 +215,11 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 	if o.MaxSessionBytes <= 0 {
 		o.MaxSessionBytes = DefaultHTTPMaxSessionBytes
 	}
+	if o.MaxRetainedBytes <= 0 {
+		o.MaxRetainedBytes = DefaultHTTPMaxRetainedBytes
+	}
 	if o.EventStoreMaxBytes < 0 {
-		return nil, fmt.Errorf("mcpserver: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
+		return nil, fmt.Errorf("transport: EventStoreMaxBytes is %d; use 0 for no event store or a positive bound", o.EventStoreMaxBytes)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -251,17 +266,17 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 // unchanged and cannot be guessed by counting.
 func CheckBearerToken(token string) error {
 	if len(token) < 16 || len(token) > 1024 {
-		return fmt.Errorf("mcpserver: a bearer token must be 16 to 1024 characters, not %d", len(token))
+		return fmt.Errorf("transport: a bearer token must be 16 to 1024 characters, not %d", len(token))
 	}
 	body := strings.TrimRight(token, "=")
 	for i := 0; i < len(body); i++ {
 		c := body[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-._~+/", c) >= 0) {
-			return fmt.Errorf("mcpserver: a bearer token may hold only letters, digits, -._~+/ and trailing =; byte %d is %q", i, c)
+			return fmt.Errorf("transport: a bearer token may hold only letters, digits, -._~+/ and trailing =; byte %d is %q", i, c)
 		}
 	}
 	if body == "" {
-		return errors.New("mcpserver: a bearer token cannot be only =")
+		return errors.New("transport: a bearer token cannot be only =")
 	}
 	return nil
 }
@@ -280,6 +295,7 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	admitted int                      // POSTs without a session ID being served
+	pending  int64                    // the retained bytes those POSTs bring
 	sessions map[string]*sessionState // what the handler knows of each session
 	clock    uint64                   // counts requests, to order sessions by last use
 	held     int64                    // body bytes held, all sessions together
@@ -287,9 +303,10 @@ type httpHandler struct {
 
 // sessionState is what the handler tracks of one session, under h.mu.
 type sessionState struct {
-	last  uint64 // h.clock at its latest request
-	posts int    // POST and DELETE requests in flight
-	held  int64  // body bytes its requests hold
+	last     uint64 // h.clock at its latest request
+	posts    int    // POST and DELETE requests in flight
+	held     int64  // body bytes its requests hold
+	retained int64  // the bytes of its initialize's params, which go-sdk keeps
 	// ordered is closed when the initialize being served on the session
 	// ends, nil when there is none: go-sdk handles initialize before
 	// anything else and queues, without bound, what arrives meanwhile, so
@@ -456,6 +473,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			jsonrpc.CodeInvalidRequest, "Invalid Request: "+envelope.SessionlessInSessionReason(version)))
 		return
 	}
+	if problem := transportHeaders(r.Header, view); problem != nil {
+		// go-sdk would refuse it with a plain-text 400 that the answer
+		// could not tell from its method check.
+		if !view.IsCall() {
+			rec.refusal = "header"
+			aw.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		h.answer(aw, rec, "header", http.StatusBadRequest, problem.Response())
+		return
+	}
 	if problem := standardHeaders(r.Header, view); problem != nil {
 		if !view.IsCall() {
 			// JSON-RPC answers no notification: the status says it.
@@ -494,15 +522,19 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
 		// whatever it carries, and keeps it if it ends up initialized.
-		if !h.admitSession() {
+		var keeps int64 // what go-sdk keeps of this session if it ends up initialized
+		if view.Method == "initialize" {
+			keeps = int64(len(view.Params))
+		}
+		if !h.admitSession(keeps) {
 			aw.Header().Set("Retry-After", "60")
 			h.refuse(aw, rec, "session_limit", http.StatusServiceUnavailable,
 				fmt.Sprintf("Service Unavailable: %d sessions are open, each with a request in flight, the limit; try again later", h.opts.MaxSessions))
 			return
 		}
-		defer h.endAdmission()
+		defer h.endAdmission(keeps)
 		if view.Method == "initialize" {
-			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id")) }
+			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id"), keeps) }
 			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
 		}
 	case handler == h.stateful:
@@ -531,7 +563,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.refs.Store(ref, rec)
 	defer h.refs.Delete(ref)
 	r.Header.Set(auditRefHeader, ref)
-	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID}
+	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID, params: len(view.Params) > 0}
 	if call != nil {
 		rw.cancelled = func() bool { return h.isCancelled(call) }
 	}
@@ -582,6 +614,40 @@ func standardHeaders(header http.Header, view *envelope.Message) *envelope.Probl
 	case name != view.Name:
 		return mismatch("header mismatch: Mcp-Name header value " + echo.Quote(name) +
 			" does not match body value " + echo.Quote(view.Name))
+	}
+	return nil
+}
+
+// transportHeaders checks the headers MCP's Streamable HTTP transport asks of
+// every POST, which go-sdk checks before it reads the body and refuses in
+// plain text: Accept must admit both application/json and text/event-stream
+// (RFC 9110 media ranges: */*, application/*, text/* admit them too), and an
+// Mcp-Protocol-Version header of the handshake protocols must name one this
+// server speaks. A sessionless version (2026-07-28 and later) go-sdk answers
+// itself, in JSON-RPC, with the versions it speaks.
+func transportHeaders(header http.Header, view *envelope.Message) *envelope.Problem {
+	jsonOK, streamOK := false, false
+	for _, value := range header.Values("Accept") {
+		for _, part := range strings.Split(value, ",") {
+			media, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(media)) {
+			case "application/json", "application/*":
+				jsonOK = true
+			case "text/event-stream", "text/*":
+				streamOK = true
+			case "*/*":
+				jsonOK, streamOK = true, true
+			}
+		}
+	}
+	if !jsonOK || !streamOK {
+		return &envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: send Accept: application/json, text/event-stream; a Streamable HTTP client must accept both"}
+	}
+	if version := header.Get("Mcp-Protocol-Version"); version != "" && version < sessionlessVersion && !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		return &envelope.Problem{ID: view.ID, Code: jsonrpc.CodeInvalidRequest,
+			Message: "Invalid Request: the Mcp-Protocol-Version header " + echo.Quote(version) + " names no protocol this server speaks; send one of " +
+				strings.Join(mcp.SupportedProtocolVersions(), ", ") + ", or none"}
 	}
 	return nil
 }
@@ -808,15 +874,17 @@ func (h *httpHandler) session(id string) *sessionState {
 
 // beginOrdered marks an initialize in flight on a session, before its answer
 // (and, for a new session, its ID) reaches the client.
-func (h *httpHandler) beginOrdered(id string) {
+func (h *httpHandler) beginOrdered(id string, retained int64) {
 	if id == "" {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if st := h.session(id); st.ordered == nil {
+	st := h.session(id)
+	if st.ordered == nil {
 		st.ordered = make(chan struct{})
 	}
+	st.retained = retained
 }
 
 func (h *httpHandler) endOrdered(id string) {
@@ -841,59 +909,81 @@ func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason str
 	_, _ = w.Write(body)
 }
 
-// admitSession reserves a place for the session go-sdk may create. The
-// places taken are the server's sessions with an ID plus the POSTs without
-// one still being served, which are not yet among them. At the limit, the
-// least recently used session with no POST in flight is closed to make room.
-func (h *httpHandler) admitSession() bool {
+// admitSession reserves a place for the session go-sdk may create, which
+// will keep retained bytes if it ends up initialized. The places taken are
+// the server's sessions with an ID plus the POSTs without one still being
+// served, which are not yet among them; the bytes, what those sessions and
+// POSTs keep. At either limit, the least recently used sessions with no POST
+// in flight are closed to make room.
+func (h *httpHandler) admitSession(retained int64) bool {
 	h.mu.Lock()
-	var (
-		open   = map[string]*mcp.ServerSession{}
-		victim *mcp.ServerSession
-		oldest uint64
-	)
+	open := map[string]*mcp.ServerSession{}
 	for s := range h.server.Sessions() {
 		if id := s.ID(); id != "" {
 			open[id] = s
 		}
 	}
-	for id := range h.sessions {
+	kept := h.pending
+	for id, st := range h.sessions {
 		if open[id] == nil {
 			delete(h.sessions, id) // closed or expired
+			continue
 		}
+		kept += st.retained
 	}
-	if len(open)+h.admitted < h.opts.MaxSessions {
-		h.admitted++
-		h.mu.Unlock()
-		return true
+	fits := func(sessions int, bytes int64) bool {
+		return sessions+h.admitted < h.opts.MaxSessions && bytes+retained <= h.opts.MaxRetainedBytes
 	}
-	for id, s := range open {
-		st := h.sessions[id]
-		var last uint64
-		if st != nil {
-			if st.posts > 0 || st.ordered != nil {
-				continue
-			}
-			last = st.last
-		}
-		if victim == nil || last < oldest || last == oldest && id < victim.ID() {
-			victim, oldest = s, last
-		}
-	}
-	if victim == nil || len(open)-1+h.admitted >= h.opts.MaxSessions {
+	if len(open)+h.admitted > h.opts.MaxSessions || retained > h.opts.MaxRetainedBytes {
+		// Room by count would take more than one closed session: the
+		// other places are POSTs being served, which closing sessions
+		// does not free.
 		h.mu.Unlock()
 		return false
 	}
-	delete(h.sessions, victim.ID())
+	var victims []*mcp.ServerSession
+	for n := len(open); !fits(n, kept); n-- {
+		var victim *mcp.ServerSession
+		var oldest uint64
+		for id, s := range open {
+			st := h.sessions[id]
+			var last uint64
+			if st != nil {
+				if st.posts > 0 || st.ordered != nil {
+					continue
+				}
+				last = st.last
+			}
+			if victim == nil || last < oldest || last == oldest && id < victim.ID() {
+				victim, oldest = s, last
+			}
+		}
+		if victim == nil {
+			h.mu.Unlock()
+			return false
+		}
+		if st := h.sessions[victim.ID()]; st != nil {
+			kept -= st.retained
+		}
+		delete(open, victim.ID())
+		victims = append(victims, victim)
+	}
+	for _, v := range victims {
+		delete(h.sessions, v.ID())
+	}
 	h.admitted++
+	h.pending += retained
 	h.mu.Unlock()
-	_ = victim.Close() // ends its event stream; its next request gets 404
+	for _, v := range victims {
+		_ = v.Close() // ends its event stream; its next request gets 404
+	}
 	return true
 }
 
-func (h *httpHandler) endAdmission() {
+func (h *httpHandler) endAdmission(retained int64) {
 	h.mu.Lock()
 	h.admitted--
+	h.pending -= retained
 	h.mu.Unlock()
 }
 

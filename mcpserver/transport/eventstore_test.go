@@ -1,4 +1,4 @@
-package mcpserver_test
+package transport_test
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/automium/automium/mcpserver/transport"
 
 	"github.com/automium/automium/mcpserver"
 	"github.com/google/go-cmp/cmp"
@@ -58,7 +60,7 @@ func readEvents(t *testing.T, resp *http.Response) []sseEvent {
 // closes its own event stream (asking the client to come back in 250 ms) and
 // then answers, so that the answer reaches the client only by resumption, and
 // two failing prompts.
-func resumableServer(t *testing.T, opts mcpserver.HTTPOptions) (url string, audit *syncBuffer) {
+func resumableServer(t *testing.T, opts transport.HTTPOptions) (url string, audit *syncBuffer) {
 	t.Helper()
 	audit = new(syncBuffer)
 	opts.Token = testToken
@@ -80,7 +82,7 @@ func resumableServer(t *testing.T, opts mcpserver.HTTPOptions) (url string, audi
 			return nil, errors.New("the prompt failed")
 		})
 	}
-	h, err := mcpserver.NewHTTPHandler(server, &opts)
+	h, err := transport.NewHTTPHandler(server, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +132,7 @@ const reconnectCall = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"
 // stream sends retry, and a GET with Last-Event-ID gets the answer the closed
 // stream missed, through the handler's audit and response writer.
 func TestHTTPEventStoreResumes(t *testing.T) {
-	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 1 << 20})
+	url, audit := resumableServer(t, transport.HTTPOptions{EventStoreMaxBytes: 1 << 20})
 	s := &testServer{url: url, audit: audit}
 	id := session(t, s)
 	call := s.post(t, reconnectCall, map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"})
@@ -176,7 +178,7 @@ func TestHTTPEventStoreResumes(t *testing.T) {
 // TestHTTPEventStoreBound: a stream pushed out by later ones cannot be resumed
 // (400, naming nothing the client sent), while the newest one still can.
 func TestHTTPEventStoreBound(t *testing.T) {
-	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 4 << 10})
+	url, audit := resumableServer(t, transport.HTTPOptions{EventStoreMaxBytes: 4 << 10})
 	s := &testServer{url: url, audit: audit}
 	id := session(t, s)
 	first := readEvents(t, s.post(t, reconnectCall, map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}))
@@ -203,7 +205,7 @@ func TestHTTPEventStoreBound(t *testing.T) {
 // event carries an ID, so a client has nothing to resume from, and a GET with
 // Last-Event-ID is refused.
 func TestHTTPNoEventStore(t *testing.T) {
-	s := newTestServer(t, mcpserver.HTTPOptions{})
+	s := newTestServer(t, transport.HTTPOptions{})
 	id := session(t, s)
 	events := readEvents(t, s.post(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}))
 	if len(events) != 1 || events[0].ID != "" || events[0].Name != "message" {
@@ -212,7 +214,7 @@ func TestHTTPNoEventStore(t *testing.T) {
 	if resp := resume(t, s.url, id, "abc_0"); resp.StatusCode != http.StatusBadRequest {
 		t.Errorf("GET with Last-Event-ID: status %d, want 400", resp.StatusCode)
 	}
-	if _, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), &mcpserver.HTTPOptions{Token: testToken, EventStoreMaxBytes: -1}); err == nil || !strings.Contains(err.Error(), "EventStoreMaxBytes is -1") {
+	if _, err := transport.NewHTTPHandler(mcpserver.New(nil), &transport.HTTPOptions{Token: testToken, EventStoreMaxBytes: -1}); err == nil || !strings.Contains(err.Error(), "EventStoreMaxBytes is -1") {
 		t.Errorf("a negative EventStoreMaxBytes: %v, want it refused", err)
 	}
 }
@@ -221,7 +223,7 @@ func TestHTTPNoEventStore(t *testing.T) {
 // stream is the one the client reads live (rendered by the handler as stdio
 // writes it), not go-sdk's own, which the store receives.
 func TestHTTPEventStoreReplaysRenderedErrors(t *testing.T) {
-	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 1 << 20})
+	url, audit := resumableServer(t, transport.HTTPOptions{EventStoreMaxBytes: 1 << 20})
 	s := &testServer{url: url, audit: audit}
 	id := session(t, s)
 	headers := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-11-25"}
@@ -246,7 +248,7 @@ func TestHTTPEventStoreReplaysRenderedErrors(t *testing.T) {
 // sent; go-sdk would have quoted the header back whole. A well-formed one still
 // reaches the store.
 func TestHTTPMalformedLastEventID(t *testing.T) {
-	url, audit := resumableServer(t, mcpserver.HTTPOptions{EventStoreMaxBytes: 1 << 20})
+	url, audit := resumableServer(t, transport.HTTPOptions{EventStoreMaxBytes: 1 << 20})
 	s := &testServer{url: url, audit: audit}
 	id := session(t, s)
 	huge := strings.Repeat("<", 60<<10)

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/automium/automium/mcpserver"
 )
 
 // TestHTTPMadeUpSessionIDsLeaveNoState: requests naming sessions that do not
@@ -13,7 +15,7 @@ import (
 // a client cannot grow it by making IDs up.
 func TestHTTPMadeUpSessionIDsLeaveNoState(t *testing.T) {
 	const token = "test-token-0123456789abcdef"
-	handler, err := NewHTTPHandler(New(nil), &HTTPOptions{Token: token})
+	handler, err := NewHTTPHandler(mcpserver.New(nil), &HTTPOptions{Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,9 +5,6 @@ import (
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
 	"errors"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,16 +13,21 @@ import (
 )
 
 // SDKRefusal is the JSON-RPC error for a call that go-sdk's HTTP transport
-// refused with a plain-text 400 of its own. The door refuses every message
-// go-sdk's method check would (an unknown method, a notification with an id,
-// missing params), so what is left are the transport's header checks: an
-// Accept header without both media types, or an MCP-Protocol-Version header
-// go-sdk does not speak. Its text is never read: the answer is the same
-// whatever go-sdk wrote.
-func SDKRefusal(method string) *jsonrpc.Error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
-		Message: "Invalid Request: the HTTP transport refused the call of " + echo.Quote(method) +
-			"; send Accept: application/json, text/event-stream, and an MCP-Protocol-Version header this server speaks, or none"}
+// refused with a plain-text 400 of its own, rendered, like [SDKError], from
+// what the call was: its method and whether it carried params. Its text is
+// never read. The HTTP handler answers the header checks go-sdk makes first
+// (Accept, MCP-Protocol-Version) itself, and the door a call named as a
+// notification, so what is left is go-sdk's method check: a method it does
+// not have, or one that needs params sent without them. With params, only
+// the first can be the reason: -32601, stdio's answer to the same call.
+// Without, it is answered as go-sdk answers a call without the params it
+// needs on stdio (-32600), which is stdio's answer too unless the method is
+// one go-sdk does not have: that one alone stdio answers -32601.
+func SDKRefusal(method string, params bool) *jsonrpc.Error {
+	if params {
+		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: " + echo.Quote(method)}
+	}
+	return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest}, method)
 }
 
 // SDKError is the error the client reads for an error go-sdk is about to send
@@ -37,18 +39,19 @@ func SDKRefusal(method string) *jsonrpc.Error {
 //     -32603 whose data holds an automium error, {"error": {"code": …}})
 //     passes as it was rendered, cut to MaxErrorMessageBytes;
 //   - code 0 (a plain Go error) and -32603 become -32603 with a fixed
-//     message;
+//     message, but for initialize, whose params go-sdk refuses so: -32602;
 //   - -32601 becomes "Method not found" quoting the method through echo.Quote;
 //   - go-sdk's unsupported protocol version keeps its code, and its data is
 //     rebuilt: the versions go-sdk supports and the one requested (SEP-2575),
 //     which the door bounds;
 //   - a -32602 whose data names a URI (go-sdk's resource-not-found, SEP-2164)
-//     keeps that URI in its data, through [EchoURI];
+//     keeps that URI in its data, through [echo.URI];
 //   - every other code keeps its code with a fixed message for it.
 //
-// The door refuses before go-sdk sees it everything go-sdk would refuse by
-// decoding params or by its initialization gate, with its own messages, so
-// the classes go-sdk words in Go types are not reached here at all.
+// go-sdk words its refusals of params that do not decode into its types in
+// Go type names, with the params quoted whole: those are -32602 and get the
+// fixed message of that code, as a method it does not have gets -32601's
+// and a call without the params it needs -32600's.
 func SDKError(err error, method string) *jsonrpc.Error {
 	wire, ok := errors.AsType[*jsonrpc.Error](err)
 	if !ok {
@@ -60,13 +63,23 @@ func SDKError(err error, method string) *jsonrpc.Error {
 	quoted := echo.Quote(method)
 	out := &jsonrpc.Error{Code: wire.Code}
 	switch wire.Code {
-	case 0, jsonrpc.CodeInternalError:
+	case 0:
+		if method == "initialize" {
+			// go-sdk refuses initialize params it cannot decode into its
+			// own type with a plain error; a second initialize, its other
+			// plain error, the transports answer before it.
+			out.Code = jsonrpc.CodeInvalidParams
+			out.Message = "Invalid params: the params of " + quoted + " do not have the shape MCP defines for them"
+			break
+		}
+		fallthrough
+	case jsonrpc.CodeInternalError:
 		out.Code = jsonrpc.CodeInternalError
 		out.Message = "Internal error: the server failed to answer the call of " + quoted + "; this is a bug, please report it"
 	case jsonrpc.CodeMethodNotFound:
 		out.Message = "Method not found: " + quoted
 	case jsonrpc.CodeInvalidParams:
-		out.Message = "Invalid params: the params of " + quoted + " are not ones the server can serve"
+		out.Message = "Invalid params: the params of " + quoted + " do not have the shape MCP defines for them, or name nothing this server has"
 		// go-sdk's resource-not-found (SEP-2164) carries the URI asked for in
 		// its data, structured; the data is rebuilt from that one member.
 		var sent struct {
@@ -76,10 +89,10 @@ func SDKError(err error, method string) *jsonrpc.Error {
 			out.Message = "Resource not found: no resource has the URI the call of " + quoted + " names"
 			out.Data, _ = json.Marshal(struct {
 				URI string `json:"uri"`
-			}{EchoURI(sent.URI)})
+			}{echo.URI(sent.URI)})
 		}
 	case jsonrpc.CodeInvalidRequest:
-		out.Message = "Invalid Request: the call of " + quoted + " is not one the server can serve in this session"
+		out.Message = "Invalid Request: the call of " + quoted + " is not one the server can serve in this session; check that it carries the params MCP requires of it"
 	case jsonrpc.CodeParseError:
 		out.Message = "Parse error: the call of " + quoted + " is not valid JSON"
 	case mcp.CodeUnsupportedProtocolVersion:
@@ -118,19 +131,4 @@ func ownError(data json.RawMessage) bool {
 		return false
 	}
 	return env.Error != nil && env.Error.Code != "" && jsontext.Value(data).IsValid()
-}
-
-// MaxEchoedURIBytes is how much of a URI an error's data repeats whole: a
-// resource-not-found answer names the URI asked for (SEP-2164), so a client
-// can tell which of its reads failed.
-const MaxEchoedURIBytes = 256
-
-// EchoURI is a URI as an error's data repeats it: whole when it is at most
-// MaxEchoedURIBytes of valid UTF-8 without control characters, otherwise
-// through the bounded quote.
-func EchoURI(s string) string {
-	if len(s) <= MaxEchoedURIBytes && utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	return echo.Quote(s)
 }

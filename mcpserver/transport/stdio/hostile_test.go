@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // Lines of the sessionless protocol (2026-07-28), as the go-sdk client sends them.
@@ -146,8 +146,8 @@ func TestOneProtocolPerSession(t *testing.T) {
 }
 
 // TestSDKErrorsArePlain: the SDK's errors for bad params name Go types and quote
-// the params whole; the door refuses such params before the SDK reads them,
-// and clients get a plain, stable -32602 instead.
+// the params whole; they are rendered from their code and the call's method,
+// so clients get a plain, stable message instead.
 func TestSDKErrorsArePlain(t *testing.T) {
 	pad := strings.Repeat("<", 1<<16)
 	tests := []struct {
@@ -156,11 +156,11 @@ func TestSDKErrorsArePlain(t *testing.T) {
 		want jsonrpc.Error
 	}{
 		{"tools/call name of the wrong type", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":5,"pad":"` + pad + `"}}`,
-			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "tools/call" do not have the shape MCP defines for them`}},
+			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "tools/call" do not have the shape MCP defines for them, or name nothing this server has`}},
 		{"tools/call arguments of the wrong type", `{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"x","arguments":"text"}}`,
-			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "prompts/get" do not have the shape MCP defines for them`}},
+			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "prompts/get" do not have the shape MCP defines for them, or name nothing this server has`}},
 		{"resources/read without params", `{"jsonrpc":"2.0","id":3,"method":"resources/read"}`,
-			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: "resources/read" requires params`}},
+			jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `Invalid Request: the call of "resources/read" is not one the server can serve in this session; check that it carries the params MCP requires of it`}},
 		{"unknown method", `{"jsonrpc":"2.0","id":4,"method":"no/such/` + strings.Repeat("m", 100) + `"}`,
 			jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: `Method not found: "no/such/` + strings.Repeat("m", 32) + `"… (108 bytes)`}},
 		{"method longer than any", `{"jsonrpc":"2.0","id":5,"method":"` + strings.Repeat("é", 1<<16) + `"}`,
@@ -183,8 +183,9 @@ func TestSDKErrorsArePlain(t *testing.T) {
 	}
 }
 
-// TestInitializeParamsErrors: bad initialize params are -32602 from the door,
-// never the SDK's plain error (code 0) naming *mcp.initializeParamsV2.
+// TestInitializeParamsErrors: bad initialize params are -32602, never the
+// SDK's plain error (code 0) naming *mcp.initializeParamsV2, and leave the
+// session open to a corrected initialize.
 func TestInitializeParamsErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -196,9 +197,9 @@ func TestInitializeParamsErrors(t *testing.T) {
 		{"capabilities a list", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":[],"clientInfo":{"name":"x","version":"0"}}}`,
 			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "initialize" do not have the shape MCP defines for them`}},
 		{"no params", `{"jsonrpc":"2.0","id":1,"method":"initialize"}`,
-			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: "initialize" requires params`}},
+			jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `Invalid Request: the call of "initialize" is not one the server can serve in this session; check that it carries the params MCP requires of it`}},
 		{"null params", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":null}`,
-			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: "initialize" requires params`}},
+			jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: `Invalid params: the params of "initialize" do not have the shape MCP defines for them`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,6 +208,9 @@ func TestInitializeParamsErrors(t *testing.T) {
 			if diff := cmp.Diff(&tt.want, s.next().Error); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
+			// go-sdk kept nothing of the refused initialize: the session
+			// is not pinned by it, and a corrected one is served.
+			s.initialize()
 		})
 	}
 }

@@ -62,7 +62,7 @@
 //     request's id when the id appears in the line's first 4 KiB, which is where
 //     the Go and Python SDKs put it; otherwise its id is null.
 //   - Every other line passes the envelope door (package
-//     mcpserver/envelope), the same parse every Automium transport uses: one
+//     mcpserver/transport/envelope), the same parse every Automium transport uses: one
 //     JSON value, valid UTF-8, at most MaxValues values (default
 //     [DefaultMaxValues]) nested at most MaxDepth deep (default
 //     [DefaultMaxDepth]), _meta included, no member name twice in one object
@@ -122,14 +122,15 @@
 //     receiver of a cancellation, whether its handler then returns a result, an
 //     error or the SDK's own "context canceled": one outcome, not one per timing.
 //     If its answer was already written, the cancellation names no call in flight.
-//   - What the SDK would refuse before any handler runs, by decoding params
-//     (its errors name Go types and quote the params whole), by its method
-//     table, or before initialize (a plain error, code 0), is refused by the
-//     envelope door or the protocol pin first, with their own messages.
-//   - Whatever error the SDK still sends is rendered by envelope.SDKError,
-//     as over HTTP, from its code alone, never its text: code 0 becomes
-//     -32603 (Internal error). An error of the server's own handlers, whose
-//     data is an automium error, is sent as they made it.
+//   - A call before initialize (go-sdk: a plain error, code 0) is refused by
+//     the protocol pin, with its own message. An initialize go-sdk refuses
+//     pins nothing: a corrected one may follow.
+//   - Every error the SDK sends (for a method it does not have, params it
+//     cannot decode, whose errors name Go types and quote the params whole,
+//     missing params) is rendered by envelope.SDKError, as over HTTP, from
+//     its code and the call's method, never its text: code 0 becomes -32603
+//     (Internal error), or -32602 for initialize. An error of the server's
+//     own handlers, whose data is an automium error, is sent as they made it.
 //   - Every client value an error repeats (a method name, an unsupported
 //     protocol version) is cut by echo.Quote, and no error message is longer
 //     than [MaxErrorMessageBytes].
@@ -154,7 +155,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
@@ -339,8 +340,12 @@ type conn struct {
 	placeSize int                  // summed sizes of those calls and of the answers being written
 	ordered   int                  // initialize calls with the SDK: it reads nothing else meanwhile
 	listens   int                  // pending listen calls
-	writeErr  error                // the first failed write: nothing more can be delivered
-	changed   chan struct{}        // closed and replaced whenever the fields above change
+	// initRefused is set when go-sdk answers an initialize with an error:
+	// it kept nothing of it, so the session is not pinned to the handshake
+	// and a corrected initialize may follow. Read clears it.
+	initRefused bool
+	writeErr    error         // the first failed write: nothing more can be delivered
+	changed     chan struct{} // closed and replaced whenever the fields above change
 }
 
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
@@ -357,7 +362,14 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		c.mu.Lock()
 		ordered, changed := c.ordered, c.changed
+		refused := ordered == 0 && c.initRefused
+		if refused {
+			c.initRefused = false
+		}
 		c.mu.Unlock()
+		if refused && c.protocol.kind == "handshake" {
+			c.protocol = sessionProtocol{}
+		}
 		if ordered > 0 {
 			// go-sdk handles initialize before the next message, in order,
 			// and queues, without bound, everything it is given meanwhile:
@@ -588,6 +600,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		c.mu.Lock()
 		cl = c.pending[resp.ID]
 		delete(c.pending, resp.ID)
+		if cl != nil && cl.ordered && resp.Error != nil {
+			c.initRefused = true
+		}
 		c.mu.Unlock()
 		if cl != nil {
 			defer c.release(cl)

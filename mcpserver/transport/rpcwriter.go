@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bytes"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/automium/automium/mcpserver/envelope"
+	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // rpcWriter renders the JSON-RPC errors go-sdk writes into an HTTP response
@@ -18,14 +18,15 @@ import (
 // body, or one text/event-stream event. Results pass untouched.
 //
 // go-sdk's transport also refuses some requests with a plain-text 400 (its
-// header checks: the door refuses before it what its method check would):
-// that text is dropped unread and a JSON-RPC error (envelope.SDKRefusal)
-// written instead, with the same status. For a notification, which
+// method check; the handler answers its header checks first): that text is
+// dropped unread and a JSON-RPC error (envelope.SDKRefusal) written instead,
+// with the same status. For a notification, which
 // JSON-RPC never answers, the 400 goes out with no body, as stdio writes
 // nothing.
 type rpcWriter struct {
 	*auditWriter
 	method string         // the call the request carried
+	params bool           // whether it carried params
 	id     jsontext.Value // its id as the client wrote it, nil for a notification
 
 	refused int // the status of go-sdk's plain-text refusal, held back; its text is dropped
@@ -56,7 +57,7 @@ func (w *rpcWriter) finish() {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.auditWriter.WriteHeader(w.refused)
-	wire := envelope.SDKRefusal(w.method)
+	wire := envelope.SDKRefusal(w.method, w.params)
 	id, _ := envelope.IDOf(w.id)
 	_, _ = w.auditWriter.Write(envelope.ErrorResponse(envelope.ID(id), wire.Code, wire.Message))
 }

@@ -1,4 +1,4 @@
-package mcpserver
+package transport
 
 import (
 	"bytes"
@@ -26,7 +26,7 @@ const (
 // session). It names no session or stream: go-sdk answers a resumption it
 // cannot replay with its own fixed 400 text and does not log the error, but
 // an error that echoed a client's Last-Event-ID would be one header long.
-var errEventsNotRetained = errors.New("mcpserver: the event stream is no longer retained")
+var errEventsNotRetained = errors.New("transport: the event stream is no longer retained")
 
 // eventStore is the mcp.EventStore behind [HTTPOptions].EventStoreMaxBytes: it
 // keeps, in memory, the messages of the session streams go-sdk writes as

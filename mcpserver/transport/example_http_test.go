@@ -1,4 +1,4 @@
-package mcpserver_test
+package transport_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"log"
 	"net/http"
 	"net/http/httptest"
+
+	"github.com/automium/automium/mcpserver/transport"
 
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -26,7 +28,7 @@ func (a authorized) RoundTrip(req *http.Request) (*http.Response, error) {
 // loopback only; here httptest listens on 127.0.0.1.
 func ExampleNewHTTPHandler() {
 	token := rand.Text()
-	handler, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), &mcpserver.HTTPOptions{Token: token})
+	handler, err := transport.NewHTTPHandler(mcpserver.New(nil), &transport.HTTPOptions{Token: token})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -691,9 +691,9 @@ func TestEncodeResponse(t *testing.T) {
 		{"result", &jsonrpc.Response{ID: makeID(t, float64(1)), Result: json.RawMessage(`{}`)},
 			`{"jsonrpc":"2.0","id":1,"result":{}}`},
 		{"code kept, text not", &jsonrpc.Response{ID: makeID(t, "a"), Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}},
-			`{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"Invalid params: the params of \"tools/call\" are not ones the server can serve"}}`},
+			`{"jsonrpc":"2.0","id":"a","error":{"code":-32602,"message":"Invalid params: the params of \"tools/call\" do not have the shape MCP defines for them, or name nothing this server has"}}`},
 		{"wrapped code kept", &jsonrpc.Response{ID: makeID(t, float64(2)), Error: fmt.Errorf("calling: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "x"})},
-			`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: the params of \"tools/call\" are not ones the server can serve"}}`},
+			`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: the params of \"tools/call\" do not have the shape MCP defines for them, or name nothing this server has"}}`},
 		{"plain error gets -32603", &jsonrpc.Response{ID: makeID(t, float64(3)), Error: errors.New("boom")},
 			`{"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"Internal error: the server failed to answer the call of \"tools/call\"; this is a bug, please report it"}}`},
 		{"code 0 gets -32603, go-sdk's data dropped", &jsonrpc.Response{ID: makeID(t, float64(4)), Error: &jsonrpc.Error{Message: "zero", Data: json.RawMessage(`{"k":1}`)}},
@@ -701,7 +701,7 @@ func TestEncodeResponse(t *testing.T) {
 		{"the server's own error kept", &jsonrpc.Response{ID: makeID(t, float64(5)), Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unsupported_operation: name: unknown tool", Data: json.RawMessage(`{"error":{"code":"unsupported_operation","message":"unknown tool"}}`)}},
 			`{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"unsupported_operation: name: unknown tool","data":{"error":{"code":"unsupported_operation","message":"unknown tool"}}}}`},
 		{"missing id becomes null", &jsonrpc.Response{Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "dup"}},
-			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the call of \"tools/call\" is not one the server can serve in this session"}}`},
+			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: the call of \"tools/call\" is not one the server can serve in this session; check that it carries the params MCP requires of it"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package mcpserver_test
+package transport_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/mcpserver/transport"
+
 	"github.com/automium/automium/mcpserver"
 )
 
@@ -18,7 +20,7 @@ import (
 // lives through many requests; its sessions stay bounded by MaxSessions.
 var fuzzHTTP = sync.OnceValues(func() (http.Handler, *syncBuffer) {
 	audit := new(syncBuffer)
-	h, err := mcpserver.NewHTTPHandler(mcpserver.New(nil), &mcpserver.HTTPOptions{
+	h, err := transport.NewHTTPHandler(mcpserver.New(nil), &transport.HTTPOptions{
 		Token: testToken,
 		Audit: slog.New(slog.NewJSONHandler(audit, nil)),
 	})

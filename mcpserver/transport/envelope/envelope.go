@@ -1,6 +1,6 @@
 // Package envelope is the one door every JSON-RPC message from an MCP client
 // passes before go-sdk sees it, whatever the transport: the stdio transport
-// (mcpserver/stdio), the HTTP handler (mcpserver.NewHTTPHandler), and any
+// (mcpserver/transport/stdio), the HTTP handler (mcpserver/transport.NewHTTPHandler), and any
 // transport an embedding program builds from [Parse] and [Message.JSONRPC].
 //
 // # The rule
@@ -25,25 +25,27 @@
 //     is a string or an integer go-sdk keeps exactly, params that are an
 //     object, a method name of at most [MaxMethodBytes], and a protocol
 //     version in params._meta of at most [MaxProtocolVersionBytes];
-//   - a request or notification names a method go-sdk's server handles, has
-//     an id exactly when go-sdk's method table says it is a request, has the
-//     params go-sdk requires, and its params decode into the Go type go-sdk
-//     decodes them into, with go-sdk's decoder: everything go-sdk would
-//     refuse before a handler runs is refused here first, in the door's
-//     words. (Before initialize, the transport refuses: it knows the
-//     session; see [AllowedBeforeInitialize].)
+//   - a call does not carry a notification's name (MCP names every
+//     notification notifications/...), logging/setLevel names an MCP level,
+//     and a sessionless call carries its client's capabilities (see
+//     calls.go). Which methods exist, which need params and what shape they
+//     take is go-sdk's to say: the door keeps no copy of its method table and
+//     decodes no params into its types. (Before initialize, the transport
+//     refuses: it knows the session; see [AllowedBeforeInitialize].)
 //
 // What it accepts it describes in one [Message]: the method, the id as its
 // raw token, the params as raw bytes, the tool or prompt name, the resource
 // URI, the sessionless protocol version in params._meta and the request id a
 // cancellation names. The audit log, session admission, the protocol pin and
 // dispatch all read that view; nothing after the door reads the bytes again
-// with a parser whose rules differ. go-sdk still decodes params into its own
-// types, but it can no longer disagree about which members are there, nor
-// refuse what the door let through.
+// with a parser whose rules differ. go-sdk decodes params into its own types,
+// matching names exactly, and with no duplicate or case-variant names
+// anywhere, it and any other decoder see the same members.
 //
-// No error go-sdk writes is read for its text: [SDKError] renders what go-sdk
-// still sends from its code alone.
+// No error go-sdk writes is read for its text: [SDKError] renders each from
+// its code and the pending call's method, and [SDKRefusal] what its HTTP
+// transport refuses in plain text, so no answer names a Go type or quotes the
+// params back.
 //
 // What it refuses it answers with a [Problem]: a JSON-RPC code, a message of
 // fixed text in which every client value is cut by echo.Quote, and the
@@ -523,7 +525,7 @@ func (p *parser) memberName(d int, name string) bool {
 		p.idRepeated = true
 	}
 	p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
-		Message: "Invalid Request: the member name " + echo.Quote(name) + " appears twice in one object (names are compared unescaped and ignoring case, as go-sdk's decoder matches them); send each member once"}
+		Message: "Invalid Request: the member name " + echo.Quote(name) + " appears twice in one object (names are compared unescaped and ignoring case, so that every decoder reads the same members); send each member once"}
 	return false
 }
 
@@ -669,7 +671,7 @@ func (p *parser) message() (*Message, *Problem) {
 		m.CancelledID = p.cancelled
 	}
 	if !m.Response {
-		if pr := checkMethod(m, id); pr != nil {
+		if pr := checkCall(m, id); pr != nil {
 			return nil, pr
 		}
 	}
