@@ -1115,16 +1115,7 @@ func (h *httpHandler) recordOutcomes(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		rec := v.(*auditRecord)
-		var name string
-		switch p := req.GetParams().(type) {
-		case *mcp.CallToolParamsRaw:
-			name = p.Name
-		case *mcp.GetPromptParams:
-			name = p.Name
-		case *mcp.ReadResourceParams:
-			name = p.URI
-		}
-		rec.setMethod(method, name)
+		rec.setMethod(method, requestName(req))
 		rec.mu.Lock()
 		rec.outcomes = append(rec.outcomes, out)
 		rec.mu.Unlock()

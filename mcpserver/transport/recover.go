@@ -34,16 +34,7 @@ func Recover(log *slog.Logger) mcp.Middleware {
 				if r == nil {
 					return
 				}
-				var name string
-				switch p := req.GetParams().(type) {
-				case *mcp.CallToolParamsRaw:
-					name = p.Name
-				case *mcp.GetPromptParams:
-					name = p.Name
-				case *mcp.ReadResourceParams:
-					name = p.URI
-				}
-				log.Error("transport: recovered panic", "method", auditValue(method), "name", auditValue(name),
+				log.Error("transport: recovered panic", "method", auditValue(method), "name", auditValue(requestName(req)),
 					"panic", auditValue(fmt.Sprint(r)), "stack", string(debug.Stack()))
 				if method == "tools/call" {
 					res, err = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: panicMessage}}}, nil
@@ -54,6 +45,20 @@ func Recover(log *slog.Logger) mcp.Middleware {
 			return next(ctx, method, req)
 		}
 	}
+}
+
+// requestName is what a request names beside its method: the tool, the
+// prompt or the resource, for the audit log and the panic log.
+func requestName(req mcp.Request) string {
+	switch p := req.GetParams().(type) {
+	case *mcp.CallToolParamsRaw:
+		return p.Name
+	case *mcp.GetPromptParams:
+		return p.Name
+	case *mcp.ReadResourceParams:
+		return p.URI
+	}
+	return ""
 }
 
 // panicMessage is all a client learns of a recovered panic.
