@@ -30,6 +30,10 @@ type rpcWriter struct {
 	id     jsontext.Value // its id as the client wrote it, nil for a notification
 
 	refused int // the status of go-sdk's plain-text refusal, held back; its text is dropped
+	// refusedHead is the refusal text's first bytes, read only to tell its
+	// one kind: go-sdk's ErrNotHandled (a method it does not have) from a
+	// call without the params it needs. Nothing of it is written.
+	refusedHead []byte
 
 	// cancelled, for a call, reports whether the client has cancelled it;
 	// from then on nothing more is written, so the call gets no answer.
@@ -57,15 +61,29 @@ func (w *rpcWriter) finish() {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.auditWriter.WriteHeader(w.refused)
-	wire := envelope.SDKRefusal(w.method, w.params)
+	wire := envelope.SDKRefusal(w.method, w.params || string(w.refusedHead) == notHandledText)
 	id, _ := envelope.IDOf(w.id)
 	_, _ = w.auditWriter.Write(envelope.ErrorResponse(envelope.ID(id), wire.Code, wire.Message))
 }
 
+// notHandledText is how go-sdk's plain-text refusal of a method it does not
+// have begins (jsonrpc2.ErrNotHandled, through checkRequest). A call without
+// params of a method go-sdk has is refused with another text; both are
+// answered as stdio answers them (envelope.SDKRefusal), and
+// TestAttackTableBothTransports holds the two transports to the same bytes,
+// so a go-sdk that words it otherwise fails there, not silently.
+const notHandledText = "JSON RPC not handled"
+
 var errorMember = []byte(`"error"`)
 
 func (w *rpcWriter) Write(p []byte) (int, error) {
-	if w.refused != 0 || (w.cancelled != nil && w.cancelled()) {
+	if w.refused != 0 {
+		if room := len(notHandledText) - len(w.refusedHead); room > 0 {
+			w.refusedHead = append(w.refusedHead, p[:min(room, len(p))]...)
+		}
+		return len(p), nil
+	}
+	if w.cancelled != nil && w.cancelled() {
 		return len(p), nil
 	}
 	if !bytes.Contains(p, errorMember) {

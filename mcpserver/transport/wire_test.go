@@ -252,16 +252,20 @@ func TestSDKAnswersRendered(t *testing.T) {
 					t.Errorf("%s:\n got %.400s\nwant %s", tc.name, got, tc.want)
 				}
 			}
-			// The one class the transports tell apart: go-sdk's HTTP
-			// transport refuses an unknown method and a call without the
-			// params it needs in the same plain text, so without params
-			// HTTP cannot say which (envelope.SDKRefusal).
-			want := `{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"Method not found: \"no/such/method\""}}`
-			if w.name == "http" {
-				want = `{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"Invalid Request: the call of \"no/such/method\" is not one the server can serve in this session; check that it carries the params MCP requires of it"}}`
-			}
-			if got := c.send(t, `{"jsonrpc":"2.0","id":9,"method":"no/such/method"}`); got != want {
-				t.Errorf("unknown method without params:\n got %.400s\nwant %s", got, want)
+			// go-sdk's HTTP transport refuses an unknown method and a call
+			// without the params it needs with plain texts of two kinds;
+			// both transports answer each as stdio does (envelope.SDKRefusal).
+			for _, tc := range []struct{ name, in, want string }{
+				{"unknown method without params", `{"jsonrpc":"2.0","id":9,"method":"no/such/method"}`,
+					`{"jsonrpc":"2.0","id":9,"error":{"code":-32601,"message":"Method not found: \"no/such/method\""}}`},
+				{"a case variant of a method without params", `{"jsonrpc":"2.0","id":10,"method":"Tools/List"}`,
+					`{"jsonrpc":"2.0","id":10,"error":{"code":-32601,"message":"Method not found: \"Tools/List\""}}`},
+				{"a call without the params it needs", `{"jsonrpc":"2.0","id":11,"method":"tools/call"}`,
+					`{"jsonrpc":"2.0","id":11,"error":{"code":-32600,"message":"Invalid Request: the call of \"tools/call\" is not one the server can serve in this session; check that it carries the params MCP requires of it"}}`},
+			} {
+				if got := c.send(t, tc.in); got != tc.want {
+					t.Errorf("%s:\n got %.400s\nwant %s", tc.name, got, tc.want)
+				}
 			}
 			if got := c.send(t, `{"jsonrpc":"2.0","id":99,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":99,"result":{}}` {
 				t.Errorf("the session did not go on: %s", got)

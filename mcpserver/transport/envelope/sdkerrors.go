@@ -18,13 +18,13 @@ import (
 // never read. The HTTP handler answers the header checks go-sdk makes first
 // (Accept, MCP-Protocol-Version) itself, and the door a call named as a
 // notification, so what is left is go-sdk's method check: a method it does
-// not have, or one that needs params sent without them. With params, only
-// the first can be the reason: -32601, stdio's answer to the same call.
-// Without, it is answered as go-sdk answers a call without the params it
-// needs on stdio (-32600), which is stdio's answer too unless the method is
-// one go-sdk does not have: that one alone stdio answers -32601.
-func SDKRefusal(method string, params bool) *jsonrpc.Error {
-	if params {
+// not have, or one that needs params sent without them. notHandled says it
+// is the first (the call carried params, so only the first can be the
+// reason, or go-sdk said so): -32601, stdio's answer to the same call.
+// Otherwise it is answered as go-sdk answers a call without the params it
+// needs on stdio: -32600.
+func SDKRefusal(method string, notHandled bool) *jsonrpc.Error {
+	if notHandled {
 		return &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: " + echo.Quote(method)}
 	}
 	return SDKError(&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest}, method)

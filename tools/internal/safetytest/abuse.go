@@ -124,8 +124,8 @@ func abuseCases() []abuseCase {
 		{"arguments null, journey (valid:false, every required field listed)", []string{toolLine("35", "automium_compile_journey", `null`)}, []string{"result, id 35"}},
 		{"arguments null, comparison", []string{toolLine("36", "automium_compare_planners", `null`)}, []string{"isError invalid_argument, id 36"}},
 		{"every journey field null", []string{toolLine("37", "automium_compile_journey", `{"id":null,"appId":null,"steps":null,"assertions":[null],"recovery":null}`)}, []string{"isError invalid_argument, id 37"}},
-		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32602, id 38"}},
-		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32602, id 39"}},
+		{"params null", []string{`{"jsonrpc":"2.0","id":38,"method":"tools/call","params":null}`}, []string{"error -32600, id 38"}},
+		{"params missing", []string{`{"jsonrpc":"2.0","id":39,"method":"tools/call"}`}, []string{"error -32600, id 39"}},
 		{"prompt arguments null", []string{`{"jsonrpc":"2.0","id":40,"method":"prompts/get","params":{"name":"draft_journey","arguments":null}}`}, []string{"error -32602, id 40"}},
 		// Artifact paths safe on Linux but not for every consumer (issue: hostile input, class 8).
 		{"artifact path with percent-encoded dot segments", []string{toolLine("50", "automium_get_artifact_manifest", manifest("%2e%2e/%2e%2e/etc/passwd"))}, []string{"isError invalid_artifact_path, id 50"}},
