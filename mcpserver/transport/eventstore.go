@@ -95,6 +95,17 @@ func (s *eventStore) Open(ctx context.Context, sessionID, streamID string) error
 	return nil
 }
 
+// methodOf is the method of the call a stream answers, "" when the store
+// does not hold the stream.
+func (s *eventStore) methodOf(sessionID, streamID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if st := s.sessions[sessionID][streamID]; st != nil {
+		return st.method
+	}
+	return ""
+}
+
 // Append implements mcp.EventStore. It keeps a copy of data, an error
 // rendered as the client reads it live: go-sdk does not promise not to reuse
 // the slice.

@@ -233,11 +233,14 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 	}
 	getServer := func(*http.Request) *mcp.Server { return server }
 	var events mcp.EventStore // a nil *eventStore in it would not be nil
+	var store *eventStore
 	if o.EventStoreMaxBytes > 0 {
-		events = newEventStore(o.EventStoreMaxBytes)
+		store = newEventStore(o.EventStoreMaxBytes)
+		events = store
 	}
 	h := &httpHandler{
 		opts:     o,
+		store:    store,
 		server:   server,
 		origins:  origins,
 		inFlight: make(chan struct{}, o.MaxInFlight),
@@ -289,6 +292,7 @@ type httpHandler struct {
 	tokenSum  [sha256.Size]byte
 	stateful  *mcp.StreamableHTTPHandler
 	stateless *mcp.StreamableHTTPHandler
+	store     *eventStore // nil without EventStoreMaxBytes
 
 	refs    sync.Map // audit reference -> *auditRecord
 	nextRef atomic.Uint64
@@ -415,7 +419,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				}
 			}()
 		}
-		handler.ServeHTTP(aw, r.WithContext(ctx))
+		// A resumed stream replays what the store rendered, and then what
+		// its call answers after the client came back, which go-sdk writes
+		// here: that is rendered the same way, with the call's method.
+		var out http.ResponseWriter = aw
+		if ids := r.Header.Values("Last-Event-ID"); len(ids) == 1 && h.store != nil {
+			stream, _, _ := strings.Cut(ids[0], "_")
+			out = &rpcWriter{auditWriter: aw, method: h.store.methodOf(r.Header.Get("Mcp-Session-Id"), stream), passRefusals: true}
+		}
+		handler.ServeHTTP(out, r.WithContext(ctx))
 		return
 	case http.MethodPost, http.MethodDelete:
 		select {

@@ -29,6 +29,10 @@ type rpcWriter struct {
 	params bool           // whether it carried params
 	id     jsontext.Value // its id as the client wrote it, nil for a notification
 
+	// passRefusals leaves go-sdk's plain-text refusals as they are: a
+	// resumed stream's (a GET), which answer no call.
+	passRefusals bool
+
 	refused int // the status of go-sdk's plain-text refusal, held back; its text is dropped
 	// refusedHead is the refusal text's first bytes, read only to tell its
 	// one kind: go-sdk's ErrNotHandled (a method it does not have) from a
@@ -41,7 +45,7 @@ type rpcWriter struct {
 }
 
 func (w *rpcWriter) WriteHeader(code int) {
-	if code == http.StatusBadRequest && w.refused == 0 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
+	if code == http.StatusBadRequest && !w.passRefusals && w.refused == 0 && strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		w.refused = code
 		return
 	}
