@@ -104,8 +104,13 @@ const MaxProtocolVersionBytes = 32
 // every idle session.
 const MaxSessionParamsBytes = 64 << 10
 
-// keptBySession lists the methods whose params go-sdk keeps for a session's life.
-var keptBySession = map[string]bool{"initialize": true, "logging/setLevel": true}
+// keptBySession lists the methods whose params go-sdk keeps for a session's
+// life, each with what its refusal tells the client to shorten: a setLevel has
+// no clientInfo to send shorter.
+var keptBySession = map[string]string{
+	"initialize":       "send a shorter clientInfo and fewer capabilities",
+	"logging/setLevel": "send only a level, one of debug, info, notice, warning, error, critical, alert, emergency",
+}
 
 // MaxErrorMessageBytes is the longest error message a transport writes.
 const MaxErrorMessageBytes = 4 << 10
@@ -651,10 +656,10 @@ func (p *parser) message() (*Message, *Problem) {
 	}
 	// A sessionless call keeps nothing, and there initialize and
 	// logging/setLevel are removed methods, answered 404 (SEP-2575).
-	if keptBySession[m.Method] && len(m.Params) > MaxSessionParamsBytes && p.protocol < sessionlessFrom {
+	if fix := keptBySession[m.Method]; fix != "" && len(m.Params) > MaxSessionParamsBytes && p.protocol < sessionlessFrom {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
 			strconv.Itoa(len(m.Params))+" bytes; a session keeps them for its whole life, so the limit is "+
-			strconv.Itoa(MaxSessionParamsBytes)+": send a shorter clientInfo and fewer capabilities")
+			strconv.Itoa(MaxSessionParamsBytes)+": "+fix)
 	}
 	switch m.Method {
 	case "tools/call", "prompts/get":

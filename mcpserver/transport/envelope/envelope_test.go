@@ -53,7 +53,10 @@ func TestParseRefuses(t *testing.T) {
 		{"long capability", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":"` + strings.Repeat("c", 70000) + `"}},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
 		{"long escaped name", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + strings.Repeat(`\u0041`, 11000) + `","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
 		{"long padding between members", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` + strings.Repeat(" ", 70000) + `"capabilities":{},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
-		{"long logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + strings.Repeat("d", 70000) + `"}}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"long logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + strings.Repeat("d", 70000) + `"}}`,
+			Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "logging/setLevel" hold 70012 bytes; a session keeps them for its whole life, so the limit is 65536: send only a level, one of debug, info, notice, warning, error, critical, alert, emergency`}},
+		{"long member beside the logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug","x":"` + strings.Repeat("x", 70000) + `"}}`,
+			Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "logging/setLevel" hold 70024 bytes; a session keeps them for its whole life, so the limit is 65536: send only a level, one of debug, info, notice, warning, error, critical, alert, emergency`}},
 	}
 	lim := Limits{MaxValues: 100, MaxDepth: 64}
 	for _, tt := range tests {
