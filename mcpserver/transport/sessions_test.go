@@ -106,9 +106,15 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 	})
 
 	t.Run("what a session keeps is bounded", func(t *testing.T) {
+		// Each refusal says what to shorten for its own method: a setLevel
+		// has no clientInfo.
+		fixes := map[string]string{
+			"initialize":       "send a shorter clientInfo and fewer capabilities",
+			"logging/setLevel": "send only a level, one of debug, info, notice, warning, error, critical, alert, emergency",
+		}
 		over := func(id, method string, n int) string {
 			return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32602,"message":"Invalid params: the params of \"` + method + `\" hold ` + strconv.Itoa(n) +
-				` bytes; a session keeps them for its whole life, so the limit is 65536: send a shorter clientInfo and fewer capabilities"}}`
+				` bytes; a session keeps them for its whole life, so the limit is 65536: ` + fixes[method] + `"}}`
 		}
 		name := strings.Repeat("n", 15<<20)
 		escaped := strings.Repeat(`\u0041`, 20_000)

@@ -104,8 +104,22 @@ const MaxProtocolVersionBytes = 32
 // every idle session.
 const MaxSessionParamsBytes = 64 << 10
 
-// keptBySession lists the methods whose params go-sdk keeps for a session's life.
-var keptBySession = map[string]bool{"initialize": true, "logging/setLevel": true}
+// MaxSessionParamsValues bounds the JSON values of the params a session keeps
+// (see MaxSessionParamsBytes), counted as MaxValues counts them. go-sdk keeps
+// them decoded, as maps and slices of interfaces, and a small value costs it
+// far more than its bytes: 64 KiB of capabilities written as
+// {"0":[[[[[[[[0]]]]]]]],...} kept about 7 MiB in each session, and 64 such
+// HTTP sessions peaked at 588 MiB, over the 560 MiB bound. Real clients send
+// a few dozen values.
+const MaxSessionParamsValues = 1024
+
+// keptBySession lists the methods whose params go-sdk keeps for a session's
+// life, each with what its refusal tells the client to shorten: a setLevel has
+// no clientInfo to send shorter.
+var keptBySession = map[string]string{
+	"initialize":       "send a shorter clientInfo and fewer capabilities",
+	"logging/setLevel": "send only a level, one of debug, info, notice, warning, error, critical, alert, emergency",
+}
 
 // MaxErrorMessageBytes is the longest error message a transport writes.
 const MaxErrorMessageBytes = 4 << 10
@@ -258,6 +272,8 @@ type parser struct {
 	data   []byte
 	lim    Limits
 	values int
+	// paramValues counts the values inside params, for MaxSessionParamsValues.
+	paramValues int
 
 	// Per depth d (the top-level object is depth 1): folded[d] holds the
 	// member names of the object open there, and set[d] their case-folded
@@ -420,6 +436,9 @@ func (p *parser) walk(dec *jsontext.Decoder) error {
 			}
 		default:
 			p.values++
+			if depth >= 2 && p.key[1] == "params" {
+				p.paramValues++
+			}
 			if p.values > p.lim.MaxValues {
 				p.problem = &Problem{Code: jsonrpc.CodeInvalidRequest,
 					Message: "Invalid Request: the message holds more than " + strconv.Itoa(p.lim.MaxValues) + " JSON values"}
@@ -651,10 +670,15 @@ func (p *parser) message() (*Message, *Problem) {
 	}
 	// A sessionless call keeps nothing, and there initialize and
 	// logging/setLevel are removed methods, answered 404 (SEP-2575).
-	if keptBySession[m.Method] && len(m.Params) > MaxSessionParamsBytes && p.protocol < sessionlessFrom {
+	if fix := keptBySession[m.Method]; fix != "" && len(m.Params) > MaxSessionParamsBytes && p.protocol < sessionlessFrom {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
 			strconv.Itoa(len(m.Params))+" bytes; a session keeps them for its whole life, so the limit is "+
-			strconv.Itoa(MaxSessionParamsBytes)+": send a shorter clientInfo and fewer capabilities")
+			strconv.Itoa(MaxSessionParamsBytes)+": "+fix)
+	}
+	if fix := keptBySession[m.Method]; fix != "" && p.paramValues > MaxSessionParamsValues && p.protocol < sessionlessFrom {
+		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
+			strconv.Itoa(p.paramValues)+" JSON values; a session keeps them for its whole life, so the limit is "+
+			strconv.Itoa(MaxSessionParamsValues)+": "+fix)
 	}
 	switch m.Method {
 	case "tools/call", "prompts/get":

@@ -53,7 +53,10 @@ func TestParseRefuses(t *testing.T) {
 		{"long capability", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":"` + strings.Repeat("c", 70000) + `"}},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
 		{"long escaped name", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + strings.Repeat(`\u0041`, 11000) + `","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
 		{"long padding between members", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` + strings.Repeat(" ", 70000) + `"capabilities":{},"clientInfo":{"name":"a","version":"0"}}}`, Problem{ID: []byte("1"), Code: -32602}},
-		{"long logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + strings.Repeat("d", 70000) + `"}}`, Problem{ID: []byte("1"), Code: -32602}},
+		{"long logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"` + strings.Repeat("d", 70000) + `"}}`,
+			Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "logging/setLevel" hold 70012 bytes; a session keeps them for its whole life, so the limit is 65536: send only a level, one of debug, info, notice, warning, error, critical, alert, emergency`}},
+		{"long member beside the logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug","x":"` + strings.Repeat("x", 70000) + `"}}`,
+			Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "logging/setLevel" hold 70024 bytes; a session keeps them for its whole life, so the limit is 65536: send only a level, one of debug, info, notice, warning, error, critical, alert, emergency`}},
 	}
 	lim := Limits{MaxValues: 100, MaxDepth: 64}
 	for _, tt := range tests {
@@ -188,5 +191,31 @@ func TestSniffID(t *testing.T) {
 		if got := string(SniffID([]byte(tt.prefix))); got != tt.want {
 			t.Errorf("SniffID(%q) = %q, want %q", tt.prefix, got, tt.want)
 		}
+	}
+}
+
+// TestSessionParamsValues checks that what a session keeps is bounded by its
+// values as well as its bytes, at the default limits: go-sdk keeps those params
+// decoded, where a small value costs far more than its bytes.
+func TestSessionParamsValues(t *testing.T) {
+	values := func(n int) string { return strings.TrimSuffix(strings.Repeat("0,", n), ",") }
+	tests := []struct {
+		name, in string
+		want     *Problem
+	}{
+		{"many capability values", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":[` + strings.Repeat("[[[[[[[0]]]]]]],", 200) + `0]}},"clientInfo":{"name":"a","version":"0"}}}`,
+			&Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "initialize" hold 1608 JSON values; a session keeps them for its whole life, so the limit is 1024: send a shorter clientInfo and fewer capabilities`}},
+		{"many values beside the logging level", `{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug","x":[` + strings.Repeat("0,", 1100) + `0]}}`,
+			&Problem{ID: []byte("1"), Code: -32602, Message: `Invalid params: the params of "logging/setLevel" hold 1103 JSON values; a session keeps them for its whole life, so the limit is 1024: send only a level, one of debug, info, notice, warning, error, critical, alert, emergency`}},
+		{"at the bound", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":[` + values(MaxSessionParamsValues-7) + `]}},"clientInfo":{"name":"a","version":"0"}}}`, nil},
+		{"a call that keeps nothing", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"x":[` + values(5000) + `]}}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, p := Parse([]byte(tt.in), Limits{})
+			if diff := cmp.Diff(tt.want, p); diff != "" {
+				t.Errorf("Parse(%.80s) problem (-want +got):\n%s", tt.in, diff)
+			}
+		})
 	}
 }
