@@ -422,7 +422,7 @@ func compile(in CompileJourneyInput) (CompiledJourney, error) {
 		Edges:                   edges,
 		MaxRetries:              in.Recovery.MaxRetries,
 	}
-	digest, err := digestOf(g)
+	digest, err := journeyDigest(&g)
 	if err != nil {
 		return CompiledJourney{}, internalError("computing the digest of a journey")
 	}

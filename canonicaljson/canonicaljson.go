@@ -277,6 +277,16 @@ func Members(data []byte) ([]Member, error) {
 func AppendString(out []byte, s string) []byte {
 	out = append(out, '"')
 	for i := 0; i < len(s); i++ {
+		// Copy the run of bytes that need no escape in one append: most
+		// strings are one run.
+		run := i
+		for i < len(s) && s[i] >= 0x20 && s[i] != '"' && s[i] != '\\' {
+			i++
+		}
+		out = append(out, s[run:i]...)
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		switch {
 		case c == '"':

@@ -29,7 +29,9 @@
 //     that return the very same bytes: a minimal go-sdk server (sdkpeer) and a
 //     plain-Go floor that decodes a line and writes a response (floorpeer), as
 //     ratios per round, interleaved: list_apps, the 200-step compile and the
-//     maximal comparison in sequential calls/s, a pipelined burst of 1,000
+//     maximal comparison in sequential calls/s and in server CPU per call (the
+//     child's own CPU time, which a loaded machine moves far less than the wall
+//     clock), a pipelined burst of 1,000
 //     list_apps, spawn → initialized of paired starts, and VmRSS after -rss-calls
 //     calls; -peers-only runs only this;
 //   - the worst valid call (a maximal compile_journey), timed on every server.
@@ -48,8 +50,9 @@
 // Tool calls from the two servers are interleaved in -rounds rounds, so drift in a
 // shared machine's speed affects both sides of a ratio alike. Every loop is
 // bounded and the whole run stops after -timeout. It prints Markdown tables to
-// stdout and writes nothing else; reading /proc/<pid>/status of its own child
-// server is the only file it reads.
+// stdout and writes nothing else; reading /proc/<pid>/status (memory) and
+// /proc/<pid>/task/*/schedstat (CPU time) of its own child servers are the only
+// files it reads.
 package main
 
 import (

@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +33,9 @@ const (
 	goalSpawnSDK      = 1.2
 	goalRSSSDK        = 1.1
 	burstCalls        = 1000
+	// goalHeavyCPUSDK is issue 29's: the server CPU of a 200-step compile at
+	// most 1.3 times what a go-sdk server spends replaying the same bytes.
+	goalHeavyCPUSDK = 1.3
 )
 
 // peerLoad indexes the workloads the peers are compared on.
@@ -129,9 +136,11 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 	}
 
 	seq := make([][][]float64, len(peerLoads)) // [load][server][round] calls/s
+	cpu := make([][][]float64, len(peerLoads)) // [load][server][round] server CPU ms per call
 	burst := make([][]float64, len(servers))
 	for l := range seq {
 		seq[l] = make([][]float64, len(servers))
+		cpu[l] = make([][]float64, len(servers))
 	}
 	for r := range c.rounds {
 		for l, p := range peerLoads {
@@ -143,10 +152,19 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 			for k := range servers {
 				j := (r + k) % len(servers)
 				var st callStats
+				before, err := cpuOf(sessions[j].cmd.Process.Pid)
+				if err != nil {
+					return err
+				}
 				if err := st.measure(ctx, sessions[j], w, n); err != nil {
 					return err
 				}
+				after, err := cpuOf(sessions[j].cmd.Process.Pid)
+				if err != nil {
+					return err
+				}
 				seq[l][j] = append(seq[l][j], st.perSecond())
+				cpu[l][j] = append(cpu[l][j], float64(after-before)/float64(time.Millisecond)/float64(n))
 			}
 		}
 		for k := range servers {
@@ -176,6 +194,18 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 	for l, p := range peerLoads {
 		for j := 1; j < len(servers); j++ {
 			per(p.label, j, seq[l][0], seq[l][j], "calls/s", goals[l][j-1], false)
+		}
+	}
+	// Server CPU per call: what the server process itself spent, whatever
+	// the machine's load did to the wall clock. Only go-sdk's ratio on the
+	// 200-step compile has a goal (issue 29's).
+	for l, p := range peerLoads {
+		for j := 1; j < len(servers); j++ {
+			goal := 0.0
+			if l == 1 && j == 1 {
+				goal = goalHeavyCPUSDK
+			}
+			per(strings.Replace(p.label, "sequential calls/s", "server CPU ms per call", 1), j, cpu[l][0], cpu[l][j], "ms", goal, true)
 		}
 	}
 	for j := 1; j < len(servers); j++ {
@@ -392,4 +422,30 @@ func worstCall(ctx context.Context, servers []server, n int, out io.Writer) erro
 		fmt.Fprintf(out, "| %s | %s | %s | %s |\n", s.label, ms(quantile(latencies[j], 0.5)), ms(slices.Min(latencies[j])), ms(slices.Max(latencies[j])))
 	}
 	return nil
+}
+
+// cpuOf returns the CPU time the process pid has spent so far, summed over its
+// threads from /proc/<pid>/task/*/schedstat, whose first field is the time on
+// a CPU in nanoseconds: exact, where /proc/<pid>/stat counts 10 ms ticks. A Go
+// server keeps the threads it starts, so no thread's time is lost between two
+// readings.
+func cpuOf(pid int) (time.Duration, error) {
+	tasks, err := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/schedstat")
+	if err != nil || len(tasks) == 0 {
+		return 0, fmt.Errorf("reading the server's CPU time (Linux /proc only): no /proc/%d/task/*/schedstat", pid)
+	}
+	var total time.Duration
+	for _, path := range tasks {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // the thread ended between the listing and the read
+		}
+		field, _, _ := strings.Cut(strings.TrimSpace(string(data)), " ")
+		ns, err := strconv.ParseInt(field, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("parsing %s: %w", path, err)
+		}
+		total += time.Duration(ns)
+	}
+	return total, nil
 }

@@ -1,0 +1,78 @@
+package automium
+
+import (
+	"context"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestJourneyDigestMatchesMarshal holds the hand-written canonical form of a
+// compiled journey to the general one, canonicaljson.Marshal (whose output
+// the digest vectors hold to JavaScript's canonicalize): the same digest for
+// every reference journey, and for graphs that set every field, with strings
+// that need escaping, sort differently in UTF-16 than in UTF-8, or are not
+// UTF-8 at all.
+func TestJourneyDigestMatchesMarshal(t *testing.T) {
+	var graphs []CompiledJourney
+	for _, id := range ReferenceJourneyIDs() {
+		in, _ := ReferenceJourney(id)
+		res, err := CompileJourney(context.Background(), in)
+		if err != nil || res.Journey == nil {
+			t.Fatalf("compiling %s: %v", id, err)
+		}
+		graphs = append(graphs, *res.Journey)
+	}
+	full := everyFieldGraph()
+	graphs = append(graphs, full, CompiledJourney{}, CompiledJourney{Nodes: []GraphNode{}, Edges: []GraphEdge{}})
+	for _, text := range []string{"", `"quoted" \ back`, "\x00\x1f\b\t\n\f\r\x7f", "<>&\u2028\u2029", "日本語😀\ufb33\U0010ffff", "/", "a\xffb"} {
+		g := full
+		g.Nodes = append([]GraphNode(nil), full.Nodes...)
+		g.Edges = append([]GraphEdge(nil), full.Edges...)
+		g.Goal, g.ID, g.Digest = text, text, text
+		g.Nodes[0].Value, g.Nodes[0].Source = text, text
+		g.Nodes[0].Target = &Target{Role: Role(text), Name: text}
+		g.Edges[0].To = text
+		graphs = append(graphs, g)
+	}
+	for i, g := range graphs {
+		want, wantErr := digestOf(g)
+		got, gotErr := journeyDigest(&g)
+		if (gotErr != nil) != (wantErr != nil) || got != want {
+			t.Errorf("graph %d (%.40q): journeyDigest = %q, %v; digestOf = %q, %v", i, g.Goal, got, gotErr, want, wantErr)
+		}
+	}
+	// Every field of the graph types is set in full, so a field added
+	// without its line in journey_digest.go changes the digests above.
+	var unset []string
+	for _, v := range []any{full, full.Nodes[0], full.Nodes[0].Target, full.Nodes[0].Destination, full.Edges[0]} {
+		rv := reflect.Indirect(reflect.ValueOf(v))
+		for i := range rv.NumField() {
+			if rv.Field(i).IsZero() {
+				unset = append(unset, rv.Type().Name()+"."+rv.Type().Field(i).Name)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string(nil), unset); diff != "" {
+		t.Errorf("fields the test graph leaves unset (-want +got):\n%s", diff)
+	}
+}
+
+// everyFieldGraph is a graph in which every field of every graph type is set,
+// in its first node and edge; it need not be a valid journey.
+func everyFieldGraph() CompiledJourney {
+	return CompiledJourney{
+		GraphVersion: JourneyGraphVersion, IntentVocabularyVersion: IntentVocabularyVersion, CorpusVersion: CorpusVersion,
+		ID: "every-field", AppID: "storefront", FixtureID: "storefront-guest-catalog", Goal: "set every field",
+		Entry: "n1", MaxRetries: 3, Digest: "sha256:" + strings.Repeat("0", 64),
+		Nodes: []GraphNode{
+			{ID: "n1", Kind: NodeKind("step"), Source: "steps[0]", Intent: IntentDragDrop, Target: &Target{Role: "listitem", Name: "Card"},
+				Destination: &Target{Role: "list", Name: "Done"}, Value: "v", Assertion: AssertionKind("text_visible"),
+				Strategies: []RecoveryStrategy{"retry_step", "reload_page"}},
+			{ID: "n2", Kind: NodeKind("pass")},
+		},
+		Edges: []GraphEdge{{From: "n1", To: "n2", On: EdgeKind("retry"), MaxAttempts: 2}, {From: "n1", To: "n2", On: EdgeKind("success")}},
+	}
+}
