@@ -227,13 +227,13 @@ func journeyProblems(in CompileJourneyInput) *problems {
 	ps.lineProblems(field("goal"), in.Goal)
 	for i, s := range in.Steps {
 		at := field("steps").at(i)
-		ps.targetLineProblems(at.dot("target"), s.Target)
-		ps.targetLineProblems(at.dot("destination"), s.Destination)
+		ps.targetLineProblems(at, "target", s.Target)
+		ps.targetLineProblems(at, "destination", s.Destination)
 		stepProblems(ps, at, i == len(in.Steps)-1, s, app, fixture)
 	}
 	for i, a := range in.Assertions {
 		at := field("assertions").at(i)
-		ps.targetLineProblems(at.dot("target"), a.Target)
+		ps.targetLineProblems(at, "target", a.Target)
 		assertionProblems(ps, at, a)
 	}
 	strategies := field("recovery").dot("strategies")
@@ -247,10 +247,12 @@ func journeyProblems(in CompileJourneyInput) *problems {
 	return ps
 }
 
-// targetLineProblems checks the accessible name of t, if any, as one line.
-func (ps *problems) targetLineProblems(at Path, t *Target) {
+// targetLineProblems checks the accessible name of t, if any, the member of
+// at, as one line. It makes the name's path only for a target: a 200-step
+// journey made thousands of paths it never used.
+func (ps *problems) targetLineProblems(at Path, member string, t *Target) {
 	if t != nil {
-		ps.lineProblems(at.dot("name"), t.Name)
+		ps.lineProblems(at.dot(member).dot("name"), t.Name)
 	}
 }
 
@@ -340,10 +342,14 @@ func stepProblems(ps *problems, at Path, last bool, s Step, app *App, fixture *F
 		{"destination", "a destination", intent.Destination, s.Destination != nil},
 		{"value", "a value", intent.Value, s.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("intent", string(intent.Name)))
+		if e := r.problem("intent", string(intent.Name)); e != nil {
+			ps.addError(at.dot(r.member), e) // the path is made only for a problem
+		}
 	}
 	if s.Value != "" && intent.Value != Forbidden {
-		ps.addError(at.dot("value"), valueProblem(intent.ValueKind, s.Value, fixture))
+		if e := valueProblem(intent.ValueKind, s.Value, fixture); e != nil {
+			ps.addError(at.dot("value"), e) // the path is made only for a problem
+		}
 	}
 	if intent.Name == IntentFinish && !last {
 		ps.add(at.dot("intent"), CodeInvalidArgument, nil, "finish ends the journey, so it may only be the last step")
@@ -359,10 +365,14 @@ func assertionProblems(ps *problems, at Path, a Assertion) {
 		{"target", "a target", spec.target, a.Target != nil},
 		{"value", "a value", spec.value, a.Value != ""},
 	} {
-		ps.addError(at.dot(r.member), r.problem("assertion", string(a.Kind)))
+		if e := r.problem("assertion", string(a.Kind)); e != nil {
+			ps.addError(at.dot(r.member), e) // the path is made only for a problem
+		}
 	}
 	if a.Value != "" && spec.value != Forbidden {
-		ps.addError(at.dot("value"), valueProblem(spec.valueKind, a.Value, nil))
+		if e := valueProblem(spec.valueKind, a.Value, nil); e != nil {
+			ps.addError(at.dot("value"), e) // the path is made only for a problem
+		}
 	}
 }
 

@@ -26,13 +26,38 @@ import (
 // hold both to JavaScript's canonicalize; a field added to the graph types
 // without a line here fails the first (it checks every field is covered).
 func journeyDigest(g *CompiledJourney) (string, error) {
-	w := canonicalWriter{out: make([]byte, 0, 256+len(g.Nodes)*192+len(g.Edges)*96)}
+	w := canonicalWriter{out: make([]byte, 0, canonicalSize(g))}
 	w.journey(g)
 	if w.err != nil {
 		return "", w.err
 	}
 	sum := sha256.Sum256(w.out)
 	return digestPrefix + hex.EncodeToString(sum[:]), nil
+}
+
+// canonicalSize is the length of g's canonical form when no string in it
+// needs an escape, so that it is written into one buffer.
+func canonicalSize(g *CompiledJourney) int {
+	target := func(t *Target) int {
+		if t == nil {
+			return 0
+		}
+		return 32 + len(t.Name) + len(t.Role)
+	}
+	n := 256 + len(g.AppID) + len(g.CorpusVersion) + len(g.Digest) + len(g.Entry) + len(g.FixtureID) + len(g.Goal) +
+		len(g.GraphVersion) + len(g.ID) + len(g.IntentVocabularyVersion)
+	for i := range g.Nodes {
+		nd := &g.Nodes[i]
+		n += 96 + len(nd.ID) + len(nd.Kind) + len(nd.Source) + len(nd.Intent) + len(nd.Value) + len(nd.Assertion) +
+			target(nd.Target) + target(nd.Destination)
+		for _, s := range nd.Strategies {
+			n += 3 + len(s)
+		}
+	}
+	for i := range g.Edges {
+		n += 56 + len(g.Edges[i].From) + len(g.Edges[i].To) + len(g.Edges[i].On)
+	}
+	return n
 }
 
 // canonicalWriter appends RFC 8785 JSON; err is the first value that has no
