@@ -46,7 +46,7 @@ import (
 // The walker is built once per input type, on the first call of a tool that
 // takes it, from the Go type (wire names, kinds) and the JSON Schema the root
 // package derives for it in memory (bounds; see adapter.Schema). The tool
-// advertises that schema compacted (see compact.go), which inlines back to it
+// advertises that schema compacted (internal/schemacompact), which inlines back to it
 // less its prose and its longest enums, each written as the bound of its
 // longest value (TestCompactSchemasInlineToDerived), so every bound the walker
 // enforces is one a client is told, and no schema text is parsed back.
