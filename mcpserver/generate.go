@@ -13,8 +13,8 @@ import (
 	"github.com/automium/automium/binding"
 	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/gen"
+	"github.com/automium/automium/internal/inventory"
 	"github.com/automium/automium/internal/schemacompact"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The files this package generates, listed for go generate ./... (through
@@ -71,19 +71,19 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 	outs = append(outs, gen.File("mcpserver/testdata/resources/"+automium.IntentVocabularyVersion+".json", append(vocab, '\n')),
 		gen.PruneGlob("mcpserver/testdata/prompts/*.md"))
 	for _, g := range promptGoldens {
-		text, err := promptText(g.name, g.args)
+		text, err := inventory.PromptText(context.Background(), New(nil), g.name, g.args)
 		if err != nil {
 			return nil, fmt.Errorf("prompt golden %s: %w", g.file, err)
 		}
 		outs = append(outs, gen.File("mcpserver/testdata/prompts/"+g.file, []byte(text)))
 	}
 
-	inventory, err := renderInventory()
+	tables, err := inventory.Markdown(context.Background(), New(nil))
 	if err != nil {
 		return nil, err
 	}
 	begin, end := gen.BlockMarkers("MCP inventory, from the live server's lists")
-	outs = append(outs, gen.BlockOf("README.md", begin, end, inventory+"\n"))
+	outs = append(outs, gen.BlockOf("README.md", begin, end, tables+"\n"))
 
 	// The tool-catalog-v1 rule in docs/binding.md is the contract resource's,
 	// word for word: binding.CatalogRules, one bullet each.
@@ -117,121 +117,6 @@ var promptGoldens = []struct {
 
 // goldenRunID is the run the prompt goldens are about.
 const goldenRunID = "run-0123456789abcdef0123"
-
-// generatorSession opens an in-memory session with the server New builds, so
-// that what is generated from lists is what a client receives.
-func generatorSession() (*mcp.ClientSession, func(), error) {
-	ctx := context.Background()
-	serverTransport, clientTransport := mcp.NewInMemoryTransports()
-	ss, err := New(nil).Connect(ctx, serverTransport, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "automium-gen", Version: "v0.0.0"}, nil)
-	cs, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		ss.Close()
-		return nil, nil, err
-	}
-	return cs, func() { cs.Close(); ss.Wait() }, nil
-}
-
-// promptText is the text prompts/get gives for a prompt and its arguments.
-func promptText(name string, args map[string]string) (string, error) {
-	cs, done, err := generatorSession()
-	if err != nil {
-		return "", err
-	}
-	defer done()
-	res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: name, Arguments: args})
-	if err != nil {
-		return "", err
-	}
-	return res.Messages[0].Content.(*mcp.TextContent).Text, nil
-}
-
-// renderInventory renders the README's markdown tables from the lists a client receives.
-func renderInventory() (string, error) {
-	ctx := context.Background()
-	cs, done, err := generatorSession()
-	if err != nil {
-		return "", err
-	}
-	defer done()
-	tools, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	resources, err := cs.ListResources(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	templates, err := cs.ListResourceTemplates(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	prompts, err := cs.ListPrompts(ctx, nil)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	b.WriteString("| Tool | Arguments | What it does |\n|---|---|---|\n")
-	for _, tool := range tools.Tools {
-		schema := tool.InputSchema.(map[string]any)
-		props, _ := schema["properties"].(map[string]any)
-		required, _ := schema["required"].([]any)
-		var args []string
-		for _, name := range slices.Sorted(func(yield func(string) bool) {
-			for k := range props {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			args = append(args, argument(name, slices.Contains(required, any(name))))
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", tool.Name, orNone(args), firstSentence(tool.Description))
-	}
-	b.WriteString("\n| Resource | What it holds |\n|---|---|\n")
-	for _, r := range resources.Resources {
-		fmt.Fprintf(&b, "| `%s` | %s: %s |\n", r.URI, r.Title, firstSentence(r.Description))
-	}
-	for _, r := range templates.ResourceTemplates {
-		fmt.Fprintf(&b, "| `%s` (template) | %s: %s |\n", r.URITemplate, r.Title, firstSentence(r.Description))
-	}
-	b.WriteString("\n| Prompt | Arguments | What it guides |\n|---|---|---|\n")
-	for _, p := range prompts.Prompts {
-		var args []string
-		for _, a := range p.Arguments {
-			args = append(args, argument(a.Name, a.Required))
-		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p.Name, orNone(args), firstSentence(p.Description))
-	}
-	return b.String(), nil
-}
-
-func argument(name string, required bool) string {
-	if required {
-		return "`" + name + "`"
-	}
-	return "`" + name + "` (optional)"
-}
-
-func orNone(args []string) string {
-	if len(args) == 0 {
-		return "none"
-	}
-	return strings.Join(args, ", ")
-}
-
-// firstSentence keeps a table cell short: descriptions go on to say when to call
-// and what is never done, which the server itself tells a model.
-func firstSentence(s string) string {
-	if i := strings.Index(s, ". "); i >= 0 {
-		s = s[:i+1]
-	}
-	return strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;").Replace(s)
-}
 
 // deriveSchemas computes the schemas a row advertises from the root package's
 // schema of its types, compacted (package internal/schemacompact) and in tool
