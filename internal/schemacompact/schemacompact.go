@@ -55,6 +55,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -344,14 +345,17 @@ func dropSaidForms(s *jsonschema.Schema, seen *Catalog) {
 }
 
 // statedRange matches a description's closing range: ", 1 to 16", " from 1
-// to 100", ", up to 100".
-var statedRange = regexp.MustCompile(`,?\s+(?:from\s+)?(?:([0-9][0-9,]*)\s+to|up\s+to)\s+([0-9][0-9,]*|2\^53-1)$`)
+// to 100", ", up to 100". It is compiled on first use: the package is linked
+// into the server, which never compacts, and should not pay for it at start.
+var statedRange = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`,?\s+(?:from\s+)?(?:([0-9][0-9,]*)\s+to|up\s+to)\s+([0-9][0-9,]*|2\^53-1)$`)
+})
 
 // withoutStatedRange drops a closing range from d when n's bounds (minimum
 // and maximum, or minItems and maxItems) state it: the schema says it in
 // fewer tokens, and says it once.
 func withoutStatedRange(d string, n *jsonschema.Schema) string {
-	m := statedRange.FindStringSubmatchIndex(d)
+	m := statedRange().FindStringSubmatchIndex(d)
 	if m == nil {
 		return d
 	}
