@@ -29,11 +29,11 @@ func TestCatalogPointersFollowTableOrder(t *testing.T) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(orders)) {
 		t.Run(name, func(t *testing.T) {
-			seen := newSeen("")
+			catalog := newCatalog()
 			inputs := map[string]any{}
 			want := map[string]map[string]any{}
 			for _, tl := range orders[name] {
-				in, _, err := deriveSchemas(tl, seen)
+				in, _, err := deriveSchemas(tl, catalog)
 				if err != nil {
 					t.Fatal(err)
 				}

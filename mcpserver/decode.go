@@ -13,6 +13,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/jsonint"
 	"github.com/automium/automium/internal/limit"
 )
 
@@ -455,19 +456,19 @@ func (w *walk) integerValue(n *wnode, v reflect.Value) {
 		w.syntaxError()
 		return
 	}
-	x, ok := parseInteger(lit)
+	x, ok := jsonint.Parse(lit)
 	switch {
 	case !ok:
 		w.problem(automium.CodeInvalidArgument, nil, "must be an integer, not %s", echoNumber(lit))
-	case x.less(n.min):
+	case x.Less(n.min):
 		w.problem(automium.CodeInvalidArgument, nil, "is %s, below the minimum of %s", echoNumber(lit), n.min)
-	case n.max.less(x):
+	case n.max.Less(x):
 		w.problem(automium.CodeLimitExceeded, nil, "is %s, above the limit of %s; use a smaller value", echoNumber(lit), n.max)
 	case n.kind == wUint:
-		v.SetUint(x.mag)
-	case x.neg:
-		v.SetInt(int64(-x.mag)) // two's complement: right for -2^63 too
+		v.SetUint(x.Mag)
+	case x.Neg:
+		v.SetInt(int64(-x.Mag)) // two's complement: right for -2^63 too
 	default:
-		v.SetInt(int64(x.mag))
+		v.SetInt(int64(x.Mag))
 	}
 }

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
-	"math/big"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -91,45 +89,6 @@ func FuzzDecodeArguments(f *testing.F) {
 		// Strategies are omitted when empty, so an empty list comes back absent.
 		if diff := cmp.Diff(in, back, cmpopts.EquateEmpty()); diff != "" {
 			t.Fatalf("round trip (-first +second):\n%s", diff)
-		}
-	})
-}
-
-// jsonNumber is the JSON number grammar.
-var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
-
-// FuzzParseInteger holds parseInteger to exact rational arithmetic: a literal is
-// an integer exactly when its value has no fractional part, and its value is the
-// rational's, or huge when it needs more than 64 bits.
-func FuzzParseInteger(f *testing.F) {
-	for _, seed := range []string{"0", "-0", "1", "2.0", "2.5", "1e3", "1E+3", "1e-3", "100e-2", "0.05e2", "1.0000000000000000000001",
-		"18446744073709551615", "18446744073709551616", "-9223372036854775808", "1e19", "1e20", "0e-9999", "00", "1.", "-"} {
-		f.Add(seed)
-	}
-	f.Fuzz(func(t *testing.T, lit string) {
-		if !jsonNumber.MatchString(lit) || len(lit) > 400 {
-			return
-		}
-		if e := strings.IndexAny(lit, "eE"); e >= 0 && len(strings.TrimLeft(lit[e+1:], "+-0")) > 4 {
-			return // big.Rat would build a number with that many digits
-		}
-		r, ok := new(big.Rat).SetString(lit)
-		if !ok {
-			t.Fatalf("big.Rat cannot read %q", lit)
-		}
-		got, integral := parseInteger([]byte(lit))
-		if integral != r.IsInt() {
-			t.Fatalf("%s: integral %v, want %v", lit, integral, r.IsInt())
-		}
-		if !integral {
-			return
-		}
-		mag := new(big.Int).Abs(r.Num())
-		if huge := mag.BitLen() > 64; got.huge != huge || !huge && got.mag != mag.Uint64() {
-			t.Fatalf("%s: got %+v, want magnitude %s", lit, got, mag)
-		}
-		if mag.Sign() != 0 && got.neg != (r.Sign() < 0) {
-			t.Fatalf("%s: sign %v", lit, got.neg)
 		}
 	})
 }

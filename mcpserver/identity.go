@@ -2,17 +2,13 @@ package mcpserver
 
 import (
 	"runtime/debug"
-	"strings"
 	"sync"
+
+	"github.com/automium/automium/internal/modversion"
 )
 
 // modulePath is the module whose version the server reports.
 const modulePath = "github.com/automium/automium"
-
-// develVersion is reported when the build says nothing true about which
-// automium this is: `go run`, `go test`, -buildvcs=false, or automium replaced
-// by a directory in an embedding program's go.mod.
-const develVersion = "devel"
 
 // Version returns the version of the automium module in this binary, from the
 // build information the Go toolchain stamps: a release version such as v1.2.3
@@ -26,71 +22,5 @@ func Version() string { return version() }
 
 var version = sync.OnceValue(func() string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionFrom(bi)
+	return modversion.Of(bi, modulePath)
 })
-
-// versionFrom derives the version from build information; it is pure, so every
-// case is tested with a constructed BuildInfo.
-func versionFrom(bi *debug.BuildInfo) string {
-	if bi == nil {
-		return develVersion
-	}
-	if bi.Main.Path == modulePath {
-		if known(bi.Main.Version) {
-			return bi.Main.Version
-		}
-		return develWithRevision(bi.Settings)
-	}
-	for _, d := range bi.Deps {
-		if d.Path != modulePath {
-			continue
-		}
-		if d.Replace != nil {
-			// Replaced by another module version (a fork) is a real version;
-			// replaced by a directory is not, and the main module's VCS
-			// revision is the embedder's, not ours.
-			if known(d.Replace.Version) {
-				return d.Replace.Version
-			}
-			return develVersion
-		}
-		if known(d.Version) {
-			return d.Version
-		}
-	}
-	return develVersion
-}
-
-// known reports whether v names a real version: not empty, not "(devel)", and
-// not the all-zero pseudo-version go.mod carries for a module that is only ever
-// replaced.
-func known(v string) bool {
-	return v != "" && v != "(devel)" && !strings.Contains(v, "00010101000000-000000000000")
-}
-
-// develWithRevision is "devel", plus the VCS revision the toolchain recorded for
-// the main module, cut to 12 hex digits, and ".dirty" when the tree was
-// modified.
-func develWithRevision(settings []debug.BuildSetting) string {
-	var rev string
-	var modified bool
-	for _, s := range settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return develVersion
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	v := develVersion + "+" + rev
-	if modified {
-		v += ".dirty"
-	}
-	return v
-}

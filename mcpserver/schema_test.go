@@ -57,7 +57,7 @@ func TestToolInventory(t *testing.T) {
 			t.Errorf("%s: no title", name)
 		}
 		// What the tool does, in a sentence a model can choose by; the
-		// catalog's budget (compact.go) keeps it short.
+		// catalog's budget (internal/schemacompact) keeps it short.
 		if desc, _ := tool["description"].(string); len(desc) < 60 || !strings.HasSuffix(desc, ".") {
 			t.Errorf("%s: description %q is too thin to tell a model what the tool does and when to call it", name, desc)
 		}
@@ -142,7 +142,7 @@ func expectedEnum(rules []string) (values []string, hasEnum, known bool) {
 // closed set of its oneof or custom validate rule.
 func TestInputSchemasMatchValidation(t *testing.T) {
 	// An object an earlier tool lists whole is advertised as an object that
-	// says where (compact.go); followed there, it must agree too.
+	// says where (internal/schemacompact); followed there, it must agree too.
 	inputs := map[string]any{}
 	for _, tool := range tools() {
 		inputs[tool.def.Name] = tool.def.InputSchema

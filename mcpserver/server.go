@@ -18,7 +18,7 @@
 // # What it serves
 //
 // One tool per root-package capability, from the one tool table in tools.go,
-// with compact schemas (see compact.go; the README's generated inventory lists
+// with compact schemas (see internal/schemacompact; the README's generated inventory lists
 // them); seven fixed read-only resources (automium://apps,
 // automium://fixtures, the journey rules at automium://vocabulary/planner-intent-v1,
 // the three automium://contracts/... documents, and

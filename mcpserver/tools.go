@@ -39,12 +39,11 @@ var tools = sync.OnceValue(func() []tool {
 
 // advertisedSchemas holds the input and output schema of every tool exactly as
 // tools/list sends them: the root package's schema of each type, compacted
-// (see compact.go) and in tool words (see toToolWords). Deriving them
-// took 4 to 5 ms of every start, more than a bare go-sdk server takes to start
-// at all: the example run goes through the validator, and the rewording through
-// a regular expression over 40 KB. go generate ./... writes them (generate.go)
-// and TestGenerated derives them again from the table and fails when a schema,
-// an example or a tool name changes.
+// (package internal/schemacompact) and in tool words (see toToolWords).
+// Deriving them took 4 to 5 ms of every start, more than a bare go-sdk server
+// takes to start at all: the rewording goes through a regular expression over
+// 40 KB. go generate ./... writes them (generate.go) and TestGenerated derives
+// them again from the table and fails when a schema or a tool name changes.
 //
 //go:embed toolschemas
 var advertisedSchemas embed.FS
@@ -96,7 +95,7 @@ func toToolWords(s string) string {
 
 // Tool descriptions are written for a model choosing and calling a tool: what
 // it does, when to call it, and what it never does, in as few words as say it.
-// Every agent session pays for them before its first call (see compact.go);
+// Every agent session pays for them before its first call (see internal/schemacompact);
 // the rules, vocabularies and worked examples are in the resources and
 // prompts a description names.
 const (

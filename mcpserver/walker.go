@@ -6,12 +6,12 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/adapter"
+	"github.com/automium/automium/internal/jsonint"
 	"github.com/automium/automium/internal/limit"
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -46,7 +46,7 @@ import (
 // The walker is built once per input type, on the first call of a tool that
 // takes it, from the Go type (wire names, kinds) and the JSON Schema the root
 // package derives for it in memory (bounds; see adapter.Schema). The tool
-// advertises that schema compacted (see compact.go), which inlines back to it
+// advertises that schema compacted (internal/schemacompact), which inlines back to it
 // less its prose and its longest enums, each written as the bound of its
 // longest value (TestCompactSchemasInlineToDerived), so every bound the walker
 // enforces is one a client is told, and no schema text is parsed back.
@@ -98,7 +98,7 @@ type wnode struct {
 	enum         []string
 
 	// Integers.
-	min, max integer
+	min, max jsonint.Int
 }
 
 // wfield is one property of an object node.
@@ -186,12 +186,12 @@ func buildNode(t reflect.Type, s *jsonschema.Schema, where string, optional bool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n.kind, schemaType = wInt, "integer"
 		bits := uint(t.Bits())
-		n.min = integer{neg: true, mag: 1 << (bits - 1)}
-		n.max = integer{mag: 1<<(bits-1) - 1}
+		n.min = jsonint.Int{Neg: true, Mag: 1 << (bits - 1)}
+		n.max = jsonint.Int{Mag: 1<<(bits-1) - 1}
 		n.tighten(s, where)
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		n.kind, schemaType = wUint, "integer"
-		n.max = integer{mag: math.MaxUint64 >> (64 - t.Bits())}
+		n.max = jsonint.Int{Mag: math.MaxUint64 >> (64 - t.Bits())}
 		n.tighten(s, where)
 	case reflect.Bool:
 		n.kind, schemaType = wBool, "boolean"
@@ -207,12 +207,12 @@ func buildNode(t reflect.Type, s *jsonschema.Schema, where string, optional bool
 // tighten narrows an integer node's Go range to the schema's minimum and maximum.
 func (n *wnode) tighten(s *jsonschema.Schema, where string) {
 	if s.Minimum != nil {
-		if b := integerOf(*s.Minimum, where); n.min.less(b) {
+		if b := integerOf(*s.Minimum, where); n.min.Less(b) {
 			n.min = b
 		}
 	}
 	if s.Maximum != nil {
-		if b := integerOf(*s.Maximum, where); b.less(n.max) {
+		if b := integerOf(*s.Maximum, where); b.Less(n.max) {
 			n.max = b
 		}
 	}
@@ -220,14 +220,14 @@ func (n *wnode) tighten(s *jsonschema.Schema, where string) {
 
 // integerOf converts a schema bound to an integer; bounds of integers are
 // integers small enough for a float64 to hold exactly.
-func integerOf(f float64, where string) integer {
+func integerOf(f float64, where string) jsonint.Int {
 	if f != math.Trunc(f) || math.Abs(f) > 1<<53 {
 		panic(fmt.Sprintf("mcpserver: %s: integer bound %v is not an exact integer", where, f))
 	}
 	if f < 0 {
-		return integer{neg: true, mag: uint64(-f)}
+		return jsonint.Int{Neg: true, Mag: uint64(-f)}
 	}
-	return integer{mag: uint64(f)}
+	return jsonint.Int{Mag: uint64(f)}
 }
 
 // refusesEmpty reports whether the schema of a string refuses "".
@@ -252,127 +252,4 @@ func wireName(f reflect.StructField) string {
 		return name
 	}
 	return f.Name
-}
-
-// integer is a JSON integer: a sign and a magnitude, or huge when the magnitude
-// does not fit in 64 bits (then it is outside every Go integer range).
-type integer struct {
-	neg  bool
-	mag  uint64
-	huge bool
-}
-
-// less reports whether a < b.
-func (a integer) less(b integer) bool {
-	an, bn := a.neg && (a.mag != 0 || a.huge), b.neg && (b.mag != 0 || b.huge)
-	switch {
-	case an != bn:
-		return an
-	case an: // both negative: the larger magnitude is smaller
-		return b.magLess(a)
-	default:
-		return a.magLess(b)
-	}
-}
-
-func (a integer) magLess(b integer) bool {
-	if a.huge || b.huge {
-		return !a.huge && b.huge
-	}
-	return a.mag < b.mag
-}
-
-func (a integer) String() string {
-	s := strconv.FormatUint(a.mag, 10)
-	if a.neg && a.mag != 0 {
-		return "-" + s
-	}
-	return s
-}
-
-// parseInteger reads a JSON number literal, whose grammar is already checked, as
-// JSON Schema's integer does: 1e3 and 2.0 are integers, 2.5 is not (ok false).
-func parseInteger(lit []byte) (v integer, ok bool) {
-	if lit[0] == '-' {
-		v.neg, lit = true, lit[1:]
-	}
-	intPart, rest := lit, []byte(nil)
-	if i := slices.IndexFunc(intPart, func(r byte) bool { return r == '.' || r == 'e' || r == 'E' }); i >= 0 {
-		intPart, rest = lit[:i], lit[i:]
-	}
-	var frac []byte
-	if len(rest) > 0 && rest[0] == '.' {
-		frac, rest = rest[1:], nil
-		if i := slices.IndexFunc(frac, func(r byte) bool { return r == 'e' || r == 'E' }); i >= 0 {
-			frac, rest = frac[:i], frac[i:]
-		}
-	}
-	exp := 0
-	if len(rest) > 0 { // e or E, an optional sign, digits
-		digits, neg := rest[1:], false
-		if digits[0] == '+' || digits[0] == '-' {
-			neg, digits = digits[0] == '-', digits[1:]
-		}
-		for _, d := range digits {
-			if exp < 1<<30 { // saturate: far beyond any literal's digit count
-				exp = exp*10 + int(d-'0')
-			}
-		}
-		if neg {
-			exp = -exp
-		}
-	}
-	// The value is the digits of intPart and frac times 10^(exp-len(frac)).
-	// Trailing zeros of the digits only move the exponent.
-	frac = frac[:len(frac)-trailingZeros(frac)]
-	if len(frac) == 0 {
-		z := trailingZeros(intPart)
-		if z == len(intPart) { // all zeros
-			return integer{}, true
-		}
-		intPart, exp = intPart[:len(intPart)-z], exp+z
-	} else {
-		exp -= len(frac)
-	}
-	if exp < 0 {
-		return v, false
-	}
-	// The significant digits start at the first nonzero one, which is in frac
-	// when intPart is all zeros: 0.001e21 is 1e18, 19 digits.
-	lead, fracLead := 0, 0
-	for lead < len(intPart) && intPart[lead] == '0' {
-		lead++
-	}
-	for lead == len(intPart) && fracLead < len(frac) && frac[fracLead] == '0' {
-		fracLead++
-	}
-	if len(intPart)-lead+len(frac)-fracLead+exp > 20 { // more digits than 2^64 has
-		v.huge = true
-		return v, true
-	}
-	for _, digits := range [][]byte{intPart[lead:], frac} {
-		for _, d := range digits {
-			if v.mag > (math.MaxUint64-uint64(d-'0'))/10 {
-				v.huge = true
-				return v, true
-			}
-			v.mag = v.mag*10 + uint64(d-'0')
-		}
-	}
-	for range exp {
-		if v.mag > math.MaxUint64/10 {
-			v.huge = true
-			return v, true
-		}
-		v.mag *= 10
-	}
-	return v, true
-}
-
-func trailingZeros(b []byte) int {
-	n := 0
-	for n < len(b) && b[len(b)-1-n] == '0' {
-		n++
-	}
-	return n
 }

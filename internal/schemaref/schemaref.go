@@ -2,7 +2,7 @@
 // readers of advertised schemas (tests, the limits table, the hostile-field
 // lists) that walk properties and items as plain maps. The tool schemas write a
 // repeated subschema once under "$defs" and refer to it with "$ref" (see
-// mcpserver/compact.go); inlined, a schema reads as if each occurrence were
+// internal/schemacompact); inlined, a schema reads as if each occurrence were
 // written out, with the annotations beside a $ref (its description) kept.
 package schemaref
 
@@ -101,7 +101,7 @@ func inline(v any, defs map[string]any, depth int, budget *int) (any, error) {
 
 // A catalog advertises an object that an earlier tool lists whole as an
 // object only, whose description ends by saying where its members are (see
-// mcpserver/compact.go): "as automium_compile_journey takes it" for a tool's
+// internal/schemacompact): "as automium_compile_journey takes it" for a tool's
 // whole input, "as planner in automium_create_run_submission" for one
 // property of it, named by its path from the tool's input ("mapping.planner",
 // "planners[]" for the items of a list, "labels.*" for the values of a map).

@@ -1,25 +1,13 @@
-package mcpserver
-
-import (
-	"encoding/json"
-	"fmt"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-	"unicode"
-	"unicode/utf8"
-
-	"github.com/google/jsonschema-go/jsonschema"
-)
-
-// Every agent session pays for tools/list before its first call, so the
-// schemas a tool advertises are compacted, when go generate writes them, by
-// one rule set that holds for any tool the table gains. The advertised schema
-// is a guide for the client, never stricter than the server: everything it
-// drops only widens what it admits, and the argument walker enforces the root
-// package's whole schema in memory (see walker.go), with a coded problem and
-// its fix for every value the advertised schema no longer refuses.
+// Package schemacompact compacts the JSON Schemas a catalog of tools
+// advertises, so that an agent session, which pays for tools/list before its
+// first call, reads fewer tokens. It is a pure transformation of
+// jsonschema-go schemas, run when go generate writes an adapter's advertised
+// schemas (mcpserver's toolschemas/), never while a server serves: one rule
+// set that holds for any tool the catalog gains. The advertised schema is a
+// guide for the client, never stricter than the server: everything it drops
+// only widens what it admits, and the server's argument walker enforces the
+// whole schema in memory, with a coded problem and its fix for every value
+// the advertised schema no longer refuses.
 //
 //   - An output schema keeps the types, properties and enums of its first
 //     outputDepth levels (a report's members and theirs), and below them only
@@ -31,11 +19,11 @@ import (
 //     written once under "$defs" and referred to by a local "$ref" wherever it
 //     occurs, with the description of that occurrence (an annotation, which a
 //     $ref may carry) beside it.
-//   - An object of 4 KiB or more that an earlier tool advertised whole, such as
-//     the journey automium_compile_journey takes and
-//     automium_create_run_submission takes again, is written the second time as
-//     an object only, whose description names the tool that lists its members:
-//     one journey schema is advertised once.
+//   - An object of minSaidObjectBytes or more that an earlier tool advertised
+//     whole, such as the journey automium_compile_journey takes and
+//     automium_create_run_submission takes again, is written the second time
+//     as an object only, whose description names the tool that lists its
+//     members: one journey schema is advertised once.
 //   - An input enum of more than maxAdvertisedEnum values (the 40 target
 //     roles, the 16 intents, the 14 fixtures) is written as the length of its
 //     longest value: the description names the resource or tool that lists
@@ -51,12 +39,28 @@ import (
 //     automium_compile_journey tells it nothing new under
 //     automium_create_run_submission.
 //
-// pruneProse is the rule set without the $defs: inlining every $ref of an
-// advertised schema gives back what pruneProse makes of the derived schema
-// (TestCompactSchemasInlineToDerived), and the mutated-call tests hold what
-// the advertised schema still says against the walker. The token cost is
-// measured with a real tokenizer by e2e/agent/tokens.mjs, in CI, against a
-// budget; docs/catalog.md has the per-tool figures.
+// [Catalog.Prune] is the rule set without the $defs: inlining every $ref of an
+// advertised schema (internal/schemaref) gives back what Prune makes of the
+// derived schema (mcpserver's TestCompactSchemasInlineToDerived), and
+// mcpserver's mutated-call tests hold what the advertised schema still says
+// against its walker. The token cost is measured with a real tokenizer by
+// e2e/agent/tokens.mjs, in CI, against a budget; docs/catalog.md has the
+// per-tool figures.
+package schemacompact
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
 
 // minHoistBytes is the smallest subschema, as JSON, worth a definition: below
 // it, the $ref and the definition's name cost about what a second copy does.
@@ -79,11 +83,15 @@ const maxAdvertisedPattern = 64
 // the result's, and each member's.
 const outputDepth = 3
 
-// seenDescriptions records what the catalog has already said, across the
-// tools compacted so far, in table order: the input descriptions, and the
-// objects advertised whole, each with the tool that advertised it.
-type seenDescriptions struct {
-	tool    string // the tool being compacted
+// Catalog records what a catalog has already said, across the tools
+// compacted so far, in catalog order: the input descriptions, and the objects
+// advertised whole, each with the tool that advertised it. One Catalog
+// compacts one catalog's tools, each once, in the order they are listed.
+type Catalog struct {
+	tool string // the tool being compacted
+	// words rewrites a description as the catalog finally writes it (the
+	// adapter's tool names for Go names), to compare with a pointer.
+	words   func(string) string
 	text    map[string]bool
 	objects map[string]saidAt
 	// pointers are the objects written as an object only, whose description
@@ -91,25 +99,33 @@ type seenDescriptions struct {
 	pointers map[*jsonschema.Schema]bool
 }
 
-// newSeen returns a record of nothing said yet, for the catalog's first tool.
-func newSeen(tool string) *seenDescriptions {
-	return &seenDescriptions{tool: tool, text: map[string]bool{}, objects: map[string]saidAt{},
+// NewCatalog returns a record of nothing said yet, for a catalog's first
+// tool. words is how the adapter rewrites the descriptions of the schemas it
+// advertises after compaction (nil: as they are); a description that already
+// points where an object's members are listed is recognized in those words.
+func NewCatalog(words func(string) string) *Catalog {
+	if words == nil {
+		words = func(s string) string { return s }
+	}
+	return &Catalog{words: words, text: map[string]bool{}, objects: map[string]saidAt{},
 		pointers: map[*jsonschema.Schema]bool{}}
 }
 
-// compactSchema compacts a derived schema in place, as described above, and
-// returns its JSON. seen is nil for an output schema.
-func compactSchema(s *jsonschema.Schema, output bool, seen *seenDescriptions) (json.RawMessage, error) {
-	pruneProse(s, output, seen)
+// Compact compacts s, the derived schema of the named tool's input (output
+// false) or output, in place, as described in the package doc, and returns
+// its JSON. A tool's input is compacted after every tool listed before it.
+func (c *Catalog) Compact(tool string, s *jsonschema.Schema, output bool) (json.RawMessage, error) {
+	c.Prune(tool, s, output)
 	if err := hoistRepeated(s); err != nil {
 		return nil, err
 	}
 	return json.Marshal(s)
 }
 
-// pruneProse is compactSchema without the $defs: what inlining the compacted
+// Prune is Compact without the $defs, in place: what inlining the compacted
 // schema gives back.
-func pruneProse(s *jsonschema.Schema, output bool, seen *seenDescriptions) {
+func (c *Catalog) Prune(tool string, s *jsonschema.Schema, output bool) {
+	c.tool = tool
 	if output {
 		eachSchema(s, func(n *jsonschema.Schema, _ string) { stripOutput(n) })
 		truncateBelow(s, outputDepth)
@@ -125,9 +141,9 @@ func pruneProse(s *jsonschema.Schema, output bool, seen *seenDescriptions) {
 				n.MinLength = nil
 			}
 		})
-		dropSaidObjects(s, seen)
-		dropSaidForms(s, seen)
-		dropSaid(s, seen)
+		dropSaidObjects(s, c)
+		dropSaidForms(s, c)
+		dropSaid(s, c)
 	}
 }
 
@@ -154,7 +170,7 @@ func boundInstead(n *jsonschema.Schema) {
 // members are listed, and records the objects s advertises whole, s among
 // them. Objects are compared without their own description, after the enums
 // are bounded.
-func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
+func dropSaidObjects(s *jsonschema.Schema, seen *Catalog) {
 	type said struct{ key, where string }
 	var local []said
 	// path is where n is in s, as a pointer names it: "planner",
@@ -174,7 +190,7 @@ func dropSaidObjects(s *jsonschema.Schema, seen *seenDescriptions) {
 			}
 			key := "object:" + string(body)
 			if by, ok := seen.objects[key]; ok && n != s && len(body) >= minSaidObjectBytes && by.tool != seen.tool {
-				*n = jsonschema.Schema{Type: "object", Description: saidObjectDescription(n.Description, by)}
+				*n = jsonschema.Schema{Type: "object", Description: saidObjectDescription(n.Description, by, seen.words)}
 				seen.pointers[n] = true
 				return
 			}
@@ -213,10 +229,10 @@ type saidAt struct{ tool, where string }
 // CompileJourney takes it") is kept as it is; one that only names the tool
 // otherwise ("the object t1 returned") still gets the pointer, which is the
 // one place a model (and schemaref.InlineCatalog) learns the members from.
-func saidObjectDescription(own string, at saidAt) string {
+func saidObjectDescription(own string, at saidAt, words func(string) string) string {
 	own = firstClause(own)
 	switch {
-	case strings.HasSuffix(toToolWords(own), "as "+at.where):
+	case strings.HasSuffix(words(own), "as "+at.where):
 		return own
 	case own == "":
 		return "as " + at.where
@@ -299,7 +315,7 @@ const minSaidPattern = 10
 // journey ID's, the run ID's) from a string its maxLength still bounds, and
 // records the rest. A model reads the catalog whole, and a value outside the
 // form is refused with the form.
-func dropSaidForms(s *jsonschema.Schema, seen *seenDescriptions) {
+func dropSaidForms(s *jsonschema.Schema, seen *Catalog) {
 	var local []string
 	eachSchema(s, func(n *jsonschema.Schema, _ string) {
 		if len(n.Enum) >= minSaidEnum {
@@ -329,14 +345,17 @@ func dropSaidForms(s *jsonschema.Schema, seen *seenDescriptions) {
 }
 
 // statedRange matches a description's closing range: ", 1 to 16", " from 1
-// to 100", ", up to 100".
-var statedRange = regexp.MustCompile(`,?\s+(?:from\s+)?(?:([0-9][0-9,]*)\s+to|up\s+to)\s+([0-9][0-9,]*|2\^53-1)$`)
+// to 100", ", up to 100". It is compiled on first use: the package is linked
+// into the server, which never compacts, and should not pay for it at start.
+var statedRange = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`,?\s+(?:from\s+)?(?:([0-9][0-9,]*)\s+to|up\s+to)\s+([0-9][0-9,]*|2\^53-1)$`)
+})
 
 // withoutStatedRange drops a closing range from d when n's bounds (minimum
 // and maximum, or minItems and maxItems) state it: the schema says it in
 // fewer tokens, and says it once.
 func withoutStatedRange(d string, n *jsonschema.Schema) string {
-	m := statedRange.FindStringSubmatchIndex(d)
+	m := statedRange().FindStringSubmatchIndex(d)
 	if m == nil {
 		return d
 	}
@@ -392,7 +411,7 @@ func spellsName(d, name string) bool {
 // dropSaid removes every property description the catalog already said and
 // records the rest. Only descriptions of properties count: a tool's own
 // description is its own.
-func dropSaid(s *jsonschema.Schema, seen *seenDescriptions) {
+func dropSaid(s *jsonschema.Schema, seen *Catalog) {
 	var local []string
 	eachSchema(s, func(n *jsonschema.Schema, name string) {
 		if n == s || n.Description == "" || seen.pointers[n] {

@@ -1,4 +1,4 @@
-package mcpserver
+package schemacompact
 
 import (
 	"encoding/json"
@@ -7,6 +7,9 @@ import (
 	"slices"
 	"testing"
 
+	// The root package fills adapter.Schema, which derives the schemas
+	// of the test types as the adapter derives its tools'.
+	_ "github.com/automium/automium"
 	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/schemaref"
 	"github.com/google/go-cmp/cmp"
@@ -72,7 +75,7 @@ func TestSaidObjectPointerResolvesToSameObject(t *testing.T) {
 		{"the object's own description names the earlier tool otherwise", reflect.TypeFor[ptrT1Prop](), reflect.TypeFor[ptrT2Named]()},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			seen := newSeen("")
+			catalog := NewCatalog(nil)
 			inputs := map[string]any{}
 			for _, tl := range []struct {
 				name string
@@ -82,8 +85,7 @@ func TestSaidObjectPointerResolvesToSameObject(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				seen.tool = tl.name
-				raw, err := compactSchema(s, false, seen)
+				raw, err := catalog.Compact(tl.name, s, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,4 +115,47 @@ func TestSaidObjectPointerResolvesToSameObject(t *testing.T) {
 func memberNames(s map[string]any) []string {
 	props, _ := s["properties"].(map[string]any)
 	return slices.Sorted(maps.Keys(props))
+}
+
+// TestCompactSchemaHoistsRepeats: a subschema written twice becomes one
+// definition, each occurrence keeping its own description; one written once,
+// or too small to be worth a name, stays inline.
+func TestCompactSchemaHoistsRepeats(t *testing.T) {
+	type target struct {
+		Role string `json:"role" jsonschema:"the element's ARIA role" validate:"required,max=64"`
+		Name string `json:"name" jsonschema:"the element's accessible name" validate:"required,max=200"`
+	}
+	type step struct {
+		Target      target `json:"target" jsonschema:"what the step acts on"`
+		Destination target `json:"destination" jsonschema:"where a drag ends"`
+		Once        target `json:"once"`
+		Small       int    `json:"small" validate:"max=3"`
+		Other       int    `json:"other" validate:"max=3"`
+	}
+	s, err := adapter.Schema(reflect.TypeFor[step]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := NewCatalog(nil).Compact("t", s, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	props := got["properties"].(map[string]any)
+	want := map[string]any{
+		"target":      map[string]any{"$ref": "#/$defs/target", "description": "what the step acts on"},
+		"destination": map[string]any{"$ref": "#/$defs/target", "description": "where a drag ends"},
+		"once":        map[string]any{"$ref": "#/$defs/target"},
+		"small":       map[string]any{"type": "integer", "maximum": float64(3)},
+		"other":       map[string]any{"type": "integer", "maximum": float64(3)},
+	}
+	if diff := cmp.Diff(want, props); diff != "" {
+		t.Errorf("properties (-want +got):\n%s", diff)
+	}
+	if defs, _ := got["$defs"].(map[string]any); len(defs) != 1 || defs["target"] == nil {
+		t.Errorf("$defs = %v, want the one target definition", got["$defs"])
+	}
 }

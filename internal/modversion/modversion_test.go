@@ -1,15 +1,18 @@
-package mcpserver
+package modversion
 
 import (
 	"runtime/debug"
 	"testing"
 )
 
-func TestVersionFrom(t *testing.T) {
+// module stands for the module whose version is asked for.
+const module = "example.com/lib"
+
+func TestOf(t *testing.T) {
 	vcs := []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "aa7417a1b2c3d4e5f60718293a4b5c6d7e8f9012"}, {Key: "vcs.modified", Value: "false"}}
 	dirty := []debug.BuildSetting{{Key: "vcs.revision", Value: "aa7417a1b2c3d4e5f60718293a4b5c6d7e8f9012"}, {Key: "vcs.modified", Value: "true"}}
 	main := func(v string, s []debug.BuildSetting) *debug.BuildInfo {
-		return &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: v}, Settings: s}
+		return &debug.BuildInfo{Main: debug.Module{Path: module, Version: v}, Settings: s}
 	}
 	dep := func(d *debug.Module) *debug.BuildInfo {
 		return &debug.BuildInfo{Main: debug.Module{Path: "example.com/embedder", Version: "(devel)"}, Deps: []*debug.Module{d}, Settings: vcs}
@@ -26,18 +29,18 @@ func TestVersionFrom(t *testing.T) {
 		{"(devel) with a modified tree", main("(devel)", dirty), "devel+aa7417a1b2c3.dirty"},
 		{"-buildvcs=false", main("(devel)", nil), "devel"},
 		{"all-zero pseudo-version as main", main("v0.0.0-00010101000000-000000000000", nil), "devel"},
-		{"dependency at a release", dep(&debug.Module{Path: modulePath, Version: "v1.4.0"}), "v1.4.0"},
-		{"dependency replaced by a directory", dep(&debug.Module{Path: modulePath, Version: "v0.0.0-00010101000000-000000000000",
-			Replace: &debug.Module{Path: "../automium"}}), "devel"},
-		{"dependency replaced by a directory, real require", dep(&debug.Module{Path: modulePath, Version: "v1.4.0",
-			Replace: &debug.Module{Path: "../automium"}}), "devel"},
-		{"dependency replaced by a fork", dep(&debug.Module{Path: modulePath, Version: "v1.4.0",
-			Replace: &debug.Module{Path: "example.com/fork/automium", Version: "v1.4.1-fork.1"}}), "v1.4.1-fork.1"},
+		{"dependency at a release", dep(&debug.Module{Path: module, Version: "v1.4.0"}), "v1.4.0"},
+		{"dependency replaced by a directory", dep(&debug.Module{Path: module, Version: "v0.0.0-00010101000000-000000000000",
+			Replace: &debug.Module{Path: "../lib"}}), "devel"},
+		{"dependency replaced by a directory, real require", dep(&debug.Module{Path: module, Version: "v1.4.0",
+			Replace: &debug.Module{Path: "../lib"}}), "devel"},
+		{"dependency replaced by a fork", dep(&debug.Module{Path: module, Version: "v1.4.0",
+			Replace: &debug.Module{Path: "example.com/fork/lib", Version: "v1.4.1-fork.1"}}), "v1.4.1-fork.1"},
 		{"not linked in at all", &debug.BuildInfo{Main: debug.Module{Path: "example.com/other"}}, "devel"},
 	}
 	for _, tt := range tests {
-		if got := versionFrom(tt.bi); got != tt.want {
-			t.Errorf("%s: versionFrom = %q, want %q", tt.name, got, tt.want)
+		if got := Of(tt.bi, module); got != tt.want {
+			t.Errorf("%s: Of = %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }
