@@ -37,6 +37,9 @@ var customTags = map[string]customTag{}
 // registerTag adds a custom validate tag. It runs during package initialisation
 // only, from each file that owns a closed set, so the set lives next to its domain.
 func registerTag(tag string, code Code, noun string, values func() []string) struct{} {
+	if validatorBuilt {
+		panic("automium: validate tag registered after the validator was built: " + tag)
+	}
 	if _, dup := customTags[tag]; dup {
 		panic("automium: validate tag registered twice: " + tag)
 	}
@@ -109,7 +112,13 @@ func tagPattern(tag string) (string, bool) {
 	return t.expr, true
 }
 
+// validatorBuilt is set once the validator is built: a tag registered after
+// that (by the contract package, say, if the root package validated during
+// its initialisation) would be missing from it, so registerTag refuses.
+var validatorBuilt bool
+
 func newValidator() *validator.Validate {
+	validatorBuilt = true
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/contract"
 	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
@@ -123,8 +124,8 @@ type promptSets struct {
 var closedSets = sync.OnceValue(func() *promptSets {
 	m := &promptSets{
 		verdicts:   automium.Verdicts(),
-		lanes:      wireNames(automium.Lanes()),
-		eventTypes: wireNames(automium.EventTypes()),
+		lanes:      wireNames(contract.Lanes()),
+		eventTypes: wireNames(contract.EventTypes()),
 		roles:      wireNames(automium.Roles()),
 		strategies: wireNames(automium.RecoveryStrategies()),
 	}
