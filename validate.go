@@ -58,7 +58,7 @@ func wireStrings[T ~string](values []T) []string {
 }
 
 // typedSet returns a sorted copy of a closed set as its Go type, for the
-// accessors (Verdicts, Lanes, ...) that let Go callers list a set without
+// accessors (Verdicts, Intents, ...) that let Go callers list a set without
 // knowing validate tag names.
 func typedSet[T ~string](values []string) []T {
 	out := make([]T, len(values))
@@ -130,7 +130,7 @@ func newValidator() *validator.Validate {
 	for tag, t := range customTags {
 		// The closed sets are fixed by the end of package initialisation, before
 		// the validator is first built, so each becomes a set once, here, instead
-		// of being scanned (or, for ContractNames, rebuilt) on every validation.
+		// of being scanned (or, for the contract names, rebuilt) on every validation.
 		values := t.values()
 		set := make(map[string]struct{}, len(values))
 		for _, s := range values {

@@ -7,7 +7,7 @@ import (
 	"github.com/automium/automium/contract"
 )
 
-func BenchmarkContract(b *testing.B) {
+func BenchmarkGet(b *testing.B) {
 	ctx := context.Background()
 	for _, name := range contract.Names() {
 		b.Run(name, func(b *testing.B) {
