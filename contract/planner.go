@@ -33,7 +33,7 @@ type PlannerHistoryEntry struct {
 
 // PlannerDecision is a planner backend's answer under planner-adapter-v1: one
 // intent of the allowed set, with its target and value as the intent requires
-// (see [Vocabulary]), the planner's rationale and what the call cost in tokens.
+// (see [automium.Vocabulary]), the planner's rationale and what the call cost in tokens.
 //
 // A PlannerDecision is a plain value, safe to share between goroutines once built.
 type PlannerDecision struct {
