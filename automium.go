@@ -2,7 +2,9 @@
 // browser testing. It exposes the owned benchmark corpus, the frozen planner intent
 // vocabulary, journey compilation, modeled run submissions, replay summaries,
 // artifact manifests and planner comparison reports as plain, validated Go
-// functions.
+// functions. The documents exchanged with the rest of a platform (planner
+// requests and decisions, semantic snapshots, replay events) and their checks
+// are package [github.com/automium/automium/contract], which builds on this one.
 //
 // Quick start:
 //

@@ -188,17 +188,3 @@ func BenchmarkGetArtifactManifest(b *testing.B) {
 		})
 	}
 }
-
-func BenchmarkContract(b *testing.B) {
-	ctx := context.Background()
-	for _, name := range automium.ContractNames() {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := automium.Contract(ctx, automium.ContractInput{Name: name}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}

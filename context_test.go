@@ -26,10 +26,6 @@ func TestContextRule(t *testing.T) {
 			_, err := CompareObservedTrials(ctx, validObservedInput())
 			return err
 		},
-		"Contract": func(ctx context.Context) error {
-			_, err := Contract(ctx, ContractInput{Name: ReplayEventVersion})
-			return err
-		},
 	}
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()

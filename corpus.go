@@ -15,24 +15,50 @@ import (
 // hard-code that.
 func SupportedCorpusVersions() []string { return []string{CorpusVersion} }
 
-// The closed set of hosting types. Hosting says how the QA team runs its copy of the
-// app, which decides what a fixture reset can rely on.
-var hostingTypeNames = []string{"self-hosted-container", "static-bundle", "vendor-sandbox"}
+// HostingType says how the QA team runs its copy of an app, which decides
+// what a fixture reset can rely on; its string is the wire form, as in
+// hostingType.
+type HostingType string
 
-// The closed set of app capabilities. Intents that need one (upload_file needs
-// file-upload, for instance) are rejected for apps without it.
-var capabilityNames = []string{
-	"auth", "cart-checkout", "dialogs", "drag-drop", "file-upload",
-	"forms", "multi-tab", "search", "tables",
-}
+// The hosting types.
+const (
+	HostingSelfHostedContainer HostingType = "self-hosted-container"
+	HostingStaticBundle        HostingType = "static-bundle"
+	HostingVendorSandbox       HostingType = "vendor-sandbox"
+)
+
+var hostingTypeNames = wireStrings([]HostingType{HostingSelfHostedContainer, HostingStaticBundle, HostingVendorSandbox})
+
+// Capability is a UI capability an app exercises. Intents that need one
+// (upload_file needs file-upload, for instance) are rejected for apps
+// without it; its string is the wire form, as in capabilities.
+type Capability string
+
+// The app capabilities.
+const (
+	CapabilityAuth         Capability = "auth"
+	CapabilityCartCheckout Capability = "cart-checkout"
+	CapabilityDialogs      Capability = "dialogs"
+	CapabilityDragDrop     Capability = "drag-drop"
+	CapabilityFileUpload   Capability = "file-upload"
+	CapabilityForms        Capability = "forms"
+	CapabilityMultiTab     Capability = "multi-tab"
+	CapabilitySearch       Capability = "search"
+	CapabilityTables       Capability = "tables"
+)
+
+var capabilityNames = wireStrings([]Capability{
+	CapabilityAuth, CapabilityCartCheckout, CapabilityDialogs, CapabilityDragDrop, CapabilityFileUpload,
+	CapabilityForms, CapabilityMultiTab, CapabilitySearch, CapabilityTables,
+})
 
 // App is an authorized benchmark app: a web app the QA team owns a copy of.
 type App struct {
-	ID           string   `json:"id" jsonschema:"stable app identifier used by every other call"`
-	DisplayName  string   `json:"displayName" jsonschema:"human-readable app name"`
-	HostingType  string   `json:"hostingType" jsonschema:"how the QA team hosts its copy of the app" validate:"required,automium_hosting_type"`
-	Rationale    string   `json:"rationale" jsonschema:"why the app is in the benchmark corpus"`
-	Capabilities []string `json:"capabilities" jsonschema:"UI capabilities the app exercises; intents that need a missing capability are rejected" validate:"required,min=1,unique,dive,automium_capability"`
+	ID           string       `json:"id" jsonschema:"stable app identifier used by every other call"`
+	DisplayName  string       `json:"displayName" jsonschema:"human-readable app name"`
+	HostingType  HostingType  `json:"hostingType" jsonschema:"how the QA team hosts its copy of the app" validate:"required,automium_hosting_type"`
+	Rationale    string       `json:"rationale" jsonschema:"why the app is in the benchmark corpus"`
+	Capabilities []Capability `json:"capabilities" jsonschema:"UI capabilities the app exercises; intents that need a missing capability are rejected" validate:"required,min=1,unique,dive,automium_capability"`
 }
 
 // Fixture is a reproducible starting state of one app: the seeded data, the

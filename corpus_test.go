@@ -82,9 +82,9 @@ func TestCorpusCoverage(t *testing.T) {
 	capabilities := map[string]bool{}
 	hosting := map[string]bool{}
 	for _, a := range owned().Apps {
-		hosting[a.HostingType] = true
+		hosting[string(a.HostingType)] = true
 		for _, c := range a.Capabilities {
-			capabilities[c] = true
+			capabilities[string(c)] = true
 		}
 	}
 	intents := map[string]bool{}

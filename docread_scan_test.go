@@ -41,14 +41,14 @@ var decoderAllowed = map[string][]string{
 
 // TestNoWholeDocumentDecoders is a vet-like check of the rule "whole-document
 // decoders never see client data": outside the bounded reader (docread.go)
-// and the allowed calls above, no non-test file of the root package, the MCP
+// and the allowed calls above, no non-test file of the root package, contract, the MCP
 // adapter, its envelope and stdio transport or the binding packages calls
 // json.Unmarshal, json.NewDecoder, xml.Unmarshal, xml.NewDecoder or the like.
 // A document a client passes inside a value goes through jsonDoc or xmlDoc,
 // which count before they keep anything.
 func TestNoWholeDocumentDecoders(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"*.go", "mcpserver/*.go", "mcpserver/transport/envelope/*.go", "mcpserver/transport/stdio/*.go", "binding/*.go", "binding/dispatch/*.go"} {
+	for _, glob := range []string{"*.go", "contract/*.go", "mcpserver/*.go", "mcpserver/transport/envelope/*.go", "mcpserver/transport/stdio/*.go", "binding/*.go", "binding/dispatch/*.go"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

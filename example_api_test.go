@@ -51,25 +51,10 @@ func ExampleJoin() {
 	// true
 }
 
-// A program on either side of the planner-adapter-v1 contract checks a
-// decision the same way, and learns every problem at once.
-func ExamplePlannerDecision_Validate() {
-	err := automium.PlannerDecision{Intent: "click", Value: "Add to cart"}.Validate()
-	fmt.Println(err)
-
-	err = automium.PlannerDecision{Intent: "click", Target: &automium.Target{Role: "button", Name: "Add to cart"}}.Validate()
-	fmt.Println(err)
-	// Output:
-	// automium: 2 problems: invalid_argument: target: intent click needs a target; invalid_argument: value: intent click takes no value; remove it
-	// <nil>
-}
-
 // The closed sets are typed and sorted, so a switch or a UI can list them
 // without hard-coding them.
 func ExampleVerdicts() {
 	fmt.Println(automium.Verdicts())
-	fmt.Println(automium.Lanes())
 	// Output:
 	// [error failed flaky passed skipped]
-	// [artifact assertion executor planner runtime worker]
 }

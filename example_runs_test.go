@@ -2,7 +2,6 @@ package automium_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log"
@@ -159,34 +158,6 @@ func ExampleGetArtifactManifest_completeness() {
 	// Output:
 	// false
 	// [console_log dom_snapshot network_har replay_events screenshot semantic_snapshot trace]
-}
-
-func ExampleContract() {
-	doc, err := automium.Contract(context.Background(), automium.ContractInput{Name: "replay-event-v1"})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(doc.Name, doc.Types[0].Name)
-	var schema struct {
-		Properties struct {
-			Lane struct {
-				Enum []string `json:"enum"`
-			} `json:"lane"`
-		} `json:"properties"`
-	}
-	if err := json.Unmarshal(doc.Types[0].Schema, &schema); err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(schema.Properties.Lane.Enum)
-	// Output:
-	// replay-event-v1 ReplayEvent
-	// [artifact assertion executor planner runtime worker]
-}
-
-func ExampleContractNames() {
-	fmt.Println(automium.ContractNames())
-	// Output:
-	// [planner-adapter-v1 replay-event-v1 semantic-snapshot-v1]
 }
 
 func ExampleArtifactSpecs() {

@@ -16,17 +16,17 @@ func ExampleListApps() {
 	}
 	fmt.Println("corpus:", res.CorpusVersion)
 	for _, app := range res.Apps {
-		fmt.Printf("%-14s %-22s %s\n", app.ID, app.HostingType, strings.Join(app.Capabilities, ","))
+		fmt.Printf("%-14s %-22s %v\n", app.ID, app.HostingType, app.Capabilities)
 	}
 	// Output:
 	// corpus: owned-corpus-2026.11
-	// admin-console  self-hosted-container  auth,dialogs,multi-tab,search,tables
-	// banking        vendor-sandbox         auth,dialogs,forms,tables
-	// docs-portal    static-bundle          multi-tab,search
-	// helpdesk       self-hosted-container  auth,file-upload,forms,search,tables
-	// hr-onboarding  vendor-sandbox         auth,dialogs,file-upload,forms
-	// kanban         self-hosted-container  auth,dialogs,drag-drop,forms
-	// storefront     self-hosted-container  auth,cart-checkout,dialogs,forms,search
+	// admin-console  self-hosted-container  [auth dialogs multi-tab search tables]
+	// banking        vendor-sandbox         [auth dialogs forms tables]
+	// docs-portal    static-bundle          [multi-tab search]
+	// helpdesk       self-hosted-container  [auth file-upload forms search tables]
+	// hr-onboarding  vendor-sandbox         [auth dialogs file-upload forms]
+	// kanban         self-hosted-container  [auth dialogs drag-drop forms]
+	// storefront     self-hosted-container  [auth cart-checkout dialogs forms search]
 }
 
 func ExampleListFixtures() {
@@ -131,7 +131,7 @@ func ExampleVocabulary() {
 		case "navigate", "click", "fill", "upload_file":
 			line := fmt.Sprintf("%s: target %s, value %s", in.Name, in.Target, in.Value)
 			if in.Capability != "" {
-				line += ", needs " + in.Capability
+				line += ", needs " + string(in.Capability)
 			}
 			fmt.Println(line)
 		}

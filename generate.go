@@ -27,8 +27,8 @@ const (
 )
 
 // precomputedSchemaTypes lists the types whose schemas ship in schemas/: every
-// capability's input and output, and the contract message types, which a server
-// needs as soon as it starts.
+// capability's input and output, which a server needs as soon as it starts.
+// The contract message types ship theirs in contract/schemas/.
 var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[ListAppsInput](), reflect.TypeFor[ListAppsResult](),
 	reflect.TypeFor[ListFixturesInput](), reflect.TypeFor[ListFixturesResult](),
@@ -40,8 +40,6 @@ var precomputedSchemaTypes = []reflect.Type{
 	reflect.TypeFor[CompareObservedTrialsInput](),
 	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[ReportsComparison](),
 	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
-	reflect.TypeFor[PlannerRequest](), reflect.TypeFor[PlannerDecision](),
-	reflect.TypeFor[ReplayEvent](), reflect.TypeFor[SemanticSnapshot](),
 }
 
 // generatedFiles lists the root package's generated files: corpus_data.go from

@@ -428,7 +428,7 @@ func TestVocabularyIsFrozen(t *testing.T) {
 		if in.Value != Forbidden && in.ValueHint == "" {
 			t.Errorf("intent %s takes a value but gives no hint", in.Name)
 		}
-		if in.Capability != "" && !slices.Contains(capabilityNames, in.Capability) {
+		if in.Capability != "" && !slices.Contains(capabilityNames, string(in.Capability)) {
 			t.Errorf("intent %s needs unknown capability %q", in.Name, in.Capability)
 		}
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // The JSON Schemas of the types a server needs as soon as it starts (every
-// capability's input and output, and the contract message types) ship
+// capability's input and output; the contract package keeps its own) ship
 // precomputed in schemas/, one file per type, so that jsonSchema returns them
 // without deriving them. Deriving costs milliseconds per type, mostly in
 // jsonschema-go's encoder, which re-encodes every nested schema once per level of
@@ -56,12 +56,13 @@ var packagePath = reflect.TypeFor[Error]().PkgPath()
 // struct tags: json gives property names and optionality, jsonschema the
 // descriptions, and validate the keywords (required, enums of oneof and of this
 // package's closed-set tags, patterns, length, item and value bounds, uniqueness).
-// Contracts and the MCP adapter both derive their schemas here, so a schema
-// promises exactly what validation accepts.
+// The contract package and the MCP adapter both derive their schemas here
+// (through internal/adapter), so a schema promises exactly what validation
+// accepts.
 //
 // It fails on a validate rule with no JSON Schema translation, so an
 // untranslatable rule is caught by tests, not shipped as a silently looser schema.
-// The schemas of this package's capability and contract types ship precomputed
+// The schemas of this package's capability types ship precomputed
 // (see precomputedSchemaFiles), so a server pays nothing for them at start-up; a test keeps
 // them equal to what derivation gives. The result is the caller's to keep. It is
 // safe for concurrent use.

@@ -25,13 +25,12 @@ func TestJSONSchemaReturnsCopies(t *testing.T) {
 }
 
 // BenchmarkJSONSchema compares what a server pays for a schema at start-up, a
-// precomputed one, with deriving it, for the largest tool and contract types.
+// precomputed one, with deriving it, for the largest tool types.
 func BenchmarkJSONSchema(b *testing.B) {
 	for _, typ := range []reflect.Type{
 		reflect.TypeFor[CompileJourneyInput](),
 		reflect.TypeFor[CompileJourneyResult](),
 		reflect.TypeFor[ComparisonReport](),
-		reflect.TypeFor[ReplayEvent](),
 	} {
 		for _, way := range []struct {
 			name   string

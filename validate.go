@@ -37,6 +37,9 @@ var customTags = map[string]customTag{}
 // registerTag adds a custom validate tag. It runs during package initialisation
 // only, from each file that owns a closed set, so the set lives next to its domain.
 func registerTag(tag string, code Code, noun string, values func() []string) struct{} {
+	if validatorBuilt {
+		panic("automium: validate tag registered after the validator was built: " + tag)
+	}
 	if _, dup := customTags[tag]; dup {
 		panic("automium: validate tag registered twice: " + tag)
 	}
@@ -55,7 +58,7 @@ func wireStrings[T ~string](values []T) []string {
 }
 
 // typedSet returns a sorted copy of a closed set as its Go type, for the
-// accessors (Verdicts, Lanes, ...) that let Go callers list a set without
+// accessors (Verdicts, Intents, ...) that let Go callers list a set without
 // knowing validate tag names.
 func typedSet[T ~string](values []string) []T {
 	out := make([]T, len(values))
@@ -109,7 +112,13 @@ func tagPattern(tag string) (string, bool) {
 	return t.expr, true
 }
 
+// validatorBuilt is set once the validator is built: a tag registered after
+// that (by the contract package, say, if the root package validated during
+// its initialisation) would be missing from it, so registerTag refuses.
+var validatorBuilt bool
+
 func newValidator() *validator.Validate {
+	validatorBuilt = true
 	v := validator.New(validator.WithRequiredStructEnabled())
 	v.RegisterTagNameFunc(func(f reflect.StructField) string {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -121,7 +130,7 @@ func newValidator() *validator.Validate {
 	for tag, t := range customTags {
 		// The closed sets are fixed by the end of package initialisation, before
 		// the validator is first built, so each becomes a set once, here, instead
-		// of being scanned (or, for ContractNames, rebuilt) on every validation.
+		// of being scanned (or, for the contract names, rebuilt) on every validation.
 		values := t.values()
 		set := make(map[string]struct{}, len(values))
 		for _, s := range values {

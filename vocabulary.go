@@ -56,7 +56,7 @@ type IntentSpec struct {
 	ValueKind   string      `json:"valueKind,omitempty" jsonschema:"what the value means when one is taken"`
 	ValueHint   string      `json:"valueHint,omitempty" jsonschema:"how to write the value, with the allowed values for closed sets"`
 	Destination Requirement `json:"destination" jsonschema:"whether a destination target is required, optional or forbidden"`
-	Capability  string      `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
+	Capability  Capability  `json:"capability,omitempty" jsonschema:"app capability the intent needs; apps without it reject the intent"`
 	TargetRoles []Role      `json:"targetRoles,omitempty" jsonschema:"the ARIA roles the target may have, for intents that act on one kind of control; absent means any target role"`
 }
 

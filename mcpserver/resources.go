@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/contract"
 	"github.com/automium/automium/internal/echo"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,15 +44,15 @@ var resources = sync.OnceValue(func() []resource {
 			"The rules of a journey for automium_compile_journey: every intent of the frozen "+automium.IntentVocabularyVersion+" vocabulary with the target, destination and value it needs and the app capability it requires, the target roles, the assertion kinds and what each needs, bounded recovery and the limits, each with an example from a reference journey. Read it before drafting a journey.",
 			func() (any, error) { return vocabulary(), nil }),
 	}
-	for _, name := range automium.ContractNames() {
-		summary, ok := automium.ContractSummary(name)
+	for _, name := range contract.Names() {
+		summary, ok := contract.Summary(name)
 		if !ok {
 			panic("mcpserver: contract " + name + " is listed but has no summary")
 		}
 		list = append(list, fixedResource("automium://contracts/"+name, name, contractTitles[name],
 			summary+" The document gives the contract's name, version, summary, cross-field rules and the JSON Schema of each message type."+contractSeeAlso[name],
 			func() (any, error) {
-				return automium.Contract(context.Background(), automium.ContractInput{Name: name})
+				return contract.Get(context.Background(), contract.GetInput{Name: name})
 			}))
 	}
 	return list

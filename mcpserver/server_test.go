@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/contract"
 	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -140,8 +141,8 @@ func TestResources(t *testing.T) {
 	want["automium://apps"] = apps
 	fixtures, _ := automium.ListFixtures(ctx, automium.ListFixturesInput{})
 	want["automium://fixtures"] = fixtures
-	for _, name := range automium.ContractNames() {
-		doc, err := automium.Contract(ctx, automium.ContractInput{Name: name})
+	for _, name := range contract.Names() {
+		doc, err := contract.Get(ctx, contract.GetInput{Name: name})
 		if err != nil {
 			t.Fatal(err)
 		}

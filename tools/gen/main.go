@@ -26,6 +26,7 @@ import (
 
 	// The packages that own generated files, registering them under the tag.
 	_ "github.com/automium/automium"
+	_ "github.com/automium/automium/contract"
 	_ "github.com/automium/automium/mcpserver"
 	_ "github.com/automium/automium/tools/internal/digestvectors"
 	_ "github.com/automium/automium/tools/internal/safetytest"

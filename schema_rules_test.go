@@ -1,0 +1,133 @@
+package automium
+
+import (
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium/internal/limit"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestRequiredMeansTheSame enforces the tag rule on the run inputs (the
+// contract package's test of the same name does on the contract types): a field that the schema lists as required (no omitempty or
+// omitzero) carries validate:"required", and a field with validate:"required" is
+// required on the wire.
+func TestRequiredMeansTheSame(t *testing.T) {
+	roots := []reflect.Type{
+		reflect.TypeFor[CreateRunSubmissionInput](),
+		reflect.TypeFor[GetReplaySummaryInput](),
+		reflect.TypeFor[GetArtifactManifestInput](),
+	}
+	seen := map[reflect.Type]bool{}
+	var walk func(typ reflect.Type)
+	walk = func(typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || seen[typ] {
+			return
+		}
+		seen[typ] = true
+		for _, f := range reflect.VisibleFields(typ) {
+			name, optional, ok := jsonField(f)
+			if !ok {
+				continue
+			}
+			required := slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required")
+			if optional == required {
+				t.Errorf("%s.%s: json optional=%v but validate required=%v", typ.Name(), name, optional, required)
+			}
+			if f.Tag.Get("jsonschema") == "" {
+				t.Errorf("%s.%s: no jsonschema description", typ.Name(), name)
+			}
+			walk(f.Type)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+}
+
+// A validate rule with no JSON Schema translation is an error, not a silently
+// looser schema.
+func TestJSONSchemaRejectsUntranslatableRules(t *testing.T) {
+	type bad struct {
+		A string `json:"a" validate:"required,email"`
+	}
+	if _, err := jsonSchema(reflect.TypeFor[bad]()); err == nil {
+		t.Error("JSONSchema accepted a validate rule it cannot translate")
+	}
+	type twoPatterns struct {
+		A string `json:"a" validate:"required,automium_slug,automium_run_id"`
+	}
+	if _, err := jsonSchema(reflect.TypeFor[twoPatterns]()); err == nil {
+		t.Error("JSONSchema accepted two patterns on one value, which one schema pattern cannot express")
+	}
+}
+
+// TestSchemasAdvertiseLimits keeps the literal bounds in validate tags equal to the
+// exported constants that documentation and callers rely on.
+func TestSchemasAdvertiseLimits(t *testing.T) {
+	type bounds struct {
+		Maximum   *float64 `json:"maximum"`
+		MaxItems  *int     `json:"maxItems"`
+		MaxLength *int     `json:"maxLength"`
+	}
+	props := func(typ reflect.Type) map[string]bounds {
+		raw, err := jsonSchema(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s struct {
+			Properties map[string]bounds `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		return s.Properties
+	}
+	num := func(f *float64) int {
+		if f == nil {
+			return -1
+		}
+		return int(*f)
+	}
+	deref := func(n *int) int {
+		if n == nil {
+			return -1
+		}
+		return *n
+	}
+	replay := props(reflect.TypeFor[GetReplaySummaryInput]())
+	manifest := props(reflect.TypeFor[GetArtifactManifestInput]())
+	entry := props(reflect.TypeFor[ArtifactEntry]())
+	planner := props(reflect.TypeFor[PlannerRef]())
+	got := map[string]int{
+		"retryCount":          num(replay["retryCount"].Maximum),
+		"entries":             deref(manifest["entries"].MaxItems),
+		"root":                deref(manifest["root"].MaxLength),
+		"entry.path":          deref(entry["path"].MaxLength),
+		"entry.size":          num(entry["size"].Maximum),
+		"planner.id":          deref(planner["id"].MaxLength),
+		"planner.vendor":      deref(planner["vendor"].MaxLength),
+		"planner.model":       deref(planner["model"].MaxLength),
+		"artifactManifestRef": deref(replay["artifactManifestRef"].MaxLength),
+	}
+	want := map[string]int{
+		"retryCount":          limit.MaxRetryCount,
+		"entries":             limit.MaxArtifactEntries,
+		"root":                limit.MaxPathLength,
+		"entry.path":          limit.MaxPathLength,
+		"entry.size":          limit.MaxArtifactSizeBytes,
+		"planner.id":          limit.MaxIDLength,
+		"planner.vendor":      limit.MaxIDLength,
+		"planner.model":       limit.MaxIDLength,
+		"artifactManifestRef": maxRefLength,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("schema bounds differ from the constants (-want +got):\n%s", diff)
+	}
+}
