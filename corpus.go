@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 )
 
@@ -27,7 +28,7 @@ const (
 	HostingVendorSandbox       HostingType = "vendor-sandbox"
 )
 
-var hostingTypeNames = wireStrings([]HostingType{HostingSelfHostedContainer, HostingStaticBundle, HostingVendorSandbox})
+var hostingTypeNames = closedset.Strings([]HostingType{HostingSelfHostedContainer, HostingStaticBundle, HostingVendorSandbox})
 
 // Capability is a UI capability an app exercises. Intents that need one
 // (upload_file needs file-upload, for instance) are rejected for apps
@@ -47,7 +48,7 @@ const (
 	CapabilityTables       Capability = "tables"
 )
 
-var capabilityNames = wireStrings([]Capability{
+var capabilityNames = closedset.Strings([]Capability{
 	CapabilityAuth, CapabilityCartCheckout, CapabilityDialogs, CapabilityDragDrop, CapabilityFileUpload,
 	CapabilityForms, CapabilityMultiTab, CapabilitySearch, CapabilityTables,
 })

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -103,7 +104,7 @@ func TestCorpusCoverage(t *testing.T) {
 	}{
 		{"app capabilities", slices.Sorted(slices.Values(capabilityNames)), slices.Sorted(maps.Keys(capabilities))},
 		{"hosting types", slices.Sorted(slices.Values(hostingTypeNames)), slices.Sorted(maps.Keys(hosting))},
-		{"step intents", wireStrings(Intents()), slices.Sorted(maps.Keys(intents))},
+		{"step intents", closedset.Strings(Intents()), slices.Sorted(maps.Keys(intents))},
 		{"assertion kinds", assertionKinds, slices.Sorted(maps.Keys(assertions))},
 	}
 	for _, tt := range tests {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 	"golang.org/x/text/unicode/norm"
@@ -334,8 +335,8 @@ func stepProblems(ps *problems, at Path, last bool, s Step, app *App, fixture *F
 		return
 	}
 	if s.Target != nil && len(intent.TargetRoles) > 0 && slices.Contains(targetRoles, string(s.Target.Role)) && !slices.Contains(intent.TargetRoles, s.Target.Role) {
-		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, wireStrings(intent.TargetRoles),
-			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(wireStrings(intent.TargetRoles), ", "), s.Target.Role)
+		ps.add(at.dot("target").dot("role"), CodeInvalidArgument, closedset.Strings(intent.TargetRoles),
+			"intent %s acts on a %s, not a %s; target an element with one of the allowed roles", intent.Name, strings.Join(closedset.Strings(intent.TargetRoles), ", "), s.Target.Role)
 	}
 	for _, r := range [...]requirement{
 		{"target", "a target", intent.Target, s.Target != nil},

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
@@ -253,7 +254,7 @@ func TestCompileJourneyReportsAllProblems(t *testing.T) {
 			intentErr = e
 		}
 	}
-	if diff := cmp.Diff(wireStrings(Intents()), intentErr.Allowed); diff != "" {
+	if diff := cmp.Diff(closedset.Strings(Intents()), intentErr.Allowed); diff != "" {
 		t.Errorf("unsupported intent must list the vocabulary (-want +got):\n%s", diff)
 	}
 }
@@ -418,7 +419,7 @@ func TestVocabularyIsFrozen(t *testing.T) {
 		"navigate", "press_key", "scroll", "select_option", "set_checked", "switch_tab",
 		"upload_file", "wait_for",
 	}
-	if diff := cmp.Diff(want, wireStrings(Intents())); diff != "" {
+	if diff := cmp.Diff(want, closedset.Strings(Intents())); diff != "" {
 		t.Errorf("planner-intent-v1 changed (-want +got); a change needs a new vocabulary version:\n%s", diff)
 	}
 	for _, in := range Vocabulary() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
 )
 
@@ -71,7 +72,7 @@ func TestMissingClosedSetFieldNamesAllowedValues(t *testing.T) {
 	for _, e := range res.Errors {
 		got[e.Field] = e.Allowed
 	}
-	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": wireStrings(Intents())} {
+	for field, want := range map[string][]string{"appId": owned().appIDs, "steps[1].intent": closedset.Strings(Intents())} {
 		if len(got[field]) == 0 || strings.Join(got[field], ",") != strings.Join(want, ",") {
 			t.Errorf("%s: allowed = %v, want %v", field, got[field], want)
 		}

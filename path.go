@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/jsonname"
 )
 
 // A Path is the JSON path of one input field as a client wrote it, such as
@@ -179,7 +180,7 @@ func wireFields(t reflect.Type) []wireField {
 	var fields []wireField
 	if t.Kind() == reflect.Struct {
 		for _, f := range reflect.VisibleFields(t) {
-			if name, _, ok := jsonField(f); ok {
+			if name, _, ok := jsonname.Field(f); ok {
 				fields = append(fields, wireField{name, f.Index})
 			}
 		}

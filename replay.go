@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 )
 
@@ -27,7 +28,7 @@ const (
 var verdicts = []string{string(VerdictError), string(VerdictFailed), string(VerdictFlaky), string(VerdictPassed), string(VerdictSkipped)}
 
 // Verdicts returns every verdict, sorted.
-func Verdicts() []Verdict { return typedSet[Verdict](verdicts) }
+func Verdicts() []Verdict { return closedset.Sorted[Verdict](verdicts) }
 
 var _ = registerTag("automium_verdict", CodeInvalidArgument, "a replay verdict", func() []string { return verdicts })
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
 )
@@ -69,7 +70,7 @@ func TestRequiredReplayArtifactKinds(t *testing.T) {
 			t.Errorf("%s/%d: %v", tt.verdict, tt.retries, err)
 			continue
 		}
-		if diff := cmp.Diff(tt.want, wireStrings(got.RequiredReplayArtifactKinds)); diff != "" {
+		if diff := cmp.Diff(tt.want, closedset.Strings(got.RequiredReplayArtifactKinds)); diff != "" {
 			t.Errorf("%s/%d: kinds (-want +got):\n%s", tt.verdict, tt.retries, diff)
 		}
 		if got.Attempts != tt.wantAttempts {
@@ -165,7 +166,7 @@ func TestFixtureArtifactRootsAreManifestRoots(t *testing.T) {
 
 // The verdicts the validate tag knows are the typed constants, sorted.
 func TestVerdictTag(t *testing.T) {
-	if got, _ := tagValues("automium_verdict"); !slices.Equal(got, wireStrings(Verdicts())) || len(got) != 5 {
+	if got, _ := tagValues("automium_verdict"); !slices.Equal(got, closedset.Strings(Verdicts())) || len(got) != 5 {
 		t.Errorf("verdicts = %v, want %v", got, Verdicts())
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/automium/automium/internal/jsonname"
 )
 
 // The JSON Schemas of the types a server needs as soon as it starts (every
@@ -128,29 +130,6 @@ func parseValidate(tag string) ([][]rule, error) {
 	return levels, nil
 }
 
-// jsonField returns the wire name of a struct field and whether it is marked
-// omitempty or omitzero, mirroring encoding/json. ok is false for fields that
-// never reach the wire.
-func jsonField(f reflect.StructField) (name string, optional, ok bool) {
-	if !f.IsExported() || f.Anonymous {
-		return "", false, false
-	}
-	tag, hasTag := f.Tag.Lookup("json")
-	name, opts, _ := strings.Cut(tag, ",")
-	if hasTag && name == "-" && opts == "" {
-		return "", false, false
-	}
-	if name == "" {
-		name = f.Name
-	}
-	for o := range strings.SplitSeq(opts, ",") {
-		if o == "omitempty" || o == "omitzero" {
-			optional = true
-		}
-	}
-	return name, optional, true
-}
-
 // hasRule reports whether rules holds tag.
 func hasRule(rules []rule, tag string) bool {
 	return slices.ContainsFunc(rules, func(r rule) bool { return r.tag == tag })
@@ -180,7 +159,7 @@ func annotate(s *jsonschema.Schema, t reflect.Type, where string) error {
 	case reflect.Struct:
 		var required []string
 		for _, f := range reflect.VisibleFields(t) {
-			name, optional, ok := jsonField(f)
+			name, optional, ok := jsonname.Field(f)
 			if !ok {
 				continue
 			}

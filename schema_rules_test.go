@@ -3,12 +3,12 @@ package automium
 import (
 	"encoding/json"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
-	"github.com/automium/automium/internal/limit"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/automium/automium/internal/limit"
+	"github.com/automium/automium/internal/testsupport"
 )
 
 // TestRequiredMeansTheSame enforces the tag rule on the run inputs (the
@@ -21,34 +21,7 @@ func TestRequiredMeansTheSame(t *testing.T) {
 		reflect.TypeFor[GetReplaySummaryInput](),
 		reflect.TypeFor[GetArtifactManifestInput](),
 	}
-	seen := map[reflect.Type]bool{}
-	var walk func(typ reflect.Type)
-	walk = func(typ reflect.Type) {
-		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
-			typ = typ.Elem()
-		}
-		if typ.Kind() != reflect.Struct || seen[typ] {
-			return
-		}
-		seen[typ] = true
-		for _, f := range reflect.VisibleFields(typ) {
-			name, optional, ok := jsonField(f)
-			if !ok {
-				continue
-			}
-			required := slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required")
-			if optional == required {
-				t.Errorf("%s.%s: json optional=%v but validate required=%v", typ.Name(), name, optional, required)
-			}
-			if f.Tag.Get("jsonschema") == "" {
-				t.Errorf("%s.%s: no jsonschema description", typ.Name(), name)
-			}
-			walk(f.Type)
-		}
-	}
-	for _, r := range roots {
-		walk(r)
-	}
+	testsupport.RequiredMeansTheSame(t, roots...)
 }
 
 // A validate rule with no JSON Schema translation is an error, not a silently

@@ -47,28 +47,6 @@ func registerTag(tag string, code Code, noun string, values func() []string) str
 	return struct{}{}
 }
 
-// wireStrings returns the wire forms of a closed set's values, for what lists
-// them as text (allowed values, messages).
-func wireStrings[T ~string](values []T) []string {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = string(v)
-	}
-	return out
-}
-
-// typedSet returns a sorted copy of a closed set as its Go type, for the
-// accessors (Verdicts, Intents, ...) that let Go callers list a set without
-// knowing validate tag names.
-func typedSet[T ~string](values []string) []T {
-	out := make([]T, len(values))
-	for i, v := range values {
-		out[i] = T(v)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // tagValues returns the closed set behind a custom validate tag of this package,
 // sorted, and whether the tag is one. The schema translator turns validate tags
 // into JSON Schema enums with it, so that what a schema advertises is exactly

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 )
 
@@ -178,7 +179,7 @@ const (
 )
 
 // Roles returns the ARIA roles a target may name, sorted.
-func Roles() []Role { return typedSet[Role](targetRoles) }
+func Roles() []Role { return closedset.Sorted[Role](targetRoles) }
 
 // RecoveryStrategy is what a modeled runtime may try after a failed step
 // before it retries; its string is the wire form, as in recovery.strategies.
@@ -195,7 +196,9 @@ const (
 )
 
 // RecoveryStrategies returns the recovery strategies a journey may list, sorted.
-func RecoveryStrategies() []RecoveryStrategy { return typedSet[RecoveryStrategy](recoveryStrategies) }
+func RecoveryStrategies() []RecoveryStrategy {
+	return closedset.Sorted[RecoveryStrategy](recoveryStrategies)
+}
 
 // AssertionKind is a kind of journey assertion; its string is the wire form,
 // as in assertions[].kind.
@@ -233,7 +236,7 @@ func AssertionSpecs() []AssertionSpec {
 }
 
 // Intents returns the intents of the frozen vocabulary, sorted.
-func Intents() []Intent { return typedSet[Intent](intentNames) }
+func Intents() []Intent { return closedset.Sorted[Intent](intentNames) }
 
 var intentNames = func() []string {
 	names := make([]string, len(vocabulary))
@@ -274,7 +277,7 @@ var assertionSpecs = map[AssertionKind]assertionSpec{
 	"element_text":    {target: Required, value: Required, valueKind: valueText},
 }
 
-var assertionKinds = wireStrings(slices.Sorted(maps.Keys(assertionSpecs)))
+var assertionKinds = closedset.Strings(slices.Sorted(maps.Keys(assertionSpecs)))
 
 var (
 	_ = registerTag("automium_intent", CodeUnsupportedIntent, "an intent of the "+IntentVocabularyVersion+" vocabulary", func() []string { return intentNames })

@@ -9,12 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/check"
 	"github.com/automium/automium/internal/limit"
-	"github.com/google/go-cmp/cmp"
-	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/automium/automium/internal/testsupport"
 )
 
 const testRunID = "run-0123456789abcdef0123"
@@ -87,22 +89,6 @@ func runIDPattern(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return s.Properties["runId"].Pattern
-}
-
-// jsonField returns the wire name of a struct field and whether it is
-// optional (omitempty or omitzero); ok is false for fields that never reach
-// the wire.
-func jsonField(f reflect.StructField) (name string, optional, ok bool) {
-	tag, hasTag := f.Tag.Lookup("json")
-	name, opts, _ := strings.Cut(tag, ",")
-	if !f.IsExported() || (hasTag && name == "-" && opts == "") {
-		return "", false, false
-	}
-	if name == "" {
-		name = f.Name
-	}
-	optional = strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,")
-	return name, optional, true
 }
 
 func TestContractNames(t *testing.T) {
@@ -321,34 +307,7 @@ func TestRequiredMeansTheSame(t *testing.T) {
 		reflect.TypeFor[ReplayEvent](),
 		reflect.TypeFor[SemanticSnapshot](),
 	}
-	seen := map[reflect.Type]bool{}
-	var walk func(typ reflect.Type)
-	walk = func(typ reflect.Type) {
-		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
-			typ = typ.Elem()
-		}
-		if typ.Kind() != reflect.Struct || seen[typ] {
-			return
-		}
-		seen[typ] = true
-		for _, f := range reflect.VisibleFields(typ) {
-			name, optional, ok := jsonField(f)
-			if !ok {
-				continue
-			}
-			required := slices.Contains(strings.Split(f.Tag.Get("validate"), ","), "required")
-			if optional == required {
-				t.Errorf("%s.%s: json optional=%v but validate required=%v", typ.Name(), name, optional, required)
-			}
-			if f.Tag.Get("jsonschema") == "" {
-				t.Errorf("%s.%s: no jsonschema description", typ.Name(), name)
-			}
-			walk(f.Type)
-		}
-	}
-	for _, r := range roots {
-		walk(r)
-	}
+	testsupport.RequiredMeansTheSame(t, roots...)
 }
 
 func validSnapshot() SemanticSnapshot {

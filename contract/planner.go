@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 )
 
@@ -82,7 +83,7 @@ func (r PlannerRequest) Check(d PlannerDecision) error {
 	ps.validate(d)
 	ps.decision(automium.Path{}, d)
 	if d.Intent != "" && !ps.has(field("intent")) && !slices.Contains(r.AllowedIntents, d.Intent) {
-		ps.add(field("intent"), automium.CodeUnsupportedIntent, wireStrings(r.AllowedIntents), "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Value(d.Intent))
+		ps.add(field("intent"), automium.CodeUnsupportedIntent, closedset.Strings(r.AllowedIntents), "%s is not one of the request's allowedIntents; use one of the allowed values", echo.Value(d.Intent))
 	}
 	if d.TargetRef != "" && !slices.ContainsFunc(r.Snapshot.Nodes, func(n SnapshotNode) bool { return n.Ref == d.TargetRef }) {
 		ps.add(field("targetRef"), automium.CodeInvalidArgument, nil, "%s is not the ref of a node of the request's snapshot", echo.Value(d.TargetRef))

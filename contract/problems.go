@@ -2,7 +2,6 @@ package contract
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/automium/automium"
@@ -57,25 +56,3 @@ func (ps *problems) err() error {
 
 // field is the path of a top-level member.
 func field(name string) automium.Path { return automium.PathOf(name) }
-
-// wireStrings returns the wire forms of a closed set's values, for what lists
-// them as text (allowed values, messages).
-func wireStrings[T ~string](values []T) []string {
-	out := make([]string, len(values))
-	for i, v := range values {
-		out[i] = string(v)
-	}
-	return out
-}
-
-// typedSet returns a sorted copy of a closed set as its Go type, for the
-// accessors (Lanes, EventTypes) that let Go callers list a set without
-// knowing validate tag names.
-func typedSet[T ~string](values []string) []T {
-	out := make([]T, len(values))
-	for i, v := range values {
-		out[i] = T(v)
-	}
-	slices.Sort(out)
-	return out
-}

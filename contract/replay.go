@@ -8,6 +8,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/check"
+	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/echo"
 )
 
@@ -28,7 +29,7 @@ const (
 var lanes = []string{string(LaneArtifact), string(LaneAssertion), string(LaneExecutor), string(LanePlanner), string(LaneRuntime), string(LaneWorker)}
 
 // Lanes returns every lane, sorted.
-func Lanes() []Lane { return typedSet[Lane](lanes) }
+func Lanes() []Lane { return closedset.Sorted[Lane](lanes) }
 
 // EventType is a replay-event-v1 event type, namespaced by its lane
 // (planner.decision); its string is the wire form, as in type.
@@ -51,7 +52,7 @@ const (
 )
 
 // EventTypes returns every replay-event-v1 event type, sorted.
-func EventTypes() []EventType { return typedSet[EventType](replayEventTypeNames) }
+func EventTypes() []EventType { return closedset.Sorted[EventType](replayEventTypeNames) }
 
 // EventStatus is what became of what a replay event records; its string is
 // the wire form, as in status. A failed event carries an error; info marks
@@ -119,7 +120,7 @@ var replayEventTypes = map[EventType]string{
 	"artifact.recorded":       "",
 }
 
-var replayEventTypeNames = wireStrings(slices.Sorted(maps.Keys(replayEventTypes)))
+var replayEventTypeNames = closedset.Strings(slices.Sorted(maps.Keys(replayEventTypes)))
 
 // eventStatuses are the event statuses, sorted.
 var eventStatuses = []string{string(StatusFailed), string(StatusInfo), string(StatusSkipped), string(StatusSucceeded)}

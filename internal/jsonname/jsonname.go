@@ -2,10 +2,14 @@
 // member names are the same name spelled in another case. go-sdk decodes
 // with a case-insensitive matcher, so the envelope door and binding's catalog
 // check both refuse a name beside its case variant; one rule keeps the two from
-// disagreeing about what a variant is. It is a leaf with no dependencies.
+// disagreeing about what a variant is. It also holds the one reading of a Go
+// struct field's json tag (Field), which the root package's schemas and
+// walks and the tests of every package with wire types share. It is a leaf
+// with no dependencies.
 package jsonname
 
 import (
+	"reflect"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,4 +42,27 @@ func Fold(s string) string {
 		b.WriteRune(least)
 	}
 	return b.String()
+}
+
+// Field returns the wire name of a struct field and whether it is marked
+// omitempty or omitzero, mirroring encoding/json. ok is false for fields that
+// never reach the wire.
+func Field(f reflect.StructField) (name string, optional, ok bool) {
+	if !f.IsExported() || f.Anonymous {
+		return "", false, false
+	}
+	tag := f.Tag.Get("json")
+	if tag == "-" { // "-," names the member "-", as in encoding/json
+		return "", false, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if name == "" {
+		name = f.Name
+	}
+	for o := range strings.SplitSeq(opts, ",") {
+		if o == "omitempty" || o == "omitzero" {
+			optional = true
+		}
+	}
+	return name, optional, true
 }
