@@ -163,3 +163,10 @@ func (t *Table) Retained() int64 {
 	defer t.mu.Unlock()
 	return t.retained
 }
+
+// Len is how many sessions the table has a record of.
+func (t *Table) Len() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.records)
+}
