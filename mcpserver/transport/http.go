@@ -534,11 +534,12 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case handler == h.stateful && sess != nil:
 		callID, isCall := envelope.IDOf(view.ID)
-		entry := sess.Enter(session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held})
-		for entry.Wait != nil {
+		q := session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held}
+		entry := sess.Enter(q)
+		for entry.Wait != nil { // an initialize is being served: go-sdk would queue this without bound
 			select {
 			case <-entry.Wait:
-				entry = sess.Enter(session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held})
+				entry = sess.Enter(q)
 			case <-r.Context().Done():
 				entry = session.Entry{Busy: true}
 			}

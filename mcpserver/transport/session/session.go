@@ -150,7 +150,6 @@ type Entry struct {
 // Record is one session's bookkeeping, under its table's mutex.
 type Record struct {
 	t        *Table
-	id       string
 	limits   Limits
 	pin      Pin
 	pending  map[jsonrpc.ID]*Call
@@ -165,10 +164,10 @@ type Record struct {
 }
 
 // Enter admits a request, or says why not. Checked in this order: an
-// initialize in flight (Wait), a duplicate id, the pin, the Limits (Busy). A
-// request that takes no place is refused past MaxUnplaced. A
-// refused or busy request changes nothing; an admitted one fixes the pin,
-// and an admitted initialize orders the session until it is released.
+// initialize in flight (Wait), a duplicate id, the pin, the Limits (Busy; past
+// MaxUnplaced, a refusal). A refused or busy request changes nothing; an
+// admitted one fixes the pin, and an initialize orders the session until it
+// is released.
 func (r *Record) Enter(q Request) Entry {
 	r.t.mu.Lock()
 	defer r.t.mu.Unlock()

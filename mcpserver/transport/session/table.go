@@ -1,7 +1,9 @@
 package session
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -39,7 +41,7 @@ func (t *Table) openLocked(id string, limits Limits, pin Pin) *Record {
 	r := t.records[id]
 	if r == nil {
 		t.clock++
-		r = &Record{t: t, id: id, limits: limits, pin: pin, last: t.clock,
+		r = &Record{t: t, limits: limits, pin: pin, last: t.clock,
 			pending: map[jsonrpc.ID]*Call{}, changed: make(chan struct{})}
 		t.records[id] = r
 	}
@@ -104,18 +106,7 @@ func (t *Table) Reserve(keeps int64, open []string) (victims []string, ok bool) 
 		}
 	}
 	slices.SortFunc(idle, func(a, b string) int {
-		la, lb := t.lastLocked(a), t.lastLocked(b)
-		switch {
-		case la != lb && la < lb:
-			return -1
-		case la != lb:
-			return 1
-		case a < b:
-			return -1
-		case a > b:
-			return 1
-		}
-		return 0
+		return cmp.Or(cmp.Compare(t.lastLocked(a), t.lastLocked(b)), strings.Compare(a, b))
 	})
 	n, kept := len(open), t.retained
 	for n+t.reserved >= t.maxSessions || kept+keeps > t.maxRetained {

@@ -84,33 +84,18 @@
 //
 // # One protocol per session
 //
-// A stdio session speaks one protocol from its first call to its end, so that no
-// answer depends on what another request did. go-sdk v1.8.0 serves, on the same
-// connection, both the initialize handshake (2025-06-18, 2025-11-25) and the
-// sessionless protocol (2026-07-28, SEP-2575), in which each call carries
-// io.modelcontextprotocol/protocolVersion in params._meta; left alone, one
-// sessionless call in a handshake session changes the shape of later results,
-// and one before initialize makes initialize fail. The rule:
-//
-//   - The first initialize, or the first call carrying a sessionless protocol
-//     version in its _meta (detected as go-sdk detects it), fixes the session's
-//     protocol.
-//   - In a session begun by initialize, a call carrying a sessionless version is
-//     refused with -32600; it is never served in another shape.
-//   - In a sessionless session, initialize, a call without the _meta, and a call
-//     with another sessionless version are refused with -32600. A plain ping is
-//     answered in either kind of session: its answer is the same in both.
-//   - A params object with two "_meta" members, or a _meta with two protocol
-//     versions, is refused with -32600: which one counts would be up to a decoder.
-//   - Before the first initialize or sessionless call, a call the SDK would refuse
-//     as premature (anything but ping, logging/setLevel, resources/subscribe and
-//     resources/unsubscribe) is refused here with -32600, so that the SDK does
-//     not log its method name, uncut, on stderr.
-//   - A sessionless version the SDK does not support decides nothing: the SDK
-//     answers it with the versions it supports, and go-sdk clients retry with one.
-//
-// The go-sdk client speaks the sessionless protocol by default and the handshake
-// when pinned to an older version; both work unchanged.
+// A stdio session speaks one protocol from its first call to its end, so that
+// no answer depends on what another request did: go-sdk v1.8.0 serves both
+// the initialize handshake (2025-06-18, 2025-11-25) and the sessionless
+// protocol (2026-07-28, SEP-2575) on one connection, and one sessionless call
+// in a handshake session changes the shape of later results. The session's
+// record (package mcpserver/transport/session, whose Pin.Admit states the
+// rule, the same over HTTP) pins the protocol at the first initialize or
+// sessionless call, and refuses with -32600 a call of the other protocol, a
+// second initialize and a call go-sdk would refuse as premature; a plain ping
+// is answered in either kind of session. The go-sdk client speaks the
+// sessionless protocol by default and the handshake when pinned to an older
+// version; both work unchanged.
 //
 // # What clients see
 //
