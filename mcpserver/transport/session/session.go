@@ -17,6 +17,8 @@
 package session
 
 import (
+	"encoding/json"
+	"encoding/json/jsontext"
 	"slices"
 	"strconv"
 
@@ -226,9 +228,13 @@ func (r *Record) Check(method, version string) string {
 // dropped, as MCP allows: go-sdk acts on it in a goroutine of its own, so one
 // sent just before its call or just after its answer would cancel a later call
 // that reuses the id.
+//
+// The id is read as go-sdk v1.8.0 reads a cancellation's requestId: decoded
+// into an any, so a number is a float64, truncated to an integer (1.0, 1e0
+// and 1.5 all name the call with id 1).
 func (r *Record) Cancel(view *envelope.Message) bool {
-	id, ok := envelope.IDOf(view.CancelledID)
-	if !ok || !id.IsValid() {
+	id, ok := cancelledID(view.CancelledID)
+	if !ok {
 		return true
 	}
 	r.t.mu.Lock()
@@ -238,6 +244,22 @@ func (r *Record) Cancel(view *envelope.Message) bool {
 		c.cancelled = true
 	}
 	return c != nil
+}
+
+// cancelledID is the id go-sdk reads from a cancellation's requestId, and
+// false when it reads none (it then refuses the cancellation itself).
+func cancelledID(raw jsontext.Value) (jsonrpc.ID, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return jsonrpc.ID{}, false
+	}
+	if _, isNumber := v.(float64); !isNumber {
+		if _, isString := v.(string); !isString {
+			return jsonrpc.ID{}, false
+		}
+	}
+	id, err := jsonrpc.MakeID(v)
+	return id, err == nil && id.IsValid()
 }
 
 // Cancelled reports whether the client cancelled c while it was in flight:

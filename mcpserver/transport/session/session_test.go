@@ -140,10 +140,12 @@ func TestRecordEnter(t *testing.T) {
 			{do: "enter", q: call("tools/call", float64(5), 1), want: "entered", wantPin: handshake},
 			{do: "cancel", cancel: `"5"`, want: "dropped", wantPin: handshake}, // a string names another call
 			{do: "cancelled", n: 2, want: "not cancelled", wantPin: handshake},
-			{do: "cancel", cancel: `5.0`, want: "passed", wantPin: handshake}, // not exact: go-sdk refuses it anyway
 			{do: "cancel", cancel: `6`, want: "dropped", wantPin: handshake},
-			{do: "cancel", cancel: `5`, want: "passed", wantPin: handshake},
+			{do: "cancel", cancel: `5.9`, want: "passed", wantPin: handshake}, // go-sdk reads it as 5
 			{do: "cancelled", n: 2, want: "cancelled", wantPin: handshake},
+			{do: "cancel", cancel: `5`, want: "passed", wantPin: handshake},
+			{do: "cancel", cancel: `1e400`, want: "passed", wantPin: handshake}, // go-sdk refuses these itself
+			{do: "cancel", cancel: `true`, want: "passed", wantPin: handshake},
 			{do: "release", n: 2, want: "released", wantPin: handshake},
 			{do: "cancel", cancel: `5`, want: "dropped", wantPin: handshake}, // answered: names no call in flight
 		}},
