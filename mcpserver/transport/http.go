@@ -156,7 +156,7 @@ const auditRefHeader = "Automium-Audit-Ref"
 // sessionlessVersion is the first protocol version without sessions. Requests
 // that declare it are served by a stateless handler, because the SDK serves that
 // protocol over HTTP only without sessions, and earlier ones only with them.
-const sessionlessVersion = "2026-07-28"
+const sessionlessVersion = session.SessionlessFrom
 
 // NewHTTPHandler returns an http.Handler serving server over MCP Streamable HTTP,
 // to be mounted at the endpoint path (the binary uses /mcp). It puts the SDK's
@@ -450,15 +450,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Every session a client can name has been initialized (below).
 		sess = h.table.Open(requestSession, h.limits, session.Pin{Kind: session.Handshake})
 	}
-	version := requestVersion(r.Header, view)
+	version := view.ProtocolVersion // the version the request names, for the session's pin
+	if version < sessionlessVersion {
+		version = r.Header.Get("Mcp-Protocol-Version")
+	}
 	if sess != nil && view.IsCall() {
 		// The session's pin decides, as on stdio, and before the headers:
 		// a sessionless call naming it, whatever its headers say, or a
 		// second initialize. A session ID that names no session gets
 		// go-sdk's 404, below.
-		if why := sess.Check(view.Method, version); why != "" {
-			h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-				jsonrpc.CodeInvalidRequest, "Invalid Request: "+why))
+		if _, why := sess.Pin().Admit(view.Method, version); why != "" {
+			h.invalid(aw, rec, "invalid_message", view, why)
 			return
 		}
 	}
@@ -499,8 +501,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// session for it. A session it creates so is never named to the
 		// client, so every session a client can name has been initialized.
 		if _, why := (session.Pin{}).Admit(view.Method, version); why != "" {
-			h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-				jsonrpc.CodeInvalidRequest, "Invalid Request: "+why))
+			h.invalid(aw, rec, "invalid_message", view, why)
 			return
 		}
 		fallthrough
@@ -521,14 +522,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if view.Method == "initialize" {
 			// Ordered from before its answer (and the session's ID) reaches
 			// the client until it ends.
+			var made *session.Record
 			aw.onHeader = func(header http.Header) {
 				if id := header.Get("Mcp-Session-Id"); id != "" {
-					h.table.Begin(id, h.limits, keeps)
+					made = h.table.Begin(id, h.limits, keeps)
 				}
 			}
 			defer func() {
-				if id := aw.Header().Get("Mcp-Session-Id"); id != "" {
-					h.table.End(id)
+				if made != nil {
+					made.End()
 				}
 			}()
 		}
@@ -551,12 +553,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("Service Unavailable: the session holds %d bytes of requests, the limit; read its answers, then retry", h.opts.MaxSessionBytes))
 			return
 		case entry.Refusal == session.DuplicateIDReason:
-			h.answer(aw, rec, "duplicate_id", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-				jsonrpc.CodeInvalidRequest, "Invalid Request: "+entry.Refusal))
+			h.invalid(aw, rec, "duplicate_id", view, entry.Refusal)
 			return
 		case entry.Refusal != "":
-			h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-				jsonrpc.CodeInvalidRequest, "Invalid Request: "+entry.Refusal))
+			h.invalid(aw, rec, "invalid_message", view, entry.Refusal)
 			return
 		}
 		call = entry.Call
@@ -654,15 +654,6 @@ func transportHeaders(header http.Header, view *envelope.Message) *envelope.Prob
 				strings.Join(mcp.SupportedProtocolVersions(), ", ") + ", or none"}
 	}
 	return nil
-}
-
-// requestVersion is the protocol version a request names, in params._meta or
-// else in its Mcp-Protocol-Version header, for the session's pin.
-func requestVersion(header http.Header, view *envelope.Message) string {
-	if view.ProtocolVersion >= sessionlessVersion {
-		return view.ProtocolVersion
-	}
-	return header.Get("Mcp-Protocol-Version")
 }
 
 // nameMember is the params member Mcp-Name stands for.
@@ -765,6 +756,11 @@ func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason str
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// invalid answers a call a session's record refused: -32600 with its reason.
+func (h *httpHandler) invalid(w http.ResponseWriter, rec *auditRecord, reason string, view *envelope.Message, why string) {
+	h.answer(w, rec, reason, http.StatusBadRequest, envelope.ErrorResponse(view.ID, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why))
 }
 
 // admitSession reserves a place in the table for the session go-sdk may

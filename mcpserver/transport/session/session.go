@@ -213,15 +213,6 @@ func (r *Record) Enter(q Request) Entry {
 	return Entry{Call: c}
 }
 
-// Check reports why the pin refuses a call, without admitting it: for a call
-// a transport routes past the record (HTTP's sessionless calls).
-func (r *Record) Check(method, version string) string {
-	r.t.mu.Lock()
-	defer r.t.mu.Unlock()
-	_, why := r.pin.Admit(method, version)
-	return why
-}
-
 // Cancel marks the call a notifications/cancelled names, and reports whether
 // go-sdk should see the cancellation: only when it names a call in flight, or
 // names it in a way go-sdk refuses anyway. One that names no call in flight is
@@ -249,14 +240,9 @@ func (r *Record) Cancel(view *envelope.Message) bool {
 // cancelledID is the id go-sdk reads from a cancellation's requestId, and
 // false when it reads none (it then refuses the cancellation itself).
 func cancelledID(raw jsontext.Value) (jsonrpc.ID, bool) {
-	var v any
+	var v any // MakeID takes a float64 or a string; anything else is an error or no id
 	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
 		return jsonrpc.ID{}, false
-	}
-	if _, isNumber := v.(float64); !isNumber {
-		if _, isString := v.(string); !isString {
-			return jsonrpc.ID{}, false
-		}
 	}
 	id, err := jsonrpc.MakeID(v)
 	return id, err == nil && id.IsValid()
@@ -330,9 +316,9 @@ func (r *Record) Fail(err error) {
 
 // State is a snapshot of a record.
 type State struct {
-	Places, Unplaced int   // admitted requests holding a place, and not
-	Ordered          bool  // an initialize is with go-sdk
-	Failed           error // the first failed write
+	Places  int   // admitted requests holding a place
+	Ordered bool  // an initialize is with go-sdk
+	Failed  error // the first failed write
 	// Changed is closed at the next change after the snapshot.
 	Changed <-chan struct{}
 }
@@ -342,7 +328,7 @@ type State struct {
 func (r *Record) State() State {
 	r.t.mu.Lock()
 	defer r.t.mu.Unlock()
-	return State{Places: r.places, Unplaced: r.unplaced, Ordered: r.ordered > 0, Failed: r.failed, Changed: r.changed}
+	return State{Places: r.places, Ordered: r.ordered > 0, Failed: r.failed, Changed: r.changed}
 }
 
 // Pin returns the session's pin.

@@ -58,23 +58,22 @@ func (t *Table) Lookup(id string) *Record {
 // Begin records that session id was just made by an initialize, which keeps
 // keeps bytes (already reserved) and is with go-sdk: the session is pinned to
 // the handshake and ordered until End.
-func (t *Table) Begin(id string, limits Limits, keeps int64) {
+func (t *Table) Begin(id string, limits Limits, keeps int64) *Record {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.openLocked(id, limits, Pin{Kind: Handshake})
 	r.ordered++
 	t.retained += keeps - r.retained
 	r.retained = keeps
+	return r
 }
 
-// End ends the ordering Begin started.
-func (t *Table) End(id string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if r := t.records[id]; r != nil && r.ordered > 0 {
-		r.ordered--
-		r.notifyLocked()
-	}
+// End ends the ordering Begin started, even if the table has since dropped r.
+func (r *Record) End() {
+	r.t.mu.Lock()
+	defer r.t.mu.Unlock()
+	r.ordered--
+	r.notifyLocked()
 }
 
 // Reserve makes room for a session about to be made that will keep keeps
@@ -90,8 +89,7 @@ func (t *Table) Reserve(keeps int64, open []string) (victims []string, ok bool) 
 	defer t.mu.Unlock()
 	for id, r := range t.records {
 		if !slices.Contains(open, id) {
-			t.retained -= r.retained
-			delete(t.records, id) // closed or expired
+			t.dropLocked(id, r) // closed or expired
 		}
 	}
 	if len(open)+t.reserved > t.maxSessions || keeps > t.maxRetained {
@@ -122,8 +120,7 @@ func (t *Table) Reserve(keeps int64, open []string) (victims []string, ok bool) 
 	}
 	for _, id := range victims {
 		if r := t.records[id]; r != nil {
-			t.retained -= r.retained
-			delete(t.records, id)
+			t.dropLocked(id, r)
 		}
 	}
 	t.reserved++
@@ -138,6 +135,13 @@ func (t *Table) Unreserve(keeps int64) {
 	defer t.mu.Unlock()
 	t.reserved--
 	t.retained -= keeps
+}
+
+// dropLocked forgets record r of session id and what it keeps.
+func (t *Table) dropLocked(id string, r *Record) {
+	t.retained -= r.retained
+	r.retained = 0
+	delete(t.records, id)
 }
 
 // lastLocked is when session id was last used; 0 for one without a record.

@@ -47,8 +47,7 @@ func TestTableReserve(t *testing.T) {
 				if _, ok := tb.Reserve(s.keeps, open); !ok {
 					t.Fatalf("making %s: no room", s.id)
 				}
-				tb.Begin(s.id, Limits{MaxBytes: 100}, s.keeps)
-				tb.End(s.id)
+				tb.Begin(s.id, Limits{MaxBytes: 100}, s.keeps).End()
 				tb.Unreserve(s.keeps)
 				open = append(open, s.id)
 			}
@@ -78,8 +77,7 @@ func TestTableForgetsClosedSessions(t *testing.T) {
 	tb := NewTable(4, 1000)
 	for _, id := range []string{"a", "b"} {
 		tb.Reserve(100, nil)
-		tb.Begin(id, Limits{MaxBytes: 100}, 100)
-		tb.End(id)
+		tb.Begin(id, Limits{MaxBytes: 100}, 100).End()
 		tb.Unreserve(100)
 	}
 	tb.Reserve(0, []string{"b"})

@@ -244,8 +244,6 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		maxLine:   orDefault(t.MaxLineBytes, DefaultMaxLineBytes),
 		maxValues: orDefault(t.MaxValues, DefaultMaxValues),
 		maxDepth:  orDefault(t.MaxDepth, DefaultMaxDepth),
-		maxCalls:  orDefault(t.MaxInFlight, DefaultMaxInFlight),
-		maxBytes:  orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes),
 		drain:     t.DrainTimeout,
 		stop:      t.Stop,
 		calls:     make(chan inbound),
@@ -255,7 +253,8 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	// The one session, in a table of one: it keeps at most what the door
 	// lets an initialize carry.
-	c.rec = sessions.NewTable(1, envelope.MaxSessionParamsBytes).Open("", sessions.Limits{MaxCalls: c.maxCalls, MaxBytes: int64(c.maxBytes), MaxUnplaced: MaxListens}, sessions.Pin{})
+	c.rec = sessions.NewTable(1, envelope.MaxSessionParamsBytes).Open("", sessions.Limits{MaxCalls: orDefault(t.MaxInFlight, DefaultMaxInFlight),
+		MaxBytes: int64(orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes)), MaxUnplaced: MaxListens}, sessions.Pin{})
 	if c.in == nil {
 		c.in = os.Stdin
 	}
@@ -286,7 +285,6 @@ type conn struct {
 	out                 io.Writer
 	maxLine             int
 	maxValues, maxDepth int
-	maxCalls, maxBytes  int
 	drain               time.Duration
 	stop                <-chan struct{}
 
