@@ -93,23 +93,17 @@
 // rule, the same over HTTP) pins the protocol at the first initialize or
 // sessionless call, and refuses with -32600 a call of the other protocol, a
 // second initialize and a call go-sdk would refuse as premature; a plain ping
-// is answered in either kind of session. The go-sdk client speaks the
+// is answered in either kind of session; an initialize go-sdk refuses pins
+// nothing. The go-sdk client speaks the
 // sessionless protocol by default and the handshake when pinned to an older
 // version; both work unchanged.
 //
 // # What clients see
 //
-//   - A notifications/cancelled that names no call in flight is dropped, as MCP
-//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
-//     one that arrives just before its call, or just after the call's answer,
-//     would otherwise cancel a later call that uses the same id.
-//   - A call cancelled while in flight gets no answer at all, as MCP asks of a
-//     receiver of a cancellation, whether its handler then returns a result, an
-//     error or the SDK's own "context canceled": one outcome, not one per timing.
-//     If its answer was already written, the cancellation names no call in flight.
-//   - A call before initialize (go-sdk: a plain error, code 0) is refused by
-//     the protocol pin, with its own message. An initialize go-sdk refuses
-//     pins nothing: a corrected one may follow.
+//   - A call cancelled while in flight gets no answer at all, as MCP asks,
+//     whatever its handler returns; a cancellation that names no call in
+//     flight (its answer was written, or it came early) is dropped, as MCP
+//     allows (session.Record.Cancel).
 //   - Every error the SDK sends (for a method it does not have, params it
 //     cannot decode, whose errors name Go types and quote the params whole,
 //     missing params) is rendered by envelope.SDKError, as over HTTP, from
