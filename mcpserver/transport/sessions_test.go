@@ -111,8 +111,8 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 					if got := result(); got != "" {
 						t.Errorf("call 1 cancelled as %s was answered: %s", spelling, got)
 					}
-					if got := c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {
-						t.Errorf("ping reusing the id: %s", got)
+					if got := c.send(t, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":3,"result":{}}` {
+						t.Errorf("ping after the cancellation: %s", got)
 					}
 				})
 			}
