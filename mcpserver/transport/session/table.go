@@ -48,13 +48,6 @@ func (t *Table) openLocked(id string, limits Limits, pin Pin) *Record {
 	return r
 }
 
-// Lookup returns the record of session id, nil if there is none.
-func (t *Table) Lookup(id string) *Record {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.records[id]
-}
-
 // Begin records that session id was just made by an initialize, which keeps
 // keeps bytes (already reserved) and is with go-sdk: the session is pinned to
 // the handshake and ordered until End.

@@ -43,16 +43,18 @@ func TestTableReserve(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tb := NewTable(tt.maxSessions, tt.maxRetained)
 			var open []string
+			records := map[string]*Record{}
 			for _, s := range tt.sessions {
 				if _, ok := tb.Reserve(s.keeps, open); !ok {
 					t.Fatalf("making %s: no room", s.id)
 				}
-				tb.Begin(s.id, Limits{MaxBytes: 100}, s.keeps).End()
+				records[s.id] = tb.Begin(s.id, Limits{MaxBytes: 100}, s.keeps)
+				records[s.id].End()
 				tb.Unreserve(s.keeps)
 				open = append(open, s.id)
 			}
 			for _, s := range tt.sessions {
-				r := tb.Lookup(s.id)
+				r := records[s.id]
 				if s.used {
 					r.Release(r.Enter(Request{Method: "ping", Size: 1}).Call)
 				}
