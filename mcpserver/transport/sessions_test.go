@@ -156,6 +156,27 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 		}
 	})
 
+	t.Run("initializes racing each other in an initialized session", func(t *testing.T) {
+		initialize := func(id int) string {
+			return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`
+		}
+		for _, w := range wires {
+			t.Run(w.name, func(t *testing.T) {
+				c := w.open(t, mcpserver.New(nil))
+				var results []func() string
+				for i := range 4 {
+					results = append(results, c.start(t, initialize(20+i)))
+				}
+				for i, result := range results {
+					want := `{"jsonrpc":"2.0","id":` + strconv.Itoa(20+i) + `,"error":{"code":-32600,"message":"Invalid Request: \"initialize\" was sent again; this session is initialized already: to initialize again, start a new session"}}`
+					if got := result(); got != want {
+						t.Errorf("initialize %d:\n got %.300s\nwant %s", 20+i, got, want)
+					}
+				}
+			})
+		}
+	})
+
 	t.Run("what a session keeps is bounded", func(t *testing.T) {
 		// Each refusal says what to shorten for its own method: a setLevel
 		// has no clientInfo.
