@@ -486,9 +486,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if view.Method == "notifications/cancelled" && handler == h.stateful && sess != nil && !sess.Cancel(view) {
-		// It names no call in flight on the session: dropped, as stdio
-		// drops it (session.Record.Cancel).
+	if !view.IsCall() && !view.Response && handler == h.stateful && sess != nil && !sess.Notify(view) {
+		// A cancellation naming no call in flight on the session, or a
+		// second notifications/initialized: dropped, as stdio drops them
+		// (session.Record.Notify).
 		aw.WriteHeader(http.StatusAccepted)
 		return
 	}

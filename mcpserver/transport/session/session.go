@@ -162,7 +162,9 @@ type Record struct {
 	retained int64 // what go-sdk keeps of the session
 	last     uint64
 	failed   error // the first failed write: nothing more can be delivered
-	changed  chan struct{}
+	// initialized is set by the session's first notifications/initialized.
+	initialized bool
+	changed     chan struct{}
 }
 
 // Enter admits a request, or says why not. Checked in this order: an
@@ -213,17 +215,34 @@ func (r *Record) Enter(q Request) Entry {
 	return Entry{Call: c}
 }
 
-// Cancel marks the call a notifications/cancelled names, and reports whether
-// go-sdk should see the cancellation: only when it names a call in flight, or
-// names it in a way go-sdk refuses anyway. One that names no call in flight is
-// dropped, as MCP allows: go-sdk acts on it in a goroutine of its own, so one
-// sent just before its call or just after its answer would cancel a later call
-// that reuses the id.
+// Notify reports whether go-sdk should see a notification of the session.
 //
-// The id is read as go-sdk v1.8.0 reads a cancellation's requestId: decoded
-// into an any, so a number is a float64, truncated to an integer (1.0, 1e0
-// and 1.5 all name the call with id 1).
-func (r *Record) Cancel(view *envelope.Message) bool {
+// A notifications/cancelled passes only when it names a call in flight, which
+// it marks, or names it in a way go-sdk refuses anyway. One that names no call
+// in flight is dropped, as MCP allows: go-sdk acts on it in a goroutine of its
+// own, so one sent just before its call or just after its answer would cancel
+// a later call that reuses the id. The id is read as go-sdk v1.8.0 reads a
+// cancellation's requestId: decoded into an any, so a number is a float64,
+// truncated to an integer (1.0, 1e0 and 1.5 all name the call with id 1).
+//
+// A notifications/initialized passes once in a session begun by initialize:
+// go-sdk logs every later one at ERROR, with no session to rate-limit it by,
+// and does nothing else with it. Before that (in an undecided session) each
+// passes, so that the one after initialize still reaches go-sdk.
+func (r *Record) Notify(view *envelope.Message) bool {
+	if view.Method == "notifications/initialized" {
+		r.t.mu.Lock()
+		defer r.t.mu.Unlock()
+		if r.pin.Kind != Handshake {
+			return true
+		}
+		first := !r.initialized
+		r.initialized = true
+		return first
+	}
+	if view.Method != "notifications/cancelled" {
+		return true
+	}
 	id, ok := cancelledID(view.CancelledID)
 	if !ok {
 		return true

@@ -95,10 +95,10 @@ func outcome(e Entry) string {
 // or Cancelled reports it.
 func TestRecordEnter(t *testing.T) {
 	type step struct {
-		do      string // enter, release (the call entered by step n), answer-refused, cancel
+		do      string // enter, release (the call entered by step n), answer-refused, cancel, notify
 		q       Request
 		n       int
-		cancel  string // the id a cancellation names, as the client wrote it
+		cancel  string // the id a cancellation names, as the client wrote it; notify's method after notifications/
 		want    string
 		wantPin Pin
 	}
@@ -149,6 +149,15 @@ func TestRecordEnter(t *testing.T) {
 			{do: "release", n: 2, want: "released", wantPin: handshake},
 			{do: "cancel", cancel: `5`, want: "dropped", wantPin: handshake}, // answered: names no call in flight
 		}},
+		{"notifications/initialized passes once initialized, each before", Limits{MaxBytes: 100}, []step{
+			{do: "notify", cancel: "initialized", want: "passed", wantPin: undecided},
+			{do: "notify", cancel: "initialized", want: "passed", wantPin: undecided},
+			{do: "enter", q: init1, want: "entered", wantPin: handshake},
+			{do: "release", n: 2, want: "released", wantPin: handshake},
+			{do: "notify", cancel: "initialized", want: "passed", wantPin: handshake},
+			{do: "notify", cancel: "initialized", want: "dropped", wantPin: handshake},
+			{do: "notify", cancel: "progress", want: "passed", wantPin: handshake},
+		}},
 		{"the limits: a call alone always fits; then by count and by bytes", Limits{MaxCalls: 2, MaxBytes: 10, MaxUnplaced: 1}, []step{
 			{do: "enter", q: Request{Method: "ping", ID: id(t, "a"), IsCall: true, Size: 50}, want: "entered", wantPin: undecided},
 			{do: "enter", q: call("ping", "b", 1), want: "busy", wantPin: undecided},
@@ -185,7 +194,13 @@ func TestRecordEnter(t *testing.T) {
 					if problem != nil {
 						t.Fatalf("step %d: the door refused the cancellation: %v", i, problem.Message)
 					}
-					got = map[bool]string{true: "passed", false: "dropped"}[r.Cancel(view)]
+					got = map[bool]string{true: "passed", false: "dropped"}[r.Notify(view)]
+				case "notify":
+					view, problem := envelope.Parse([]byte(`{"jsonrpc":"2.0","method":"notifications/`+s.cancel+`"}`), envelope.Limits{})
+					if problem != nil {
+						t.Fatalf("step %d: the door refused the notification: %v", i, problem.Message)
+					}
+					got = map[bool]string{true: "passed", false: "dropped"}[r.Notify(view)]
 				case "cancelled":
 					got = map[bool]string{true: "cancelled", false: "not cancelled"}[r.Cancelled(calls[s.n])]
 				}

@@ -180,9 +180,6 @@ var newline = []byte{'\n'}
 // waiting for it at end of input would wait forever.
 const listenMethod = "subscriptions/listen"
 
-// cancelledMethod is the notification by which a client cancels one of its calls.
-const cancelledMethod = "notifications/cancelled"
-
 // Transport is an mcp.Transport over newline-delimited JSON-RPC that survives
 // malformed input, bounds what it reads ahead and answers every request before
 // reporting end of input; see the package documentation for the exact rules.
@@ -373,10 +370,10 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // admitOther reports whether the SDK may see a message that is not a call: a
-// response to a request of the server's, or a notification. A cancellation
-// passes only when it names a call in flight.
+// response to a request of the server's, or a notification the session's
+// record lets through (session.Record.Notify).
 func (c *conn) admitOther(in inbound) bool {
-	return in.view.Method != cancelledMethod || c.rec.Cancel(in.view)
+	return in.view.Response || c.rec.Notify(in.view)
 }
 
 // admitCall asks the session's record about a call: one it refuses is
