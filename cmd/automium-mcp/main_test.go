@@ -441,15 +441,17 @@ func TestFlags(t *testing.T) {
 }
 
 // TestUndrainedStderrKeepsTheSession: a client that never reads stderr must not
-// stop the protocol. Each duplicate notifications/initialized makes go-sdk log
+// stop the protocol. Each duplicate notifications/initialized made go-sdk log
 // an error; about 790 of them once filled the 64 KiB pipe and hung the session,
 // so a following ping went unanswered. The flood is ten times that, in several
-// shapes that each log, and the ping must still be answered.
+// shapes (the session's record now drops the duplicates before go-sdk logs
+// them; each logging/setLevel still logs), and the ping must still be answered.
 func TestUndrainedStderrKeepsTheSession(t *testing.T) {
 	floods := []struct{ name, line string }{
 		{"duplicate initialized", initializedLine},
 		{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/automium-unknown"}`},
 		{"initialized with params", `{"jsonrpc":"2.0","method":"notifications/initialized","params":{"x":"` + strings.Repeat("y", 512) + `"}}`},
+		{"logging/setLevel", `{"jsonrpc":"2.0","id":%d,"method":"logging/setLevel","params":{"level":"debug"}}`},
 	}
 	for _, tt := range floods {
 		t.Run(tt.name, func(t *testing.T) {
@@ -487,8 +489,12 @@ func TestUndrainedStderrKeepsTheSession(t *testing.T) {
 				w := bufio.NewWriter(stdin)
 				fmt.Fprintln(w, initializeLine)
 				fmt.Fprintln(w, initializedLine)
-				for range 8000 {
-					fmt.Fprintln(w, tt.line)
+				for i := range 8000 {
+					if strings.Contains(tt.line, "%d") {
+						fmt.Fprintf(w, tt.line+"\n", i)
+					} else {
+						fmt.Fprintln(w, tt.line)
+					}
 				}
 				fmt.Fprintln(w, `{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 				_ = w.Flush()

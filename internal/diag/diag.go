@@ -11,9 +11,12 @@
 //   - [Writer] hands every write to one goroutine through a bounded buffer and
 //     never blocks its caller: what does not fit is dropped and counted, and a
 //     line saying how much was dropped goes out once the pipe drains.
-//   - [RateLimit] lets a burst of records through, then a steady rate, so that
-//     a flood of messages that each log costs a bounded amount of diagnostics;
-//     what it drops it counts, and the next record it lets through says so.
+//   - [RateLimit] lets a burst of records through, then a steady rate, per
+//     session and for all sessions together, so that a flood of messages
+//     that each log costs a bounded amount of diagnostics and one session's
+//     flood does not silence the others'; what it drops it counts, and the
+//     next record it lets through says so. It keeps a bounded number of
+//     buckets, so a flood of sessions does not grow its memory.
 package diag
 
 import (
@@ -120,17 +123,33 @@ func (w *Writer) Flush(timeout time.Duration) bool {
 }
 
 // Limits of [RateLimit]: a session that logs on every message gets its
-// first Burst records whole, then PerSecond.
+// first Burst records whole, then PerSecond; all sessions together get
+// GlobalFactor times as many, so that a flood of sessions costs a bounded
+// amount too. At most MaxSessions sessions have a bucket of their own.
 const (
 	DefaultBurst     = 200
 	DefaultPerSecond = 20
+	GlobalFactor     = 4
+	MaxSessions      = 256
 )
 
-// RateLimit returns a handler that passes at most burst records at once and
-// perSecond on average to h, by a token bucket on the clock now; a record
-// beyond them is dropped and counted, and the next record passed carries the
-// count as the attribute "dropped_records". Records below h's level cost no
-// token.
+// SessionKey is the attribute that names the session a record is about:
+// go-sdk v1.8.0 names it so where it names one ("server session connected",
+// "resource subscribed", ...). A record or a logger's attributes that carry
+// it are counted against that session; the others, which go-sdk logs with no
+// session (most of its server's records: it logs with no context) and a stdio
+// server's, whose one session they all are, against one bucket of their own.
+const SessionKey = "session_id"
+
+// RateLimit returns a handler that passes to h at most burst records at once
+// and perSecond on average per session, and GlobalFactor times that for all
+// sessions together, by token buckets on the clock now. A record beyond them
+// is dropped and counted, and the next record passed for its session carries
+// the count as the attribute "dropped_records". Records below h's level cost
+// no token. Of the sessions, at most MaxSessions keep a bucket: the least
+// recently used one is forgotten for a new one, and its dropped count is
+// carried by the next record passed for any session, so memory stays bounded
+// however many sessions log.
 func RateLimit(h slog.Handler, burst, perSecond int, now func() time.Time) slog.Handler {
 	if burst <= 0 {
 		burst = DefaultBurst
@@ -138,42 +157,81 @@ func RateLimit(h slog.Handler, burst, perSecond int, now func() time.Time) slog.
 	if perSecond <= 0 {
 		perSecond = DefaultPerSecond
 	}
-	return &limited{h: h, bucket: &bucket{burst: float64(burst), rate: float64(perSecond), tokens: float64(burst), now: now}}
+	b, r := float64(burst), float64(perSecond)
+	return &limited{h: h, buckets: &buckets{burst: b, rate: r, now: now, max: MaxSessions,
+		global: bucket{tokens: b * GlobalFactor}, sessions: map[string]*bucket{}}}
 }
 
 type limited struct {
-	h      slog.Handler
-	bucket *bucket // shared by the handlers WithAttrs and WithGroup derive
+	h       slog.Handler
+	buckets *buckets // shared by the handlers WithAttrs and WithGroup derive
+	session string   // the session a derived logger's attributes name
+	named   bool
+}
+
+// buckets are the token buckets of every session and of all together.
+type buckets struct {
+	burst, rate float64
+	now         func() time.Time
+	max         int
+
+	mu       sync.Mutex
+	clock    uint64 // counts takes, to forget the least recently used bucket
+	global   bucket
+	sessions map[string]*bucket
+	lost     int64 // dropped counts of forgotten buckets, not yet reported
 }
 
 type bucket struct {
-	burst, rate float64
-	now         func() time.Time
-
-	mu      sync.Mutex
 	tokens  float64
 	last    time.Time
+	used    uint64
 	dropped int64
 }
 
-// take reports whether a record may pass, and how many were dropped before it.
-func (b *bucket) take() (bool, int64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	t := b.now()
+// refill adds what the time since the bucket's last take earned.
+func (b *bucket) refill(t time.Time, burst, rate float64) {
 	if !b.last.IsZero() {
 		if elapsed := t.Sub(b.last).Seconds(); elapsed > 0 {
-			b.tokens = min(b.burst, b.tokens+elapsed*b.rate)
+			b.tokens = min(burst, b.tokens+elapsed*rate)
 		}
 	}
 	b.last = t
-	if b.tokens < 1 {
+}
+
+// take reports whether a record of session may pass, and how many records
+// were dropped before it that it should report.
+func (bs *buckets) take(session string) (bool, int64) {
+	bs.mu.Lock()
+	defer bs.mu.Unlock()
+	t := bs.now()
+	b := bs.sessions[session]
+	if b == nil {
+		if len(bs.sessions) >= bs.max {
+			var oldest string
+			for k, o := range bs.sessions {
+				if old := bs.sessions[oldest]; old == nil || o.used < old.used {
+					oldest = k
+				}
+			}
+			bs.lost += bs.sessions[oldest].dropped
+			delete(bs.sessions, oldest)
+		}
+		b = &bucket{tokens: bs.burst}
+		bs.sessions[session] = b
+	}
+	bs.clock++
+	b.used = bs.clock
+	b.refill(t, bs.burst, bs.rate)
+	bs.global.refill(t, bs.burst*GlobalFactor, bs.rate*GlobalFactor)
+	if b.tokens < 1 || bs.global.tokens < 1 {
 		b.dropped++
 		return false, 0
 	}
 	b.tokens--
-	dropped := b.dropped
-	b.dropped = 0
+	bs.global.tokens--
+	dropped := b.dropped + bs.lost
+	b.dropped, bs.lost = 0, 0
 	return true, dropped
 }
 
@@ -182,7 +240,17 @@ func (l *limited) Enabled(ctx context.Context, level slog.Level) bool {
 }
 
 func (l *limited) Handle(ctx context.Context, r slog.Record) error {
-	ok, dropped := l.bucket.take()
+	session := l.session
+	if !l.named {
+		r.Attrs(func(a slog.Attr) bool {
+			if a.Key == SessionKey {
+				session = a.Value.String()
+				return false
+			}
+			return true
+		})
+	}
+	ok, dropped := l.buckets.take(session)
 	if !ok {
 		return nil
 	}
@@ -194,9 +262,15 @@ func (l *limited) Handle(ctx context.Context, r slog.Record) error {
 }
 
 func (l *limited) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &limited{h: l.h.WithAttrs(attrs), bucket: l.bucket}
+	d := &limited{h: l.h.WithAttrs(attrs), buckets: l.buckets, session: l.session, named: l.named}
+	for _, a := range attrs {
+		if a.Key == SessionKey {
+			d.session, d.named = a.Value.String(), true
+		}
+	}
+	return d
 }
 
 func (l *limited) WithGroup(name string) slog.Handler {
-	return &limited{h: l.h.WithGroup(name), bucket: l.bucket}
+	return &limited{h: l.h.WithGroup(name), buckets: l.buckets, session: l.session, named: l.named}
 }

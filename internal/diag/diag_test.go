@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -140,3 +141,91 @@ func TestRateLimitKeepsLevel(t *testing.T) {
 		t.Error("RateLimit changed which levels are enabled")
 	}
 }
+
+// TestRateLimitPerSession: each session has its own bucket, named by the
+// record's session_id or its logger's, records naming none share one, all of
+// them together get GlobalFactor times a session's, and at most max buckets
+// are kept, a forgotten one's dropped count carried by the next record.
+func TestRateLimitPerSession(t *testing.T) {
+	type rec struct {
+		session string // "" logs without session_id
+		with    bool   // the session is on the logger, not the record
+	}
+	tests := []struct {
+		name    string
+		burst   int
+		max     int
+		records []rec
+		want    []string
+	}{
+		{"a burst each", 2, 8, []rec{{session: "a"}, {session: "a"}, {session: "a"}, {session: "b"}, {session: "b"}, {session: "b"}},
+			[]string{"r0 session_id=a", "r1 session_id=a", "r3 session_id=b", "r4 session_id=b"}},
+		{"on the logger", 1, 8, []rec{{session: "a", with: true}, {session: "a", with: true}, {session: "b", with: true}},
+			[]string{"r0 session_id=a", "r2 session_id=b"}},
+		{"records naming no session share one bucket", 2, 8, []rec{{}, {}, {}, {session: "a"}},
+			[]string{"r0", "r1", "r3 session_id=a"}},
+		{"all together: GlobalFactor bursts", 1, 8,
+			[]rec{{session: "a"}, {session: "b"}, {session: "c"}, {session: "d"}, {session: "e"}, {session: "f"}},
+			[]string{"r0 session_id=a", "r1 session_id=b", "r2 session_id=c", "r3 session_id=d"}},
+		{"a forgotten bucket's count is carried on", 1, 2, []rec{{session: "a"}, {session: "a"}, {session: "b"}, {session: "c"}},
+			[]string{"r0 session_id=a", "r2 session_id=b", "r3 session_id=c dropped_records=1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := &fakeClock{t: time.Unix(0, 0)}
+			var out bytes.Buffer
+			text := slog.NewTextHandler(&out, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey || a.Key == slog.LevelKey {
+					return slog.Attr{}
+				}
+				return a
+			}})
+			h := RateLimit(text, tt.burst, 1, clock.now)
+			h.(*limited).buckets.max = tt.max
+			log := slog.New(h)
+			for i, r := range tt.records {
+				switch {
+				case r.session == "":
+					log.Info(fmt.Sprintf("r%d", i))
+				case r.with:
+					log.With(SessionKey, r.session).Info(fmt.Sprintf("r%d", i))
+				default:
+					log.Info(fmt.Sprintf("r%d", i), SessionKey, r.session)
+				}
+			}
+			var got []string
+			for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+				got = append(got, strings.TrimPrefix(strings.Replace(l, "msg=", "", 1), " "))
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if n := len(h.(*limited).buckets.sessions); n > tt.max {
+				t.Errorf("%d buckets kept, over the bound of %d", n, tt.max)
+			}
+		})
+	}
+}
+
+// TestRateLimitBoundedBuckets: a flood of sessions keeps at most MaxSessions
+// buckets, and passes at most GlobalFactor bursts at once.
+func TestRateLimitBoundedBuckets(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(0, 0)}
+	var n countHandler
+	h := RateLimit(&n, 3, 1, clock.now)
+	log := slog.New(h)
+	for i := range 10 * MaxSessions {
+		log.Error("flood", SessionKey, strconv.Itoa(i))
+	}
+	got := []int{len(h.(*limited).buckets.sessions), n.n}
+	if diff := cmp.Diff([]int{MaxSessions, 3 * GlobalFactor}, got); diff != "" {
+		t.Errorf("buckets kept, records passed (-want +got):\n%s", diff)
+	}
+}
+
+type countHandler struct{ n int }
+
+func (c *countHandler) Enabled(context.Context, slog.Level) bool  { return true }
+func (c *countHandler) Handle(context.Context, slog.Record) error { c.n++; return nil }
+func (c *countHandler) WithAttrs([]slog.Attr) slog.Handler        { return c }
+func (c *countHandler) WithGroup(string) slog.Handler             { return c }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/session"
 )
 
 // Defaults of [HTTPOptions]. They match the stdio transport where the two have
@@ -155,7 +156,7 @@ const auditRefHeader = "Automium-Audit-Ref"
 // sessionlessVersion is the first protocol version without sessions. Requests
 // that declare it are served by a stateless handler, because the SDK serves that
 // protocol over HTTP only without sessions, and earlier ones only with them.
-const sessionlessVersion = "2026-07-28"
+const sessionlessVersion = session.SessionlessFrom
 
 // NewHTTPHandler returns an http.Handler serving server over MCP Streamable HTTP,
 // to be mounted at the endpoint path (the binary uses /mcp). It puts the SDK's
@@ -244,7 +245,8 @@ func NewHTTPHandler(server *mcp.Server, opts *HTTPOptions) (http.Handler, error)
 		server:   server,
 		origins:  origins,
 		inFlight: make(chan struct{}, o.MaxInFlight),
-		sessions: map[string]*sessionState{},
+		table:    session.NewTable(o.MaxSessions, o.MaxRetainedBytes),
+		limits:   session.Limits{MaxBytes: o.MaxSessionBytes},
 		tokenSum: sha256.Sum256([]byte(o.Token)),
 		stateful: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
 			JSONResponse:        o.JSONResponse,
@@ -297,48 +299,15 @@ type httpHandler struct {
 	refs    sync.Map // audit reference -> *auditRecord
 	nextRef atomic.Uint64
 
-	mu       sync.Mutex
-	admitted int                      // POSTs without a session ID being served
-	pending  int64                    // the retained bytes those POSTs bring
-	sessions map[string]*sessionState // what the handler knows of each session
-	clock    uint64                   // counts requests, to order sessions by last use
-	held     int64                    // body bytes held, all sessions together
+	// table holds the record of each session (package session): its pin,
+	// its ordered initialize, the calls in flight and their bytes, what it
+	// keeps; limits bounds what one session's requests hold.
+	table  *session.Table
+	limits session.Limits
+
+	mu   sync.Mutex
+	held int64 // body bytes held, all sessions together
 }
-
-// sessionState is what the handler tracks of one session, under h.mu.
-type sessionState struct {
-	last     uint64 // h.clock at its latest request
-	posts    int    // POST and DELETE requests in flight
-	held     int64  // body bytes its requests hold
-	retained int64  // the bytes of its initialize's params, which go-sdk keeps
-	// ordered is closed when the initialize being served on the session
-	// ends, nil when there is none: go-sdk handles initialize before
-	// anything else and queues, without bound, what arrives meanwhile, so
-	// the session's other requests wait here instead.
-	ordered chan struct{}
-	// calls holds the ids of the session's calls in flight, as go-sdk
-	// compares them (the number 0 is also -0): a second call with one of
-	// them is refused here, as the stdio transport refuses it, and go-sdk's
-	// own refusal, which quotes the id whole, is never reached.
-	calls map[jsonrpc.ID]*pendingCall
-}
-
-// pendingCall is a call in flight on a session, under h.mu.
-type pendingCall struct {
-	// cancelled is set by a notifications/cancelled that names the call while
-	// it is in flight: from then on nothing more of its answer is written, as
-	// the stdio transport writes none, whatever its handler returns.
-	cancelled bool
-}
-
-// sessionEntry is how enterSession ended.
-type sessionEntry int
-
-const (
-	entered       sessionEntry = iota
-	sessionFull                // the session's byte budget is full
-	duplicateCall              // a call with the same id is in flight
-)
 
 // auditRecord is what one request's audit line says. The method and the tool
 // or prompt name or resource URI come from the envelope door's view of the
@@ -476,14 +445,24 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		handler = h.stateless
 	}
 
-	if version := sessionlessIn(r.Header, view); version != "" && requestSession != "" && view.IsCall() && h.sessionOpen(requestSession) {
-		// A sessionless call names no session; one that names an initialized
-		// session is refused as stdio refuses a sessionless call in a session
-		// begun by initialize, whatever its headers say, rather than served
-		// beside the session.
-		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-			jsonrpc.CodeInvalidRequest, "Invalid Request: "+envelope.SessionlessInSessionReason(version)))
-		return
+	var sess *session.Record // the record of the session the request names, if it is open
+	if requestSession != "" && h.sessionOpen(requestSession) {
+		// Every session a client can name has been initialized (below).
+		sess = h.table.Open(requestSession, h.limits, session.Pin{Kind: session.Handshake})
+	}
+	version := view.ProtocolVersion // the version the request names, for the session's pin
+	if version < sessionlessVersion {
+		version = r.Header.Get("Mcp-Protocol-Version")
+	}
+	if sess != nil && view.IsCall() {
+		// The session's pin decides, as on stdio, and before the headers:
+		// a sessionless call naming it, whatever its headers say, or a
+		// second initialize. A session ID that names no session gets
+		// go-sdk's 404, below.
+		if _, why := sess.Pin().Admit(view.Method, version); why != "" {
+			h.invalid(aw, rec, "invalid_message", view, why)
+			return
+		}
 	}
 	if problem := transportHeaders(r.Header, view); problem != nil {
 		// go-sdk would refuse it with a plain-text 400 that the answer
@@ -507,30 +486,26 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if view.Method == "notifications/cancelled" && handler == h.stateful && requestSession != "" && !h.cancelInFlight(requestSession, view) {
-		// It names no call in flight on the session: dropped, as MCP allows
-		// and stdio does. go-sdk acts on cancellations in a goroutine of its
-		// own, so one that arrives just before its call, or just after its
-		// answer, would otherwise cancel a later call that reuses the id.
+	if !view.IsCall() && !view.Response && handler == h.stateful && sess != nil && !sess.Notify(view) {
+		// A cancellation naming no call in flight on the session, or a
+		// second notifications/initialized: dropped, as stdio drops them
+		// (session.Record.Notify).
 		aw.WriteHeader(http.StatusAccepted)
 		return
 	}
 
-	var call *pendingCall // the session's record of this call, if it is one
+	var call *session.Call // the session's record of this request
 	switch {
-	case handler == h.stateful && requestSession == "" && view.IsCall() && !envelope.AllowedBeforeInitialize(view.Method):
-		// No session, so none initialized: go-sdk would refuse the call with
-		// a plain error (code 0) after creating a session for it. A session
-		// it creates so is never named to the client, so every session a
-		// client can name has been initialized.
-		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.BeforeInitialize(view).Response())
-		return
-	case handler == h.stateful && view.IsCall() && view.Method == "initialize" && requestSession != "" && h.isOpen(requestSession):
-		// Every session a client can name has been initialized (above):
-		// go-sdk would refuse this one with a plain error (code 0). A
-		// session ID that names no session gets go-sdk's 404, below.
-		h.answer(aw, rec, "invalid_message", http.StatusBadRequest, envelope.InitializeAgain(view).Response())
-		return
+	case handler == h.stateful && requestSession == "" && view.IsCall():
+		// No session, so none initialized: an undecided pin refuses what
+		// go-sdk would refuse with a plain error (code 0) after creating a
+		// session for it. A session it creates so is never named to the
+		// client, so every session a client can name has been initialized.
+		if _, why := (session.Pin{}).Admit(view.Method, version); why != "" {
+			h.invalid(aw, rec, "invalid_message", view, why)
+			return
+		}
+		fallthrough
 	case handler == h.stateful && requestSession == "":
 		// go-sdk creates a session for every POST without a session ID,
 		// whatever it carries, and keeps it if it ends up initialized.
@@ -544,31 +519,49 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fmt.Sprintf("Service Unavailable: %d sessions are open, each with a request in flight, the limit; try again later", h.opts.MaxSessions))
 			return
 		}
-		defer h.endAdmission(keeps)
+		defer h.table.Unreserve(keeps)
 		if view.Method == "initialize" {
-			aw.onHeader = func(header http.Header) { h.beginOrdered(header.Get("Mcp-Session-Id"), keeps) }
-			defer func() { h.endOrdered(aw.Header().Get("Mcp-Session-Id")) }()
+			// Ordered from before its answer (and the session's ID) reaches
+			// the client until it ends.
+			var made *session.Record
+			aw.onHeader = func(header http.Header) {
+				if id := header.Get("Mcp-Session-Id"); id != "" {
+					made = h.table.Begin(id, h.limits, keeps)
+				}
+			}
+			defer func() {
+				if made != nil {
+					made.End()
+				}
+			}()
 		}
-	case handler == h.stateful:
+	case handler == h.stateful && sess != nil:
 		callID, isCall := envelope.IDOf(view.ID)
-		isCall = isCall && view.IsCall()
-		entry, pending := h.enterSession(r.Context(), requestSession, held, view.Method == "initialize", callID, isCall)
-		call = pending
-		switch entry {
-		case sessionFull:
+		q := session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held}
+		entry := sess.Enter(q)
+		for entry.Wait != nil { // an initialize is being served: go-sdk would queue this without bound
+			select {
+			case <-entry.Wait:
+				entry = sess.Enter(q)
+			case <-r.Context().Done():
+				entry = session.Entry{Busy: true}
+			}
+		}
+		switch {
+		case entry.Busy:
 			aw.Header().Set("Retry-After", "1")
 			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
 				fmt.Sprintf("Service Unavailable: the session holds %d bytes of requests, the limit; read its answers, then retry", h.opts.MaxSessionBytes))
 			return
-		case duplicateCall:
-			h.answer(aw, rec, "duplicate_id", http.StatusBadRequest, envelope.ErrorResponse(view.ID,
-				jsonrpc.CodeInvalidRequest, "Invalid Request: id is already used by a request in flight"))
+		case entry.Refusal == session.DuplicateIDReason:
+			h.invalid(aw, rec, "duplicate_id", view, entry.Refusal)
+			return
+		case entry.Refusal != "":
+			h.invalid(aw, rec, "invalid_message", view, entry.Refusal)
 			return
 		}
-		defer h.leaveSession(requestSession, held, callID, isCall)
-		if view.Method == "initialize" {
-			defer h.endOrdered(requestSession)
-		}
+		call = entry.Call
+		defer sess.Release(call)
 	}
 
 	ref := strconv.FormatUint(h.nextRef.Add(1), 10)
@@ -577,7 +570,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Header.Set(auditRefHeader, ref)
 	rw := &rpcWriter{auditWriter: aw, method: view.Method, id: view.ID, params: len(view.Params) > 0}
 	if call != nil {
-		rw.cancelled = func() bool { return h.isCancelled(call) }
+		rw.cancelled = func() bool { return sess.Cancelled(call) }
 	}
 	handler.ServeHTTP(rw, r)
 	rw.finish()
@@ -664,21 +657,6 @@ func transportHeaders(header http.Header, view *envelope.Message) *envelope.Prob
 	return nil
 }
 
-// sessionlessIn returns the sessionless protocol version a request asks for,
-// in params._meta or else in its Mcp-Protocol-Version header, when go-sdk
-// supports it; "" otherwise. A version go-sdk does not support decides
-// nothing: go-sdk answers it with the ones it does, on both transports.
-func sessionlessIn(header http.Header, view *envelope.Message) string {
-	version := view.ProtocolVersion
-	if version < sessionlessVersion {
-		version = header.Get("Mcp-Protocol-Version")
-	}
-	if version < sessionlessVersion || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
-		return ""
-	}
-	return version
-}
-
 // nameMember is the params member Mcp-Name stands for.
 func nameMember(method string) string {
 	if method == "resources/read" {
@@ -760,155 +738,15 @@ func (h *httpHandler) release(n int64) {
 	h.mu.Unlock()
 }
 
-// enterSession counts a request of a session as in flight, with the bytes
-// it holds and, for a call, its id, once the session's budget has room and
-// no initialize is being served on it; an initialize (ordered) then marks
-// itself as being served, in the same step, so that two cannot both pass. It
-// reports sessionFull when the budget is full, and duplicateCall when a call
-// with the same id is in flight on the session.
-func (h *httpHandler) enterSession(ctx context.Context, id string, bytes int64, ordered bool, callID jsonrpc.ID, isCall bool) (sessionEntry, *pendingCall) {
-	for {
-		h.mu.Lock()
-		st := h.sessions[id]
-		if st == nil {
-			if !h.isOpen(id) {
-				// No such session: go-sdk answers 404, and an ID a client
-				// made up leaves no state behind.
-				h.mu.Unlock()
-				return entered, nil
-			}
-			st = h.session(id)
-		}
-		if wait := st.ordered; wait != nil {
-			h.mu.Unlock()
-			select {
-			case <-wait:
-				continue
-			case <-ctx.Done():
-				return sessionFull, nil
-			}
-		}
-		defer h.mu.Unlock()
-		if isCall {
-			if _, dup := st.calls[callID]; dup {
-				return duplicateCall, nil
-			}
-		}
-		if st.held > 0 && st.held+bytes > h.opts.MaxSessionBytes {
-			return sessionFull, nil
-		}
-		h.clock++
-		st.last, st.held = h.clock, st.held+bytes
-		st.posts++
-		var call *pendingCall
-		if isCall {
-			if st.calls == nil {
-				st.calls = map[jsonrpc.ID]*pendingCall{}
-			}
-			call = &pendingCall{}
-			st.calls[callID] = call
-		}
-		if ordered {
-			st.ordered = make(chan struct{})
-		}
-		return entered, call
-	}
-}
-
-func (h *httpHandler) leaveSession(id string, bytes int64, callID jsonrpc.ID, isCall bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if st := h.sessions[id]; st != nil {
-		st.posts--
-		st.held -= bytes
-		if isCall {
-			delete(st.calls, callID)
-		}
-	}
-}
-
-// cancelInFlight marks the call a cancellation names on session id, and
-// reports whether go-sdk should see the cancellation: only when it names a
-// call in flight, or names it in a way go-sdk refuses anyway.
-func (h *httpHandler) cancelInFlight(id string, view *envelope.Message) bool {
-	callID, ok := envelope.IDOf(view.CancelledID)
-	if !ok || !callID.IsValid() {
-		return true
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	st := h.sessions[id]
-	if st == nil {
-		return !h.isOpen(id) // no such session: go-sdk answers 404
-	}
-	call := st.calls[callID]
-	if call == nil {
-		return false
-	}
-	call.cancelled = true
-	return true
-}
-
-func (h *httpHandler) isCancelled(call *pendingCall) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return call.cancelled
-}
-
-// isOpen reports whether the server has a session with this ID; h.mu must be
-// held. There are at most MaxSessions.
-func (h *httpHandler) isOpen(id string) bool {
+// sessionOpen reports whether the server has a session with this ID. There
+// are at most MaxSessions.
+func (h *httpHandler) sessionOpen(id string) bool {
 	for s := range h.server.Sessions() {
 		if s.ID() == id {
 			return true
 		}
 	}
 	return false
-}
-
-// sessionOpen is isOpen under h.mu.
-func (h *httpHandler) sessionOpen(id string) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.isOpen(id)
-}
-
-// session returns the state of session id, creating it; h.mu must be held.
-func (h *httpHandler) session(id string) *sessionState {
-	st := h.sessions[id]
-	if st == nil {
-		h.clock++
-		st = &sessionState{last: h.clock}
-		h.sessions[id] = st
-	}
-	return st
-}
-
-// beginOrdered marks an initialize in flight on a session, before its answer
-// (and, for a new session, its ID) reaches the client.
-func (h *httpHandler) beginOrdered(id string, retained int64) {
-	if id == "" {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	st := h.session(id)
-	if st.ordered == nil {
-		st.ordered = make(chan struct{})
-	}
-	st.retained = retained
-}
-
-func (h *httpHandler) endOrdered(id string) {
-	if id == "" {
-		return
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if st := h.sessions[id]; st != nil && st.ordered != nil {
-		close(st.ordered)
-		st.ordered = nil
-	}
 }
 
 // answer writes a JSON-RPC error the door or the handler made, as the body of
@@ -921,82 +759,28 @@ func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason str
 	_, _ = w.Write(body)
 }
 
-// admitSession reserves a place for the session go-sdk may create, which
-// will keep retained bytes if it ends up initialized. The places taken are
-// the server's sessions with an ID plus the POSTs without one still being
-// served, which are not yet among them; the bytes, what those sessions and
-// POSTs keep. At either limit, the least recently used sessions with no POST
-// in flight are closed to make room.
+// invalid answers a call a session's record refused: -32600 with its reason.
+func (h *httpHandler) invalid(w http.ResponseWriter, rec *auditRecord, reason string, view *envelope.Message, why string) {
+	h.answer(w, rec, reason, http.StatusBadRequest, envelope.ErrorResponse(view.ID, jsonrpc.CodeInvalidRequest, "Invalid Request: "+why))
+}
+
+// admitSession reserves a place in the table for the session go-sdk may
+// create, which will keep retained bytes if it ends up initialized, and
+// closes the idle sessions the table chose to make room.
 func (h *httpHandler) admitSession(retained int64) bool {
-	h.mu.Lock()
 	open := map[string]*mcp.ServerSession{}
+	var ids []string
 	for s := range h.server.Sessions() {
 		if id := s.ID(); id != "" {
 			open[id] = s
+			ids = append(ids, id)
 		}
 	}
-	kept := h.pending
-	for id, st := range h.sessions {
-		if open[id] == nil {
-			delete(h.sessions, id) // closed or expired
-			continue
-		}
-		kept += st.retained
+	victims, ok := h.table.Reserve(retained, ids)
+	for _, id := range victims {
+		_ = open[id].Close() // ends its event stream; its next request gets 404
 	}
-	fits := func(sessions int, bytes int64) bool {
-		return sessions+h.admitted < h.opts.MaxSessions && bytes+retained <= h.opts.MaxRetainedBytes
-	}
-	if len(open)+h.admitted > h.opts.MaxSessions || retained > h.opts.MaxRetainedBytes {
-		// Room by count would take more than one closed session: the
-		// other places are POSTs being served, which closing sessions
-		// does not free.
-		h.mu.Unlock()
-		return false
-	}
-	var victims []*mcp.ServerSession
-	for n := len(open); !fits(n, kept); n-- {
-		var victim *mcp.ServerSession
-		var oldest uint64
-		for id, s := range open {
-			st := h.sessions[id]
-			var last uint64
-			if st != nil {
-				if st.posts > 0 || st.ordered != nil {
-					continue
-				}
-				last = st.last
-			}
-			if victim == nil || last < oldest || last == oldest && id < victim.ID() {
-				victim, oldest = s, last
-			}
-		}
-		if victim == nil {
-			h.mu.Unlock()
-			return false
-		}
-		if st := h.sessions[victim.ID()]; st != nil {
-			kept -= st.retained
-		}
-		delete(open, victim.ID())
-		victims = append(victims, victim)
-	}
-	for _, v := range victims {
-		delete(h.sessions, v.ID())
-	}
-	h.admitted++
-	h.pending += retained
-	h.mu.Unlock()
-	for _, v := range victims {
-		_ = v.Close() // ends its event stream; its next request gets 404
-	}
-	return true
-}
-
-func (h *httpHandler) endAdmission(retained int64) {
-	h.mu.Lock()
-	h.admitted--
-	h.pending -= retained
-	h.mu.Unlock()
+	return ok
 }
 
 // maxEventIDBytes bounds a Last-Event-ID: go-sdk's event IDs are a 26-letter

@@ -79,6 +79,46 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 		}
 	})
 
+	t.Run("cancellation spelling the id otherwise", func(t *testing.T) {
+		// A call with id 1 in flight: a cancellation naming "1" names
+		// another call and is dropped; one naming 1.0 or 1e0, which go-sdk
+		// reads as 1, cancels it as 1 does. Either way the call gets no
+		// answer, and the session goes on.
+		for _, spelling := range []string{"1.0", "1e0", "1"} {
+			for _, w := range wires {
+				t.Run(w.name+"/"+spelling, func(t *testing.T) {
+					server := mcpserver.New(nil)
+					started, returned := make(chan struct{}, 8), make(chan struct{}, 8)
+					waitTool(server, started, returned, func(context.Context) (*mcp.CallToolResult, any, error) { return &mcp.CallToolResult{}, nil, nil })
+					c := w.open(t, server)
+					result := c.start(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+					<-started
+					for _, stray := range []string{`"1"`, "2", "-1"} {
+						c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+stray+`}}`)
+					}
+					if got := c.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+						t.Errorf("ping beside the call: %s", got)
+					}
+					select {
+					case <-returned:
+						t.Fatal("a cancellation naming another id cancelled the call")
+					default:
+					}
+					if got := c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+spelling+`}}`); got != "" {
+						t.Errorf("the cancellation was answered: %s", got)
+					}
+					<-returned
+					if got := result(); got != "" {
+						t.Errorf("call 1 cancelled as %s was answered: %s", spelling, got)
+					}
+					if got := c.send(t, `{"jsonrpc":"2.0","id":3,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":3,"result":{}}` {
+						t.Errorf("ping after the cancellation: %s", got)
+					}
+				})
+			}
+		}
+	})
+
 	t.Run("sessionless call in an initialized session", func(t *testing.T) {
 		meta := func(version string) string {
 			return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `","io.modelcontextprotocol/clientCapabilities":{}}`
@@ -92,6 +132,17 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 			{"tools/call", `{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"automium_list_apps","arguments":{},` + meta("2026-07-28") + `}}`, refused(`"c"`, "2026-07-28")},
 			{"ping with the _meta", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{` + meta("2026-07-28") + `}}`, refused("3", "2026-07-28")},
 			{"a plain ping", `{"jsonrpc":"2.0","id":4,"method":"ping"}`, `{"jsonrpc":"2.0","id":4,"result":{}}`},
+			{"the _meta key escaped", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+				refused("5", "2026-07-28")},
+			{"the _meta member escaped", `{"jsonrpc":"2.0","id":6,"method":"ping","params":{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+				refused("6", "2026-07-28")},
+			// go-sdk matches the key exactly: a case variant names no version,
+			// and the call is the session's own.
+			{"a case-variant key", `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"_meta":{"IO.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`,
+				`{"jsonrpc":"2.0","id":7,"result":{}}`},
+			{"a sessionless initialize", `{"jsonrpc":"2.0","id":8,"method":"initialize","params":{` + meta("2026-07-28") + `}}`, refused("8", "2026-07-28")},
+			{"initialize again", `{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`,
+				`{"jsonrpc":"2.0","id":9,"error":{"code":-32600,"message":"Invalid Request: \"initialize\" was sent again; this session is initialized already: to initialize again, start a new session"}}`},
 		}
 		for _, w := range wires {
 			t.Run(w.name, func(t *testing.T) {
@@ -99,6 +150,27 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 				for _, tc := range cases {
 					if got := c.send(t, tc.in); got != tc.want {
 						t.Errorf("%s:\n got %.300s\nwant %s", tc.name, got, tc.want)
+					}
+				}
+			})
+		}
+	})
+
+	t.Run("initializes racing each other in an initialized session", func(t *testing.T) {
+		initialize := func(id int) string {
+			return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`
+		}
+		for _, w := range wires {
+			t.Run(w.name, func(t *testing.T) {
+				c := w.open(t, mcpserver.New(nil))
+				var results []func() string
+				for i := range 4 {
+					results = append(results, c.start(t, initialize(20+i)))
+				}
+				for i, result := range results {
+					want := `{"jsonrpc":"2.0","id":` + strconv.Itoa(20+i) + `,"error":{"code":-32600,"message":"Invalid Request: \"initialize\" was sent again; this session is initialized already: to initialize again, start a new session"}}`
+					if got := result(); got != want {
+						t.Errorf("initialize %d:\n got %.300s\nwant %s", 20+i, got, want)
 					}
 				}
 			})
@@ -148,6 +220,14 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 				for range 2000 {
 					if got := c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); got != "" {
 						t.Fatalf("a duplicate notifications/initialized was answered: %s", got)
+					}
+				}
+				// The session's record drops the duplicates before go-sdk logs
+				// them; a logging/setLevel still logs, at INFO, every time.
+				for i := range 1000 {
+					id := strconv.Itoa(100 + i)
+					if got := c.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"logging/setLevel","params":{"level":"debug"}}`); got != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
+						t.Fatalf("logging/setLevel %s: %s", id, got)
 					}
 				}
 				if got := c.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":1,"result":{}}` {

@@ -41,36 +41,6 @@ var beforeInitialize = map[string]bool{
 // answers none.
 func AllowedBeforeInitialize(method string) bool { return beforeInitialize[method] }
 
-// BeforeInitialize is the problem a transport answers a call with that is not
-// allowed before initialize in a handshake session.
-func BeforeInitialize(m *Message) *Problem {
-	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest,
-		Message: "Invalid Request: " + echo.Quote(m.Method) + " was sent before initialize; send initialize first"}
-}
-
-// InitializeAgainReason is why a transport refuses an initialize in a
-// handshake session that has one already (without the "Invalid Request: "
-// prefix). go-sdk v1.8.0 refuses it with a plain error (code 0, which reads
-// as the server's bug). The transport knows the session's state; the door
-// does not.
-const InitializeAgainReason = `"initialize" was sent again; this session is initialized already: to initialize again, start a new session`
-
-// InitializeAgain is the problem a transport answers a second initialize of a
-// handshake session with.
-func InitializeAgain(m *Message) *Problem {
-	return &Problem{ID: m.ID, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + InitializeAgainReason}
-}
-
-// SessionlessInSessionReason is why a transport refuses a call that names a
-// sessionless protocol version in a session begun by initialize (without the
-// "Invalid Request: " prefix): served, it would get an answer of another
-// protocol's shape, and over HTTP it would be served beside a session it
-// names but does not belong to. version is the client's, and is quoted cut.
-func SessionlessInSessionReason(version string) string {
-	return "this session began with initialize; a call carrying protocol version " + echo.Quote(version) +
-		" in _meta belongs to a sessionless session: start a new one"
-}
-
 // checkCall applies the door's MCP rules to a request or notification.
 func checkCall(m *Message, id []byte) *Problem {
 	refuse := func(code int64, msg string) *Problem {

@@ -128,8 +128,13 @@ func cancelledID(line []byte) string {
 			RequestID json.RawMessage `json:"requestId"`
 		} `json:"params"`
 	}
-	if json.Unmarshal(line, &m) != nil || m.Method != cancelledMethod || m.Params.RequestID == nil {
+	if json.Unmarshal(line, &m) != nil || m.Method != "notifications/cancelled" || m.Params.RequestID == nil {
 		return ""
+	}
+	// go-sdk reads a cancellation's number as a float64 truncated to an
+	// integer: 1.0 and 1.5 name the call with id 1.
+	if f, err := strconv.ParseFloat(string(bytes.TrimSpace(m.Params.RequestID)), 64); err == nil {
+		return "n:" + strconv.FormatInt(int64(f), 10)
 	}
 	return idKey(m.Params.RequestID)
 }

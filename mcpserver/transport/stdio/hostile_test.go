@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/mcpserver/transport/envelope"
+	sessions "github.com/automium/automium/mcpserver/transport/session"
 )
 
 // Lines of the sessionless protocol (2026-07-28), as the go-sdk client sends them.
@@ -90,8 +91,12 @@ func TestSessionlessVersion(t *testing.T) {
 		if problem != nil {
 			t.Fatalf("door refused %s: %v", tt.params, problem)
 		}
-		if version := sessionlessVersion(view); version != tt.wantVersion {
-			t.Errorf("sessionlessVersion(%s) = %q; want %q", tt.params, version, tt.wantVersion)
+		version := view.ProtocolVersion
+		if version < sessions.SessionlessFrom {
+			version = ""
+		}
+		if version != tt.wantVersion {
+			t.Errorf("sessionless version of %s = %q; want %q", tt.params, version, tt.wantVersion)
 		}
 	}
 
@@ -494,14 +499,14 @@ func TestUnwrittenAnswerTakesTheBudget(t *testing.T) {
 	}()
 	<-w.started
 	second := inbound{msg: &jsonrpc.Request{ID: makeID(t, float64(2)), Method: "ping"}, view: &envelope.Message{Method: "ping", ID: []byte("2")}, size: 40}
-	if ok, _ := c.(*conn).takePlace(second); ok {
+	if c.(*conn).admitCall(second) {
 		t.Error("a call got a place while a 2 KB answer was unwritten, over a 1000-byte budget")
 	}
 	close(w.release)
 	if err := <-written; err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := c.(*conn).takePlace(second); !ok {
+	if !c.(*conn).admitCall(second) {
 		t.Error("once the answer was out, the call still got no place")
 	}
 }

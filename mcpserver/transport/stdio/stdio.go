@@ -84,47 +84,26 @@
 //
 // # One protocol per session
 //
-// A stdio session speaks one protocol from its first call to its end, so that no
-// answer depends on what another request did. go-sdk v1.8.0 serves, on the same
-// connection, both the initialize handshake (2025-06-18, 2025-11-25) and the
-// sessionless protocol (2026-07-28, SEP-2575), in which each call carries
-// io.modelcontextprotocol/protocolVersion in params._meta; left alone, one
-// sessionless call in a handshake session changes the shape of later results,
-// and one before initialize makes initialize fail. The rule:
-//
-//   - The first initialize, or the first call carrying a sessionless protocol
-//     version in its _meta (detected as go-sdk detects it), fixes the session's
-//     protocol.
-//   - In a session begun by initialize, a call carrying a sessionless version is
-//     refused with -32600; it is never served in another shape.
-//   - In a sessionless session, initialize, a call without the _meta, and a call
-//     with another sessionless version are refused with -32600. A plain ping is
-//     answered in either kind of session: its answer is the same in both.
-//   - A params object with two "_meta" members, or a _meta with two protocol
-//     versions, is refused with -32600: which one counts would be up to a decoder.
-//   - Before the first initialize or sessionless call, a call the SDK would refuse
-//     as premature (anything but ping, logging/setLevel, resources/subscribe and
-//     resources/unsubscribe) is refused here with -32600, so that the SDK does
-//     not log its method name, uncut, on stderr.
-//   - A sessionless version the SDK does not support decides nothing: the SDK
-//     answers it with the versions it supports, and go-sdk clients retry with one.
-//
-// The go-sdk client speaks the sessionless protocol by default and the handshake
-// when pinned to an older version; both work unchanged.
+// A stdio session speaks one protocol from its first call to its end, so that
+// no answer depends on what another request did: go-sdk v1.8.0 serves both
+// the initialize handshake (2025-06-18, 2025-11-25) and the sessionless
+// protocol (2026-07-28, SEP-2575) on one connection, and one sessionless call
+// in a handshake session changes the shape of later results. The session's
+// record (package mcpserver/transport/session, whose Pin.Admit states the
+// rule, the same over HTTP) pins the protocol at the first initialize or
+// sessionless call, and refuses with -32600 a call of the other protocol, a
+// second initialize and a call go-sdk would refuse as premature; a plain ping
+// is answered in either kind of session; an initialize go-sdk refuses pins
+// nothing. The go-sdk client speaks the
+// sessionless protocol by default and the handshake when pinned to an older
+// version; both work unchanged.
 //
 // # What clients see
 //
-//   - A notifications/cancelled that names no call in flight is dropped, as MCP
-//     allows. go-sdk v1.8.0 acts on cancellations in a goroutine of its own, so
-//     one that arrives just before its call, or just after the call's answer,
-//     would otherwise cancel a later call that uses the same id.
-//   - A call cancelled while in flight gets no answer at all, as MCP asks of a
-//     receiver of a cancellation, whether its handler then returns a result, an
-//     error or the SDK's own "context canceled": one outcome, not one per timing.
-//     If its answer was already written, the cancellation names no call in flight.
-//   - A call before initialize (go-sdk: a plain error, code 0) is refused by
-//     the protocol pin, with its own message. An initialize go-sdk refuses
-//     pins nothing: a corrected one may follow.
+//   - A call cancelled while in flight gets no answer at all, as MCP asks,
+//     whatever its handler returns; a cancellation that names no call in
+//     flight (its answer was written, or it came early) is dropped, as MCP
+//     allows (session.Record.Cancel).
 //   - Every error the SDK sends (for a method it does not have, params it
 //     cannot decode, whose errors name Go types and quote the params whole,
 //     missing params) is rendered by envelope.SDKError, as over HTTP, from
@@ -147,7 +126,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -156,6 +134,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/mcpserver/transport/envelope"
+	sessions "github.com/automium/automium/mcpserver/transport/session"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]
@@ -200,9 +179,6 @@ var newline = []byte{'\n'}
 // cancels it or the input ends, and its response only marks the teardown, so
 // waiting for it at end of input would wait forever.
 const listenMethod = "subscriptions/listen"
-
-// cancelledMethod is the notification by which a client cancels one of its calls.
-const cancelledMethod = "notifications/cancelled"
 
 // Transport is an mcp.Transport over newline-delimited JSON-RPC that survives
 // malformed input, bounds what it reads ahead and answers every request before
@@ -259,17 +235,17 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		maxLine:   orDefault(t.MaxLineBytes, DefaultMaxLineBytes),
 		maxValues: orDefault(t.MaxValues, DefaultMaxValues),
 		maxDepth:  orDefault(t.MaxDepth, DefaultMaxDepth),
-		maxCalls:  orDefault(t.MaxInFlight, DefaultMaxInFlight),
-		maxBytes:  orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes),
 		drain:     t.DrainTimeout,
 		stop:      t.Stop,
 		calls:     make(chan inbound),
 		others:    make(chan inbound),
 		inputDone: make(chan struct{}),
 		closed:    make(chan struct{}),
-		pending:   map[jsonrpc.ID]*call{},
-		changed:   make(chan struct{}),
 	}
+	// The one session, in a table of one: it keeps at most what the door
+	// lets an initialize carry.
+	c.rec = sessions.NewTable(1, envelope.MaxSessionParamsBytes).Open("", sessions.Limits{MaxCalls: orDefault(t.MaxInFlight, DefaultMaxInFlight),
+		MaxBytes: int64(orDefault(t.MaxInFlightBytes, DefaultMaxInFlightBytes)), MaxUnplaced: MaxListens}, sessions.Pin{})
 	if c.in == nil {
 		c.in = os.Stdin
 	}
@@ -294,23 +270,12 @@ type inbound struct {
 	size int               // length of its line
 }
 
-// call is a request passed to the SDK and not yet answered.
-type call struct {
-	method    string
-	size      int  // length of its line, counted while it holds a place
-	answer    int  // length of its answer while it is being written
-	ordered   bool // initialize: go-sdk handles it before reading on
-	place     bool // holds one of the MaxInFlight places; false for listen calls
-	cancelled bool // cancelled by the client while in flight: its answer is not sent
-}
-
 // conn is the mcp.Connection returned by Transport.Connect.
 type conn struct {
 	in                  io.Reader
 	out                 io.Writer
 	maxLine             int
 	maxValues, maxDepth int
-	maxCalls, maxBytes  int
 	drain               time.Duration
 	stop                <-chan struct{}
 
@@ -328,24 +293,11 @@ type conn struct {
 
 	wmu sync.Mutex // keeps each line whole on out
 
-	// protocol is the session's protocol, fixed by its first deciding call (see
-	// the package documentation), and held the call waiting for a place. Only
-	// Read touches them, one message at a time.
-	protocol sessionProtocol
-	held     *heldCall
-
-	mu        sync.Mutex
-	pending   map[jsonrpc.ID]*call // calls passed to the SDK and not yet answered
-	places    int                  // calls holding a place: with the SDK or being answered
-	placeSize int                  // summed sizes of those calls and of the answers being written
-	ordered   int                  // initialize calls with the SDK: it reads nothing else meanwhile
-	listens   int                  // pending listen calls
-	// initRefused is set when go-sdk answers an initialize with an error:
-	// it kept nothing of it, so the session is not pinned to the handshake
-	// and a corrected initialize may follow. Read clears it.
-	initRefused bool
-	writeErr    error         // the first failed write: nothing more can be delivered
-	changed     chan struct{} // closed and replaced whenever the fields above change
+	// rec is the session's record (package session): its pin, ordered
+	// initialize, calls in flight and what they hold. held is the call
+	// waiting for a place; only Read touches it, one message at a time.
+	rec  *sessions.Record
+	held *inbound
 }
 
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
@@ -360,17 +312,7 @@ func (c *conn) SessionID() string { return "" }
 // Read fails, still delivers them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
-		c.mu.Lock()
-		ordered, changed := c.ordered, c.changed
-		refused := ordered == 0 && c.initRefused
-		if refused {
-			c.initRefused = false
-		}
-		c.mu.Unlock()
-		if refused && c.protocol.kind == "handshake" {
-			c.protocol = sessionProtocol{}
-		}
-		if ordered > 0 {
+		if st := c.rec.State(); st.Ordered {
 			// go-sdk handles initialize before the next message, in order,
 			// and queues, without bound, everything it is given meanwhile:
 			// nothing is read until its answer is written.
@@ -379,16 +321,19 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				return nil, ctx.Err()
 			case <-c.closed:
 				return nil, io.EOF
-			case <-changed:
+			case <-st.Changed:
 			}
 			continue
 		}
 		if c.held != nil {
-			ok, changed := c.takePlace(c.held.in)
-			if ok {
-				msg := c.held.in.msg
-				c.protocol, c.held = c.held.decided, nil
+			changed := c.rec.State().Changed
+			if c.admitCall(*c.held) {
+				msg := c.held.msg
+				c.held = nil
 				return msg, nil
+			}
+			if c.held == nil {
+				continue // refused: the session changed while it waited
 			}
 			select {
 			case <-ctx.Done():
@@ -424,111 +369,34 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// heldCall is a call that passed every check and waits for a place.
-type heldCall struct {
-	in      inbound
-	decided sessionProtocol // the session's protocol once it is served
-}
-
 // admitOther reports whether the SDK may see a message that is not a call: a
-// response to a request of the server's, or a notification. A cancellation
-// passes only when it names a call in flight.
+// response to a request of the server's, or a notification the session's
+// record lets through (session.Record.Notify).
 func (c *conn) admitOther(in inbound) bool {
-	return in.view.Method != cancelledMethod || c.cancelInFlight(in.view)
+	return in.view.Response || c.rec.Notify(in.view)
 }
 
-// admitCall answers here a call the SDK must not see and reports false; a call
-// that may be served is returned at once (true) if it gets a place, and held
-// until one frees up (false) otherwise.
+// admitCall asks the session's record about a call: one it refuses is
+// answered here, and one that does not fit is held until a place frees up
+// (false both times); one it admits goes to the SDK (true).
 func (c *conn) admitCall(in inbound) bool {
 	req := in.msg.(*jsonrpc.Request)
-	id := in.view.ID
-	c.mu.Lock()
-	_, duplicate := c.pending[req.ID]
-	listens := c.listens
-	c.mu.Unlock()
-	if duplicate {
-		c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: id is already used by a request in flight"})
+	var keeps int64
+	if req.Method == "initialize" {
+		keeps = int64(len(in.view.Params))
+	}
+	entry := c.rec.Enter(sessions.Request{Method: req.Method, Version: in.view.ProtocolVersion, ID: req.ID, IsCall: true,
+		Size: int64(in.size), Unplaced: req.Method == listenMethod, Keeps: keeps})
+	switch {
+	case entry.Refusal != "":
+		c.held = nil
+		c.reject(envelope.Problem{ID: in.view.ID, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + entry.Refusal})
+		return false
+	case entry.Call == nil:
+		c.held = &in // busy, or (never, as Read waits first) ordered
 		return false
 	}
-	decided, problem := c.protocol.admit(in.view)
-	if problem != "" {
-		c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + problem})
-		return false
-	}
-	if req.Method == listenMethod {
-		if listens >= MaxListens {
-			c.reject(envelope.Problem{ID: id, Code: jsonrpc.CodeInvalidRequest,
-				Message: "Invalid Request: " + strconv.Itoa(MaxListens) + " subscriptions/listen calls are already open"})
-			return false
-		}
-		c.mu.Lock()
-		c.pending[req.ID] = &call{method: req.Method}
-		c.listens++
-		c.mu.Unlock()
-		c.protocol = decided
-		return true
-	}
-	if ok, _ := c.takePlace(in); ok {
-		c.protocol = decided
-		return true
-	}
-	c.held = &heldCall{in: in, decided: decided}
-	return false
-}
-
-// takePlace gives a call a place if one is free within the byte budget (a call
-// alone is always admitted). Otherwise it returns the channel that is closed at
-// the next change, read under the same lock, so that no freed place is missed.
-func (c *conn) takePlace(in inbound) (bool, <-chan struct{}) {
-	req := in.msg.(*jsonrpc.Request)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.places == 0 || (c.places < c.maxCalls && c.placeSize+in.size <= c.maxBytes) {
-		cl := &call{method: req.Method, size: in.size, place: true, ordered: req.Method == "initialize"}
-		c.pending[req.ID] = cl
-		c.places++
-		c.placeSize += in.size
-		if cl.ordered {
-			c.ordered++
-		}
-		return true, nil
-	}
-	return false, c.changed
-}
-
-// cancelInFlight marks the call a cancellation names so that its answer is not
-// sent, and reports whether the SDK should see the cancellation: only when it
-// names a call in flight, or names it in a way the SDK will reject anyway.
-func (c *conn) cancelInFlight(view *envelope.Message) bool {
-	id, ok := envelope.IDOf(view.CancelledID)
-	if !ok || !id.IsValid() {
-		return true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	cl, inFlight := c.pending[id]
-	if inFlight {
-		cl.cancelled = true
-	}
-	return inFlight
-}
-
-// release frees the place (or the listen slot) of a call whose answer has
-// been written or dropped.
-func (c *conn) release(cl *call) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if cl.place {
-		c.places--
-		c.placeSize -= cl.size + cl.answer
-		if cl.ordered {
-			c.ordered--
-		}
-	} else {
-		c.listens--
-	}
-	c.notifyLocked()
+	return true
 }
 
 // waitAnswered blocks until nothing is owed to the client, writing has failed, the
@@ -542,9 +410,8 @@ func (c *conn) waitAnswered(ctx context.Context) error {
 		timeout = timer.C
 	}
 	for {
-		c.mu.Lock()
-		owed, werr, changed := c.places, c.writeErr, c.changed
-		c.mu.Unlock()
+		st := c.rec.State()
+		owed, werr, changed := st.Places, st.Failed, st.Changed
 		if werr != nil && !errors.Is(werr, io.EOF) {
 			// Reported here as well as to the SDK's write, so that the
 			// session ends with it whichever of the two the SDK sees first;
@@ -591,21 +458,13 @@ func (c *conn) endOfInput() error {
 // on; the answer to a cancelled call is not sent.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	resp, isResponse := msg.(*jsonrpc.Response)
-	var cl *call
+	var cl *sessions.Call
 	if isResponse {
-		// Forget the id before its bytes go out: the client may reuse it as soon
-		// as it reads the response, and that must not look like a duplicate. The
-		// place is freed only once the bytes are out, so that a client that does
-		// not read makes the places run out instead of answers pile up.
-		c.mu.Lock()
-		cl = c.pending[resp.ID]
-		delete(c.pending, resp.ID)
-		if cl != nil && cl.ordered && resp.Error != nil {
-			c.initRefused = true
-		}
-		c.mu.Unlock()
-		if cl != nil {
-			defer c.release(cl)
+		// The id is forgotten before the bytes go out (Answered), the place
+		// freed only once they are out, so that a client that does not read
+		// makes the places run out instead of answers pile up.
+		if cl = c.rec.Answered(resp.ID, resp.Error != nil); cl != nil {
+			defer c.rec.Release(cl)
 		}
 	}
 	select {
@@ -623,40 +482,26 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		}
 		return c.writeLine(data)
 	}
-	if cl != nil && cl.cancelled {
+	if cl != nil && c.rec.Cancelled(cl) {
 		return nil
 	}
 	method := ""
 	if cl != nil {
-		method = cl.method
+		method = cl.Method
 	}
 	data, err := encodeResponse(resp, method)
 	if err == nil {
-		if cl != nil && cl.place {
+		if cl != nil {
 			// The answer is held until it is out: it counts against the
 			// byte budget, so a client that does not read stops the reading.
-			c.mu.Lock()
-			cl.answer = len(data)
-			c.placeSize += cl.answer
-			c.mu.Unlock()
+			c.rec.Hold(cl, int64(len(data)))
 		}
 		err = c.writeLine(data)
 	}
 	if err != nil {
-		c.mu.Lock()
-		if c.writeErr == nil {
-			c.writeErr = err
-			c.notifyLocked()
-		}
-		c.mu.Unlock()
+		c.rec.Fail(err)
 	}
 	return err
-}
-
-// notifyLocked wakes every goroutine waiting for a change; c.mu must be held.
-func (c *conn) notifyLocked() {
-	close(c.changed)
-	c.changed = make(chan struct{})
 }
 
 // writeLine writes data and a newline in one call, so concurrent writers never
@@ -691,12 +536,7 @@ func (c *conn) reject(rs ...envelope.Problem) {
 			continue // JSON-RPC answers no notification
 		}
 		if err := c.writeLine(r.Response()); err != nil {
-			c.mu.Lock()
-			if c.writeErr == nil {
-				c.writeErr = err
-				c.notifyLocked()
-			}
-			c.mu.Unlock()
+			c.rec.Fail(err)
 			return
 		}
 	}
