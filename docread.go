@@ -9,6 +9,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
@@ -45,6 +46,118 @@ type docBytes struct {
 	state byte // 0 text, '<' just after a <, 't' in a start tag, '"' or '\'' in a quoted value
 	tag   int  // bytes of the start tag being read
 	utf16 bool // the document begins with a UTF-16 byte order mark
+	refs  charRefs
+}
+
+// charRefs follows the XML's bytes apart from the start tag lexer, which
+// overestimates, to find every character reference exactly: encoding/xml
+// reads &#xD800; to &#xDFFF; as U+FFFD, where XML allows no reference to a
+// surrogate (it names no character), so two different reports read the same;
+// such a reference is refused here. What looks like one in a comment, CDATA
+// section or processing instruction is text and is not, and a directive is
+// refused anyway (xmlDoc.token), so its bytes are not followed.
+type charRefs struct {
+	state byte   // 0 text, tag or attribute value; '<' just after a <; '!' after <!; '-' in a comment, '[' in CDATA, '?' in an instruction; 'D' in a directive
+	open  string // after <!: "--" or "[CDATA[", the opening being matched
+	n     int    // bytes of open matched
+	last  [2]byte
+	ref   byte // 0 none, '&' after &, '#' after &#, 'x' after &#x, 'd' or 'h' in decimal or hexadecimal digits
+	value int  // the reference's value so far, capped past the last code point
+}
+
+// errSurrogateRef is what the byte counter answers a character reference to
+// a UTF-16 surrogate.
+var errSurrogateRef = errors.New("character reference to a surrogate")
+
+// follow reads one byte of XML.
+func (r *charRefs) follow(c byte) error {
+	last := r.last
+	r.last = [2]byte{last[1], c}
+	switch r.state {
+	case '<':
+		switch c {
+		case '!':
+			r.state, r.open, r.n = '!', "", 0
+		case '?':
+			r.state, r.last = '?', [2]byte{}
+		default:
+			r.state = 0
+			return r.reference(c)
+		}
+	case '!':
+		if r.n == 0 {
+			switch c {
+			case '-':
+				r.open = "--"
+			case '[':
+				r.open = "[CDATA["
+			default:
+				r.state = 'D'
+				return nil
+			}
+		}
+		if c != r.open[r.n] {
+			r.state = 'D'
+			return nil
+		}
+		if r.n++; r.n == len(r.open) {
+			r.state, r.last = r.open[0], [2]byte{}
+		}
+	case '-':
+		if c == '>' && last == [2]byte{'-', '-'} {
+			r.state = 0
+		}
+	case '[':
+		if c == '>' && last == [2]byte{']', ']'} {
+			r.state = 0
+		}
+	case '?':
+		if c == '>' && last[1] == '?' {
+			r.state = 0
+		}
+	case 'D':
+	default:
+		if c == '<' {
+			r.state, r.ref = '<', 0
+			return nil
+		}
+		return r.reference(c)
+	}
+	return nil
+}
+
+// reference follows a character reference, &#N; or &#xH;, in text or in an
+// attribute value.
+func (r *charRefs) reference(c byte) error {
+	const capped = unicode.MaxRune + 1
+	digit := func(base int, d int) {
+		r.value = min(r.value*base+d, capped)
+	}
+	switch {
+	case c == '&':
+		r.ref, r.value = '&', 0
+	case r.ref == '&' && c == '#':
+		r.ref = '#'
+	case r.ref == '#' && c == 'x':
+		r.ref = 'x'
+	case (r.ref == '#' || r.ref == 'd') && '0' <= c && c <= '9':
+		r.ref = 'd'
+		digit(10, int(c-'0'))
+	case (r.ref == 'x' || r.ref == 'h') && '0' <= c && c <= '9':
+		r.ref = 'h'
+		digit(16, int(c-'0'))
+	case (r.ref == 'x' || r.ref == 'h') && 'a' <= c|0x20 && c|0x20 <= 'f':
+		r.ref = 'h'
+		digit(16, int(c|0x20-'a'+10))
+	case (r.ref == 'd' || r.ref == 'h') && c == ';':
+		r.ref = 0
+		if 0xD800 <= r.value && r.value <= 0xDFFF {
+			return errSurrogateRef
+		}
+	default:
+		r.ref = 0
+	}
+	return nil
 }
 
 // errTagTooLarge is what the byte counter answers past MaxXMLStartTagBytes
@@ -139,6 +252,9 @@ func (b *docBytes) ReadByte() (byte, error) {
 		b.n++
 		if b.xml {
 			if e := b.lex(c); e != nil {
+				return 0, e
+			}
+			if e := b.refs.follow(c); e != nil {
 				return 0, e
 			}
 		}
@@ -485,6 +601,9 @@ func (d *xmlDoc) decodeError(err error, at Path) error {
 	}
 	if errors.Is(err, errTokenTooLarge) {
 		return newError(CodeLimitExceeded, at, nil, "holds a tag or text longer than %d bytes after line %d; no element of %s is that long", limit.MaxDocumentTokenBytes, d.line(), d.what)
+	}
+	if errors.Is(err, errSurrogateRef) {
+		return newError(CodeInvalidArgument, at, nil, "is not well-formed XML at line %d: a character reference to a UTF-16 surrogate (&#xD800; to &#xDFFF;), which names no character; pass the reporter's output unedited", d.line())
 	}
 	if d.in.err != nil {
 		return newError(CodeInvalidArgument, d.root, nil, "could not be read: %s", echo.Value(d.in.err.Error()))

@@ -76,3 +76,54 @@ func everyFieldGraph() CompiledJourney {
 		Edges: []GraphEdge{{From: "n1", To: "n2", On: EdgeKind("retry"), MaxAttempts: 2}, {From: "n1", To: "n2", On: EdgeKind("success")}},
 	}
 }
+
+// FuzzJourneyDigest holds journeyDigest to digestOf on graphs made of fuzzed
+// strings and integers in every field, set or empty, nil or not: the same
+// digest, and an error from one exactly when the other has one (a string
+// that is not UTF-8, an integer beyond 2^53). The seeds are the escape
+// classes, the UTF-16 order traps and the integer bounds.
+func FuzzJourneyDigest(f *testing.F) {
+	for _, s := range []string{"", `"\`, "\x00\x1f\b\t\n\f\r\x7f", "<>&\u2028\u2029\ufffd", "\U0001f600\ufb33", "\xed\xa0\x80", "a\xff", "\xf4\x90\x80\x80"} {
+		f.Add(s, s, s, s, int64(0), int64(1<<53), uint8(0xff))
+	}
+	f.Add("a", "b", "c", "d", int64(-1<<53), int64(1<<53+1), uint8(0))
+	f.Add("a", "b", "c", "d", int64(-1<<63), int64(1<<63-1), uint8(0x55))
+	f.Fuzz(func(t *testing.T, a, b, c, d string, n, m int64, mask uint8) {
+		on := func(bit uint) bool { return mask&(1<<bit) != 0 }
+		target := func(bit uint, role, name string) *Target {
+			if !on(bit) {
+				return nil
+			}
+			return &Target{Role: Role(role), Name: name}
+		}
+		var strategies []RecoveryStrategy
+		if on(2) {
+			strategies = []RecoveryStrategy{RecoveryStrategy(a), RecoveryStrategy(d)}
+		} else if on(3) {
+			strategies = []RecoveryStrategy{}
+		}
+		g := CompiledJourney{
+			GraphVersion: a, IntentVocabularyVersion: b, CorpusVersion: c, ID: d, AppID: a + b, FixtureID: b + c,
+			Goal: c + d, Entry: d + a, MaxRetries: int(n), Digest: b,
+			Nodes: []GraphNode{
+				{ID: a, Kind: NodeKind(b), Source: c, Intent: Intent(d), Target: target(0, a, b), Destination: target(1, c, d),
+					Value: a + d, Assertion: AssertionKind(b + c), Strategies: strategies},
+				{ID: d, Kind: NodeKind(c)},
+			},
+			Edges: []GraphEdge{{From: a, To: b, On: EdgeKind(c), MaxAttempts: int(m)}, {From: d, To: c, On: EdgeKind(a)}},
+		}
+		if on(4) {
+			g.Nodes = nil
+		}
+		if on(5) {
+			g.Edges = nil
+		} else if on(6) {
+			g.Edges = []GraphEdge{}
+		}
+		want, wantErr := digestOf(g)
+		got, gotErr := journeyDigest(&g)
+		if (gotErr != nil) != (wantErr != nil) || got != want {
+			t.Errorf("journeyDigest = %q, %v; digestOf = %q, %v", got, gotErr, want, wantErr)
+		}
+	})
+}

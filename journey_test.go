@@ -516,7 +516,8 @@ func TestCanceledContext(t *testing.T) {
 
 // FuzzCompileJourney feeds arbitrary JSON through the same decoding an adapter does
 // and into the compiler. It must never panic, and whatever it accepts must be
-// reproducible and free of absolute routes.
+// reproducible, free of absolute routes, and digested as canonicaljson.Marshal
+// digests it.
 func FuzzCompileJourney(f *testing.F) {
 	seed, _ := json.Marshal(validJourney())
 	f.Add(seed)
@@ -552,6 +553,12 @@ func FuzzCompileJourney(f *testing.F) {
 		again, _ := CompileJourney(context.Background(), in)
 		if again.Journey.Digest != res.Journey.Digest {
 			t.Fatal("digest differs between two compilations")
+		}
+		// The hand-written canonical form (journeyDigest) is the general one.
+		g := *res.Journey
+		g.Digest = ""
+		if want, err := digestOf(g); err != nil || want != res.Journey.Digest {
+			t.Fatalf("digest %s; canonicaljson.Marshal gives %s, %v", res.Journey.Digest, want, err)
 		}
 	})
 }

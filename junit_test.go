@@ -554,3 +554,47 @@ func TestJUnitDistinctChildNamesCostNoMemory(t *testing.T) {
 		t.Errorf("100,000 distinct child names allocated %d bytes, against %d for one name repeated: they are being kept", distinct, same)
 	}
 }
+
+// TestJUnitSurrogateReferences: a character reference to a UTF-16 surrogate
+// (&#xD800; to &#xDFFF;) names no character, so XML does not allow it, as it
+// does not allow &#0;. encoding/xml reads one as U+FFFD, which made
+// hostname="baseline&#xD800;" the planner "baseline\ufffd", the same as
+// hostname="baseline&#xFFFD;": it is refused instead, wherever it is, and the
+// same text where it is no reference (a comment, CDATA, a processing
+// instruction) is read as it is.
+func TestJUnitSurrogateReferences(t *testing.T) {
+	tests := []struct {
+		name, report string
+		refused      bool
+	}{
+		{"in an attribute, hexadecimal", junitCase("baseline&#xD800;", ` time="1"`, ``), true},
+		{"in an attribute, upper-case digits", junitCase("baseline&#xdFfF;", ` time="1"`, ``), true},
+		{"in an attribute, decimal", junitCase("baseline&#55296;", ` time="1"`, ``), true},
+		{"in an attribute, single-quoted", strings.Replace(junitCase("baseline", ` time="1"`, ``), `name="t"`, `name='t&#xDC00;'`, 1), true},
+		{"in an attribute, leading zeros", junitCase("baseline&#x000D800;", ` time="1"`, ``), true},
+		{"in text", junitCase("baseline", ` time="1"`, `<failure>a&#xD83D;&#xDE00;b</failure>`), true},
+		{"in a property's text", junitCase("baseline", ` time="1"`, `<properties><property name="x">&#57343;</property></properties>`), true},
+		{"U+FFFD itself", junitCase("baseline", ` time="1"`, `<failure message="&#xFFFD;">&#65533;</failure>`), false},
+		{"around the surrogates", junitCase("baseline", ` time="1"`, `<failure message="&#xD7FF;&#xE000;&#x10000;&#x10FFFF;">&#55295;</failure>`), false},
+		{"an ampersand escaped", junitCase("baseline", ` time="1"`, `<failure message="&amp;#xD800;">&amp;#55296;</failure>`), false},
+		{"in CDATA", junitCase("baseline", ` time="1"`, `<system-out><![CDATA[&#xD800; ]] > ]]]]><![CDATA[&#55296;]]></system-out>`), false},
+		{"in a comment", junitCase("baseline", ` time="1"`, `<!-- &#xD800; - -> --><system-out>ok</system-out>`), false},
+		{"in a processing instruction", junitCase("baseline", ` time="1"`, `<?x &#xD800; ? > ?><system-out>ok</system-out>`), false},
+		{"after a comment, CDATA and an instruction", junitCase("baseline", ` time="1"`, `<!--a--><![CDATA[b]]><?c d?><failure message="&#xD800;"/>`), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(tt.report), byHostAndProperty)
+			if !tt.refused {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var ae *Error
+			if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || !strings.Contains(ae.Message, "surrogate") {
+				t.Fatalf("err = %v; want invalid_argument naming the surrogate reference", err)
+			}
+		})
+	}
+}

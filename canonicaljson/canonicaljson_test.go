@@ -328,7 +328,8 @@ func TestCompareUTF16(t *testing.T) {
 }
 
 // FuzzMarshalString: a Go string has a canonical form exactly when it is valid
-// UTF-8, and that form reads back as the same string.
+// UTF-8, that form reads back as the same string, and AppendString (which
+// copies runs of bytes that need no escape in bulk) writes exactly it.
 func FuzzMarshalString(f *testing.F) {
 	for _, s := range []string{"run-A", "run-A\xff", "\xed\xa0\x80", "<>&\u2028", "\x00\x1f\"\\", "😀"} {
 		f.Add(s)
@@ -347,6 +348,10 @@ func FuzzMarshalString(f *testing.F) {
 		var back map[string]string
 		if err := json.Unmarshal(out, &back); err != nil || len(back) != 1 || back[s] != s {
 			t.Fatalf("Marshal(%q) = %s, which reads back as %q (%v)", s, out, back, err)
+		}
+		one, _ := canonicaljson.Marshal(s)
+		if got := canonicaljson.AppendString([]byte("prefix"), s); string(got) != "prefix"+string(one) {
+			t.Fatalf("AppendString(%q) = %s, Marshal gives %s", s, got[len("prefix"):], one)
 		}
 	})
 }
