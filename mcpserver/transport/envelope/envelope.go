@@ -113,6 +113,17 @@ const MaxSessionParamsBytes = 64 << 10
 // a few dozen values.
 const MaxSessionParamsValues = 1024
 
+// MaxNotificationParamsBytes bounds the params of a notification from the
+// client. go-sdk queues what it reads, without bound, while it handles earlier
+// messages one at a time, and a notification takes no place in any budget: no
+// answer ever says when go-sdk is done with it. 150 notifications of 1 MiB
+// peaked at 186 MiB over stdio on their own, and seeded adversarial sessions
+// that sent them behind unread answers drove the process to 555 to 881 MiB,
+// over SECURITY.md's 320 MiB (December 2). MCP's client notifications
+// (initialized, cancelled, progress, roots/list_changed) carry a few hundred
+// bytes, so the bound costs no client anything.
+const MaxNotificationParamsBytes = 64 << 10
+
 // keptBySession lists the methods whose params go-sdk keeps for a session's
 // life, each with what its refusal tells the client to shorten: a setLevel has
 // no clientInfo to send shorter.
@@ -679,6 +690,12 @@ func (p *parser) message() (*Message, *Problem) {
 		return refuse(jsonrpc.CodeInvalidParams, "Invalid params: the params of "+strconv.Quote(m.Method)+" hold "+
 			strconv.Itoa(p.paramValues)+" JSON values; a session keeps them for its whole life, so the limit is "+
 			strconv.Itoa(MaxSessionParamsValues)+": "+fix)
+	}
+	if !m.Response && !p.hasID && len(m.Params) > MaxNotificationParamsBytes {
+		// JSON-RPC answers no notification: the problem is for the
+		// transport's log and, over HTTP, the status.
+		return nil, &Problem{Code: jsonrpc.CodeInvalidParams, Notification: true, Message: "Invalid params: the params of notification " +
+			echo.Quote(m.Method) + " hold " + strconv.Itoa(len(m.Params)) + " bytes, over the limit of " + strconv.Itoa(MaxNotificationParamsBytes)}
 	}
 	switch m.Method {
 	case "tools/call", "prompts/get":

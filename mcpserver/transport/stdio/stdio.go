@@ -42,6 +42,15 @@
 // SEP-2575 subscriptions/listen calls, which last as long as the session, do not
 // take a place; at most [MaxListens] may be open.
 //
+// Notifications take no place either, and get no answer, yet go-sdk queues
+// them without bound too, and handles them more slowly than the door reads
+// them. So after each window of 64 notifications or 1 MiB of them, the
+// transport gives go-sdk a ping of its own and passes no further notification
+// until go-sdk has answered it, that is, until it has handled everything read
+// before it; the answer is dropped (barrier.go). A notification's params are at
+// most 64 KiB (envelope.MaxNotificationParamsBytes); a larger one is dropped at
+// the door.
+//
 // While a call waits for a place, the notifications and responses behind it
 // still pass, so a handler that awaits the client (an elicitation, its own
 // cancellation) is not stuck behind it; the call after that one is not read until
@@ -127,6 +136,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -148,8 +158,14 @@ const DefaultMaxLineBytes = 16 << 20
 const DefaultMaxInFlight = 16
 
 // DefaultMaxInFlightBytes bounds the summed line lengths of the calls with the
-// SDK when MaxInFlightBytes is zero: two lines at the line cap.
-const DefaultMaxInFlightBytes = 2 * DefaultMaxLineBytes
+// SDK, and of the answers being written, when MaxInFlightBytes is zero. A
+// call's memory is a multiple of its line: a maximal compile_journey, 1.6 MB
+// of arguments, peaks at about 55 MiB on its own. At 32 MiB, the budget let 16
+// of them run at once and a seeded adversary drove the process to 1.1 GiB
+// (December 2); at 8 MiB about five run together, which two cores cannot
+// outrun anyway. A call alone is always admitted, so a line up to the line cap
+// is still served.
+const DefaultMaxInFlightBytes = 8 << 20
 
 // MaxListens is how many SEP-2575 subscriptions/listen calls may be open at
 // once. They last as long as the session, so they take no in-flight place, and
@@ -298,6 +314,16 @@ type conn struct {
 	// waiting for a place; only Read touches it, one message at a time.
 	rec  *sessions.Record
 	held *inbound
+
+	// What go-sdk has been given and not yet handled of the notifications
+	// (see barrier.go): notes and noteBytes count those passed since the
+	// last barrier was answered, heldNote waits for the barrier in flight.
+	// Only Read touches them; barrier is cleared by Write, which drops the
+	// barrier's answer.
+	notes, noteBytes int
+	heldNote         *inbound
+	barriers         int
+	barrier          atomic.Pointer[sessions.Call]
 }
 
 // SessionID implements mcp.Connection; stdio carries a single unnamed session.
@@ -312,6 +338,20 @@ func (c *conn) SessionID() string { return "" }
 // Read fails, still delivers them.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
+		if c.heldNote != nil {
+			msg, ok, wait := c.releaseNote()
+			if ok {
+				return msg, nil
+			}
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-c.closed:
+				return nil, io.EOF
+			case <-wait:
+			}
+			continue
+		}
 		if st := c.rec.State(); st.Ordered {
 			// go-sdk handles initialize before the next message, in order,
 			// and queues, without bound, everything it is given meanwhile:
@@ -342,8 +382,8 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				return nil, io.EOF
 			case <-changed:
 			case in := <-c.others:
-				if c.admitOther(in) {
-					return in.msg, nil
+				if msg, ok := c.admitOther(in); ok {
+					return msg, nil
 				}
 			}
 			continue
@@ -360,8 +400,8 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 				return in.msg, nil
 			}
 		case in := <-c.others:
-			if c.admitOther(in) {
-				return in.msg, nil
+			if msg, ok := c.admitOther(in); ok {
+				return msg, nil
 			}
 		case <-c.inputDone:
 			return nil, c.waitAnswered(ctx)
@@ -369,11 +409,21 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// admitOther reports whether the SDK may see a message that is not a call: a
-// response to a request of the server's, or a notification the session's
-// record lets through (session.Record.Notify).
-func (c *conn) admitOther(in inbound) bool {
-	return in.view.Response || c.rec.Notify(in.view)
+// admitOther returns what the SDK is given for a message that is not a call,
+// and false when it is given nothing yet: a response to a request of the
+// server's passes; a notification passes when the session's record lets it
+// through (session.Record.Notify) and the notifications go-sdk may still be
+// handling leave room for it (barrier.go), and is held otherwise.
+func (c *conn) admitOther(in inbound) (jsonrpc.Message, bool) {
+	if in.view.Response {
+		return in.msg, true
+	}
+	if !c.rec.Notify(in.view) {
+		return nil, false
+	}
+	c.heldNote = &in
+	msg, ok, _ := c.releaseNote()
+	return msg, ok
 }
 
 // admitCall asks the session's record about a call: one it refuses is
@@ -465,6 +515,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		// makes the places run out instead of answers pile up.
 		if cl = c.rec.Answered(resp.ID, resp.Error != nil); cl != nil {
 			defer c.rec.Release(cl)
+		}
+		if cl != nil && c.barrier.CompareAndSwap(cl, nil) {
+			return nil // the transport's own ping: the client never sent it
 		}
 	}
 	select {

@@ -457,3 +457,72 @@ func TestCancelledCallHasOneOutcomeOverHTTP(t *testing.T) {
 	}
 	t.Logf("%d of %d cancelled calls finished before their cancellation was read; the rest got no answer", finished, rounds)
 }
+
+// TestNotificationFloodStaysBounded: notifications take no place and get no
+// answer, and go-sdk queues what it reads without bound while it handles one
+// message at a time, more slowly than the door reads them. A flood of
+// notifications each within the door's bound, behind a maximal answer left
+// unread or not, keeps the process small (it peaked at 1.47 GiB before the
+// transport waited for go-sdk to handle each window of them).
+func TestNotificationFloodStaysBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("floods a process with 300 MB of notifications; skipped with -short")
+	}
+	note := `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{"_meta":{"pad":"` + strings.Repeat("q", 60<<10) + `"}}}`
+	tests := []struct {
+		name  string
+		first string // sent before the flood
+	}{
+		{"alone", ""},
+		{"behind a maximal call", toolLine(`"maximal"`, "automium_compile_journey", maximalJourneyArgs())},
+		{"escaped and case-variant names", strings.Replace(strings.Replace(note, `"method"`, `"\u006dethod"`, 1), `"pad"`, `"PAD"`, 1)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := start(t, "")
+			p.initialize()
+			// The flood is written whole before any answer is read, so a
+			// maximal call's answer stays unread meanwhile.
+			written := make(chan error, 1)
+			go func() {
+				in := p.Stdin()
+				if tt.first != "" {
+					if _, err := io.WriteString(in, tt.first+"\n"); err != nil {
+						written <- err
+						return
+					}
+				}
+				for range 5000 {
+					if _, err := io.WriteString(in, note+"\n"); err != nil {
+						written <- err
+						return
+					}
+				}
+				_, err := io.WriteString(in, `{"jsonrpc":"2.0","id":"end","method":"ping"}`+"\n")
+				written <- err
+			}()
+			select {
+			case err := <-written:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-testsupport.Deadline(t):
+				t.Fatal("the server stopped reading the flood")
+			}
+			for {
+				line, ok := p.Next()
+				if !ok {
+					t.Fatal("the server ended before answering the last ping")
+				}
+				if bytes.Contains(line, []byte(`"id":"end"`)) {
+					break
+				}
+			}
+			_, peak := p.rss()
+			t.Logf("5,000 notifications of 60 KiB %s: VmHWM %.0f MiB", tt.name, float64(peak)/(1<<20))
+			if peak > 160<<20 {
+				t.Errorf("VmHWM %.0f MiB after the flood, want at most 160 MiB", float64(peak)/(1<<20))
+			}
+		})
+	}
+}
