@@ -16,6 +16,15 @@ func init() {
 		JSONSchema:   jsonSchema,
 		SortProblems: sortProblems,
 		LineProblem:  lineProblemAt,
+		AppendJSON: func(dst []byte, v any) ([]byte, bool) {
+			switch r := v.(type) {
+			case CompileJourneyResult:
+				return appendResultJSON(dst, &r)
+			case *CompileJourneyResult:
+				return appendResultJSON(dst, r)
+			}
+			return dst, false
+		},
 	})
 	check.Register(check.Hooks[Problem, Path]{
 		Validate: func(in any) []Problem {

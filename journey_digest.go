@@ -4,30 +4,36 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/automium/automium/canonicaljson"
 )
 
+// A compiled journey is the one large value the root writes as JSON on every
+// call of a tool: a 200-step compile is about 90 KB, written twice per call,
+// once in RFC 8785 form for its digest and once as the answer. Through
+// reflection that cost 2 to 2.5 ms (canonicaljson.Marshal, which encodes and
+// then re-reads the JSON to sort its members) and 1 ms (encoding/json) of the
+// call's 9 to 11 ms of server CPU: most of what the server spent beyond a
+// go-sdk server that replays the same answer (perf and tools/automium-bench,
+// December 2). Here both forms are written directly from the fields, by one
+// table per type that lists its members in field order; the canonical form
+// takes them in name order.
+//
+// TestJourneyJSONMatchesReflection holds both to the reflection encoders,
+// byte for byte, over every reference journey and graphs that set every
+// field with every kind of string; the digest vectors hold the digests to
+// JavaScript's canonicalize. A field added to the graph types without its
+// line here fails that test, which checks that its graphs set every field.
+
 // journeyDigest returns the digest of g, exactly digestOf(g) (g.Digest is
-// hashed as it is; compile leaves it ""), without going through reflection.
-//
-// Why it exists: a compiled journey is the one large value the root hashes on
-// every call of a tool (a 200-step compile is about 90 KB of JSON), and
-// digestOf spent 2 to 2.5 ms of such a call encoding it with encoding/json and
-// then re-reading it to sort its members: about a quarter of the server's CPU
-// on the call (perf, December 2), and most of what it spends beyond a go-sdk
-// server that replays the same answer. Here the members are written in their
-// canonical order directly, from the struct fields.
-//
-// TestJourneyDigestMatchesMarshal holds it to digestOf over every reference
-// journey and every shape of node, edge and recovery, and the digest vectors
-// hold both to JavaScript's canonicalize; a field added to the graph types
-// without a line here fails the first (it checks every field is covered).
+// hashed as it is; compile leaves it "").
 func journeyDigest(g *CompiledJourney) (string, error) {
-	w := canonicalWriter{out: make([]byte, 0, canonicalSize(g))}
-	w.journey(g)
+	w := journeyWriter{canonical: true, out: make([]byte, 0, journeySize(g))}
+	writeObject(&w, journeyMembers, g)
 	if w.err != nil {
 		return "", w.err
 	}
@@ -35,9 +41,24 @@ func journeyDigest(g *CompiledJourney) (string, error) {
 	return digestPrefix + hex.EncodeToString(sum[:]), nil
 }
 
-// canonicalSize is the length of g's canonical form when no string in it
-// needs an escape, so that it is written into one buffer.
-func canonicalSize(g *CompiledJourney) int {
+// appendResultJSON appends r as encoding/json writes it, for the MCP
+// adapter's answer (internal/adapter.AppendJSON): without reflection for a
+// valid result, whose journey is the large part. It reports false for an
+// invalid one, which is small and goes through encoding/json.
+func appendResultJSON(dst []byte, r *CompileJourneyResult) ([]byte, bool) {
+	if !r.Valid || r.Journey == nil || len(r.Errors) > 0 {
+		return dst, false
+	}
+	w := journeyWriter{out: slices.Grow(dst, 32+journeySize(r.Journey))}
+	w.out = append(w.out, `{"valid":true,"journey":`...)
+	writeObject(&w, journeyMembers, r.Journey)
+	w.out = append(w.out, '}')
+	return w.out, true
+}
+
+// journeySize is the length of g's JSON when no string in it needs an
+// escape, so that it is written into one buffer.
+func journeySize(g *CompiledJourney) int {
 	target := func(t *Target) int {
 		if t == nil {
 			return 0
@@ -60,155 +81,198 @@ func canonicalSize(g *CompiledJourney) int {
 	return n
 }
 
-// canonicalWriter appends RFC 8785 JSON; err is the first value that has no
-// canonical form (a string that is not UTF-8, an integer beyond 2^53), as
-// canonicaljson.Marshal refuses it.
-type canonicalWriter struct {
-	out []byte
-	err error
+// member is one JSON member of a T: its name, whether encoding/json's
+// omitempty leaves it out (nil: never), and how its value is written.
+type member[T any] struct {
+	name  string
+	empty func(*T) bool
+	write func(*journeyWriter, *T)
 }
 
-// Each writer below lists its members sorted by name (they are ASCII, so
-// UTF-16 order is byte order), with encoding/json's omitempty rules.
+// members lists a type's members in field order (encoding/json's) and in
+// name order (RFC 8785's; the names are ASCII, so UTF-16 order is byte
+// order).
+type members[T any] struct{ fields, names []member[T] }
 
-func (w *canonicalWriter) journey(g *CompiledJourney) {
-	w.out = append(w.out, `{"appId":`...)
-	w.string(g.AppID)
-	w.member("corpusVersion", g.CorpusVersion)
-	w.member("digest", g.Digest)
-	w.out = append(w.out, `,"edges":`...)
-	if g.Edges == nil {
-		w.out = append(w.out, "null"...)
-	} else {
-		w.out = append(w.out, '[')
-		for i := range g.Edges {
-			if i > 0 {
-				w.out = append(w.out, ',')
-			}
-			w.edge(&g.Edges[i])
-		}
-		w.out = append(w.out, ']')
-	}
-	w.member("entry", g.Entry)
-	w.member("fixtureId", g.FixtureID)
-	w.member("goal", g.Goal)
-	w.member("graphVersion", g.GraphVersion)
-	w.member("id", g.ID)
-	w.member("intentVocabularyVersion", g.IntentVocabularyVersion)
-	w.out = append(w.out, `,"maxRetries":`...)
-	w.int(g.MaxRetries)
-	w.out = append(w.out, `,"nodes":`...)
-	if g.Nodes == nil {
-		w.out = append(w.out, "null"...)
-	} else {
-		w.out = append(w.out, '[')
-		for i := range g.Nodes {
-			if i > 0 {
-				w.out = append(w.out, ',')
-			}
-			w.node(&g.Nodes[i])
-		}
-		w.out = append(w.out, ']')
-	}
-	w.out = append(w.out, '}')
+func newMembers[T any](fields ...member[T]) members[T] {
+	names := slices.Clone(fields)
+	slices.SortFunc(names, func(a, b member[T]) int { return strings.Compare(a.name, b.name) })
+	return members[T]{fields: fields, names: names}
 }
 
-func (w *canonicalWriter) node(n *GraphNode) {
+type (
+	journeyMember = member[CompiledJourney]
+	nodeMember    = member[GraphNode]
+	edgeMember    = member[GraphEdge]
+	targetMember  = member[Target]
+)
+
+var (
+	journeyMembers = newMembers(
+		journeyMember{"graphVersion", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.GraphVersion) }},
+		journeyMember{"intentVocabularyVersion", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.IntentVocabularyVersion) }},
+		journeyMember{"corpusVersion", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.CorpusVersion) }},
+		journeyMember{"id", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.ID) }},
+		journeyMember{"appId", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.AppID) }},
+		journeyMember{"fixtureId", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.FixtureID) }},
+		journeyMember{"goal", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.Goal) }},
+		journeyMember{"entry", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.Entry) }},
+		journeyMember{"nodes", nil, func(w *journeyWriter, g *CompiledJourney) {
+			writeList(w, g.Nodes, func(n *GraphNode) { writeObject(w, nodeMembers, n) })
+		}},
+		journeyMember{"edges", nil, func(w *journeyWriter, g *CompiledJourney) {
+			writeList(w, g.Edges, func(e *GraphEdge) { writeObject(w, edgeMembers, e) })
+		}},
+		journeyMember{"maxRetries", nil, func(w *journeyWriter, g *CompiledJourney) { w.int(g.MaxRetries) }},
+		journeyMember{"digest", nil, func(w *journeyWriter, g *CompiledJourney) { w.string(g.Digest) }},
+	)
+	nodeMembers = newMembers(
+		nodeMember{"id", nil, func(w *journeyWriter, n *GraphNode) { w.string(n.ID) }},
+		nodeMember{"kind", nil, func(w *journeyWriter, n *GraphNode) { w.string(string(n.Kind)) }},
+		nodeMember{"source", func(n *GraphNode) bool { return n.Source == "" }, func(w *journeyWriter, n *GraphNode) { w.string(n.Source) }},
+		nodeMember{"intent", func(n *GraphNode) bool { return n.Intent == "" }, func(w *journeyWriter, n *GraphNode) { w.string(string(n.Intent)) }},
+		nodeMember{"target", func(n *GraphNode) bool { return n.Target == nil }, func(w *journeyWriter, n *GraphNode) { writeObject(w, targetMembers, n.Target) }},
+		nodeMember{"destination", func(n *GraphNode) bool { return n.Destination == nil }, func(w *journeyWriter, n *GraphNode) { writeObject(w, targetMembers, n.Destination) }},
+		nodeMember{"value", func(n *GraphNode) bool { return n.Value == "" }, func(w *journeyWriter, n *GraphNode) { w.string(n.Value) }},
+		nodeMember{"assertion", func(n *GraphNode) bool { return n.Assertion == "" }, func(w *journeyWriter, n *GraphNode) { w.string(string(n.Assertion)) }},
+		nodeMember{"strategies", func(n *GraphNode) bool { return len(n.Strategies) == 0 }, func(w *journeyWriter, n *GraphNode) {
+			writeList(w, n.Strategies, func(s *RecoveryStrategy) { w.string(string(*s)) })
+		}},
+	)
+	edgeMembers = newMembers(
+		edgeMember{"from", nil, func(w *journeyWriter, e *GraphEdge) { w.string(e.From) }},
+		edgeMember{"to", nil, func(w *journeyWriter, e *GraphEdge) { w.string(e.To) }},
+		edgeMember{"on", nil, func(w *journeyWriter, e *GraphEdge) { w.string(string(e.On)) }},
+		edgeMember{"maxAttempts", func(e *GraphEdge) bool { return e.MaxAttempts == 0 }, func(w *journeyWriter, e *GraphEdge) { w.int(e.MaxAttempts) }},
+	)
+	targetMembers = newMembers(
+		targetMember{"role", nil, func(w *journeyWriter, t *Target) { w.string(string(t.Role)) }},
+		targetMember{"name", nil, func(w *journeyWriter, t *Target) { w.string(t.Name) }},
+	)
+)
+
+// journeyWriter appends one of the two JSON forms of a journey. err is the
+// first value the canonical form has no form for (a string that is not
+// UTF-8, an integer beyond 2^53), as canonicaljson.Marshal refuses it.
+type journeyWriter struct {
+	canonical bool
+	out       []byte
+	err       error
+}
+
+// writeObject writes v with the members of ms in the form's order.
+func writeObject[T any](w *journeyWriter, ms members[T], v *T) {
+	list := ms.fields
+	if w.canonical {
+		list = ms.names
+	}
 	w.out = append(w.out, '{')
-	comma := false
-	if n.Assertion != "" {
-		w.open(&comma, "assertion")
-		w.string(string(n.Assertion))
-	}
-	if n.Destination != nil {
-		w.open(&comma, "destination")
-		w.target(n.Destination)
-	}
-	w.open(&comma, "id")
-	w.string(n.ID)
-	if n.Intent != "" {
-		w.open(&comma, "intent")
-		w.string(string(n.Intent))
-	}
-	w.open(&comma, "kind")
-	w.string(string(n.Kind))
-	if n.Source != "" {
-		w.open(&comma, "source")
-		w.string(n.Source)
-	}
-	if len(n.Strategies) > 0 {
-		w.open(&comma, "strategies")
-		w.out = append(w.out, '[')
-		for i, s := range n.Strategies {
-			if i > 0 {
-				w.out = append(w.out, ',')
-			}
-			w.string(string(s))
+	first := true
+	for i := range list {
+		m := &list[i]
+		if m.empty != nil && m.empty(v) {
+			continue
 		}
-		w.out = append(w.out, ']')
-	}
-	if n.Target != nil {
-		w.open(&comma, "target")
-		w.target(n.Target)
-	}
-	if n.Value != "" {
-		w.open(&comma, "value")
-		w.string(n.Value)
+		if !first {
+			w.out = append(w.out, ',')
+		}
+		first = false
+		w.out = append(w.out, '"')
+		w.out = append(w.out, m.name...)
+		w.out = append(w.out, '"', ':')
+		m.write(w, v)
 	}
 	w.out = append(w.out, '}')
 }
 
-func (w *canonicalWriter) edge(e *GraphEdge) {
-	w.out = append(w.out, `{"from":`...)
-	w.string(e.From)
-	if e.MaxAttempts != 0 {
-		w.out = append(w.out, `,"maxAttempts":`...)
-		w.int(e.MaxAttempts)
+// writeList writes a list, or null for a nil one, as encoding/json does.
+func writeList[E any](w *journeyWriter, list []E, write func(*E)) {
+	if list == nil {
+		w.out = append(w.out, "null"...)
+		return
 	}
-	w.member("on", string(e.On))
-	w.member("to", e.To)
-	w.out = append(w.out, '}')
-}
-
-func (w *canonicalWriter) target(t *Target) {
-	w.out = append(w.out, `{"name":`...)
-	w.string(t.Name)
-	w.member("role", string(t.Role))
-	w.out = append(w.out, '}')
-}
-
-// open starts a member, after a comma unless it is the object's first.
-func (w *canonicalWriter) open(comma *bool, name string) {
-	if *comma {
-		w.out = append(w.out, ',')
+	w.out = append(w.out, '[')
+	for i := range list {
+		if i > 0 {
+			w.out = append(w.out, ',')
+		}
+		write(&list[i])
 	}
-	*comma = true
-	w.out = append(w.out, '"')
-	w.out = append(w.out, name...)
-	w.out = append(w.out, '"', ':')
+	w.out = append(w.out, ']')
 }
 
-// member writes a string member that is not the object's first.
-func (w *canonicalWriter) member(name, value string) {
-	w.out = append(w.out, ',', '"')
-	w.out = append(w.out, name...)
-	w.out = append(w.out, '"', ':')
-	w.string(value)
-}
-
-func (w *canonicalWriter) string(s string) {
+func (w *journeyWriter) string(s string) {
+	if !w.canonical {
+		w.out = appendHTMLSafeString(w.out, s)
+		return
+	}
 	if !utf8.ValidString(s) && w.err == nil {
 		w.err = errors.New("a string of the journey is not valid UTF-8")
 	}
 	w.out = canonicaljson.AppendString(w.out, s)
 }
 
-// int writes n as ECMAScript writes it: its digits, since every integer the
-// graph holds is far below 2^53 (checked, as canonicaljson.Marshal checks it).
-func (w *canonicalWriter) int(n int) {
+// int writes n as both forms write it: its digits. The canonical form has
+// none for an integer beyond 2^53 (every integer of a graph is far below).
+func (w *journeyWriter) int(n int) {
 	const exact = 1 << 53
-	if (n > exact || n < -exact) && w.err == nil {
+	if w.canonical && (n > exact || n < -exact) && w.err == nil {
 		w.err = errors.New("an integer of the journey is beyond 2^53")
 	}
 	w.out = strconv.AppendInt(w.out, int64(n), 10)
+}
+
+// appendHTMLSafeString appends s as encoding/json writes a string by default:
+// '"', '\\', \b, \f, \n, \r and \t escaped, every other control character, '<',
+// '>', '&', U+2028 and U+2029 as \u00xx or \u20xx, and each byte that is not
+// part of valid UTF-8 as U+FFFD, written as itself.
+func appendHTMLSafeString(out []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	out = append(out, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			out = append(out, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				out = append(out, '\\', c)
+			case '\b':
+				out = append(out, '\\', 'b')
+			case '\f':
+				out = append(out, '\\', 'f')
+			case '\n':
+				out = append(out, '\\', 'n')
+			case '\r':
+				out = append(out, '\\', 'r')
+			case '\t':
+				out = append(out, '\\', 't')
+			default:
+				out = append(out, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			out = append(out, s[start:i]...)
+			out = append(out, "\ufffd"...)
+		case r == '\u2028' || r == '\u2029':
+			out = append(out, s[start:i]...)
+			out = append(out, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	out = append(out, s[start:]...)
+	return append(out, '"')
 }

@@ -1,21 +1,25 @@
 package automium
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/adapter"
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestJourneyDigestMatchesMarshal holds the hand-written canonical form of a
-// compiled journey to the general one, canonicaljson.Marshal (whose output
-// the digest vectors hold to JavaScript's canonicalize): the same digest for
-// every reference journey, and for graphs that set every field, with strings
-// that need escaping, sort differently in UTF-16 than in UTF-8, or are not
-// UTF-8 at all.
-func TestJourneyDigestMatchesMarshal(t *testing.T) {
+// TestJourneyJSONMatchesReflection holds the two hand-written JSON forms of a
+// compiled journey to the reflection encoders they stand for, byte for byte:
+// its digest to canonicaljson.Marshal's (whose output the digest vectors hold
+// to JavaScript's canonicalize) and the answer of a valid compile to
+// encoding/json's, for every reference journey and for graphs that set every
+// field, with strings that need escaping (HTML-significant, control, line
+// separators), sort differently in UTF-16 than in UTF-8, or are not UTF-8.
+func TestJourneyJSONMatchesReflection(t *testing.T) {
 	var graphs []CompiledJourney
 	for _, id := range ReferenceJourneyIDs() {
 		in, _ := ReferenceJourney(id)
@@ -27,7 +31,7 @@ func TestJourneyDigestMatchesMarshal(t *testing.T) {
 	}
 	full := everyFieldGraph()
 	graphs = append(graphs, full, CompiledJourney{}, CompiledJourney{Nodes: []GraphNode{}, Edges: []GraphEdge{}})
-	for _, text := range []string{"", `"quoted" \ back`, "\x00\x1f\b\t\n\f\r\x7f", "<>&\u2028\u2029", "日本語😀\ufb33\U0010ffff", "/", "a\xffb"} {
+	for _, text := range []string{"", `"quoted" \ back`, "\x00\x1f\b\t\n\f\r\x7f", "<>&\u2028\u2029", "日本語😀\ufb33\U0010ffff", "/", "a\xffb", "\xed\xa0\x80\xf4\x90\x80\x80\xc0\xaf", "\ufffd\u00e9\u200b\ufeff"} {
 		g := full
 		g.Nodes = append([]GraphNode(nil), full.Nodes...)
 		g.Edges = append([]GraphEdge(nil), full.Edges...)
@@ -42,6 +46,28 @@ func TestJourneyDigestMatchesMarshal(t *testing.T) {
 		got, gotErr := journeyDigest(&g)
 		if (gotErr != nil) != (wantErr != nil) || got != want {
 			t.Errorf("graph %d (%.40q): journeyDigest = %q, %v; digestOf = %q, %v", i, g.Goal, got, gotErr, want, wantErr)
+		}
+		// The answer's form: what the MCP adapter writes for a valid
+		// result, against encoding/json's bytes for the same result.
+		res := CompileJourneyResult{Valid: true, Journey: &g}
+		wantJSON, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{res, &res} {
+			gotJSON, ok := adapter.AppendJSON([]byte("prefix"), v)
+			if !ok || !bytes.HasPrefix(gotJSON, []byte("prefix")) {
+				t.Fatalf("graph %d: AppendJSON(%T) = %v, %.20q; want the result after the prefix", i, v, ok, gotJSON)
+			}
+			if diff := cmp.Diff(string(wantJSON), string(gotJSON[len("prefix"):])); diff != "" {
+				t.Errorf("graph %d (%.40q): AppendJSON(%T) (-encoding/json +hand-written):\n%s", i, g.Goal, v, diff)
+			}
+		}
+	}
+	// What the hand-written form does not write goes through encoding/json.
+	for _, v := range []any{CompileJourneyResult{Errors: []Problem{{Code: CodeInvalidArgument}}}, CompileJourneyResult{Valid: true}, ListAppsResult{}, nil} {
+		if got, ok := adapter.AppendJSON(nil, v); ok {
+			t.Errorf("AppendJSON(%#v) = %q, true; want false", v, got)
 		}
 	}
 	// Every field of the graph types is set in full, so a field added

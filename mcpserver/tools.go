@@ -269,9 +269,11 @@ func (t tool) handler(log *slog.Logger) mcp.ToolHandler {
 		if err != nil {
 			return toolErrorResult(log, t.def.Name, err), nil
 		}
-		body, err := json.Marshal(out)
-		if err != nil {
-			return toolErrorResult(log, t.def.Name, err), nil
+		body, ok := adapter.AppendJSON(nil, out) // a compiled journey, without reflection
+		if !ok {
+			if body, err = json.Marshal(out); err != nil {
+				return toolErrorResult(log, t.def.Name, err), nil
+			}
 		}
 		return &mcp.CallToolResult{
 			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},

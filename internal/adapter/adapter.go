@@ -28,6 +28,7 @@ var (
 	jsonSchema   func(t reflect.Type) (json.RawMessage, error)
 	sortProblems any // func(reflect.Type, []P)
 	lineProblem  any // func(A, string) (P, bool)
+	appendJSON   func(dst []byte, v any) ([]byte, bool)
 )
 
 // Hooks is what the root package supplies. P is automium.Problem, A is
@@ -43,12 +44,21 @@ type Hooks[P, A any] struct {
 	// LineProblem reports, as a problem at at, what keeps s from being one
 	// line of visible text, the rule of a journey's goal and accessible names.
 	LineProblem func(at A, s string) (P, bool)
+	// AppendJSON appends v as encoding/json writes it, without reflection,
+	// for the results where reflection costs a call most (a compiled
+	// journey), and reports false for every other value.
+	AppendJSON func(dst []byte, v any) ([]byte, bool)
 }
 
 // Register sets the hooks; the root package calls it from init.
 func Register[P, A any](h Hooks[P, A]) {
-	schema, jsonSchema, sortProblems, lineProblem = h.Schema, h.JSONSchema, h.SortProblems, h.LineProblem
+	schema, jsonSchema, sortProblems, lineProblem, appendJSON = h.Schema, h.JSONSchema, h.SortProblems, h.LineProblem, h.AppendJSON
 }
+
+// AppendJSON appends v as encoding/json would write it when the root package
+// writes v itself, and reports false when the caller must use encoding/json.
+// The bytes are the same either way.
+func AppendJSON(dst []byte, v any) ([]byte, bool) { return appendJSON(dst, v) }
 
 // Schema derives the JSON Schema of the Go type t from its struct tags, in
 // memory: the argument walker enforces the bounds it states without parsing
