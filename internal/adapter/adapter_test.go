@@ -35,6 +35,14 @@ func TestHooksAreFilled(t *testing.T) {
 	if !bad || p.Field != "goal" || p.Code != automium.CodeInvalidArgument {
 		t.Errorf("two lines gave %+v, %v; want an invalid_argument problem at goal", p, bad)
 	}
+	in, _ := automium.ReferenceJourney(automium.ReferenceJourneyIDs()[0])
+	res, err := automium.CompileJourney(t.Context(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body, ok := adapter.AppendJSON(nil, res); !ok || len(body) == 0 {
+		t.Errorf("AppendJSON of a valid compile = %d bytes, %v; want the root package to write it", len(body), ok)
+	}
 }
 
 // TestHooksRefuseOtherTypes: a hook called with types the root package did
