@@ -125,6 +125,11 @@ type Request struct {
 	// Unplaced takes no place and no bytes (stdio's subscriptions/listen,
 	// which lasts as long as the session); it is counted apart.
 	Unplaced bool
+	// Own is the transport's own call (stdio's barrier ping, one at a
+	// time): it takes no place, no bytes and no unplaced slot, so that it
+	// never waits for a place that only the client can free (a handler
+	// awaiting the client's answer holds its place until the answer passes).
+	Own bool
 	// Keeps is what go-sdk keeps of the session once the request is served
 	// (initialize's params): the session's retained bytes.
 	Keeps int64
@@ -137,6 +142,7 @@ type Call struct {
 	isCall    bool
 	size      int64 // its bytes, then its answer's too while it is written
 	place     bool
+	own       bool // the transport's own call: counted nowhere
 	ordered   bool // initialize: go-sdk handles nothing else until it is answered
 	cancelled bool // cancelled in flight: nothing of its answer is written
 }
@@ -187,6 +193,11 @@ func (r *Record) Enter(q Request) Entry {
 		if pin, why = r.pin.Admit(q.Method, q.Version); why != "" {
 			return Entry{Refusal: why}
 		}
+	}
+	if q.Own {
+		c := &Call{Method: q.Method, id: q.ID, isCall: true, own: true}
+		r.pending[q.ID] = c
+		return Entry{Call: c}
 	}
 	if q.Unplaced && r.unplaced >= r.limits.MaxUnplaced {
 		return Entry{Refusal: strconv.Itoa(r.limits.MaxUnplaced) + " " + q.Method + " calls are already open"}
@@ -311,10 +322,12 @@ func (r *Record) Release(c *Call) {
 	if c.isCall && r.pending[c.id] == c {
 		delete(r.pending, c.id)
 	}
-	if c.place {
+	switch {
+	case c.own:
+	case c.place:
 		r.places--
 		r.bytes -= c.size
-	} else {
+	default:
 		r.unplaced--
 	}
 	if c.ordered {
