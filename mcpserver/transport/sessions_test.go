@@ -156,6 +156,42 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 		}
 	})
 
+	t.Run("a sessionless cancellation in an initialized session", func(t *testing.T) {
+		// The pin holds for notifications too: a cancellation carrying the
+		// sessionless protocol's version belongs to no session begun by
+		// initialize. Over HTTP it never reaches the session (its headers
+		// route it away); over stdio it cancelled the call. Now it is
+		// dropped on both, and the call is answered.
+		for _, w := range wires {
+			t.Run(w.name, func(t *testing.T) {
+				server := mcpserver.New(nil)
+				started, release := make(chan struct{}, 1), make(chan struct{})
+				mcp.AddTool(server, &mcp.Tool{Name: "hold"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+					started <- struct{}{}
+					select {
+					case <-release:
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+					case <-ctx.Done():
+						return nil, nil, ctx.Err()
+					}
+				})
+				c := w.open(t, server)
+				result := c.start(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+				<-started
+				if got := c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`); got != "" {
+					t.Errorf("the cancellation was answered: %s", got)
+				}
+				if got := c.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+					t.Errorf("ping: %s", got)
+				}
+				close(release)
+				if got, want := result(), `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"released"}]}}`; got != want {
+					t.Errorf("the call:\n got %.300s\nwant %s", got, want)
+				}
+			})
+		}
+	})
+
 	t.Run("an earlier protocol version in _meta", func(t *testing.T) {
 		// Only the sessionless protocol names its version per message:
 		// go-sdk served such a call over stdio and refused it over HTTP

@@ -236,11 +236,19 @@ func (r *Record) Enter(q Request) Entry {
 // cancellation's requestId: decoded into an any, so a number is a float64,
 // truncated to an integer (1.0, 1e0 and 1.5 all name the call with id 1).
 //
+// A notification carrying the sessionless protocol's version in _meta
+// belongs to no session begun by initialize and is dropped there, as the pin
+// refuses such a call: over HTTP it never reaches such a session (its headers
+// route it away), and over stdio a cancellation so carried cancelled a call.
+//
 // A notifications/initialized passes once in a session begun by initialize:
 // go-sdk logs every later one at ERROR, with no session to rate-limit it by,
 // and does nothing else with it. Before that (in an undecided session) each
 // passes, so that the one after initialize still reaches go-sdk.
 func (r *Record) Notify(view *envelope.Message) bool {
+	if view.ProtocolVersion >= SessionlessFrom && r.Pin().Kind == Handshake {
+		return false
+	}
 	if view.Method == "notifications/initialized" {
 		r.t.mu.Lock()
 		defer r.t.mu.Unlock()
