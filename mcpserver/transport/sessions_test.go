@@ -209,6 +209,9 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 			{"tools/list, another handshake version", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta("2025-06-18") + `}}`, refused("2", "2025-06-18")},
 			{"a version no protocol has", `{"jsonrpc":"2.0","id":"x","method":"ping","params":{` + meta("1999") + `}}`, refused(`"x"`, "1999")},
 			{"a notification: dropped", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{` + meta("2025-11-25") + `}}`, ""},
+			// A version over the door's bound: a call is refused, a
+			// notification dropped unanswered (stdio answered it, id null).
+			{"a notification with a version over 32 bytes", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{` + meta("2026-07-28"+strings.Repeat("x", 40)) + `}}`, ""},
 			{"the session goes on", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{}}}`, `{"jsonrpc":"2.0","id":3,"result":{}}`},
 		}
 		for _, w := range wires {

@@ -705,8 +705,16 @@ func (p *parser) message() (*Message, *Problem) {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		m.Name = p.uri
 	}
+	notification := func(code int64, msg string) (*Message, *Problem) {
+		if !m.Response && !p.hasID {
+			// JSON-RPC answers no notification: the problem is for the
+			// transport's log and, over HTTP, the status.
+			return nil, &Problem{Code: code, Notification: true, Message: msg}
+		}
+		return refuse(code, msg)
+	}
 	if len(p.protocol) > MaxProtocolVersionBytes {
-		return refuse(jsonrpc.CodeInvalidRequest,
+		return notification(jsonrpc.CodeInvalidRequest,
 			"Invalid Request: protocol version "+echo.Quote(p.protocol)+" in _meta is not one this server speaks")
 	}
 	if p.protocol != "" && p.protocol < sessionlessFrom && !m.Response {
@@ -719,10 +727,7 @@ func (p *parser) message() (*Message, *Problem) {
 		msg := "Invalid Request: params._meta names protocol version " + echo.Quote(p.protocol) + " as " +
 			strconv.Quote(mcp.MetaKeyProtocolVersion) + ", which only protocol " + sessionlessFrom +
 			" and later carry per message; under an earlier one the version is named once, by initialize: drop it from _meta"
-		if !p.hasID {
-			return nil, &Problem{Code: jsonrpc.CodeInvalidRequest, Notification: true, Message: msg}
-		}
-		return refuse(jsonrpc.CodeInvalidRequest, msg)
+		return notification(jsonrpc.CodeInvalidRequest, msg)
 	}
 	m.ProtocolVersion = p.protocol
 	if m.Method == "notifications/cancelled" {
