@@ -156,6 +156,76 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 		}
 	})
 
+	t.Run("a sessionless cancellation in an initialized session", func(t *testing.T) {
+		// The pin holds for notifications too: a cancellation carrying the
+		// sessionless protocol's version belongs to no session begun by
+		// initialize. Over HTTP it never reaches the session (its headers
+		// route it away); over stdio it cancelled the call. Now it is
+		// dropped on both, and the call is answered.
+		for _, w := range wires {
+			t.Run(w.name, func(t *testing.T) {
+				server := mcpserver.New(nil)
+				started, release := make(chan struct{}, 1), make(chan struct{})
+				mcp.AddTool(server, &mcp.Tool{Name: "hold"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+					started <- struct{}{}
+					select {
+					case <-release:
+						return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+					case <-ctx.Done():
+						return nil, nil, ctx.Err()
+					}
+				})
+				c := w.open(t, server)
+				result := c.start(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{}}}`)
+				<-started
+				if got := c.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`); got != "" {
+					t.Errorf("the cancellation was answered: %s", got)
+				}
+				if got := c.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`); got != `{"jsonrpc":"2.0","id":2,"result":{}}` {
+					t.Errorf("ping: %s", got)
+				}
+				close(release)
+				if got, want := result(), `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"released"}]}}`; got != want {
+					t.Errorf("the call:\n got %.300s\nwant %s", got, want)
+				}
+			})
+		}
+	})
+
+	t.Run("an earlier protocol version in _meta", func(t *testing.T) {
+		// Only the sessionless protocol names its version per message:
+		// go-sdk served such a call over stdio and refused it over HTTP
+		// (-32022, listing that very version as supported, or -32020 against
+		// the header), notifications included. The door refuses it on both.
+		refused := func(id, version string) string {
+			return `{"jsonrpc":"2.0","id":` + id + `,"error":{"code":-32600,"message":"Invalid Request: params._meta names protocol version \"` + version +
+				`\" as \"io.modelcontextprotocol/protocolVersion\", which only protocol 2026-07-28 and later carry per message; under an earlier one the version is named once, by initialize: drop it from _meta"}}`
+		}
+		meta := func(version string) string {
+			return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + version + `"}`
+		}
+		cases := []struct{ name, in, want string }{
+			{"ping, the session's own version", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{` + meta("2025-11-25") + `}}`, refused("1", "2025-11-25")},
+			{"tools/list, another handshake version", `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{` + meta("2025-06-18") + `}}`, refused("2", "2025-06-18")},
+			{"a version no protocol has", `{"jsonrpc":"2.0","id":"x","method":"ping","params":{` + meta("1999") + `}}`, refused(`"x"`, "1999")},
+			{"a notification: dropped", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{` + meta("2025-11-25") + `}}`, ""},
+			// A version over the door's bound: a call is refused, a
+			// notification dropped unanswered (stdio answered it, id null).
+			{"a notification with a version over 32 bytes", `{"jsonrpc":"2.0","method":"notifications/roots/list_changed","params":{` + meta("2026-07-28"+strings.Repeat("x", 40)) + `}}`, ""},
+			{"the session goes on", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"_meta":{}}}`, `{"jsonrpc":"2.0","id":3,"result":{}}`},
+		}
+		for _, w := range wires {
+			t.Run(w.name, func(t *testing.T) {
+				c := w.open(t, mcpserver.New(nil))
+				for _, tc := range cases {
+					if got := c.send(t, tc.in); got != tc.want {
+						t.Errorf("%s:\n got %.400s\nwant %s", tc.name, got, tc.want)
+					}
+				}
+			})
+		}
+	})
+
 	t.Run("initializes racing each other in an initialized session", func(t *testing.T) {
 		initialize := func(id int) string {
 			return `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}`

@@ -24,7 +24,9 @@
 //   - it is a JSON-RPC 2.0 request, notification or response, with an id that
 //     is a string or an integer go-sdk keeps exactly, params that are an
 //     object, a method name of at most [MaxMethodBytes], and a protocol
-//     version in params._meta of at most [MaxProtocolVersionBytes];
+//     version in params._meta of at most [MaxProtocolVersionBytes] and not
+//     before the sessionless protocol (2026-07-28), the only one that names
+//     its version per message;
 //   - a call does not carry a notification's name (MCP names every
 //     notification notifications/...), logging/setLevel names an MCP level,
 //     and a sessionless call carries its client's capabilities (see
@@ -703,9 +705,29 @@ func (p *parser) message() (*Message, *Problem) {
 	case "resources/read", "resources/subscribe", "resources/unsubscribe":
 		m.Name = p.uri
 	}
+	notification := func(code int64, msg string) (*Message, *Problem) {
+		if !m.Response && !p.hasID {
+			// JSON-RPC answers no notification: the problem is for the
+			// transport's log and, over HTTP, the status.
+			return nil, &Problem{Code: code, Notification: true, Message: msg}
+		}
+		return refuse(code, msg)
+	}
 	if len(p.protocol) > MaxProtocolVersionBytes {
-		return refuse(jsonrpc.CodeInvalidRequest,
+		return notification(jsonrpc.CodeInvalidRequest,
 			"Invalid Request: protocol version "+echo.Quote(p.protocol)+" in _meta is not one this server speaks")
+	}
+	if p.protocol != "" && p.protocol < sessionlessFrom && !m.Response {
+		// Only the sessionless protocol names its version per message. go-sdk
+		// v1.8.0 disagrees with itself on an earlier one: its server serves
+		// the message (stdio), its stateful HTTP handler refuses it with
+		// -32022 while listing that very version as supported, and compares
+		// it with the header (-32020), notifications included. The door
+		// refuses it on both transports, so that both answer alike.
+		msg := "Invalid Request: params._meta names protocol version " + echo.Quote(p.protocol) + " as " +
+			strconv.Quote(mcp.MetaKeyProtocolVersion) + ", which only protocol " + sessionlessFrom +
+			" and later carry per message; under an earlier one the version is named once, by initialize: drop it from _meta"
+		return notification(jsonrpc.CodeInvalidRequest, msg)
 	}
 	m.ProtocolVersion = p.protocol
 	if m.Method == "notifications/cancelled" {

@@ -125,6 +125,11 @@ type Request struct {
 	// Unplaced takes no place and no bytes (stdio's subscriptions/listen,
 	// which lasts as long as the session); it is counted apart.
 	Unplaced bool
+	// Own is the transport's own call (stdio's barrier ping, one at a
+	// time): it takes no place, no bytes and no unplaced slot, so that it
+	// never waits for a place that only the client can free (a handler
+	// awaiting the client's answer holds its place until the answer passes).
+	Own bool
 	// Keeps is what go-sdk keeps of the session once the request is served
 	// (initialize's params): the session's retained bytes.
 	Keeps int64
@@ -137,6 +142,7 @@ type Call struct {
 	isCall    bool
 	size      int64 // its bytes, then its answer's too while it is written
 	place     bool
+	own       bool // the transport's own call: counted nowhere
 	ordered   bool // initialize: go-sdk handles nothing else until it is answered
 	cancelled bool // cancelled in flight: nothing of its answer is written
 }
@@ -188,6 +194,11 @@ func (r *Record) Enter(q Request) Entry {
 			return Entry{Refusal: why}
 		}
 	}
+	if q.Own {
+		c := &Call{Method: q.Method, id: q.ID, isCall: true, own: true}
+		r.pending[q.ID] = c
+		return Entry{Call: c}
+	}
 	if q.Unplaced && r.unplaced >= r.limits.MaxUnplaced {
 		return Entry{Refusal: strconv.Itoa(r.limits.MaxUnplaced) + " " + q.Method + " calls are already open"}
 	}
@@ -225,11 +236,19 @@ func (r *Record) Enter(q Request) Entry {
 // cancellation's requestId: decoded into an any, so a number is a float64,
 // truncated to an integer (1.0, 1e0 and 1.5 all name the call with id 1).
 //
+// A notification carrying the sessionless protocol's version in _meta
+// belongs to no session begun by initialize and is dropped there, as the pin
+// refuses such a call: over HTTP it never reaches such a session (its headers
+// route it away), and over stdio a cancellation so carried cancelled a call.
+//
 // A notifications/initialized passes once in a session begun by initialize:
 // go-sdk logs every later one at ERROR, with no session to rate-limit it by,
 // and does nothing else with it. Before that (in an undecided session) each
 // passes, so that the one after initialize still reaches go-sdk.
 func (r *Record) Notify(view *envelope.Message) bool {
+	if view.ProtocolVersion >= SessionlessFrom && r.Pin().Kind == Handshake {
+		return false
+	}
 	if view.Method == "notifications/initialized" {
 		r.t.mu.Lock()
 		defer r.t.mu.Unlock()
@@ -311,10 +330,12 @@ func (r *Record) Release(c *Call) {
 	if c.isCall && r.pending[c.id] == c {
 		delete(r.pending, c.id)
 	}
-	if c.place {
+	switch {
+	case c.own:
+	case c.place:
 		r.places--
 		r.bytes -= c.size
-	} else {
+	default:
 		r.unplaced--
 	}
 	if c.ordered {

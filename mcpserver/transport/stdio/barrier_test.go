@@ -102,3 +102,67 @@ func TestNotificationsWaitForTheBarrier(t *testing.T) {
 		})
 	}
 }
+
+// TestBarrierNeedsNoPlace: the transport's ping takes no place, so that when
+// every place is held by a call whose handler awaits the client (an
+// elicitation, say), a full window of notifications does not stop the
+// client's answer behind it: the handler gets it and the place frees up.
+// Before, the ping waited for a place that only that answer could free.
+func TestBarrierNeedsNoPlace(t *testing.T) {
+	note := `{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}`
+	in := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" + strings.Repeat(note+"\n", noteWindow+1) +
+		`{"jsonrpc":"2.0","id":"s1","result":{}}` + "\n"
+	var out syncBuffer
+	c, err := (&Transport{Reader: strings.NewReader(in), Writer: &out, MaxInFlight: 1}).Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan jsonrpc.Message)
+	go func() {
+		defer close(got)
+		for {
+			m, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			got <- m
+		}
+	}()
+	var seen []string
+	for len(seen) == 0 || seen[len(seen)-1] != "response s1" {
+		var m jsonrpc.Message
+		select {
+		case m = <-got:
+		case <-time.After(10 * time.Second):
+			// Only a chance to fail, which ends the test instead of its binary.
+			t.Fatalf("after %d messages, with the one place held, nothing more reached the SDK", len(seen))
+		}
+		switch m := m.(type) {
+		case nil:
+			t.Fatal("Read failed")
+		case *jsonrpc.Response:
+			seen = append(seen, fmt.Sprint("response ", m.ID.Raw()))
+		case *jsonrpc.Request:
+			if id, _ := m.ID.Raw().(string); strings.HasPrefix(id, barrierPrefix) {
+				seen = append(seen, "barrier")
+				if err := c.Write(ctx, &jsonrpc.Response{ID: m.ID, Result: json.RawMessage(`{}`)}); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			seen = append(seen, fmt.Sprint(m.Method, " ", m.ID.Raw()))
+		}
+	}
+	want := []string{"ping 1"}
+	want = append(want, slices.Repeat([]string{"notifications/roots/list_changed <nil>"}, noteWindow)...)
+	want = append(want, "barrier", "notifications/roots/list_changed <nil>", "response s1")
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if out.Len() != 0 {
+		t.Errorf("the client saw %q", out.Bytes())
+	}
+}

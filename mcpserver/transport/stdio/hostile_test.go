@@ -77,7 +77,6 @@ func TestSessionlessVersion(t *testing.T) {
 		wantVersion string
 	}{
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},
-		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, ""},
 		{`{"_meta":{"io.modelcontextprotocol/protocolVersion":20260728}}`, ""},
 		{`{"_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},
 		{`{"\u005fmeta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}`, "2026-07-28"},

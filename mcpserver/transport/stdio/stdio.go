@@ -47,7 +47,9 @@
 // them. So after each window of 64 notifications or 1 MiB of them, the
 // transport gives go-sdk a ping of its own and passes no further notification
 // until go-sdk has answered it, that is, until it has handled everything read
-// before it; the answer is dropped (barrier.go). A notification's params are at
+// before it; the answer is dropped (barrier.go). That ping takes no place, so
+// a window of notifications never waits for the answer of a call whose
+// handler awaits the client. A notification's params are at
 // most 64 KiB (envelope.MaxNotificationParamsBytes); a larger one is dropped at
 // the door.
 //
