@@ -23,29 +23,36 @@ func TestFold(t *testing.T) {
 }
 
 func TestField(t *testing.T) {
-	type inner struct{}
-	type sample struct {
-		Plain    string
-		Named    string `json:"named"`
-		Optional string `json:"opt,omitempty"`
-		Zero     int    `json:"zero,omitzero"`
-		Skipped  string `json:"-"`
-		Dash     string `json:"-,"`
-		inner
-		hidden string
+	// Built by hand rather than read from a struct type, so that the tags
+	// encoding/json treats specially ("-" and "-,") need no struct of their own.
+	field := func(name, tag string) reflect.StructField {
+		f := reflect.StructField{Name: name, Tag: reflect.StructTag(tag), Type: reflect.TypeFor[string]()}
+		if name[0] >= 'a' {
+			f.PkgPath = "p" // unexported
+		}
+		return f
 	}
-	type got struct {
-		Name         string
-		Optional, OK bool
+	embedded := field("Inner", "")
+	embedded.Anonymous = true
+	tests := []struct {
+		f            reflect.StructField
+		name         string
+		optional, ok bool
+	}{
+		{field("Plain", ""), "Plain", false, true},
+		{field("Named", `json:"named"`), "named", false, true},
+		{field("Optional", `json:"opt,omitempty"`), "opt", true, true},
+		{field("Zero", `json:"zero,omitzero"`), "zero", true, true},
+		{field("Unnamed", `json:",omitempty"`), "Unnamed", true, true},
+		{field("Skipped", `json:"-"`), "", false, false},
+		{field("Dash", `json:"-,"`), "-", false, true},
+		{embedded, "", false, false},
+		{field("hidden", `json:"hidden"`), "", false, false},
 	}
-	var gots []got
-	for _, f := range reflect.VisibleFields(reflect.TypeFor[sample]()) {
-		name, optional, ok := Field(f)
-		gots = append(gots, got{name, optional, ok})
-	}
-	want := []got{{"Plain", false, true}, {"named", false, true}, {"opt", true, true}, {"zero", true, true},
-		{"", false, false}, {"-", false, true}, {"", false, false}, {"", false, false}}
-	if diff := cmp.Diff(want, gots); diff != "" {
-		t.Errorf("Field over sample's fields (-want +got):\n%s", diff)
+	for _, tt := range tests {
+		name, optional, ok := Field(tt.f)
+		if diff := cmp.Diff([]any{tt.name, tt.optional, tt.ok}, []any{name, optional, ok}); diff != "" {
+			t.Errorf("Field(%s %s) (-want +got):\n%s", tt.f.Name, tt.f.Tag, diff)
+		}
 	}
 }
