@@ -293,8 +293,6 @@ func AppendString(out []byte, s string) []byte {
 			out = append(out, '\\', '"')
 		case c == '\\':
 			out = append(out, '\\', '\\')
-		case c >= 0x20:
-			out = append(out, c)
 		case c == '\b':
 			out = append(out, '\\', 'b')
 		case c == '\t':

@@ -464,25 +464,15 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	// The transport's headers first (go-sdk would refuse them with a
+	// plain-text 400 that the answer could not tell from its method
+	// check), then the standard headers against the body.
 	if problem := transportHeaders(r.Header, view); problem != nil {
-		// go-sdk would refuse it with a plain-text 400 that the answer
-		// could not tell from its method check.
-		if !view.IsCall() {
-			rec.refusal = "header"
-			aw.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		h.answer(aw, rec, "header", http.StatusBadRequest, problem.Response())
+		h.refuseMessage(aw, rec, "header", view, problem)
 		return
 	}
 	if problem := standardHeaders(r.Header, view); problem != nil {
-		if !view.IsCall() {
-			// JSON-RPC answers no notification: the status says it.
-			rec.refusal = "header_mismatch"
-			aw.WriteHeader(http.StatusBadRequest)
-			return
-		}
-		h.answer(aw, rec, "header_mismatch", http.StatusBadRequest, problem.Response())
+		h.refuseMessage(aw, rec, "header_mismatch", view, problem)
 		return
 	}
 
@@ -757,6 +747,18 @@ func (h *httpHandler) answer(w http.ResponseWriter, rec *auditRecord, reason str
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// refuseMessage answers a message its headers refuse: a call with the
+// problem as a JSON-RPC error in a 400; a notification or response with the
+// 400 alone, since JSON-RPC answers neither.
+func (h *httpHandler) refuseMessage(w http.ResponseWriter, rec *auditRecord, reason string, view *envelope.Message, problem *envelope.Problem) {
+	if !view.IsCall() {
+		rec.refusal = reason
+		w.WriteHeader(http.StatusBadRequest)
+		return
+	}
+	h.answer(w, rec, reason, http.StatusBadRequest, problem.Response())
 }
 
 // invalid answers a call a session's record refused: -32600 with its reason.
