@@ -15,7 +15,8 @@ import (
 // SDKRefusal is the JSON-RPC error for a call that go-sdk's HTTP transport
 // refused with a plain-text 400 of its own, rendered, like [SDKError], from
 // what the call was: its method and whether it carried params. Its text is
-// never read. The HTTP handler answers the header checks go-sdk makes first
+// never forwarded; the HTTP handler reads only its first 20 bytes, to tell
+// go-sdk's "JSON RPC not handled" from its other refusal. The HTTP handler answers the header checks go-sdk makes first
 // (Accept, MCP-Protocol-Version) itself, and the door a call named as a
 // notification, so what is left is go-sdk's method check: a method it does
 // not have, or one that needs params sent without them. notHandled says it

@@ -30,7 +30,7 @@ import (
 // table, docs/limits.md's input limits and the seed corpus of FuzzServerLines.
 func generatedFiles(fs.FS) ([]gen.Output, error) {
 	begin, end := gen.BlockMarkers("the abuse cases TestProtocolAbuse sends")
-	outs := []gen.Output{gen.BlockOf("SECURITY.md", begin, end, abuseTable())}
+	outs := []gen.Output{gen.BlockOf("docs/security.md", begin, end, abuseTable())}
 	limits, _, err := limitsDoc()
 	if err != nil {
 		return nil, err
