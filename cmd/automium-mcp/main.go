@@ -68,7 +68,8 @@ func terminalHint(goRun bool) string {
 func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	// Nothing written to stderr may wait for the client to read it: a client
 	// that never drains the pipe must not stop the protocol (internal/diag).
-	// What is queued when run returns gets a second to go out.
+	// What is queued when run returns goes out, however slowly the reader
+	// reads; only a reader that takes nothing for a second loses it.
 	errOut := diag.NewWriter(stderr, 0)
 	defer errOut.Flush(time.Second)
 	stderr = errOut

@@ -44,8 +44,17 @@ type Writer struct {
 	buf     []byte
 	dropped int64 // bytes dropped since the last report
 	busy    bool  // the goroutine is copying
-	idle    *sync.Cond
+
+	// progress has a value whenever a piece went out or the goroutine
+	// stopped, so that Flush can tell a slow reader from one that is gone.
+	progress chan struct{}
+	// after is time.After; tests replace it to decide when a stall ends.
+	after func(time.Duration) <-chan time.Time
 }
+
+// pieceBytes is how much of a chunk one write to out carries: Flush counts a
+// reader that takes a piece as one that reads, however large the chunk.
+const pieceBytes = 4 << 10
 
 // NewWriter returns a Writer over out that holds at most maxBytes
 // (DefaultBufferBytes when maxBytes <= 0).
@@ -53,9 +62,7 @@ func NewWriter(out io.Writer, maxBytes int) *Writer {
 	if maxBytes <= 0 {
 		maxBytes = DefaultBufferBytes
 	}
-	w := &Writer{out: out, max: maxBytes}
-	w.idle = sync.NewCond(&w.mu)
-	return w
+	return &Writer{out: out, max: maxBytes, progress: make(chan struct{}, 1), after: time.After}
 }
 
 // Write queues p whole, or drops it whole when it does not fit; it always
@@ -87,38 +94,54 @@ func (w *Writer) copyOut() {
 		}
 		if len(w.buf) == 0 {
 			w.busy = false
-			w.idle.Broadcast()
 			w.mu.Unlock()
+			w.signal()
 			return
 		}
 		chunk := w.buf
 		w.buf = nil
 		w.mu.Unlock()
-		_, _ = w.out.Write(chunk) // an error leaves nothing to report it on
+		for len(chunk) > 0 {
+			n := min(len(chunk), pieceBytes)
+			_, _ = w.out.Write(chunk[:n]) // an error leaves nothing to report it on
+			chunk = chunk[n:]
+			w.signal()
+		}
 		w.mu.Lock()
 	}
 }
 
-// Flush waits until everything queued is written, or until timeout passes,
-// and reports whether it all went out. A process calls it before it exits, so
-// that its last diagnostics are not lost to a reader that is only slow.
-func (w *Writer) Flush(timeout time.Duration) bool {
-	done := make(chan struct{})
-	go func() {
-		w.mu.Lock()
-		for w.busy {
-			w.idle.Wait()
-		}
-		w.mu.Unlock()
-		close(done)
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+// signal tells a waiting Flush that something happened.
+func (w *Writer) signal() {
 	select {
-	case <-done:
-		return true
-	case <-timer.C:
-		return false
+	case w.progress <- struct{}{}:
+	default:
+	}
+}
+
+// Flush waits until everything queued is written, and reports whether it all
+// went out. It gives up only when the reader takes nothing for stall: a
+// reader that is slow but reading gets every line, however long that takes,
+// so the audit line of the last request is not lost to a loaded machine at
+// exit (TestFlushWaitsForASlowReader). A process calls it before it exits.
+func (w *Writer) Flush(stall time.Duration) bool {
+	timer := w.after(stall)
+	for {
+		w.mu.Lock()
+		busy := w.busy
+		w.mu.Unlock()
+		if !busy {
+			return true
+		}
+		select {
+		case <-w.progress:
+			timer = w.after(stall)
+		case <-timer:
+			w.mu.Lock()
+			busy = w.busy
+			w.mu.Unlock()
+			return !busy
+		}
 	}
 }
 

@@ -229,3 +229,79 @@ func (c *countHandler) Enabled(context.Context, slog.Level) bool  { return true 
 func (c *countHandler) Handle(context.Context, slog.Record) error { c.n++; return nil }
 func (c *countHandler) WithAttrs([]slog.Attr) slog.Handler        { return c }
 func (c *countHandler) WithGroup(string) slog.Handler             { return c }
+
+// pacedWriter takes one write each time the test sends on step.
+type pacedWriter struct {
+	step chan struct{}
+	got  bytes.Buffer
+}
+
+func (p *pacedWriter) Write(b []byte) (int, error) {
+	<-p.step
+	return p.got.Write(b)
+}
+
+// fakeTimers hands Flush timers the test fires by hand.
+type fakeTimers struct{ made chan chan time.Time }
+
+func (f *fakeTimers) after(time.Duration) <-chan time.Time {
+	c := make(chan time.Time, 1)
+	f.made <- c
+	return c
+}
+
+// TestFlushWaitsForASlowReader: Flush gives up only on a reader that takes
+// nothing for the whole stall; a stall that ends before the reader took a
+// piece loses nothing, whatever the clock says.
+func TestFlushWaitsForASlowReader(t *testing.T) {
+	out := &pacedWriter{step: make(chan struct{})}
+	timers := &fakeTimers{made: make(chan chan time.Time, 16)}
+	w := NewWriter(out, 0)
+	w.after = timers.after
+	line := strings.Repeat("a", 99) + "\n"
+	for range 3 * pieceBytes / len(line) {
+		_, _ = w.Write([]byte(line))
+	}
+	flushed := make(chan bool)
+	go func() { flushed <- w.Flush(time.Second) }()
+
+	first := <-timers.made
+	out.step <- struct{}{} // the reader takes a piece: the stall starts again
+	second := <-timers.made
+	first <- time.Time{} // the first stall's end no longer counts
+	for {
+		select {
+		case out.step <- struct{}{}:
+			continue
+		case ok := <-flushed:
+			if !ok {
+				t.Fatal("Flush gave up on a reader that kept reading")
+			}
+		}
+		break
+	}
+	second <- time.Time{}
+	if got, want := out.got.Len(), 3*pieceBytes/len(line)*len(line); got != want {
+		t.Errorf("%d bytes written, want %d", got, want)
+	}
+}
+
+// TestFlushGivesUpOnAStalledReader: a reader that takes nothing for the whole
+// stall makes Flush return false, so a process never waits on it for ever.
+func TestFlushGivesUpOnAStalledReader(t *testing.T) {
+	out := &pacedWriter{step: make(chan struct{})}
+	timers := &fakeTimers{made: make(chan chan time.Time, 16)}
+	w := NewWriter(out, 0)
+	w.after = timers.after
+	_, _ = w.Write([]byte("line\n"))
+	flushed := make(chan bool)
+	go func() { flushed <- w.Flush(time.Second) }()
+	(<-timers.made) <- time.Time{}
+	if <-flushed {
+		t.Fatal("Flush reported success with the line still queued")
+	}
+	close(out.step) // let the goroutine finish
+	if !w.Flush(time.Second) {
+		t.Fatal("Flush did not finish once the reader read")
+	}
+}
