@@ -130,6 +130,10 @@ type Server struct {
 	mu      sync.Mutex
 	catalog binding.Catalog
 	digest  string
+	// schemas maps each tool of catalog to its input schema, built once per
+	// digest (on the first dispatch that needs it), so a dispatch looks its
+	// tool up in O(1) instead of reading every tool again.
+	schemas map[string]json.RawMessage
 	changes uint64        // list_changed notifications received
 	readAt  uint64        // the value of changes when the current catalog was read
 	readErr error         // why the last re-read failed, if it did
@@ -271,8 +275,17 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 	at := s.changes
 	s.mu.Unlock()
 	c, err := listCatalog(ctx, s.session, s.limits)
+	s.mu.Lock()
+	prev, prevDigest := s.catalog, s.digest
+	s.mu.Unlock()
 	var digest string
-	if err == nil {
+	same := err == nil && prevDigest != "" && sameCatalog(c, prev)
+	switch {
+	case same:
+		// Byte for byte the catalog whose digest was computed: the
+		// digest is a function of these bytes, so it is that digest.
+		digest = prevDigest
+	case err == nil:
 		digest, err = c.DigestV2()
 	}
 	s.mu.Lock()
@@ -281,8 +294,43 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 		s.readErr = err
 		return at, err
 	}
+	if !same {
+		s.schemas = nil
+	}
 	s.catalog, s.digest, s.readAt, s.readErr = c, digest, at, nil
 	return at, nil
+}
+
+// sameCatalog reports whether a and b hold the same protocol version and the
+// same items, byte for byte, in the same order.
+func sameCatalog(a, b binding.Catalog) bool {
+	if a.ProtocolVersion != b.ProtocolVersion {
+		return false
+	}
+	for _, l := range [][2][]json.RawMessage{{a.Tools, b.Tools}, {a.Resources, b.Resources}, {a.ResourceTemplates, b.ResourceTemplates}, {a.Prompts, b.Prompts}} {
+		if !slices.EqualFunc(l[0], l[1], func(x, y json.RawMessage) bool { return string(x) == string(y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// inputSchema returns the input schema that c, whose digest is digest, gives
+// tool, from the server's lookup table when it was built for that digest (a
+// digest pins every schema whole), building it once per digest.
+func (s *Server) inputSchema(c binding.Catalog, digest, tool string) json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.digest != digest {
+		// Read again since, with another digest: the broker checks digest,
+		// so the schema comes from c, for this call alone.
+		schema, _ := c.InputSchema(tool)
+		return schema
+	}
+	if s.schemas == nil {
+		s.schemas = s.catalog.InputSchemas()
+	}
+	return s.schemas[tool]
 }
 
 // verify reads the catalog afresh for one dispatch and returns it, its digest
@@ -424,7 +472,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 		// digest may be old. Checked before the broker consumes the step.
 		return nil, srv.staleError(echo.Msg("it announced a change while or after its catalog was read"))
 	}
-	schema, _ := catalog.InputSchema(call.Tool)
+	schema := srv.inputSchema(catalog, digest, call.Tool)
 	auth, err := d.broker.Authorize(grant, binding.LiveCall{
 		Server: srv.identity, CatalogDigest: digest, InputSchema: schema, Tool: call.Tool, Arguments: call.Arguments,
 	})
