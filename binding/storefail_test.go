@@ -17,7 +17,9 @@ type unreadableStore struct {
 	advanced int
 }
 
-func (s *unreadableStore) Position(string) (binding.Position, error) { return binding.Position{}, s.err }
+func (s *unreadableStore) Position(string) (binding.Position, error) {
+	return binding.Position{}, s.err
+}
 
 func (s *unreadableStore) Advance(string, binding.Position, string) (bool, error) {
 	s.advanced++

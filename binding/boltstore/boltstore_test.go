@@ -316,4 +316,3 @@ func TestNotLinkedByTheServer(t *testing.T) {
 		}
 	}
 }
-
