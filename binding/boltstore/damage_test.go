@@ -366,3 +366,21 @@ func codeOf(err error) automium.Code {
 	}
 	return ""
 }
+
+// TestDroppedRecordRefused: a run's record lost while the rest of the file
+// is intact (its manifest still counts it) is refused at the next Open: the
+// run would otherwise read as step 0, every consumed step usable again.
+func TestDroppedRecordRefused(t *testing.T) {
+	path := write(t, built(t))
+	s := open(t, path)
+	if err := boltstore.Drop(s, "run-1"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err := boltstore.Open(path, nil); err == nil {
+		s.Close()
+		t.Fatal("a store missing a record opened")
+	} else if p := refusal(err); p != "" {
+		t.Error(p)
+	}
+}

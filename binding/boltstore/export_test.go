@@ -25,3 +25,9 @@ func LockTimeout(opts *Options) time.Duration {
 	timeout, _, _, _ := settings(opts)
 	return boltOptions(timeout, nil).Timeout
 }
+
+// Drop deletes runID's record through s's own handle, leaving the manifest:
+// a record lost on disk.
+func Drop(s *Store, runID string) error {
+	return s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(recordsBucket).Delete([]byte(runID)) })
+}

@@ -35,15 +35,23 @@ func newPagedFixture() *fixture {
 	}
 	for i := range 4 {
 		f.server.AddTool(&mcp.Tool{Name: fmt.Sprintf("extra%d", i), Description: "an extra tool", InputSchema: jsonSchema("fail")},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
 	}
 	for i := range 5 {
 		f.server.AddResource(&mcp.Resource{URI: fmt.Sprintf("ui://screen/%d", i), Name: fmt.Sprintf("screen%d", i), Description: "a screen"},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil })
+			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{}, nil
+			})
 		f.server.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: fmt.Sprintf("ui://window/%d/{id}", i), Name: fmt.Sprintf("window%d", i), Description: "a window"},
-			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) { return &mcp.ReadResourceResult{}, nil })
+			func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+				return &mcp.ReadResourceResult{}, nil
+			})
 		f.server.AddPrompt(&mcp.Prompt{Name: fmt.Sprintf("describe%d", i), Description: "describe"},
-			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil })
+			func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+				return &mcp.GetPromptResult{}, nil
+			})
 	}
 	return f
 }
@@ -228,7 +236,9 @@ func TestDefaultBounds(t *testing.T) {
 		f := newFixture(uiIdentity, clickSchema)
 		for i := range 5 {
 			f.server.AddTool(&mcp.Tool{Name: fmt.Sprintf("big%d", i), Description: strings.Repeat("d", 1<<20), InputSchema: jsonSchema("fail")},
-				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{}, nil
+				})
 		}
 		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), nil), f), "larger than 4194304 bytes (MaxCatalogBytes)")
 	})
