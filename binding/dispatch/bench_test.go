@@ -32,7 +32,9 @@ func BenchmarkDispatch(b *testing.B) {
 			for i := range n - 3 {
 				f.server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool%04d", i), Description: "Press a key of the VM's keyboard",
 					InputSchema: json.RawMessage(failSchema)},
-					func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+					func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+						return &mcp.CallToolResult{}, nil
+					})
 			}
 			ctx := context.Background()
 			st, ct := mcp.NewInMemoryTransports()
