@@ -219,6 +219,12 @@ func wantBound(t *testing.T, err error, bound string) {
 	}
 }
 
+// untimed is the default options but the timeout: a loaded machine (or
+// -race) may take longer than the default 10 s to read 1,000 pages or 5 MiB,
+// and the test is about the other bounds. The default timeout is tested
+// apart, by the deadline every page is read under.
+var untimed = &dispatch.Options{VerifyTimeout: time.Hour}
+
 // TestDefaultBounds: the defaults bound a read as documented, each bound
 // named with its figure in the refusal: 1,000 pages (exactly 1,000 are
 // asked for), 10,000 items, 4 MiB for all lists together, and a 10-second
@@ -227,7 +233,7 @@ func TestDefaultBounds(t *testing.T) {
 	t.Run("pages", func(t *testing.T) {
 		f := newFixture(uiIdentity, clickSchema)
 		n := endless(f)
-		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), nil), f), "tools/list has more than 1000 pages (MaxCatalogPages)")
+		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), untimed), f), "tools/list has more than 1000 pages (MaxCatalogPages)")
 		if got := n.Load(); got != 1000 {
 			t.Errorf("the dispatcher asked for %d pages, want 1000", got)
 		}
@@ -240,7 +246,7 @@ func TestDefaultBounds(t *testing.T) {
 					return &mcp.CallToolResult{}, nil
 				})
 		}
-		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), nil), f), "larger than 4194304 bytes (MaxCatalogBytes)")
+		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), untimed), f), "larger than 4194304 bytes (MaxCatalogBytes)")
 	})
 	t.Run("items", func(t *testing.T) {
 		items, pages := dispatch.DefaultLimits()
