@@ -173,7 +173,9 @@ func TestSilentDriftOnAnyPage(t *testing.T) {
 	}
 }
 
-// endless makes every tools/list answer name a next page.
+// endless makes every tools/list answer name a next page, up to 1,100
+// pages: past the default bound, and few enough that a dispatcher without
+// the bound ends its read (and fails the test) rather than hang.
 func endless(f *fixture) *atomic.Int64 {
 	n := new(atomic.Int64)
 	f.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -186,6 +188,9 @@ func endless(f *fixture) *atomic.Int64 {
 				n.Add(1)
 				c := *r
 				c.NextCursor = fmt.Sprintf("page-%d", n.Load())
+				if n.Load() >= 1100 {
+					c.NextCursor = ""
+				}
 				return &c, nil
 			}
 			return res, err
