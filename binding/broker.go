@@ -3,6 +3,7 @@ package binding
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sync"
 	"time"
@@ -237,7 +238,7 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (Authorized, error) {
 	defer b.mu.Unlock()
 	pos, err := b.opts.Steps.Position(b.opts.RunID)
 	if err != nil {
-		return Authorized{}, refuse(CodeStateUnavailable, automium.PathOf("steps"), "the broker cannot read which steps were used (%s); nothing was dispatched", automium.ClientValue(err.Error()))
+		return Authorized{}, refuse(CodeStateUnavailable, automium.PathOf("steps"), "the broker cannot read which steps were used (%s); nothing was dispatched", storeReason(err))
 	}
 	if pos.PlanID == g.PlanID && g.Step < pos.Next {
 		return Authorized{}, refuse(CodeGrantConsumed, automium.PathOf("step"), "step %d of plan %s was already used; a step is one-shot, whichever candidate was chosen and whether its call succeeded or failed",
@@ -291,13 +292,25 @@ func (b *Broker) Authorize(g Grant, c LiveCall) (Authorized, error) {
 	ok, err := b.opts.Steps.Advance(b.opts.RunID, pos, g.PlanID)
 	if err != nil {
 		return Authorized{}, refuse(CodeStateUnavailable, automium.PathOf("steps"), "the broker could not record step %d as used (%s); nothing was dispatched, and the step may or may not be usable again",
-			g.Step, automium.ClientValue(err.Error()))
+			g.Step, storeReason(err))
 	}
 	if !ok {
 		return Authorized{}, refuse(CodeGrantConsumed, automium.PathOf("step"), "step %d of plan %s was used by another broker of this run first", g.Step, quoteDigest(g.PlanID))
 	}
 	chosen.Arguments = granted
 	return Authorized{Step: g.Step, Index: index, Candidate: chosen}, nil
+}
+
+// storeReason is a step store's error as a message argument: a coded
+// *automium.Error (binding/boltstore's, which say what was found and what to
+// do) whole, since its message was made by the one renderer and is bounded;
+// any other error cut, as a value the broker does not know the size of.
+func storeReason(err error) any {
+	var aerr *automium.Error
+	if errors.As(err, &aerr) {
+		return aerr.Message
+	}
+	return automium.ClientValue(err.Error())
 }
 
 // plan is the plan this run follows, if it is fixed yet.

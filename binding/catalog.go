@@ -246,6 +246,11 @@ func (c Catalog) InputSchema(name string) (json.RawMessage, bool) {
 	return schema, ok
 }
 
+// InputSchemas maps each tool's name to its input schema, as InputSchema
+// returns it, reading every tool once: a caller that looks up many tools of
+// one catalog (the dispatcher, once per digest) pays the reading once.
+func (c Catalog) InputSchemas() map[string]json.RawMessage { return c.inputSchemas() }
+
 // inputSchemas maps each tool's name to its input schema, as InputSchema
 // returns it, reading every item once. The first of two tools with one name
 // wins; such a catalog has no digest anyway.

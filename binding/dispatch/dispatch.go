@@ -36,6 +36,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/automium/automium"
@@ -130,6 +131,10 @@ type Server struct {
 	mu      sync.Mutex
 	catalog binding.Catalog
 	digest  string
+	// schemas maps each tool of catalog to its input schema, built once per
+	// digest (on the first dispatch that needs it), so a dispatch looks its
+	// tool up in O(1) instead of reading every tool again.
+	schemas map[string]json.RawMessage
 	changes uint64        // list_changed notifications received
 	readAt  uint64        // the value of changes when the current catalog was read
 	readErr error         // why the last re-read failed, if it did
@@ -201,7 +206,8 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 	})
 	cs, err := client.Connect(ctx, t, opts)
 	if err != nil {
-		return nil, fmt.Errorf("dispatch: connect: %w", err)
+		return nil, refuse(binding.CodeServerUnknown, "server",
+			"the connection or its initialize failed, so the server has no identity to bind: %s; connect again", automium.ClientValue(err.Error()))
 	}
 	srv.session = cs
 	init := cs.InitializeResult()
@@ -216,7 +222,12 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 	}
 	if err := srv.refresh(ctx); err != nil {
 		cs.Close()
-		return nil, err
+		var aerr *automium.Error
+		if errors.As(err, &aerr) {
+			return nil, err // an invalid catalog, with its path
+		}
+		return nil, refuse(binding.CodeCatalogStale, "server",
+			"the catalog of server %s could not be read after initialize: %s; nothing is connected", automium.ClientValue(srv.identity.String()), reason(err))
 	}
 	d.mu.Lock()
 	for _, other := range d.servers {
@@ -265,14 +276,23 @@ func (s *Server) refresh(ctx context.Context) error {
 // catalog becomes current only if no change was announced while it was being
 // read; it returns the value of the change counter the read started at.
 func (s *Server) read(ctx context.Context) (uint64, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.limits.VerifyTimeout)
+	ctx, cancel := context.WithTimeout(context.WithValue(ctx, verifyDeadlineKey{}, verifyDeadline{s.limits.VerifyTimeout}), s.limits.VerifyTimeout)
 	defer cancel()
 	s.mu.Lock()
 	at := s.changes
 	s.mu.Unlock()
 	c, err := listCatalog(ctx, s.session, s.limits)
+	s.mu.Lock()
+	prev, prevDigest := s.catalog, s.digest
+	s.mu.Unlock()
 	var digest string
-	if err == nil {
+	same := err == nil && prevDigest != "" && sameCatalog(c, prev)
+	switch {
+	case same:
+		// Byte for byte the catalog whose digest was computed: the
+		// digest is a function of these bytes, so it is that digest.
+		digest = prevDigest
+	case err == nil:
 		digest, err = c.DigestV2()
 	}
 	s.mu.Lock()
@@ -281,8 +301,43 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 		s.readErr = err
 		return at, err
 	}
+	if !same {
+		s.schemas = nil
+	}
 	s.catalog, s.digest, s.readAt, s.readErr = c, digest, at, nil
 	return at, nil
+}
+
+// sameCatalog reports whether a and b hold the same protocol version and the
+// same items, byte for byte, in the same order.
+func sameCatalog(a, b binding.Catalog) bool {
+	if a.ProtocolVersion != b.ProtocolVersion {
+		return false
+	}
+	for _, l := range [][2][]json.RawMessage{{a.Tools, b.Tools}, {a.Resources, b.Resources}, {a.ResourceTemplates, b.ResourceTemplates}, {a.Prompts, b.Prompts}} {
+		if !slices.EqualFunc(l[0], l[1], func(x, y json.RawMessage) bool { return string(x) == string(y) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// inputSchema returns the input schema that c, whose digest is digest, gives
+// tool, from the server's lookup table when it was built for that digest (a
+// digest pins every schema whole), building it once per digest.
+func (s *Server) inputSchema(c binding.Catalog, digest, tool string) json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.digest != digest {
+		// Read again since, with another digest: the broker checks digest,
+		// so the schema comes from c, for this call alone.
+		schema, _ := c.InputSchema(tool)
+		return schema
+	}
+	if s.schemas == nil {
+		s.schemas = s.catalog.InputSchemas()
+	}
+	return s.schemas[tool]
 }
 
 // verify reads the catalog afresh for one dispatch and returns it, its digest
@@ -305,11 +360,26 @@ func (s *Server) verify(ctx context.Context) (binding.Catalog, string, uint64, e
 	case s.closed:
 		return binding.Catalog{}, "", 0, closedError(s)
 	case err != nil:
-		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("it could not be read again to verify it before the call: %s", automium.ClientValue(err.Error())))
+		return binding.Catalog{}, "", 0, s.staleError(echo.Msg("it could not be read again to verify it before the call: %s", reason(err)))
 	}
 	// A change announced during the read is caught by Dispatch's check of
 	// the counter at, just before the broker: one check for both windows.
 	return s.catalog, s.digest, at, nil
+}
+
+// reason is a failed read's error as a message argument: a bound of the
+// dispatcher's whole (its name and figure), any other error (a transport's,
+// a server's) as a value, cut.
+func reason(err error) any {
+	var b boundError
+	if errors.As(err, &b) {
+		return b.msg
+	}
+	var aerr *automium.Error
+	if errors.As(err, &aerr) {
+		return aerr.Message
+	}
+	return automium.ClientValue(err.Error())
 }
 
 // staleError is the refusal of a dispatch whose live catalog is not known.
@@ -346,7 +416,7 @@ func (s *Server) live(ctx context.Context) (binding.Catalog, string, uint64, err
 		case errors.Is(err, errReadPending):
 			why = echo.Msg("another dispatch is reading it again now")
 		case s.readErr != nil:
-			why = echo.Msg("the re-read failed: %s", automium.ClientValue(s.readErr.Error()))
+			why = echo.Msg("the re-read failed: %s", reason(s.readErr))
 		}
 		return binding.Catalog{}, "", 0, refuse(binding.CodeCatalogStale, "server",
 			"server %s announced a catalog change and %s; nothing was dispatched and the grant is unused; dispatch again once the catalog can be read",
@@ -424,7 +494,7 @@ func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call bin
 		// digest may be old. Checked before the broker consumes the step.
 		return nil, srv.staleError(echo.Msg("it announced a change while or after its catalog was read"))
 	}
-	schema, _ := catalog.InputSchema(call.Tool)
+	schema := srv.inputSchema(catalog, digest, call.Tool)
 	auth, err := d.broker.Authorize(grant, binding.LiveCall{
 		Server: srv.identity, CatalogDigest: digest, InputSchema: schema, Tool: call.Tool, Arguments: call.Arguments,
 	})
@@ -458,7 +528,8 @@ func (d *Dispatcher) server(id binding.ServerIdentity) *Server {
 // resources/list, resources/templates/list and prompts/list the server's
 // capabilities announce, each item as JSON, with the negotiated protocol
 // version. It stops with an error past maxItems items or maxPages pages per
-// list, or 4 MiB of items in all.
+// list, or 4 MiB of items in all. The lists are asked for at once, tools
+// last.
 //
 // Every answer is read from the server, never from go-sdk's list cache
 // (SEP-2549, protocol 2026-07-28 and later): ListCatalog sets each answer's
@@ -469,9 +540,25 @@ func ListCatalog(ctx context.Context, cs *mcp.ClientSession, maxItems, maxPages 
 	return listCatalog(ctx, cs, Options{MaxCatalogItems: maxItems, MaxCatalogPages: maxPages, MaxCatalogBytes: 4 << 20})
 }
 
+// boundError is a read cut by one of the dispatcher's own bounds: its text is
+// this package's words and figures, so a refusal shows it whole.
+type boundError struct{ msg string }
+
+func (e boundError) Error() string { return e.msg }
+
+// pageHook, when set (by a test), runs before each page is asked for, with
+// the context the page is read under.
+var pageHook func(ctx context.Context, method string)
+
+// listCatalog asks for the four lists at once, tools last, so that the read
+// takes one round trip per page of the longest list rather than the sum of
+// all, and the tools (whose schemas the call is checked against) are the
+// last answers read. The byte budget is one for all four lists.
 func listCatalog(ctx context.Context, cs *mcp.ClientSession, o Options) (binding.Catalog, error) {
 	maxItems, maxPages := o.MaxCatalogItems, o.MaxCatalogPages
-	budget := &o.MaxCatalogBytes
+	var budget atomic.Int64
+	budget.Store(int64(o.MaxCatalogBytes))
+	b := &byteBudget{left: &budget, total: o.MaxCatalogBytes}
 	init := cs.InitializeResult()
 	if init == nil {
 		return binding.Catalog{}, fmt.Errorf("dispatch: the session is not initialized")
@@ -481,9 +568,44 @@ func listCatalog(ctx context.Context, cs *mcp.ClientSession, o Options) (binding
 	if caps == nil {
 		caps = &mcp.ServerCapabilities{}
 	}
-	var err error
+	var wg sync.WaitGroup
+	var errs [4]error
+	if caps.Resources != nil {
+		wg.Go(func() {
+			c.Resources, errs[1] = pages(ctx, "resources/list", maxItems, maxPages, b, func(cursor string) ([]*mcp.Resource, string, error) {
+				r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+				if err != nil {
+					return nil, "", err
+				}
+				r.TTLMs = 0
+				return r.Resources, r.NextCursor, nil
+			})
+		})
+		wg.Go(func() {
+			c.ResourceTemplates, errs[2] = pages(ctx, "resources/templates/list", maxItems, maxPages, b, func(cursor string) ([]*mcp.ResourceTemplate, string, error) {
+				r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
+				if err != nil {
+					return nil, "", err
+				}
+				r.TTLMs = 0
+				return r.ResourceTemplates, r.NextCursor, nil
+			})
+		})
+	}
+	if caps.Prompts != nil {
+		wg.Go(func() {
+			c.Prompts, errs[3] = pages(ctx, "prompts/list", maxItems, maxPages, b, func(cursor string) ([]*mcp.Prompt, string, error) {
+				r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
+				if err != nil {
+					return nil, "", err
+				}
+				r.TTLMs = 0
+				return r.Prompts, r.NextCursor, nil
+			})
+		})
+	}
 	if caps.Tools != nil {
-		c.Tools, err = pages(ctx, "tools/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Tool, string, error) {
+		c.Tools, errs[0] = pages(ctx, "tools/list", maxItems, maxPages, b, func(cursor string) ([]*mcp.Tool, string, error) {
 			r, err := cs.ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 			if err != nil {
 				return nil, "", err
@@ -491,72 +613,51 @@ func listCatalog(ctx context.Context, cs *mcp.ClientSession, o Options) (binding
 			r.TTLMs = 0
 			return r.Tools, r.NextCursor, nil
 		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return c, err
 		}
 	}
-	if caps.Resources != nil {
-		c.Resources, err = pages(ctx, "resources/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Resource, string, error) {
-			r, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			r.TTLMs = 0
-			return r.Resources, r.NextCursor, nil
-		})
-		if err != nil {
-			return c, err
-		}
-		c.ResourceTemplates, err = pages(ctx, "resources/templates/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.ResourceTemplate, string, error) {
-			r, err := cs.ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			r.TTLMs = 0
-			return r.ResourceTemplates, r.NextCursor, nil
-		})
-		if err != nil {
-			return c, err
-		}
-	}
-	if caps.Prompts != nil {
-		c.Prompts, err = pages(ctx, "prompts/list", maxItems, maxPages, budget, func(cursor string) ([]*mcp.Prompt, string, error) {
-			r, err := cs.ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
-			if err != nil {
-				return nil, "", err
-			}
-			r.TTLMs = 0
-			return r.Prompts, r.NextCursor, nil
-		})
-	}
-	return c, err
+	return c, nil
+}
+
+// byteBudget is the bytes left of one read's MaxCatalogBytes, shared by the
+// lists read at once.
+type byteBudget struct {
+	left  *atomic.Int64
+	total int
 }
 
 // pages reads every page of one list, as JSON items.
-func pages[T any](ctx context.Context, method string, maxItems, maxPages int, budget *int, page func(cursor string) ([]T, string, error)) ([]json.RawMessage, error) {
+func pages[T any](ctx context.Context, method string, maxItems, maxPages int, budget *byteBudget, page func(cursor string) ([]T, string, error)) ([]json.RawMessage, error) {
 	var items []json.RawMessage
 	cursor := ""
 	for n := 0; ; n++ {
 		if n == maxPages {
-			return nil, fmt.Errorf("dispatch: %s: more than %d pages", method, maxPages)
+			return nil, boundError{fmt.Sprintf("%s has more than %d pages (MaxCatalogPages)", method, maxPages)}
 		}
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, readError(ctx, method, err)
+		}
+		if pageHook != nil {
+			pageHook(ctx, method)
 		}
 		got, next, err := page(cursor)
 		if err != nil {
-			return nil, fmt.Errorf("dispatch: %s: %w", method, err)
+			return nil, readError(ctx, method, err)
 		}
 		for _, it := range got {
 			if len(items) == maxItems {
-				return nil, fmt.Errorf("dispatch: %s: more than %d items", method, maxItems)
+				return nil, boundError{fmt.Sprintf("%s has more than %d items (MaxCatalogItems)", method, maxItems)}
 			}
 			raw, err := json.Marshal(it)
 			if err != nil {
 				return nil, fmt.Errorf("dispatch: %s: %w", method, err)
 			}
-			if *budget -= len(raw); *budget < 0 {
-				return nil, fmt.Errorf("dispatch: %s: the catalog is larger than its byte bound", method)
+			if budget.left.Add(-int64(len(raw))) < 0 {
+				return nil, boundError{fmt.Sprintf("the catalog's lists together are larger than %d bytes (MaxCatalogBytes), passed in %s", budget.total, method)}
 			}
 			items = append(items, raw)
 		}
@@ -566,3 +667,18 @@ func pages[T any](ctx context.Context, method string, maxItems, maxPages int, bu
 		cursor = next
 	}
 }
+
+// readError is a failed page: a bound of the dispatcher's when the read's
+// own deadline (VerifyTimeout) passed, the session's error otherwise.
+func readError(ctx context.Context, method string, err error) error {
+	if deadline, ok := ctx.Value(verifyDeadlineKey{}).(verifyDeadline); ok && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return boundError{fmt.Sprintf("%s was not read within %v (VerifyTimeout)", method, deadline.timeout)}
+	}
+	return fmt.Errorf("dispatch: %s: %w", method, err)
+}
+
+// verifyDeadline marks a read's context with the VerifyTimeout it runs under.
+type (
+	verifyDeadlineKey struct{}
+	verifyDeadline    struct{ timeout time.Duration }
+)

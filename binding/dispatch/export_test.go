@@ -1,5 +1,7 @@
 package dispatch
 
+import "context"
+
 // MarkChanged records a list_changed notification as the client handlers do, so
 // tests need not wait for the SDK's debounced notification.
 func MarkChanged(s *Server) {
@@ -21,3 +23,6 @@ func Ended(s *Server) <-chan struct{} { return s.ended }
 // Noticed returns a channel that receives after the server's list_changed
 // notifications arrive, so tests can wait for a real one without a clock.
 func Noticed(s *Server) <-chan struct{} { return s.noticed }
+
+// SetPageHook sets the hook run before each page is asked for.
+func SetPageHook(f func(ctx context.Context, method string)) { pageHook = f }
