@@ -40,6 +40,7 @@ type ReportMapping struct {
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true" validate:"omitempty,max=16,dive,required,max=64"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
