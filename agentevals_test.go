@@ -477,7 +477,7 @@ func lieAboutSize(t testing.TB, data []byte, name string) []byte {
 	t.Helper()
 	out := bytes.Clone(data)
 	for _, h := range []struct {
-		magic                  string
+		magic                   string
 		sizeAt, nameLen, nameAt int
 	}{{"PK\x01\x02", 24, 28, 46}, {"PK\x03\x04", 22, 26, 30}} {
 		for i := bytes.Index(out, []byte(h.magic)); i >= 0; {
