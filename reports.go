@@ -538,10 +538,10 @@ type ReportsComparison struct {
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
 	Format  ReportFormat `json:"format" jsonschema:"format" validate:"required,automium_report_format"`
-	Content string       `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
+	Content string       `json:"content" jsonschema:"not a file name" validate:"required,max_playwright_report_bytes"`
 	// Encoding base64 carries a binary report (an Inspect .eval archive)
 	// in a JSON string; absent, the content is the report's text.
-	Encoding string `json:"encoding,omitempty" jsonschema:"base64 for a binary report (.eval)" validate:"omitempty,oneof=base64"`
+	Encoding string `json:"encoding,omitempty" validate:"omitempty,oneof=base64"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
