@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/automium/automium/internal/limit"
 )
@@ -676,3 +677,76 @@ type chunked struct {
 }
 
 func (c chunked) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.n)]) }
+
+// checkImport holds what every reader promises, whatever the bytes: trials
+// or a coded *Error with a bounded field and message, no panic, and the
+// import's counts consistent and within their bounds.
+func checkImport(t *testing.T, got ImportedTrials, err error) {
+	t.Helper()
+	if err == nil {
+		if len(got.Trials) == 0 || len(got.Trials) > limit.MaxObservedTrials || len(got.Sources) != len(got.Trials) ||
+			got.Tests < len(got.Trials)+got.Skipped || got.NotEvaluable > len(got.Trials) || len(got.Triage) > limit.MaxTriage {
+			t.Fatalf("inconsistent result %+v", got)
+		}
+		for _, tr := range got.Trials {
+			if !slugID(tr.JourneyID) || tr.Repetition < 1 || tr.Repetition > limit.MaxRepetitions || tr.LatencyMs < 0 || tr.LatencyMs > limit.MaxTrialLatencyMs ||
+				tr.InputTokens > limit.MaxTrialTokens || tr.OutputTokens > limit.MaxTrialTokens || tr.Passed && tr.NotEvaluable {
+				t.Fatalf("trial out of bounds: %+v", tr)
+			}
+		}
+		return
+	}
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code == "" {
+		t.Fatalf("err = %v; want a coded *Error", err)
+	}
+	if len(ae.Message) > 600 || len(ae.Field) > 600 {
+		t.Fatalf("unbounded error: field %d bytes, message %d bytes", len(ae.Field), len(ae.Message))
+	}
+}
+
+// FuzzTrialsFromInspectLog: JSON logs and .eval archives, a real one and
+// small hand-made ones (a zstd entry, a stored one, a bare NaN) as seeds. (Go
+// minimizes each new input for up to a minute by default, so a few seconds
+// of fuzzing run few inputs; -fuzzminimizetime=0 runs thousands.)
+func FuzzTrialsFromInspectLog(f *testing.F) {
+	for _, name := range []string{"inspect/log_streaming.eval"} {
+		data, err := os.ReadFile(filepath.Join(agentEvalDir, name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	small := inspectArchive(f, [2]string{"samples/1_epoch_1.json", inspectSample}, [2]string{"samples/2_epoch_1/sample.json", `{"id":"two","epoch":1,"scores":{"s":{"value":NaN}}}`})
+	f.Add(small)
+	f.Add(transcodeZip(f, small, func(raw []byte) (uint16, []byte) { return zip.Store, raw }))
+	f.Add(transcodeZip(f, small, func(raw []byte) (uint16, []byte) {
+		enc, _ := zstd.NewWriter(nil)
+		defer enc.Close()
+		return zipMethodZstd, enc.EncodeAll(raw, nil)
+	}))
+	f.Add([]byte(`{"eval":{"model":"m"},"samples":[{"id":1,"epoch":1,"scores":{"s":{"value":NaN}},"model_usage":{"m":{"input_tokens":1,"output_tokens":2}},"total_time":0.5}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := TrialsFromInspectLog(context.Background(), bytes.NewReader(data), inspectMapping)
+		checkImport(t, got, err)
+	})
+}
+
+// FuzzTrialsFromTau2Results: monolithic results and simulation_index.
+func FuzzTrialsFromTau2Results(f *testing.F) {
+	// The real files are read by the tests above; a seed of hundreds of
+	// KiB slows the fuzzer to a few inputs a second, so the seeds are the
+	// real file's shape, small.
+	f.Add([]byte(tau2Seed))
+	f.Add([]byte(`{"info":{"agent_info":{"llm":"m"}},"simulation_index":[{"task_id":"[a]b","trial":0,"reward":1.0,"termination_reason":"infrastructure_error","duration":2}]}`))
+	f.Add([]byte(`{"info":{"agent_info":{"llm":"m"}},"simulations":[{"task_id":"a","trial":1,"reward_info":{"reward":0.9999999},"messages":[{"role":"assistant","usage":{"prompt_tokens":5,"completion_tokens":1}}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, err := TrialsFromTau2Results(context.Background(), bytes.NewReader(data), tau2Mapping)
+		checkImport(t, got, err)
+	})
+}
+
+// tau2Seed is one simulation of the 4-trial file, its messages cut to two.
+const tau2Seed = `{"timestamp":"2025-07-29T10:00:00","info":{"git_commit":"21e5e571","num_trials":4,"agent_info":{"implementation":"llm_agent_solo","llm":"gpt-4.1-2025-04-14","llm_args":{"temperature":0.0}},"user_info":{"implementation":"dummy_user","llm":"gpt-4.1-2025-04-14"},"environment_info":{"domain_name":"telecom"}},"tasks":[{"id":"[mobile_data_issue]data_saver_mode_on|data_usage_exceeded[PERSONA:Easy]"}],` +
+	`"simulations":[{"id":"7b0f","task_id":"[mobile_data_issue]data_saver_mode_on|data_usage_exceeded[PERSONA:Easy]","timestamp":"2025-07-29T10:00:01","start_time":"2025-07-29T10:00:01","end_time":"2025-07-29T10:00:09","duration":7.996979875009856,"termination_reason":"agent_stop","agent_cost":0.034873999999999995,"user_cost":0.0,` +
+	`"reward_info":{"reward":0.0,"reward_basis":["ENV_ASSERTION"]},"messages":[{"role":"assistant","content":"Hi","usage":{"prompt_tokens":4210,"completion_tokens":12},"cost":0.0087},{"role":"tool","content":"ok","usage":null}],"trial":3,"seed":300}]}`
