@@ -205,6 +205,18 @@ func TestAgentEvalCountsMatchPython(t *testing.T) {
 		}
 		got := countOf(read)
 		got.LatencyKnown = 0
+		// τ²'s durations, summed by Python, are the trials' latencies (each
+		// rounded to the millisecond).
+		if m := regexp.MustCompile(`sum_duration_s=([0-9.]+)`).FindStringSubmatch(text); m != nil {
+			want, _ := strconv.ParseFloat(m[1], 64)
+			ms := 0
+			for _, tr := range read.Trials {
+				ms += tr.LatencyMs
+			}
+			if math.Abs(float64(ms)/1000-want) > 0.05+0.0005*float64(len(read.Trials)) {
+				t.Errorf("%s: latencies sum to %d ms; Python's durations to %g s", name, ms, want)
+			}
+		}
 		if py.Tokens < 0 {
 			got.Tokens = -1
 		}
