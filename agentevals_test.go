@@ -370,6 +370,27 @@ func TestInspectZstd(t *testing.T) {
 			t.Errorf("%s: zstd against deflate (-want +got):\n%s", name, diff)
 		}
 	}
+	// A frame that asks for a 128 MiB window (the CLI's --long=27, the
+	// size unknown from a pipe) is refused: the decoder's memory stays
+	// within one entry's bound.
+	data, err := os.ReadFile(filepath.Join(agentEvalDir, "inspect/log_streaming.eval"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide := transcodeZip(t, data, func(raw []byte) (uint16, []byte) {
+		cmd := exec.Command("zstd", "-q", "-c", "--long=27", "--no-content-size")
+		cmd.Stdin = bytes.NewReader(raw)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return zipMethodZstd, out
+	})
+	_, err = TrialsFromInspectLog(context.Background(), bytes.NewReader(wide), inspectMapping)
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Code != CodeLimitExceeded || !strings.Contains(ae.Message, "window") {
+		t.Errorf("a 128 MiB window: err = %v; want limit_exceeded naming the window", err)
+	}
 }
 
 // transcodeZip rewrites every entry of a zip with compress, keeping names,

@@ -380,6 +380,9 @@ func (ir *inspectRead) entry(f *zip.File, root Path, read func(d *jsonDoc, at Pa
 		// and size against the central directory.
 		_, _ = io.Copy(io.Discard, in)
 	}
+	if errors.Is(in.err, zstd.ErrWindowSizeExceeded) || errors.Is(in.err, zstd.ErrDecoderSizeExceeded) {
+		return newError(CodeLimitExceeded, at, nil, "is a Zstandard frame whose window is larger than %d bytes; compress the entry with a smaller window (Inspect's writer uses the default)", limit.MaxArchiveEntryBytes)
+	}
 	if in.err != nil && !in.over {
 		return newError(CodeInvalidArgument, at, nil, "does not match its central directory record (%s): the archive is damaged; pass the .eval file Inspect wrote, unedited", echo.Value(in.err.Error()))
 	}
