@@ -783,3 +783,38 @@ func FuzzTrialsFromTau2Results(f *testing.F) {
 const tau2Seed = `{"timestamp":"2025-07-29T10:00:00","info":{"git_commit":"21e5e571","num_trials":4,"agent_info":{"implementation":"llm_agent_solo","llm":"gpt-4.1-2025-04-14","llm_args":{"temperature":0.0}},"user_info":{"implementation":"dummy_user","llm":"gpt-4.1-2025-04-14"},"environment_info":{"domain_name":"telecom"}},"tasks":[{"id":"[mobile_data_issue]data_saver_mode_on|data_usage_exceeded[PERSONA:Easy]"}],` +
 	`"simulations":[{"id":"7b0f","task_id":"[mobile_data_issue]data_saver_mode_on|data_usage_exceeded[PERSONA:Easy]","timestamp":"2025-07-29T10:00:01","start_time":"2025-07-29T10:00:01","end_time":"2025-07-29T10:00:09","duration":7.996979875009856,"termination_reason":"agent_stop","agent_cost":0.034873999999999995,"user_cost":0.0,` +
 	`"reward_info":{"reward":0.0,"reward_basis":["ENV_ASSERTION"]},"messages":[{"role":"assistant","content":"Hi","usage":{"prompt_tokens":4210,"completion_tokens":12},"cost":0.0087},{"role":"tool","content":"ok","usage":null}],"trial":3,"seed":300}]}`
+
+// TestDetectReportFormat: every real file of every format is named from its
+// first bytes; what no producer writes is not.
+func TestDetectReportFormat(t *testing.T) {
+	tests := map[string]ReportFormat{
+		"testdata/playwright/report.json": FormatPlaywrightJSON,
+		"testdata/playwright/junit.xml":   FormatJUnit,
+	}
+	for _, dir := range []string{"inspect", "tau2"} {
+		entries, err := os.ReadDir(filepath.Join(agentEvalDir, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			tests[filepath.Join(agentEvalDir, dir, e.Name())] = map[string]ReportFormat{"inspect": FormatInspectAI, "tau2": FormatTau2}[dir]
+		}
+	}
+	for path, want := range tests {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := DetectReportFormat(data); !ok || got != want {
+			t.Errorf("%s: %q, %v; want %s", path, got, ok, want)
+		}
+		if got, ok := DetectReportFormat(append([]byte("\xef\xbb\xbf\n "), data[:min(len(data), 100)]...)); !ok || got != want {
+			t.Errorf("%s after a byte order mark: %q, %v; want %s", path, got, ok, want)
+		}
+	}
+	for _, head := range []string{"", "{}", `{"suites":[]}`, `["config"]`, "PK\x05\x06", `{"version":2}`, `{"timestamp":1}`, "\x00<"} {
+		if got, ok := DetectReportFormat([]byte(head)); ok {
+			t.Errorf("%q: detected %s; want none", head, got)
+		}
+	}
+}

@@ -23,6 +23,10 @@ var inspectFormat = reportFormat{
 	project:      "eval.model (the model evaluated)",
 	annotation:   "a sample member %s holding the %s",
 	slugJourneys: true,
+	// A .eval archive, or a JSON log: version first, then status and eval.
+	detect: func(head []byte) bool {
+		return bytes.HasPrefix(head, []byte("PK\x03\x04")) || firstMember(head) == "version" && bytes.Contains(head, []byte(`"eval"`))
+	},
 }
 
 // defaultPassScores are the score values that pass when the mapping gives no

@@ -156,6 +156,7 @@ var playwrightFormat = reportFormat{
 	tags:       true,
 	project:    "a projectName",
 	annotation: "an annotation of type %s with the %s as its description",
+	detect:     func(head []byte) bool { return firstMember(head) == "config" },
 }
 
 // readPlaywright reads a report of Playwright's JSON reporter (JSONReport in

@@ -55,6 +55,10 @@ type reportFormat struct {
 	// mapping cannot place.
 	project    string
 	annotation string
+	// detect reports whether the first bytes of a file (at most
+	// DetectBytes, a UTF-8 byte order mark and white space trimmed) are the
+	// format's, as its producer writes them; see DetectReportFormat.
+	detect func(head []byte) bool
 	// slugJourneys says that the format's journey values are the
 	// producer's own IDs (a τ² task ID, an Inspect sample ID), made journey
 	// IDs by journeySlug.
@@ -78,6 +82,48 @@ func init() {
 }
 
 var _ = registerTag("automium_report_format", CodeInvalidArgument, "a report format", func() []string { return reportFormatNames })
+
+// DetectBytes is how many first bytes of a file DetectReportFormat reads.
+const DetectBytes = 512
+
+// DetectReportFormat names the format of a file from its first bytes (at
+// most DetectBytes are read), for a command line that reads files a user
+// names: the one format of the table whose producer starts a file that way
+// (a zip archive for Inspect's .eval, an XML element for JUnit, the first
+// member its writer puts first for the JSON formats). It answers false when
+// no format, or more than one, matches; the caller then asks for the format.
+func DetectReportFormat(head []byte) (ReportFormat, bool) {
+	head = head[:min(len(head), DetectBytes)]
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	var found ReportFormat
+	for _, row := range reportFormats {
+		if row.detect != nil && row.detect(head) {
+			if found != "" {
+				return "", false
+			}
+			found = row.name
+		}
+	}
+	return found, found != ""
+}
+
+// firstMember is the name of the first member of the JSON object head
+// starts, or "" when head starts no object with a plain name.
+func firstMember(head []byte) string {
+	rest, ok := bytes.CutPrefix(head, []byte("{"))
+	if !ok {
+		return ""
+	}
+	rest, ok = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(`"`))
+	if !ok {
+		return ""
+	}
+	name, _, ok := bytes.Cut(rest, []byte(`"`))
+	if !ok || bytes.ContainsAny(name, "\\") {
+		return ""
+	}
+	return string(name)
+}
 
 // formatRow is the table's row of a format, or nil.
 func formatRow(f ReportFormat) *reportFormat {

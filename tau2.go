@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"math"
@@ -17,6 +18,10 @@ var tau2Format = reportFormat{
 	project:      "info.agent_info.llm (the agent's model)",
 	annotation:   "a simulation member %s holding the %s",
 	slugJourneys: true,
+	// The results JSON, and a folder's results.json: timestamp, then info.
+	detect: func(head []byte) bool {
+		return firstMember(head) == "timestamp" && bytes.Contains(head, []byte(`"info"`))
+	},
 }
 
 // tau2PassTolerance is how far from 1.0 a reward may be and still pass: τ²
