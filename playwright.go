@@ -40,8 +40,13 @@ type ReportMapping struct {
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
+
+// maxPassScores bounds mapping.passScores: a scorer writes a handful of
+// values.
+const maxPassScores = 16
 
 // reportRoot is the path of the report's content: the report argument of
 // ComparePlaywrightReport, the reader's bytes of TrialsFromPlaywrightReport.
@@ -99,47 +104,6 @@ func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMappin
 	return readOneReport(ctx, r, m, FormatPlaywrightJSON)
 }
 
-// readOneReport reads one report of a format on its own.
-func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
-	if err := checkContext(ctx); err != nil {
-		return ImportedTrials{}, err
-	}
-	if r == nil {
-		return ImportedTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
-	}
-	if err := mappingProblems(m); err != nil {
-		return ImportedTrials{}, err
-	}
-	b := newTrialBuilder(m)
-	if err := b.read(ctx, r, format, reportRoot); err != nil {
-		return ImportedTrials{}, err
-	}
-	if err := b.done(reportRoot); err != nil {
-		return ImportedTrials{}, err
-	}
-	return b.out, nil
-}
-
-// read reads one report into the builder.
-func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
-	b.format = format
-	switch format {
-	case FormatJUnit:
-		return b.readJUnit(ctx, r, root)
-	default:
-		return b.readPlaywright(ctx, r, root)
-	}
-}
-
-// done checks that the reports read had a test that ran.
-func (b *trialBuilder) done(root Path) error {
-	if len(b.out.Trials) == 0 {
-		return newError(CodeInvalidArgument, root, nil,
-			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", b.out.Tests, b.out.Skipped)
-	}
-	return nil
-}
-
 // mappingProblems checks the mapping on its own.
 func mappingProblems(m ReportMapping) error {
 	ps := newProblems(m)
@@ -163,6 +127,16 @@ func mappingProblems(m ReportMapping) error {
 	if m.Repetition != nil && m.Repetition.From == FromProject {
 		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromTag)}, "cannot be project: a project is not a repetition; use a tag or an annotation")
 	}
+	// Each pass score is checked here rather than in the schema, which the
+	// tool catalog's token budget keeps short.
+	if len(m.PassScores) > maxPassScores {
+		ps.add(field("passScores"), CodeLimitExceeded, nil, "lists %d scores; list at most %d", len(m.PassScores), maxPassScores)
+	}
+	for i, v := range m.PassScores[:min(len(m.PassScores), maxPassScores)] {
+		if strings.TrimSpace(v) == "" || len(v) > limit.MaxIDLength {
+			ps.add(field("passScores").at(i), CodeInvalidArgument, nil, "is a score of %d bytes; a pass score is a value a scorer writes, 1 to %d bytes (C, 1, true)", len(v), limit.MaxIDLength)
+		}
+	}
 	if len(m.NotEvaluable) > 1 && slices.Contains(m.NotEvaluable, OutcomeNone) {
 		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")
 	}
@@ -173,6 +147,16 @@ func mappingProblems(m ReportMapping) error {
 		ps.addError(field("fixtureId"), fixtureAppMismatch(app, fixture))
 	}
 	return ps.err()
+}
+
+// playwrightFormat is the table row of Playwright's JSON reporter.
+var playwrightFormat = reportFormat{
+	name:       FormatPlaywrightJSON,
+	read:       (*trialBuilder).readPlaywright,
+	tags:       true,
+	project:    "a projectName",
+	annotation: "an annotation of type %s with the %s as its description",
+	detect:     func(head []byte) bool { return firstMember(head) == "config" },
 }
 
 // readPlaywright reads a report of Playwright's JSON reporter (JSONReport in

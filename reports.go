@@ -1,8 +1,11 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"io"
 	"math"
 	"strconv"
@@ -14,6 +17,123 @@ import (
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 )
+
+// ReportFormat is a format of test report that [CompareReports] reads; its
+// string is the wire form, as in reports[].format.
+type ReportFormat string
+
+// The report formats: each is one row of reportFormats.
+const (
+	// FormatPlaywrightJSON is the output of Playwright's JSON reporter.
+	FormatPlaywrightJSON ReportFormat = "playwright-json"
+	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
+	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
+	FormatJUnit ReportFormat = "junit"
+	// FormatInspectAI is an Inspect AI eval log: the JSON log, or the .eval
+	// zip archive (its bytes; base64 over the wire).
+	FormatInspectAI ReportFormat = "inspect-ai"
+	// FormatTau2 is a τ²-bench results file: the monolithic results JSON,
+	// or the results.json of a results folder (its simulation_index).
+	FormatTau2 ReportFormat = "tau2"
+)
+
+// reportFormat is one row of the format table: a format's wire name, its
+// reader, and what the shared core says about it. A format is one file with
+// its reader and its row; the core never branches on a format's name.
+type reportFormat struct {
+	name ReportFormat
+	// read reads one report of the format into the builder, at root.
+	read func(b *trialBuilder, ctx context.Context, r io.Reader, root Path) error
+	// tags says whether a mapping may read from tags; noTags, when not, is
+	// the rest of the sentence "the report is ..." that says what to map
+	// instead.
+	tags   bool
+	noTags string
+	// project says where the format writes a test's project, and
+	// annotation, with the name and the mapped field's name for its verbs,
+	// where an annotation of that name is: the messages of a test the
+	// mapping cannot place.
+	project    string
+	annotation string
+	// detect reports whether the first bytes of a file (at most
+	// DetectBytes, a UTF-8 byte order mark and white space trimmed) are the
+	// format's, as its producer writes them; see DetectReportFormat.
+	detect func(head []byte) bool
+	// slugJourneys says that the format's journey values are the
+	// producer's own IDs (a τ² task ID, an Inspect sample ID), made journey
+	// IDs by journeySlug.
+	slugJourneys bool
+}
+
+// reportFormats is the format table, in the order the wire lists formats.
+// It is filled at initialisation (init, below): its readers reach the
+// builder, which reaches a row, so a literal would be an initialisation cycle.
+var reportFormats []*reportFormat
+
+// reportFormatNames are the table's names, for the validate tag and the
+// schema's enum.
+var reportFormatNames []string
+
+func init() {
+	reportFormats = []*reportFormat{&junitFormat, &playwrightFormat, &inspectFormat, &tau2Format}
+	for _, f := range reportFormats {
+		reportFormatNames = append(reportFormatNames, string(f.name))
+	}
+}
+
+var _ = registerTag("automium_report_format", CodeInvalidArgument, "a report format", func() []string { return reportFormatNames })
+
+// DetectBytes is how many first bytes of a file DetectReportFormat reads.
+const DetectBytes = 512
+
+// DetectReportFormat names the format of a file from its first bytes (at
+// most DetectBytes are read), for a command line that reads files a user
+// names: the one format of the table whose producer starts a file that way
+// (a zip archive for Inspect's .eval, an XML element for JUnit, the first
+// member its writer puts first for the JSON formats). It answers false when
+// no format, or more than one, matches; the caller then asks for the format.
+func DetectReportFormat(head []byte) (ReportFormat, bool) {
+	head = head[:min(len(head), DetectBytes)]
+	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	var found ReportFormat
+	for _, row := range reportFormats {
+		if row.detect != nil && row.detect(head) {
+			if found != "" {
+				return "", false
+			}
+			found = row.name
+		}
+	}
+	return found, found != ""
+}
+
+// firstMember is the name of the first member of the JSON object head
+// starts, or "" when head starts no object with a plain name.
+func firstMember(head []byte) string {
+	rest, ok := bytes.CutPrefix(head, []byte("{"))
+	if !ok {
+		return ""
+	}
+	rest, ok = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(`"`))
+	if !ok {
+		return ""
+	}
+	name, _, ok := bytes.Cut(rest, []byte(`"`))
+	if !ok || bytes.ContainsAny(name, "\\") {
+		return ""
+	}
+	return string(name)
+}
+
+// formatRow is the table's row of a format, or nil.
+func formatRow(f ReportFormat) *reportFormat {
+	for _, row := range reportFormats {
+		if row.name == f {
+			return row
+		}
+	}
+	return nil
+}
 
 // Outcome is a test outcome a mapping may call not evaluable
 // (ReportMapping.NotEvaluable); its string is the wire form.
@@ -116,7 +236,12 @@ type testRecord struct {
 	msKnown  bool
 	errMsg   string
 	step     string // the title of the first step that failed, in Playwright JSON
-	attach   []TriageAttachment
+	rep      int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
+	// noVerdict says that the producer gave no verdict (an unscored Inspect
+	// sample, a τ² infrastructure error): the trial is not evaluable
+	// whatever the mapping's notEvaluable says, since failed would be a lie.
+	noVerdict bool
+	attach    []TriageAttachment
 }
 
 // keep records one value of a mapped name, as a bounded distinct list.
@@ -177,7 +302,7 @@ type trialBuilder struct {
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
 	paths   []Path            // where each trial's test is
-	format  ReportFormat      // the format read, for messages
+	format  *reportFormat     // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -237,6 +362,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 	if err != nil {
 		return err
 	}
+	if b.format.slugJourneys {
+		journey = journeySlug(journey)
+	}
 	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
 		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
 	}
@@ -267,6 +395,17 @@ func (b *trialBuilder) add(t *testRecord) error {
 				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
 		}
 		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
+	} else if t.rep != 0 {
+		if t.rep < 1 || t.rep > limit.MaxRepetitions {
+			return newError(CodeInvalidArgument, t.at, nil, "has repetition %d; a repetition is a whole number from 1 to %d", t.rep, limit.MaxRepetitions)
+		}
+		rep = t.rep
+		v := strconv.Itoa(rep)
+		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
+			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each log once",
+				rep, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
+		}
+		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
 	}
 	if t.identity != "" && b.mapping.Repetition == nil {
 		id := sha256.Sum256([]byte(t.identity))
@@ -291,7 +430,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 			"journey %s is not a reference journey of the owned corpus, so its app and fixture are unknown; give appId and fixtureId in the mapping", echo.Value(journey))
 	}
 	attempts := max(t.attempts, 1)
-	notEval := !t.passed && t.outcome != "" && b.notEval[t.outcome]
+	notEval := !t.passed && (t.noVerdict || t.outcome != "" && b.notEval[t.outcome])
 	tr := Trial{
 		PlannerID: planner, AppID: appID, FixtureID: fixtureID, JourneyID: journey, Repetition: rep,
 		Passed:            t.passed,
@@ -343,22 +482,71 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 	}
 	// Only a test the mapping cannot place pays for the wording.
 	var where echo.Message
-	switch {
-	case src.From == FromTag:
+	switch src.From {
+	case FromTag:
 		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
-	case src.From == FromAnnotation && b.format == FormatJUnit:
-		where = echo.Msg("a property %s with the "+what+" as its value", echo.Value(src.Name))
-	case src.From == FromAnnotation:
-		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
-	case b.format == FormatJUnit:
-		where = echo.Msg("its testsuite's hostname (where Playwright's junit reporter writes the project)")
+	case FromAnnotation:
+		where = echo.Msg(b.format.annotation, echo.Value(src.Name), what)
 	default:
-		where = echo.Msg("a projectName")
+		where = echo.Msg(b.format.project)
 	}
 	if len(found) > 1 {
 		return "", newError(CodeInvalidArgument, t.at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
 	}
 	return "", newError(CodeInvalidArgument, t.at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
+}
+
+// journeySlug makes a producer's own ID a journey ID: an ID that is one
+// already (lowercase letters, digits, '.', '_', '-', at most MaxIDLength
+// bytes) is kept as it is; any other is lowercased, each run of other
+// characters becomes one '-', and 12 hex digits of the SHA-256 of the ID as
+// written follow, so that two IDs that differ only where the slug drops
+// something stay two journeys. The τ² task
+// "[mobile_data_issue]bad_vpn[PERSONA:Easy]" becomes
+// "mobile_data_issue-bad_vpn-persona-easy-" and its digest.
+func journeySlug(id string) string {
+	if slugID(id) {
+		return id
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(id) {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || b.Len() > 0 && (r == '.' || r == '_' || r == '-')
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= limit.MaxIDLength-13 {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > limit.MaxIDLength-13 {
+		s = s[:limit.MaxIDLength-13]
+	}
+	if s != "" && !strings.HasSuffix(s, "-") {
+		s += "-"
+	}
+	sum := sha256.Sum256([]byte(id))
+	return s + hex.EncodeToString(sum[:6])
+}
+
+// slugID reports whether id is a journey ID as automium_slug has it.
+func slugID(id string) bool {
+	if id == "" || len(id) > limit.MaxIDLength || id[0] == '.' || id[0] == '_' || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func containsString(list []string, s string) bool {
@@ -395,8 +583,11 @@ type ReportsComparison struct {
 
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
-	Format  ReportFormat `json:"format" jsonschema:"format; playwright-json or junit" validate:"required,oneof=junit playwright-json"`
-	Content string       `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
+	Format  ReportFormat `json:"format" jsonschema:"format" validate:"required,automium_report_format"`
+	Content string       `json:"content" jsonschema:"not a file name" validate:"required,max_playwright_report_bytes"`
+	// Encoding base64 carries a binary report (an Inspect .eval archive)
+	// in a JSON string; absent, the content is the report's text.
+	Encoding string `json:"encoding,omitempty" validate:"omitempty,oneof=base64"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
@@ -410,7 +601,7 @@ type CompareReportsInput struct {
 
 // ReportReader is one report a Go caller streams to [ReadReports].
 type ReportReader struct {
-	// FormatPlaywrightJSON or FormatJUnit.
+	// A format of the table: FormatPlaywrightJSON, FormatJUnit, ...
 	Format ReportFormat
 	// The report's bytes, read once, token by token.
 	R io.Reader
@@ -444,8 +635,8 @@ func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (
 	b := newTrialBuilder(m)
 	for i, r := range reports {
 		root := field("reports").at(i).dot("content")
-		if r.Format != FormatJUnit && r.Format != FormatPlaywrightJSON {
-			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{string(FormatJUnit), string(FormatPlaywrightJSON)}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
+		if formatRow(r.Format) == nil {
+			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), reportFormatNames, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
 		}
 		if r.R == nil {
 			return nil, newError(CodeInvalidArgument, root, nil, "the reader is nil; pass the report's content")
@@ -458,6 +649,54 @@ func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (
 		return nil, err
 	}
 	return b, nil
+}
+
+// readOneReport reads one report of a format on its own.
+func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
+	if err := checkContext(ctx); err != nil {
+		return ImportedTrials{}, err
+	}
+	if r == nil {
+		return ImportedTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
+	}
+	if err := mappingProblems(m); err != nil {
+		return ImportedTrials{}, err
+	}
+	b := newTrialBuilder(m)
+	if err := b.read(ctx, r, format, reportRoot); err != nil {
+		return ImportedTrials{}, err
+	}
+	if err := b.done(reportRoot); err != nil {
+		return ImportedTrials{}, err
+	}
+	return b.out, nil
+}
+
+// read reads one report into the builder, with the reader of its format's
+// row, once the mapping is one the format can answer.
+func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
+	row := formatRow(format)
+	if row == nil {
+		return newError(CodeInvalidArgument, root, reportFormatNames, "%s is not a report format; use one of the allowed values", echo.Value(format))
+	}
+	b.format = row
+	if !row.tags {
+		for _, src := range []*ReportSource{&b.mapping.Planner, &b.mapping.Journey, b.mapping.Repetition} {
+			if src != nil && src.From == FromTag {
+				return newError(CodeInvalidArgument, reportRoot, nil, "is %s", row.noTags)
+			}
+		}
+	}
+	return row.read(b, ctx, r, root)
+}
+
+// done checks that the reports read had a test that ran.
+func (b *trialBuilder) done(root Path) error {
+	if len(b.out.Trials) == 0 {
+		return newError(CodeInvalidArgument, root, nil,
+			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", b.out.Tests, b.out.Skipped)
+	}
+	return nil
 }
 
 // CompareReports reads the reports with [ReadReports] and compares their
@@ -487,6 +726,15 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	readers := make([]ReportReader, len(in.Reports))
 	for i, r := range in.Reports {
 		readers[i] = ReportReader{Format: r.Format, R: strings.NewReader(r.Content)}
+		if r.Encoding == "base64" {
+			// The decoded bytes are at most 3/4 of the content's, which
+			// max_playwright_report_bytes bounds.
+			raw, err := base64.StdEncoding.DecodeString(r.Content)
+			if err != nil {
+				return ReportsComparison{}, newError(CodeInvalidArgument, field("reports").at(i).dot("content"), nil, "is not base64 (RFC 4648, with padding): encode the file's bytes, or leave encoding out for a text report")
+			}
+			readers[i].R = bytes.NewReader(raw)
+		}
 	}
 	b, err := readReports(ctx, in.Mapping, readers)
 	if err != nil {
@@ -582,4 +830,47 @@ func stripANSI(s string) string {
 // controls but tab and line feed, DEL, and the bidi controls.
 func plainDrop(r rune) bool {
 	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// scalarText reads one value of a JSON document as the text a mapping or a
+// reader compares: a string as it is, a number in its shortest decimal form
+// (1.0 is "1"), true and false; ok is false for null, an object or an array,
+// which are skipped.
+func scalarText(d *jsonDoc, at Path) (text string, ok bool, err error) {
+	switch d.dec.PeekKind() {
+	case '"':
+		s, err := d.str(at)
+		return echo.Cut(s, keptValueBytes), err == nil, err
+	case '0':
+		n, err := d.num(at)
+		return formatNumber(n), err == nil, err
+	case 't', 'f':
+		tok, err := d.token()
+		if err != nil {
+			return "", false, err
+		}
+		return strconv.FormatBool(tok.Bool()), true, nil
+	}
+	return "", false, d.skip(at)
+}
+
+// formatNumber is a number's shortest decimal form.
+func formatNumber(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
+
+// decimal parses a number as scalarText writes it (or as a person writes one
+// in a mapping): decimal digits only, so that no "NaN", "Inf" or hexadecimal
+// form gets in.
+func decimal(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.TrimLeft(s, "0123456789.eE+-") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	return n, err == nil
+}
+
+// wholeNumber parses a whole number as scalarText writes it.
+func wholeNumber(s string) (float64, bool) {
+	n, ok := decimal(s)
+	return n, ok && n == math.Trunc(n) && math.Abs(n) < 1<<53
 }

@@ -123,7 +123,7 @@ const (
 	exportPlaywrightSpecDescription = "Export a journey as a deterministic Playwright Test spec and the mapping for " +
 		"automium_compare_reports. Nothing runs."
 
-	compareReportsDescription = "Compare planners on Playwright JSON or JUnit reports passed inline: counts, triage " +
+	compareReportsDescription = "Compare planners on test or agent-eval reports passed inline: counts, triage " +
 		"and the observed comparison."
 )
 

@@ -3,7 +3,9 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -285,6 +287,14 @@ func callCases(t testing.TB) []callCase {
 			args:     strings.Replace(playwrightReports, `\"projectName\":\"challenger\"`, `\"projectName\":\"stranger\"`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content.suites[0].specs[0].tests[1]"},
 
+		// automium_compare_reports, with an Inspect AI .eval archive in base64
+		{name: "compare an Inspect AI .eval archive", tool: "automium_compare_reports", args: inspectReports(t, "")},
+		{name: "compare an Inspect AI .eval archive not in base64", tool: "automium_compare_reports", args: inspectReports(t, "*"),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content"},
+		{name: "compare an Inspect AI .eval archive in an unknown encoding", tool: "automium_compare_reports",
+			args:     strings.Replace(inspectReports(t, ""), `"encoding":"base64"`, `"encoding":"gzip"`, 1),
+			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].encoding"},
+
 		// automium_export_playwright_spec
 		{name: "export a reference journey as a Playwright spec", tool: "automium_export_playwright_spec", args: v["automium_export_playwright_spec"]},
 		{name: "export a journey in an unknown language", tool: "automium_export_playwright_spec",
@@ -532,3 +542,16 @@ const playwrightReports = `{"corpusVersion":"owned-corpus-2026.11",` +
 	`{\"projectName\":\"challenger\",\"status\":\"flaky\",\"results\":[{\"retry\":0,\"status\":\"failed\",\"duration\":30100},` +
 	`{\"retry\":1,\"status\":\"passed\",\"duration\":36100}]}]}]}]}"}],` +
 	`"mapping":{"planner":{"from":"project"},"journey":{"from":"tag","name":"journey"}}}`
+
+// inspectReports is a compare_reports call of a real Inspect AI .eval log
+// (testdata/agent-evals), its bytes in base64 followed by junk.
+func inspectReports(t testing.TB, junk string) string {
+	data, err := os.ReadFile("../testdata/agent-evals/inspect/log_streaming.eval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return `{"corpusVersion":"owned-corpus-2026.11",` +
+		`"planners":[{"id":"azureai/Meta-Llama-3-1-405B-Instruct-jqf","vendor":"azureai","model":"Meta-Llama-3-1-405B-Instruct"}],` +
+		`"reports":[{"format":"inspect-ai","encoding":"base64","content":"` + base64.StdEncoding.EncodeToString(data) + junk + `"}],` +
+		`"mapping":{"planner":{"from":"project"},"journey":{"from":"annotation","name":"id"},"appId":"helpdesk","fixtureId":"helpdesk-agent-queue"}}`
+}
