@@ -76,7 +76,7 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 	jr := &junitRead{b: b, d: d, props: b.wanted(FromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false
 	for {
-		tok, err := d.token(root)
+		tok, err := d.token(d.root())
 		if err == io.EOF {
 			if !seenRoot {
 				return newError(CodeInvalidArgument, root, nil, "has no root element; pass the reporter's output unedited")
@@ -98,12 +98,11 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 			seenRoot = true
 			switch t.Name.Local {
 			case "testsuites":
-				at := root.Field("testsuites")
-				if err := jr.suites(at, nil, ""); err != nil {
+				if err := jr.suites(d.root().field("testsuites"), nil, ""); err != nil {
 					return err
 				}
 			case "testsuite":
-				if err := jr.suite(t, root.Field("testsuite"), nil, ""); err != nil {
+				if err := jr.suite(t, d.root().field("testsuite"), nil, ""); err != nil {
 					return err
 				}
 			default:
@@ -120,7 +119,7 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 // maxCountedNames distinct names are counted, so that a flood of distinct
 // names costs no memory: a child of a name beyond them is at.name[0] in an
 // error's path. Children skipped whole are not counted at all.
-func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) error, text func(s string)) error {
+func (jr *junitRead) children(at docAt, elem func(t xml.StartElement, at docAt) error, text func(s string)) error {
 	var counts map[string]int
 	for {
 		tok, err := jr.d.token(at)
@@ -149,7 +148,7 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 			if counted || len(counts) < maxCountedNames {
 				counts[name] = i + 1
 			}
-			if err := elem(t, at.Field(name).Index(i)); err != nil {
+			if err := elem(t, at.field(name).index(i)); err != nil {
 				return err
 			}
 		}
@@ -161,11 +160,11 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 const maxCountedNames = 32
 
 // skip reads and drops the rest of the element just started.
-func (jr *junitRead) skip(at Path) error { return jr.children(at, nil, nil) }
+func (jr *junitRead) skip(at docAt) error { return jr.children(at, nil, nil) }
 
 // suites reads a testsuites element, or a testsuite's nested testsuites.
-func (jr *junitRead) suites(at Path, inherited map[string]string, host string) error {
-	return jr.children(at, func(t xml.StartElement, at Path) error {
+func (jr *junitRead) suites(at docAt, inherited map[string]string, host string) error {
+	return jr.children(at, func(t xml.StartElement, at docAt) error {
 		if t.Name.Local == "testsuite" {
 			return jr.suite(t, at, inherited, host)
 		}
@@ -184,7 +183,7 @@ func attr(t xml.StartElement, name string) (string, bool) {
 
 // suite reads one testsuite: its hostname and properties apply to its
 // testcases (and nested testsuites) unless they say otherwise.
-func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]string, host string) error {
+func (jr *junitRead) suite(t xml.StartElement, at docAt, inherited map[string]string, host string) error {
 	if h, ok := attr(t, "hostname"); ok {
 		host = echo.Cut(h, keptValueBytes)
 	}
@@ -195,11 +194,11 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + instant(stamp) + "\x00" + host
 	}
 	props := inherited
-	return jr.children(at, func(c xml.StartElement, at Path) error {
+	return jr.children(at, func(c xml.StartElement, at docAt) error {
 		switch c.Name.Local {
 		case "properties":
 			props = maps2(inherited)
-			return jr.properties(at, func(name, value string, _ Path) {
+			return jr.properties(at, func(name, value string, _ docAt) {
 				if _, ok := props[name]; !ok && len(props) < 2*len(jr.props)+2 {
 					props[name] = value
 				}
@@ -224,8 +223,8 @@ func maps2(m map[string]string) map[string]string {
 
 // properties reads a properties element, calling keep for each property the
 // mapping or the token properties read.
-func (jr *junitRead) properties(at Path, keep func(name, value string, at Path)) error {
-	return jr.children(at, func(p xml.StartElement, at Path) error {
+func (jr *junitRead) properties(at docAt, keep func(name, value string, at docAt)) error {
+	return jr.children(at, func(p xml.StartElement, at docAt) error {
 		if p.Name.Local != "property" {
 			return jr.skip(at)
 		}
@@ -250,8 +249,8 @@ func (jr *junitRead) properties(at Path, keep func(name, value string, at Path))
 }
 
 // testcase reads one testcase and adds it to the builder.
-func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]string, host, suiteID string) error {
-	t := &testRecord{at: at, line: jr.d.line(), project: host, attempts: 1}
+func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]string, host, suiteID string) error {
+	t := &testRecord{at: at.kept(), line: jr.d.line(), project: host, attempts: 1}
 	name, _ := attr(c, "name")
 	class, _ := attr(c, "classname")
 	key := suiteID + "\x00" + echo.Cut(class, keptValueBytes) + "\x00" + echo.Cut(name, keptValueBytes)
@@ -268,12 +267,12 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
 		if !ok {
-			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
+			return newError(CodeInvalidArgument, at.path(), nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
 	}
 	own := map[string]bool{}
-	keep := func(name, value string, at Path) {
+	keep := func(name, value string, at docAt) {
 		own[name] = true
 		switch name {
 		case InputTokensAnnotation:
@@ -286,7 +285,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 	}
 	failed, errored := false, false
 	timedOut := false
-	err := jr.children(at, func(e xml.StartElement, at Path) error {
+	err := jr.children(at, func(e xml.StartElement, at docAt) error {
 		el := e.Name.Local
 		switch {
 		case el == "properties":
@@ -315,7 +314,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			}
 			t.keepError(msg)
 			var first strings.Builder
-			if err := jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) {
+			if err := jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) {
 				if first.Len() < limit.MaxTriageErrorBytes {
 					first.WriteString(s)
 				}
@@ -326,7 +325,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			t.keepError(line)
 			return nil
 		case el == "system-out":
-			return jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) { attachments(t, s) })
+			return jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) { attachments(t, s) })
 		}
 		return jr.skip(at)
 	}, nil)

@@ -150,12 +150,12 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
 	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
-	if err := d.object(root, func(name string, at Path) error {
+	if err := d.object(d.root(), func(name string, at docAt) error {
 		if name != "suites" {
 			return d.skip(at)
 		}
 		sawSuites = true
-		return d.array(at, func(_ int, at Path) error { return pr.suite(at, 1) })
+		return d.array(at, func(_ int, at docAt) error { return pr.suite(at, 1) })
 	}); err != nil {
 		return err
 	}
@@ -177,17 +177,17 @@ type pwRead struct {
 	notes []string // annotation types the mapping reads
 }
 
-func (pr *pwRead) suite(at Path, depth int) error {
+func (pr *pwRead) suite(at docAt, depth int) error {
 	if depth > limit.MaxPlaywrightSuiteDepth {
-		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
+		return newError(CodeLimitExceeded, at.path(), nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
 	}
 	d := pr.d
-	return d.object(at, func(name string, at Path) error {
+	return d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "specs":
-			return d.array(at, func(_ int, at Path) error { return pr.spec(at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.spec(at) })
 		case "suites":
-			return d.array(at, func(_ int, at Path) error { return pr.suite(at, depth+1) })
+			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, depth+1) })
 		}
 		return d.skip(at)
 	})
@@ -195,19 +195,19 @@ func (pr *pwRead) suite(at Path, depth int) error {
 
 // spec reads one spec. Its tags may come after its tests, so its tests wait
 // until the spec ends; what they keep is bounded.
-func (pr *pwRead) spec(at Path) error {
+func (pr *pwRead) spec(at docAt) error {
 	d := pr.d
 	var tests []*testRecord
 	var tags [][2]string // (name, value) of the tags the mapping reads
 	var id string
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "id":
 			s, err := d.str(at)
 			id = echo.Cut(s, keptValueBytes)
 			return err
 		case "tags":
-			return d.array(at, func(_ int, at Path) error {
+			return d.array(at, func(_ int, at docAt) error {
 				s, err := d.str(at)
 				if err != nil {
 					return err
@@ -221,9 +221,9 @@ func (pr *pwRead) spec(at Path) error {
 				return nil
 			})
 		case "tests":
-			return d.array(at, func(_ int, at Path) error {
+			return d.array(at, func(_ int, at docAt) error {
 				if pr.b.out.Tests+len(tests) >= limit.MaxObservedTrials {
-					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
+					return newError(CodeLimitExceeded, at.path(), nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
 				}
 				t, err := pr.test(at)
 				tests = append(tests, t)
@@ -257,14 +257,14 @@ func (pr *pwRead) spec(at Path) error {
 	return nil
 }
 
-func (pr *pwRead) test(at Path) (*testRecord, error) {
+func (pr *pwRead) test(at docAt) (*testRecord, error) {
 	d := pr.d
-	t := &testRecord{at: at, msKnown: true}
+	t := &testRecord{at: at.kept(), msKnown: true}
 	var status string
 	sawStatus := false
 	results := 0
 	var lastStatus string
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "projectName":
 			s, err := d.str(at)
@@ -275,12 +275,12 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 			status, sawStatus = echo.Cut(s, keptValueBytes), true
 			return err
 		case "annotations":
-			return d.array(at, func(_ int, at Path) error { return pr.annotation(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.annotation(t, at) })
 		case "results":
 			resultsAt := at
-			return d.array(at, func(i int, at Path) error {
+			return d.array(at, func(i int, at docAt) error {
 				if results++; results > limit.MaxPlaywrightResults {
-					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
+					return newError(CodeLimitExceeded, resultsAt.path(), nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 				}
 				st, err := pr.result(t, at, i == 0)
 				lastStatus = st
@@ -301,13 +301,13 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 	case "unexpected":
 	default:
 		if !sawStatus {
-			return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")
+			return t, newError(CodeInvalidArgument, at.field("status").path(), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")
 		}
-		return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses,
+		return t, newError(CodeInvalidArgument, at.field("status").path(), playwrightStatuses,
 			"%s is not a test status of Playwright's JSON reporter; use one of the allowed values", echo.Value(status))
 	}
 	if results == 0 {
-		return t, newError(CodeInvalidArgument, at.Field("results"), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", status)
+		return t, newError(CodeInvalidArgument, at.field("results").path(), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", status)
 	}
 	t.attempts = results
 	switch lastStatus {
@@ -321,11 +321,10 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 
 // annotation reads one annotation of a test, keeping it if the mapping or
 // the token annotations read its type.
-func (pr *pwRead) annotation(t *testRecord, at Path) error {
+func (pr *pwRead) annotation(t *testRecord, at docAt) error {
 	d := pr.d
 	var typ, desc string
-	var descAt Path
-	if err := d.object(at, func(name string, at Path) error {
+	if err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "type":
 			s, err := d.str(at)
@@ -333,7 +332,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 			return err
 		case "description":
 			s, err := d.str(at)
-			desc, descAt = echo.Cut(s, keptValueBytes), at
+			desc = echo.Cut(s, keptValueBytes)
 			return err
 		}
 		return d.skip(at)
@@ -342,9 +341,9 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 	}
 	switch {
 	case typ == InputTokensAnnotation:
-		t.keepToken(0, desc, descAt)
+		t.keepToken(0, desc, at.field("description"))
 	case typ == OutputTokensAnnotation:
-		t.keepToken(1, desc, descAt)
+		t.keepToken(1, desc, at.field("description"))
 	case containsString(pr.notes, typ):
 		t.keep(string(FromAnnotation)+"\x00"+typ, desc)
 	}
@@ -352,11 +351,11 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 }
 
 // result reads one result (attempt) of a test and returns its status.
-func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
+func (pr *pwRead) result(t *testRecord, at docAt, first bool) (string, error) {
 	d := pr.d
 	var status string
 	sawDuration := false
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "status":
 			s, err := d.str(at)
@@ -368,7 +367,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 				return err
 			}
 			if ms < 0 || ms > limit.MaxTrialLatencyMs {
-				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
 			}
 			t.ms += ms
 			sawDuration = true
@@ -382,11 +381,11 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 		case "error":
 			return pr.errorValue(t, at)
 		case "errors":
-			return d.array(at, func(_ int, at Path) error { return pr.errorValue(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.errorValue(t, at) })
 		case "attachments":
-			return d.array(at, func(_ int, at Path) error { return pr.attachment(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.attachment(t, at) })
 		case "steps":
-			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.step(t, at) })
 		}
 		return d.skip(at)
 	})
@@ -400,7 +399,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 // step that has an error, outermost first, is kept once. A test.step that
 // fails carries the error of the expect inside it too, so the outermost one
 // is the step the spec named (in an exported spec, a graph node ID).
-func (pr *pwRead) step(t *testRecord, at Path) error {
+func (pr *pwRead) step(t *testRecord, at docAt) error {
 	d := pr.d
 	if d.dec.PeekKind() != '{' {
 		return d.skip(at)
@@ -408,7 +407,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 	var title string
 	failed := false
 	had := t.step != ""
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "title":
 			if d.dec.PeekKind() != '"' {
@@ -420,7 +419,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 		case "error":
 			failed = d.dec.PeekKind() == '{'
 		case "steps":
-			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.step(t, at) })
 		}
 		return d.skip(at)
 	})
@@ -433,12 +432,12 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 }
 
 // errorValue reads a TestError, keeping the first message.
-func (pr *pwRead) errorValue(t *testRecord, at Path) error {
+func (pr *pwRead) errorValue(t *testRecord, at docAt) error {
 	d := pr.d
 	if d.dec.PeekKind() != '{' {
 		return d.skip(at)
 	}
-	return d.object(at, func(name string, at Path) error {
+	return d.object(at, func(name string, at docAt) error {
 		if name == "message" && d.dec.PeekKind() == '"' {
 			s, err := d.str(at)
 			t.keepError(s)
@@ -450,10 +449,10 @@ func (pr *pwRead) errorValue(t *testRecord, at Path) error {
 
 // attachment reads one attachment, keeping its name and path (a body,
 // inline, is skipped).
-func (pr *pwRead) attachment(t *testRecord, at Path) error {
+func (pr *pwRead) attachment(t *testRecord, at docAt) error {
 	d := pr.d
 	var name, path string
-	if err := d.object(at, func(member string, at Path) error {
+	if err := d.object(at, func(member string, at docAt) error {
 		switch member {
 		case "name":
 			s, err := d.str(at)

@@ -193,11 +193,11 @@ func (t *testRecord) keep(name, v string) {
 }
 
 // keepToken adds one token annotation's value.
-func (t *testRecord) keepToken(i int, v string, at Path) {
+func (t *testRecord) keepToken(i int, v string, at docAt) {
 	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || n < 0 || n != math.Trunc(n) || n > limit.MaxTrialTokens {
 		if t.tokenBad.steps == nil {
-			t.tokenBad = at
+			t.tokenBad = at.path()
 		}
 		return
 	}
