@@ -39,9 +39,13 @@ var junitFormat = reportFormat{
 //   - tag: refused, since JUnit records no tags;
 //   - passed: no <failure>, <error> or <skipped>; <skipped> leaves the
 //     testcase out, counted in Skipped;
+//   - failed: a <failure> or an <error> (Playwright's junit reporter writes
+//     <error> for an Error thrown in the test body, Surefire for an exception
+//     the test threw);
 //   - notEvaluable: an <error> (outcome error) or a failure or error whose
-//     message says "timeout" (outcome timedOut), as the mapping's notEvaluable
-//     lists them (error by default);
+//     message says "timeout" (outcome timedOut), only as the mapping's
+//     notEvaluable lists them (neither by default: JUnit has no element for
+//     an interrupted run);
 //   - attempts: 1 plus its rerun elements (flakyFailure, flakyError,
 //     rerunFailure, rerunError, as Surefire, pytest-rerunfailures and
 //     Playwright's junit reporter with includeRetries write them);

@@ -40,7 +40,7 @@ type ReportMapping struct {
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
-	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
 // reportRoot is the path of the report's content: the report argument of
@@ -72,7 +72,8 @@ var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 //     unexpected is a failure;
 //   - notEvaluable: a test that did not pass and whose last result has a
 //     status the mapping's notEvaluable lists (interrupted by default;
-//     timedOut on request);
+//     timedOut on request); a test interrupted on its only attempt, which
+//     the reporter gives status skipped, is interrupted, not skipped;
 //   - attempts: its results (the first run and its retries); a flaky test
 //     passed after more than one, so it was rescued by a retry;
 //   - latencyMs: the sum of the durations of all its results, rounded: the
@@ -292,13 +293,19 @@ func (pr *pwRead) test(at docAt) (*testRecord, error) {
 	if err != nil {
 		return t, err
 	}
-	switch status {
-	case "skipped":
+	switch {
+	case status == "skipped" && lastStatus == "interrupted":
+		// Playwright's outcome leaves interrupted results out, so a test
+		// stopped on its only attempt reads skipped: it ran, and the run,
+		// not the planner, ended it.
+		t.attempts, t.outcome = results, OutcomeInterrupted
+		return t, nil
+	case status == "skipped":
 		t.skipped = true
 		return t, nil
-	case "expected", "flaky":
+	case status == "expected" || status == "flaky":
 		t.passed = true
-	case "unexpected":
+	case status == "unexpected":
 	default:
 		if !sawStatus {
 			return t, newError(CodeInvalidArgument, at.field("status").path(), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")

@@ -81,21 +81,31 @@ func formatRow(f ReportFormat) *reportFormat {
 type Outcome string
 
 // The outcomes a mapping may call not evaluable; absent, a mapping calls
-// OutcomeError and OutcomeInterrupted not evaluable, which say nothing about
-// the planner, and a timeout stays a failure.
+// only OutcomeInterrupted not evaluable: the producer's own word for a run it
+// stopped, which says nothing about the planner. Everything else a producer
+// reports as a failure stays one, so that no mapping hides a regression by
+// default.
 const (
 	// OutcomeInterrupted is a Playwright test whose last result has status
-	// interrupted: the run was stopped (a crashed worker, a cancelled job).
+	// interrupted: the run was stopped (a crashed worker, a cancelled job,
+	// --max-failures). A test interrupted on its only attempt is one too,
+	// though Playwright's JSON reporter gives it status skipped (its outcome
+	// leaves interrupted results out); JUnit cannot tell it from a skipped
+	// test, since Playwright's junit reporter writes <skipped/> for it.
 	OutcomeInterrupted Outcome = "interrupted"
 	// OutcomeTimedOut is a Playwright test whose last result has status
 	// timedOut, or a JUnit failure or error whose message says "timeout"
 	// (Playwright's and pytest-timeout's wording; a heuristic, since JUnit has
-	// no timeout element).
+	// no timeout element). A timeout is a failure unless the mapping lists
+	// it: a journey that never finishes is the planner's failure as often as
+	// the machine's, and the producer does not say which.
 	OutcomeTimedOut Outcome = "timedOut"
 	// OutcomeError is a JUnit testcase with an <error> rather than a
 	// <failure>: JUnit's name for an unexpected exception outside the
-	// assertions. Playwright's junit reporter writes <error> for any failure
-	// not raised by an expect matcher.
+	// assertions. It is a failure unless the mapping lists it: Playwright's
+	// junit reporter writes <error> for every failure not raised by an
+	// expect matcher (a thrown Error in the test body, a locator timeout), and
+	// Surefire for an exception the test threw, both the planner's failure.
 	OutcomeError Outcome = "error"
 	// OutcomeNone, alone, says that no outcome is not evaluable: every test
 	// that ran passed or failed.
@@ -103,9 +113,11 @@ const (
 )
 
 // defaultNotEvaluable is what a mapping without notEvaluable calls not
-// evaluable: an interrupted run and a JUnit error, which say nothing about
-// the planner. A timeout stays a failure unless the caller says otherwise.
-var defaultNotEvaluable = []Outcome{OutcomeError, OutcomeInterrupted}
+// evaluable: an interrupted run, which says nothing about the planner. A JUnit
+// error and a timeout stay failures unless the caller says otherwise. (Until
+// December 2026 a JUnit <error> was not evaluable by default, and Playwright's
+// JUnit of a journey that threw on every run hid its regression.)
+var defaultNotEvaluable = []Outcome{OutcomeInterrupted}
 
 // The annotation types (Playwright JSON) and property names (JUnit) that
 // carry a trial's tokens; a test with neither has its tokens unknown.
@@ -124,8 +136,8 @@ type ImportedTrials struct {
 	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
 	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
 	Sources       []string      `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
-	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
-	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed, not-evaluable or rescued trials, at most 100, with what triage needs"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed, not-evaluable or rescued trials beyond those in triage"`
 }
 
 // TrialTriage is what a failed or not-evaluable trial leaves for triage:
@@ -137,6 +149,7 @@ type TrialTriage struct {
 	JourneyID    string             `json:"journeyId" jsonschema:"journey of the trial"`
 	Repetition   int                `json:"repetition" jsonschema:"repetition of the trial"`
 	NotEvaluable bool               `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	Rescued      bool               `json:"rescued,omitempty" jsonschema:"passed on a retry: the error is its first attempt's"`
 	FailedStep   string             `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
 	Error        string             `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
 	Attachments  []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
@@ -375,11 +388,13 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Flaky += b2i(tr.Recovered)
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
-	if !t.passed {
+	// A trial a retry rescued failed its first attempt: what failed then is
+	// what "why is it flaky" asks, so it is kept with the failures.
+	if !t.passed || tr.Recovered {
 		if len(b.out.Triage) < limit.MaxTriage {
 			b.out.Triage = append(b.out.Triage, TrialTriage{
 				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
-				NotEvaluable: notEval, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
+				NotEvaluable: notEval, Rescued: tr.Recovered, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
 			})
 		} else {
 			b.out.TriageOmitted++
@@ -435,8 +450,8 @@ type ReportImport struct {
 	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
 	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
 	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
-	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
-	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed, not-evaluable or rescued trials, at most 100, for triage"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed, not-evaluable or rescued trials beyond those in triage"`
 }
 
 func importOf(read ImportedTrials) ReportImport {
