@@ -197,6 +197,10 @@ func (jr *junitRead) suite(t xml.StartElement, at docAt, inherited map[string]st
 	if stamp != "" {
 		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + instant(stamp) + "\x00" + host
 	}
+	var began suiteStart
+	if t, zoned, ok := parseInstant(stamp); ok && zoned {
+		began = suiteStart{unixNano: t.UnixNano(), known: true}
+	}
 	props := inherited
 	return jr.children(at, func(c xml.StartElement, at docAt) error {
 		switch c.Name.Local {
@@ -208,7 +212,7 @@ func (jr *junitRead) suite(t xml.StartElement, at docAt, inherited map[string]st
 				}
 			})
 		case "testcase":
-			return jr.testcase(c, at, props, host, suiteID)
+			return jr.testcase(c, at, props, host, suiteID, began)
 		case "testsuite":
 			return jr.suite(c, at, props, host)
 		}
@@ -253,7 +257,13 @@ func (jr *junitRead) properties(at docAt, keep func(name, value string, at docAt
 }
 
 // testcase reads one testcase and adds it to the builder.
-func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]string, host, suiteID string) error {
+// suiteStart is a testsuite's timestamp as an instant, when it has a zone.
+type suiteStart struct {
+	unixNano int64
+	known    bool
+}
+
+func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]string, host, suiteID string, began suiteStart) error {
 	t := &testRecord{at: at.kept(), line: jr.d.line(), project: host, attempts: 1}
 	name, _ := attr(c, "name")
 	class, _ := attr(c, "classname")
@@ -267,6 +277,16 @@ func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]str
 		// share them, the same report passed twice always does. Without a
 		// timestamp nothing tells two runs apart.
 		t.identity = string(FormatJUnit) + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
+		if began.known {
+			// Playwright's junit reporter names a testcase by its title path
+			// below the file (describe › ... › title) and its class by the
+			// file: the run's key whatever the format (runKey).
+			titles := titleStep([32]byte{}, class)
+			for part := range strings.SplitSeq(name, " › ") {
+				titles = titleStep(titles, part)
+			}
+			t.run, t.runKnown, t.runStart = newRunKey(titles, host, jr.ordinal[key]), true, began.unixNano
+		}
 	}
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)

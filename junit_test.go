@@ -496,6 +496,8 @@ func TestSameShardHoweverTimestamped(t *testing.T) {
 		{"offset", "2026-12-01T20:00:00.000Z", "2026-12-01T22:00:00+02:00", true},
 		{"lower case", "2026-12-01T20:00:00Z", "2026-12-01t20:00:00z", true},
 		{"spaces", "2026-12-01T20:00:00Z", " 2026-12-01T20:00:00Z ", true},
+		{"space for T (RFC 3339 allows it)", "2026-12-01T20:00:00.000Z", "2026-12-01 20:00:00Z", true},
+		{"space for T and an offset", "2026-12-01T20:00:00.5Z", "2026-12-01 21:30:00.500000+01:30", true},
 		{"local time, fraction", "2026-12-01T20:00:00", "2026-12-01T20:00:00.000", true},
 		{"another instant", "2026-12-01T20:00:00Z", "2026-12-01T20:00:01Z", false},
 		{"another local time", "2026-12-01T20:00:00", "2026-12-01T20:00:00.5", false},

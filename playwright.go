@@ -151,12 +151,31 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
 	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
+	var started int64
+	startKnown := false
 	if err := d.object(d.root(), func(name string, at docAt) error {
-		if name != "suites" {
-			return d.skip(at)
+		switch name {
+		case "suites":
+			sawSuites = true
+			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, 1, pwTitles{known: true}) })
+		case "stats":
+			// When the run started, after the suites: the start of the
+			// window each test's run began in (runKey).
+			if d.dec.PeekKind() != '{' {
+				return d.skip(at)
+			}
+			return d.object(at, func(name string, at docAt) error {
+				if name != "startTime" || d.dec.PeekKind() != '"' {
+					return d.skip(at)
+				}
+				s, err := d.str(at)
+				if t, zoned, ok := parseInstant(s); ok && zoned {
+					started, startKnown = t.UnixNano(), true
+				}
+				return err
+			})
 		}
-		sawSuites = true
-		return d.array(at, func(_ int, at docAt) error { return pr.suite(at, 1) })
+		return d.skip(at)
 	}); err != nil {
 		return err
 	}
@@ -167,7 +186,15 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 		return newError(CodeInvalidArgument, root, nil,
 			"has no suites: it is not a report of Playwright's JSON reporter; run the tests with --reporter=json and pass its output")
 	}
-	return nil
+	return b.flushRuns(started, startKnown)
+}
+
+// pwTitles is the digest of a suite's title path (titleStep), known once its
+// title is read: the file's suite is titled by the file, the suites below it
+// by their describe blocks, as Playwright's junit reporter writes them.
+type pwTitles struct {
+	digest [32]byte
+	known  bool
 }
 
 // pwRead reads one Playwright report's suites into a builder.
@@ -178,17 +205,27 @@ type pwRead struct {
 	notes []string // annotation types the mapping reads
 }
 
-func (pr *pwRead) suite(at docAt, depth int) error {
+func (pr *pwRead) suite(at docAt, depth int, parent pwTitles) error {
 	if depth > limit.MaxPlaywrightSuiteDepth {
 		return newError(CodeLimitExceeded, at.path(), nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
 	}
 	d := pr.d
+	// The reporter writes a suite's title first; a title that comes after
+	// its specs or suites leaves their runs unnamed across formats.
+	var titles pwTitles
 	return d.object(at, func(name string, at docAt) error {
 		switch name {
+		case "title":
+			if d.dec.PeekKind() != '"' {
+				return d.skip(at)
+			}
+			s, err := d.str(at)
+			titles = pwTitles{digest: titleStep(parent.digest, s), known: parent.known}
+			return err
 		case "specs":
-			return d.array(at, func(_ int, at docAt) error { return pr.spec(at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.spec(at, titles) })
 		case "suites":
-			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, depth+1) })
+			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, depth+1, titles) })
 		}
 		return d.skip(at)
 	})
@@ -196,13 +233,22 @@ func (pr *pwRead) suite(at docAt, depth int) error {
 
 // spec reads one spec. Its tags may come after its tests, so its tests wait
 // until the spec ends; what they keep is bounded.
-func (pr *pwRead) spec(at docAt) error {
+func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 	d := pr.d
 	var tests []*testRecord
 	var tags [][2]string // (name, value) of the tags the mapping reads
 	var id string
+	var titled bool
+	var titles [32]byte
 	err := d.object(at, func(name string, at docAt) error {
 		switch name {
+		case "title":
+			if d.dec.PeekKind() != '"' {
+				return d.skip(at)
+			}
+			s, err := d.str(at)
+			titles, titled = titleStep(suite.digest, s), suite.known
+			return err
 		case "id":
 			s, err := d.str(at)
 			id = echo.Cut(s, keptValueBytes)
@@ -236,8 +282,16 @@ func (pr *pwRead) spec(at docAt) error {
 	if err != nil {
 		return err
 	}
-	ordinal := map[string]int{}
+	ordinal, repeat := map[string]int{}, map[string]int{}
 	for _, t := range tests {
+		// Every test of the spec in a project is one repeat of it, in
+		// order, skipped ones included, as JUnit's testsuites count them.
+		repeat[t.project]++
+		if titled && t.runKnown {
+			t.run, t.runWindow = newRunKey(titles, t.project, repeat[t.project]), true
+		} else {
+			t.runKnown = false
+		}
 		for _, tg := range tags {
 			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}
@@ -383,6 +437,9 @@ func (pr *pwRead) result(t *testRecord, at docAt, first bool) (string, error) {
 			s, err := d.str(at)
 			if first {
 				t.identity = instant(s)
+				if at, zoned, ok := parseInstant(s); ok && zoned {
+					t.runStart, t.runKnown = at.UnixNano(), true
+				}
 			}
 			return err
 		case "error":

@@ -176,21 +176,30 @@ type testRecord struct {
 	at       Path
 	line     int    // XML line of the test; 0 for JSON
 	identity string // names the run of the test in its format, for duplicates
-	project  string
-	values   map[string][]string // mapped name -> distinct values, at most maxKeptValues
-	tokens   [2]float64          // summed input and output token annotations
-	tokensIn [2]bool             // whether each was given
-	tokenBad Path                // a token annotation that is not a count
-	skipped  bool
-	passed   bool
-	errored  bool    // a JUnit <error>, for totals
-	outcome  Outcome // the outcome a mapping may call not evaluable, or ""
-	attempts int
-	ms       float64
-	msKnown  bool
-	errMsg   string
-	step     string // the title of the first step that failed, in Playwright JSON
-	attach   []TriageAttachment
+	// run names the run whatever the format (runKey), when the report says
+	// enough: runStart is when it started (Unix nanoseconds: the first
+	// result's start in JSON, the testsuite's timestamp in JUnit).
+	run      runKey
+	runKnown bool
+	runStart int64
+	// runWindow says that the run started in a window from the report's
+	// start to runStart, known once the report is read (flushRuns).
+	runWindow bool
+	project   string
+	values    map[string][]string // mapped name -> distinct values, at most maxKeptValues
+	tokens    [2]float64          // summed input and output token annotations
+	tokensIn  [2]bool             // whether each was given
+	tokenBad  Path                // a token annotation that is not a count
+	skipped   bool
+	passed    bool
+	errored   bool    // a JUnit <error>, for totals
+	outcome   Outcome // the outcome a mapping may call not evaluable, or ""
+	attempts  int
+	ms        float64
+	msKnown   bool
+	errMsg    string
+	step      string // the title of the first step that failed, in Playwright JSON
+	attach    []TriageAttachment
 }
 
 // keep records one value of a mapped name, as a bounded distinct list.
@@ -250,8 +259,12 @@ type trialBuilder struct {
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
-	paths   []Path            // where each trial's test is
-	format  *reportFormat     // the format read, for messages
+	runSeen map[runKey][]runSeen
+	// pending are the runs of the JSON report being read, checked against
+	// the other format's once the report's start (stats) is read.
+	pending []pendingRun
+	paths   []Path        // where each trial's test is
+	format  *reportFormat // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -385,6 +398,13 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Trials = append(b.out.Trials, tr)
 	b.out.Sources = append(b.out.Sources, t.at.String())
 	b.paths = append(b.paths, t.at)
+	if t.runKnown {
+		if t.runWindow {
+			b.pending = append(b.pending, pendingRun{key: t.run, start: t.runStart, trial: len(b.out.Trials) - 1})
+		} else if err := b.sameRun(t.run, runSeen{trial: len(b.out.Trials) - 1, from: t.runStart, to: t.runStart}); err != nil {
+			return err
+		}
+	}
 	b.out.Flaky += b2i(tr.Recovered)
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
@@ -626,21 +646,122 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 
 // instant is a report's timestamp as the identity of a run keeps it: one
 // instant written any way RFC 3339 allows ("...00.000Z", "...00Z",
-// "...02:00+02:00", lower-case t and z) is one string, so the same shard passed
-// twice is caught however a tool re-wrote its timestamps; a timestamp with no
-// zone (as Surefire and pytest write local time) keeps its wall clock with its
-// fraction normalized; anything else is kept as written, cut.
+// "...02:00+02:00", a space or a lower-case t between date and time, a
+// lower-case z) is one string, so the same shard passed twice is caught
+// however a tool re-wrote its timestamps; a timestamp with no zone (as
+// Surefire and pytest write local time) keeps its wall clock with its fraction
+// normalized; anything else is kept as written, cut.
 func instant(s string) string {
-	s = strings.TrimSpace(s)
-	u := strings.ToUpper(s)
+	if t, zoned, ok := parseInstant(s); ok {
+		if zoned {
+			return t.UTC().Format(time.RFC3339Nano)
+		}
+		return t.Format(localInstant)
+	}
+	return echo.Cut(strings.TrimSpace(s), 64)
+}
+
+// localInstant is a timestamp with no zone.
+const localInstant = "2006-01-02T15:04:05.999999999"
+
+// parseInstant reads a timestamp as RFC 3339 writes it (T, t or a space
+// between date and time, Z, z or any offset, any fraction of a second), or
+// with no zone, which says a wall clock but no instant (zoned false).
+func parseInstant(s string) (t time.Time, zoned, ok bool) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	if len(u) > 10 && u[10] == ' ' {
+		u = u[:10] + "T" + u[11:]
+	}
 	if t, err := time.Parse(time.RFC3339Nano, u); err == nil {
-		return t.UTC().Format(time.RFC3339Nano)
+		return t, true, true
 	}
-	const local = "2006-01-02T15:04:05.999999999"
-	if t, err := time.Parse(local, u); err == nil {
-		return t.Format(local)
+	if t, err := time.Parse(localInstant, u); err == nil {
+		return t, false, true
 	}
-	return echo.Cut(s, 64)
+	return time.Time{}, false, false
+}
+
+// runKey names one run of a test as every reporter of Playwright writes it,
+// whatever the format: its file, its title path below the file, its project
+// and its place among its repeats (--repeat-each). A run is also when it
+// started, which the formats write differently: Playwright's JSON reporter
+// the run's start (stats.startTime) and each result's, its junit reporter the
+// moment the run began reporting (each testsuite's timestamp), which falls
+// between the two. So the same run written by both reporters is found by its
+// key and a JUnit timestamp inside the JSON test's window.
+type runKey [32]byte
+
+// titleStep is the digest of a title path one title further down: from a
+// zero digest, the file, then each describe block, then the test's title.
+func titleStep(parent [32]byte, title string) [32]byte {
+	h := sha256.New()
+	h.Write(parent[:])
+	h.Write([]byte(title))
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// newRunKey is the key of the run of a test whose title path has digest
+// titles, in project, the ordinal-th of its repeats.
+func newRunKey(titles [32]byte, project string, ordinal int) runKey {
+	return runKey(titleStep(titles, "\x00"+project+"\x00"+strconv.Itoa(ordinal)))
+}
+
+// runSeen is one trial's run, by when it started: a JSON test's window (from
+// its report's start to its first result's start), or a JUnit testcase's
+// instant (from == to). Times are Unix nanoseconds.
+type runSeen struct {
+	trial    int
+	from, to int64
+	window   bool // a window, as JSON gives it; else an instant, as JUnit does
+}
+
+// pendingRun is a run whose window waits for its report's start.
+type pendingRun struct {
+	key   runKey
+	start int64
+	trial int
+}
+
+// flushRuns checks and records the pending runs of the report just read,
+// whose start is runFrom (Unix nanoseconds); without one (known false) they
+// are dropped: nothing then says which JUnit timestamp is theirs.
+func (b *trialBuilder) flushRuns(runFrom int64, known bool) error {
+	pending := b.pending
+	b.pending = nil
+	if !known {
+		return nil
+	}
+	for _, p := range pending {
+		if err := b.sameRun(p.key, runSeen{trial: p.trial, from: runFrom, to: p.start, window: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sameRun refuses a run already read in the other format, then records it.
+func (b *trialBuilder) sameRun(key runKey, r runSeen) error {
+	for _, o := range b.runSeen[key] {
+		if o.window == r.window {
+			continue
+		}
+		j, x := o, r
+		if r.window {
+			j, x = r, o
+		}
+		if j.from <= x.from && x.from <= j.to {
+			return newError(CodeInvalidArgument, b.paths[r.trial], nil,
+				"is the same run of the same test as %s (same file, title, project and repeat, started then), written by another reporter; one run counts once: pass one format of each run",
+				b.out.Sources[o.trial])
+		}
+	}
+	if b.runSeen == nil {
+		b.runSeen = map[runKey][]runSeen{}
+	}
+	b.runSeen[key] = append(b.runSeen[key], r)
+	return nil
 }
 
 // stripANSI makes a test's error message plain text for triage: it drops the

@@ -2,7 +2,9 @@ package automium
 
 import (
 	"context"
+	"errors"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -74,5 +76,40 @@ func TestTeamRunSameFlagsBothFormats(t *testing.T) {
 	}
 	if diff := cmp.Diff(flags[FormatPlaywrightJSON], flags[FormatJUnit]); diff != "" {
 		t.Errorf("flags (-json +junit):\n%s", diff)
+	}
+}
+
+// TestSameRunBothFormats: one run written by both of Playwright's reporters
+// and passed in one call is refused, in either order, naming both places; a
+// run's identity is its test, project, repeat and start, not its format. The
+// same JUnit with its timestamps moved a day is another run, and counts.
+func TestSameRunBothFormats(t *testing.T) {
+	ctx := context.Background()
+	js := readFixture(t, "team-report.json", "AUTOMIUM_PLAYWRIGHT_TEAM_REPORT")
+	ju := readFixture(t, "team-junit.xml", "AUTOMIUM_PLAYWRIGHT_TEAM_JUNIT")
+	jsonR := func() ReportReader { return ReportReader{FormatPlaywrightJSON, strings.NewReader(js)} }
+	junitR := func(doc string) ReportReader { return ReportReader{FormatJUnit, strings.NewReader(doc)} }
+	for _, order := range []struct {
+		name    string
+		reports []ReportReader
+		at, as  string
+	}{
+		{"JSON then JUnit", []ReportReader{jsonR(), junitR(ju)}, "reports[1].content.testsuites.testsuite[0].testcase[0]", "reports[0].content.suites[0].specs[0].tests[0]"},
+		{"JUnit then JSON", []ReportReader{junitR(ju), jsonR()}, "reports[1].content.suites[0].specs[0].tests[0]", "reports[0].content.testsuites.testsuite[0].testcase[0]"},
+	} {
+		_, err := ReadReports(ctx, byProjectAndAnnotation, order.reports...)
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || ae.Field != order.at || !strings.Contains(ae.Message, order.as) || !strings.Contains(ae.Message, "same run") {
+			t.Errorf("%s: %v; want the same run refused at %s naming %s", order.name, err, order.at, order.as)
+		}
+	}
+	stamp := regexp.MustCompile(`timestamp="2026-12-0(\d)`)
+	later := stamp.ReplaceAllStringFunc(ju, func(m string) string { return m[:len(m)-1] + string(m[len(m)-1]+1) })
+	if later == ju {
+		t.Fatal("no timestamp moved")
+	}
+	got, err := ReadReports(ctx, byProjectAndAnnotation, jsonR(), junitR(later))
+	if err != nil || len(got.Trials) != 72 {
+		t.Errorf("JSON and the JUnit of a run a day later: %d trials, %v; want 72", len(got.Trials), err)
 	}
 }
