@@ -349,7 +349,8 @@ func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]str
 			t.keepError(line)
 			return nil
 		case el == "system-out":
-			return jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) { attachments(t, s) })
+			var m attachmentMarkers
+			return jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) { m.read(t, s) })
 		}
 		return jr.skip(at)
 	}, nil)
@@ -390,20 +391,77 @@ func junitSeconds(s string) (float64, bool) {
 	return sec, true
 }
 
-// attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.
-func attachments(t *testRecord, s string) {
-	for len(t.attach) < limit.MaxTriageAttachments {
-		_, rest, ok := strings.Cut(s, "[[ATTACHMENT|")
-		if !ok {
-			return
+// attachmentMarker opens an attachment's path in a system-out text; "]]"
+// closes it.
+const attachmentMarker = "[[ATTACHMENT|"
+
+// attachmentMarkers finds the [[ATTACHMENT|path]] markers of one system-out
+// text, read in the pieces the XML reader hands it: a CDATA section or a
+// comment splits the text, and may split a marker, which is found all the
+// same. It reads each byte once and keeps at most a path's worth of them.
+type attachmentMarkers struct {
+	k    int    // bytes of attachmentMarker matched; len(attachmentMarker) once in a path
+	path []byte // the path so far, from its first byte that is not space, at most maxAttachmentPathBytes
+	tail []byte // its last bytes once longer: its extension names its kind
+	long bool   // the path is longer than what path keeps
+	end  bool   // a ] was read after the path so far
+}
+
+// maxAttachmentPathBytes is what a marker keeps of a path: more than
+// keepAttachment keeps, so that a longer one is still cut where it says.
+const maxAttachmentPathBytes = limit.MaxPathLength + 8
+
+func (m *attachmentMarkers) read(t *testRecord, s string) {
+	for i := 0; i < len(s) && len(t.attach) < limit.MaxTriageAttachments; i++ {
+		c := s[i]
+		if m.k < len(attachmentMarker) {
+			switch {
+			case c == attachmentMarker[m.k]:
+				m.k++
+			case c == '[' && m.k == 2:
+				// "[[[": the last two still open a marker.
+			case c == '[':
+				m.k = 1
+			default:
+				m.k = 0
+			}
+			continue
 		}
-		path, after, ok := strings.Cut(rest, "]]")
-		if !ok {
-			return
+		switch {
+		case c == ']' && m.end:
+			path := strings.TrimSpace(string(m.path))
+			kind := path
+			if m.long {
+				kind = string(m.tail)
+			}
+			t.keepAttachment(attachmentKind(kind), path)
+			*m = attachmentMarkers{}
+			continue
+		case c == ']':
+			m.end = true
+			continue
+		case m.end:
+			m.end = false
+			m.add(']')
 		}
-		t.keepAttachment(attachmentKind(path), strings.TrimSpace(path))
-		s = after
+		m.add(c)
 	}
+}
+
+// add adds one byte to the path.
+func (m *attachmentMarkers) add(c byte) {
+	if len(m.path) == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		return
+	}
+	if len(m.path) < maxAttachmentPathBytes {
+		m.path = append(m.path, c)
+		return
+	}
+	m.long = true
+	if len(m.tail) == 8 {
+		m.tail = append(m.tail[:0], m.tail[1:]...)
+	}
+	m.tail = append(m.tail, c)
 }
 
 // attachmentKind names an attachment by its file's extension, as

@@ -349,6 +349,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
 		}
 		rep = n
+		// The repetition as a number: 1 and 01 are one repetition, refused
+		// here at the test's place rather than later at a trial's.
+		v = strconv.Itoa(n)
 		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
 			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each shard once",
 				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
