@@ -277,17 +277,16 @@ func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]str
 		// share them, the same report passed twice always does. Without a
 		// timestamp nothing tells two runs apart.
 		t.identity = string(FormatJUnit) + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
-		if began.known {
-			// Playwright's junit reporter names a testcase by its title path
-			// below the file (describe › ... › title) and its class by the
-			// file: the run's key whatever the format (runKey).
-			titles := titleStep([32]byte{}, class)
-			for part := range strings.SplitSeq(name, " › ") {
-				titles = titleStep(titles, part)
-			}
-			t.run, t.runKnown, t.runStart = newRunKey(titles, host, jr.ordinal[key]), true, began.unixNano
-		}
 	}
+	// Playwright's junit reporter names a testcase by its title path below
+	// the file (describe › ... › title) and its class by the file: the key of
+	// the test whatever the format (runKey), with when the run began
+	// reporting.
+	titles := titleStep([32]byte{}, class)
+	for part := range strings.SplitSeq(name, " › ") {
+		titles = titleStep(titles, part)
+	}
+	jr.b.runTest(newRunKey(titles, host, jr.ordinal[key]), began.unixNano, began.known)
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
 		if !ok {

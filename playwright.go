@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,6 +167,7 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
 	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
+	b.run.window = true
 	var started int64
 	startKnown := false
 	if err := d.object(d.root(), func(name string, at docAt) error {
@@ -201,7 +203,8 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 		return newError(CodeInvalidArgument, root, nil,
 			"has no suites: it is not a report of Playwright's JSON reporter; run the tests with --reporter=json and pass its output")
 	}
-	return b.flushRuns(started, startKnown)
+	b.run.from, b.run.fromKnown = started, startKnown
+	return nil
 }
 
 // pwTitles is the digest of a suite's title path (titleStep), known once its
@@ -302,11 +305,13 @@ func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 		// Every test of the spec in a project is one repeat of it, in
 		// order, skipped ones included, as JUnit's testsuites count them.
 		repeat[t.project]++
-		if titled && t.runKnown {
-			t.run, t.runWindow = newRunKey(titles, t.project, repeat[t.project]), true
-		} else {
-			t.runKnown = false
+		// A test that did not run has no start: it names the run's tests
+		// without bounding when the run began.
+		start, started := t.start, t.startKnown
+		if !started {
+			start = math.MaxInt64
 		}
+		pr.b.runTest(newRunKey(titles, t.project, repeat[t.project]), start, titled)
 		for _, tg := range tags {
 			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}
@@ -453,7 +458,7 @@ func (pr *pwRead) result(t *testRecord, at docAt, first bool) (string, error) {
 			if first {
 				t.identity = instant(s)
 				if at, zoned, ok := parseInstant(s); ok && zoned {
-					t.runStart, t.runKnown = at.UnixNano(), true
+					t.start, t.startKnown = at.UnixNano(), true
 				}
 			}
 			return err

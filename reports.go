@@ -195,30 +195,24 @@ type testRecord struct {
 	at       Path
 	line     int    // XML line of the test; 0 for JSON
 	identity string // names the run of the test in its format, for duplicates
-	// run names the run whatever the format (runKey), when the report says
-	// enough: runStart is when it started (Unix nanoseconds: the first
-	// result's start in JSON, the testsuite's timestamp in JUnit).
-	run      runKey
-	runKnown bool
-	runStart int64
-	// runWindow says that the run started in a window from the report's
-	// start to runStart, known once the report is read (flushRuns).
-	runWindow bool
-	project   string
-	values    map[string][]string // mapped name -> distinct values, at most maxKeptValues
-	tokens    [2]float64          // summed input and output token annotations
-	tokensIn  [2]bool             // whether each was given
-	tokenBad  Path                // a token annotation that is not a count
-	skipped   bool
-	passed    bool
-	errored   bool    // a JUnit <error>, for totals
-	outcome   Outcome // the outcome a mapping may call not evaluable, or ""
-	attempts  int
-	ms        float64
-	msKnown   bool
-	errMsg    string
-	step      string // the title of the first step that failed, in Playwright JSON
-	rep       int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
+	// start is when its first result started (Unix nanoseconds), if known.
+	start      int64
+	startKnown bool
+	project    string
+	values     map[string][]string // mapped name -> distinct values, at most maxKeptValues
+	tokens     [2]float64          // summed input and output token annotations
+	tokensIn   [2]bool             // whether each was given
+	tokenBad   Path                // a token annotation that is not a count
+	skipped    bool
+	passed     bool
+	errored    bool    // a JUnit <error>, for totals
+	outcome    Outcome // the outcome a mapping may call not evaluable, or ""
+	attempts   int
+	ms         float64
+	msKnown    bool
+	errMsg     string
+	step       string // the title of the first step that failed, in Playwright JSON
+	rep        int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
 	// noVerdict says that the producer gave no verdict (an unscored Inspect
 	// sample, a τ² infrastructure error): the trial is not evaluable
 	// whatever the mapping's notEvaluable says, since failed would be a lie.
@@ -283,12 +277,12 @@ type trialBuilder struct {
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
-	runSeen map[runKey][]runSeen
-	// pending are the runs of the JSON report being read, checked against
-	// the other format's once the report's start (stats) is read.
-	pending []pendingRun
-	paths   []Path        // where each trial's test is
-	format  *reportFormat // the format read, for messages
+	// run is what the report being read says of the run it records, and
+	// runsRead what each report read before it said (sameRun).
+	run      reportRun
+	runsRead []reportRun
+	paths    []Path        // where each trial's test is
+	format   *reportFormat // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -439,13 +433,6 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Trials = append(b.out.Trials, tr)
 	b.out.Sources = append(b.out.Sources, t.at.String())
 	b.paths = append(b.paths, t.at)
-	if t.runKnown {
-		if t.runWindow {
-			b.pending = append(b.pending, pendingRun{key: t.run, start: t.runStart, trial: len(b.out.Trials) - 1})
-		} else if err := b.sameRun(t.run, runSeen{trial: len(b.out.Trials) - 1, from: t.runStart, to: t.runStart}); err != nil {
-			return err
-		}
-	}
 	b.out.Flaky += b2i(tr.Recovered)
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
@@ -698,7 +685,11 @@ func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportForma
 			}
 		}
 	}
-	return row.read(b, ctx, r, root)
+	b.run = reportRun{root: root}
+	if err := row.read(b, ctx, r, root); err != nil {
+		return err
+	}
+	return b.sameRun()
 }
 
 // done checks that the reports read had a test that ran.
@@ -800,14 +791,9 @@ func parseInstant(s string) (t time.Time, zoned, ok bool) {
 	return time.Time{}, false, false
 }
 
-// runKey names one run of a test as every reporter of Playwright writes it,
+// runKey names one test of a run as every reporter of Playwright writes it,
 // whatever the format: its file, its title path below the file, its project
-// and its place among its repeats (--repeat-each). A run is also when it
-// started, which the formats write differently: Playwright's JSON reporter
-// the run's start (stats.startTime) and each result's, its junit reporter the
-// moment the run began reporting (each testsuite's timestamp), which falls
-// between the two. So the same run written by both reporters is found by its
-// key and a JUnit timestamp inside the JSON test's window.
+// and its place among its repeats (--repeat-each), skipped tests included.
 type runKey [32]byte
 
 // titleStep is the digest of a title path one title further down: from a
@@ -821,65 +807,89 @@ func titleStep(parent [32]byte, title string) [32]byte {
 	return out
 }
 
-// newRunKey is the key of the run of a test whose title path has digest
-// titles, in project, the ordinal-th of its repeats.
+// newRunKey is the key of a test whose title path has digest titles, in
+// project, the ordinal-th of its repeats in its report.
 func newRunKey(titles [32]byte, project string, ordinal int) runKey {
 	return runKey(titleStep(titles, "\x00"+project+"\x00"+strconv.Itoa(ordinal)))
 }
 
-// runSeen is one trial's run, by when it started: a JSON test's window (from
-// its report's start to its first result's start), or a JUnit testcase's
-// instant (from == to). Times are Unix nanoseconds.
-type runSeen struct {
-	trial    int
-	from, to int64
-	window   bool // a window, as JSON gives it; else an instant, as JUnit does
+// reportRun is what one report says of the run it records: the tests it
+// holds (their keys, as one digest of the sorted keys) and when the run
+// started. The formats say when differently: Playwright's JSON reporter
+// gives the run's start (stats.startTime) and each result's, so the run began
+// reporting in a window from the first to the earliest result's start; its
+// junit reporter gives the moment the run began reporting (each testsuite's
+// timestamp, the same for all). One run written by both reporters is then
+// the same tests, and an instant inside the window.
+type reportRun struct {
+	root     Path
+	keys     []runKey // while the report is read
+	tests    [32]byte // digest of the sorted keys
+	from, to int64    // Unix nanoseconds: a window, or an instant (from == to)
+	window   bool
+	// known says the report named every test and its time; unnamed, one
+	// of its tests lacked a title or a zoned time, and the report is never
+	// matched (a producer other than Playwright, or an edited report).
+	known, unnamed bool
+	// fromKnown and toKnown say which ends of the time were read.
+	fromKnown, toKnown bool
 }
 
-// pendingRun is a run whose window waits for its report's start.
-type pendingRun struct {
-	key   runKey
-	start int64
-	trial int
+// runTest records one test of the report being read: its key, and when its
+// run began reporting (JUnit: at, an instant) or the start of its first
+// result (JSON: at, the window's end is the earliest); named false says the
+// report cannot name it.
+func (b *trialBuilder) runTest(key runKey, at int64, named bool) {
+	r := &b.run
+	if !named || r.unnamed || len(r.keys) >= limit.MaxObservedTrials {
+		r.unnamed = true
+		r.keys = nil
+		return
+	}
+	r.keys = append(r.keys, key)
+	switch {
+	case r.window && (!r.toKnown || at < r.to):
+		r.to, r.toKnown = at, true
+	case !r.window && !r.fromKnown:
+		r.from, r.to, r.fromKnown, r.toKnown = at, at, true, true
+	case !r.window && at != r.from:
+		// Testsuites of one report at different instants: several runs
+		// merged, which this rule does not match.
+		r.unnamed, r.keys = true, nil
+	}
 }
 
-// flushRuns checks and records the pending runs of the report just read,
-// whose start is runFrom (Unix nanoseconds); without one (known false) they
-// are dropped: nothing then says which JUnit timestamp is theirs.
-func (b *trialBuilder) flushRuns(runFrom int64, known bool) error {
-	pending := b.pending
-	b.pending = nil
-	if !known {
+// sameRun ends the report just read: a report of the same tests as one read
+// before in the other kind of time, whose instant falls in the other's
+// window, is the same run written by another reporter, and is refused.
+func (b *trialBuilder) sameRun() error {
+	r := b.run
+	b.run = reportRun{}
+	if r.unnamed || len(r.keys) == 0 || !r.fromKnown || !r.toKnown {
 		return nil
 	}
-	for _, p := range pending {
-		if err := b.sameRun(p.key, runSeen{trial: p.trial, from: runFrom, to: p.start, window: true}); err != nil {
-			return err
-		}
+	slices.SortFunc(r.keys, func(x, y runKey) int { return bytes.Compare(x[:], y[:]) })
+	h := sha256.New()
+	for _, k := range r.keys {
+		h.Write(k[:])
 	}
-	return nil
-}
-
-// sameRun refuses a run already read in the other format, then records it.
-func (b *trialBuilder) sameRun(key runKey, r runSeen) error {
-	for _, o := range b.runSeen[key] {
-		if o.window == r.window {
+	h.Sum(r.tests[:0])
+	r.keys, r.known = nil, true
+	for _, o := range b.runsRead {
+		if o.window == r.window || o.tests != r.tests {
 			continue
 		}
-		j, x := o, r
+		w, x := o, r
 		if r.window {
-			j, x = r, o
+			w, x = r, o
 		}
-		if j.from <= x.from && x.from <= j.to {
-			return newError(CodeInvalidArgument, b.paths[r.trial], nil,
-				"is the same run of the same test as %s (same file, title, project and repeat, started then), written by another reporter; one run counts once: pass one format of each run",
-				b.out.Sources[o.trial])
+		if w.from <= x.from && x.from <= w.to {
+			return newError(CodeInvalidArgument, r.root, nil,
+				"is the same run as %s (the same tests, files, projects and repeats, begun then), written by another reporter; one run counts once: pass one format of each run",
+				o.root.String())
 		}
 	}
-	if b.runSeen == nil {
-		b.runSeen = map[runKey][]runSeen{}
-	}
-	b.runSeen[key] = append(b.runSeen[key], r)
+	b.runsRead = append(b.runsRead, r)
 	return nil
 }
 

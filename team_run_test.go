@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -80,9 +81,11 @@ func TestTeamRunSameFlagsBothFormats(t *testing.T) {
 }
 
 // TestSameRunBothFormats: one run written by both of Playwright's reporters
-// and passed in one call is refused, in either order, naming both places; a
-// run's identity is its test, project, repeat and start, not its format. The
-// same JUnit with its timestamps moved a day is another run, and counts.
+// and passed in one call is refused, in either order, naming both reports; a
+// run's identity is its tests (file, title, project, repeat) and when it
+// began, not its format. A JUnit report of other tests begun at the same
+// moment (another shard) counts, and so does the same JUnit with its
+// timestamps moved a day (another run).
 func TestSameRunBothFormats(t *testing.T) {
 	ctx := context.Background()
 	js := readFixture(t, "team-report.json", "AUTOMIUM_PLAYWRIGHT_TEAM_REPORT")
@@ -92,16 +95,25 @@ func TestSameRunBothFormats(t *testing.T) {
 	for _, order := range []struct {
 		name    string
 		reports []ReportReader
-		at, as  string
 	}{
-		{"JSON then JUnit", []ReportReader{jsonR(), junitR(ju)}, "reports[1].content.testsuites.testsuite[0].testcase[0]", "reports[0].content.suites[0].specs[0].tests[0]"},
-		{"JUnit then JSON", []ReportReader{junitR(ju), jsonR()}, "reports[1].content.suites[0].specs[0].tests[0]", "reports[0].content.testsuites.testsuite[0].testcase[0]"},
+		{"JSON then JUnit", []ReportReader{jsonR(), junitR(ju)}},
+		{"JUnit then JSON", []ReportReader{junitR(ju), jsonR()}},
 	} {
 		_, err := ReadReports(ctx, byProjectAndAnnotation, order.reports...)
 		var ae *Error
-		if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || ae.Field != order.at || !strings.Contains(ae.Message, order.as) || !strings.Contains(ae.Message, "same run") {
-			t.Errorf("%s: %v; want the same run refused at %s naming %s", order.name, err, order.at, order.as)
+		if !errors.As(err, &ae) || ae.Code != CodeInvalidArgument || ae.Field != "reports[1].content" || !strings.Contains(ae.Message, "reports[0].content") || !strings.Contains(ae.Message, "same run") {
+			t.Errorf("%s: %v; want the same run refused at reports[1].content naming reports[0].content", order.name, err)
 		}
+	}
+	// The first fixture's run (skipped tests, retries) likewise.
+	_, err := ReadReports(ctx, byProjectAndAnnotation, ReportReader{FormatPlaywrightJSON, bytes.NewReader(realPlaywrightReport(t))}, ReportReader{FormatJUnit, bytes.NewReader(realPlaywrightJUnit(t))})
+	if err == nil || !strings.Contains(err.Error(), "same run") {
+		t.Errorf("testdata/playwright's report.json and junit.xml: %v; want the same run refused", err)
+	}
+	// Another shard begun at the same moment: other tests (another file).
+	other := strings.ReplaceAll(ju, `classname="journeys.spec.js"`, `classname="other.spec.js"`)
+	if got, err := ReadReports(ctx, byProjectAndAnnotation, jsonR(), junitR(other)); err != nil || len(got.Trials) != 72 {
+		t.Errorf("JSON and the JUnit of other tests begun then: %d trials, %v; want 72", len(got.Trials), err)
 	}
 	stamp := regexp.MustCompile(`timestamp="2026-12-0(\d)`)
 	later := stamp.ReplaceAllStringFunc(ju, func(m string) string { return m[:len(m)-1] + string(m[len(m)-1]+1) })
