@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,7 +86,7 @@ func TestTeamRunSameFlagsBothFormats(t *testing.T) {
 // run's identity is its tests (file, title, project, repeat) and when it
 // began, not its format. A JUnit report of other tests begun at the same
 // moment (another shard) counts, and so does the same JUnit with its
-// timestamps moved a day (another run).
+// timestamps moved a year (another run).
 func TestSameRunBothFormats(t *testing.T) {
 	ctx := context.Background()
 	js := readFixture(t, "team-report.json", "AUTOMIUM_PLAYWRIGHT_TEAM_REPORT")
@@ -115,13 +116,17 @@ func TestSameRunBothFormats(t *testing.T) {
 	if got, err := ReadReports(ctx, byProjectAndAnnotation, jsonR(), junitR(other)); err != nil || len(got.Trials) != 72 {
 		t.Errorf("JSON and the JUnit of other tests begun then: %d trials, %v; want 72", len(got.Trials), err)
 	}
-	stamp := regexp.MustCompile(`timestamp="2026-12-0(\d)`)
-	later := stamp.ReplaceAllStringFunc(ju, func(m string) string { return m[:len(m)-1] + string(m[len(m)-1]+1) })
+	// The same JUnit a year later: another run.
+	stamp := regexp.MustCompile(`timestamp="\d{4}`)
+	later := stamp.ReplaceAllStringFunc(ju, func(m string) string {
+		y, _ := strconv.Atoi(m[len(m)-4:])
+		return m[:len(m)-4] + strconv.Itoa(y+1)
+	})
 	if later == ju {
 		t.Fatal("no timestamp moved")
 	}
 	got, err := ReadReports(ctx, byProjectAndAnnotation, jsonR(), junitR(later))
 	if err != nil || len(got.Trials) != 72 {
-		t.Errorf("JSON and the JUnit of a run a day later: %d trials, %v; want 72", len(got.Trials), err)
+		t.Errorf("JSON and the JUnit of a run a year later: %d trials, %v; want 72", len(got.Trials), err)
 	}
 }
