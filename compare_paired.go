@@ -88,13 +88,18 @@ type PairedComparison struct {
 	Journeys              []PairJourneyRow   `json:"journeys" jsonschema:"one row per shared journey; the figures above recompute from them"`
 }
 
-// PairJourneyRow is one shared journey of a pair.
+// PairJourneyRow is one shared journey of a pair. Its passes are first
+// attempts, the one estimand of a pair (a run a retry rescued is a
+// first-attempt failure), where a planner's journey row gives both its final
+// passes and its first-attempt passes; the wire names say which (until
+// December 2026 they were aPasses and bPasses, read as final passes).
+// APasses and BPasses keep their Go names.
 type PairJourneyRow struct {
 	JourneyID   string      `json:"journeyId" jsonschema:"journey ID"`
 	ARuns       int         `json:"aRuns" jsonschema:"A's evaluable runs"`
-	APasses     int         `json:"aPasses" jsonschema:"A's first-attempt passes"`
+	APasses     int         `json:"aFirstAttemptPasses" jsonschema:"A's runs passed on the first attempt (not the final outcome: a rescued run is not one)"`
 	BRuns       int         `json:"bRuns" jsonschema:"B's evaluable runs"`
-	BPasses     int         `json:"bPasses" jsonschema:"B's first-attempt passes"`
+	BPasses     int         `json:"bFirstAttemptPasses" jsonschema:"B's runs passed on the first attempt"`
 	MatchedRuns int         `json:"matchedRuns,omitempty" jsonschema:"matched runs (matched rounds only)"`
 	APassedOnly int         `json:"aPassedOnly,omitempty" jsonschema:"matched runs A alone passed"`
 	BPassedOnly int         `json:"bPassedOnly,omitempty" jsonschema:"matched runs B alone passed"`

@@ -27,6 +27,10 @@ var inspectFormat = reportFormat{
 	detect: func(head []byte) bool {
 		return bytes.HasPrefix(head, []byte("PK\x03\x04")) || firstMember(head) == "version" && bytes.Contains(head, []byte(`"eval"`))
 	},
+	// A sample error is a run Inspect could not finish (a model API that
+	// failed, a sandbox that died), so it is not evaluable by default; a
+	// mapping's notEvaluable still decides.
+	notEvaluable: []Outcome{OutcomeError, OutcomeInterrupted},
 }
 
 // defaultPassScores are the score values that pass when the mapping gives no
@@ -110,7 +114,7 @@ func (b *trialBuilder) readInspect(ctx context.Context, r io.Reader, root Path) 
 		err = ir.archive(br, root)
 	} else {
 		d := newJSONDoc(ctx, &nanToNull{br: br}, root, "an Inspect AI log")
-		err = ir.log(d, root)
+		err = ir.log(d)
 	}
 	if err != nil {
 		return err
@@ -125,9 +129,9 @@ func (b *trialBuilder) readInspect(ctx context.Context, r io.Reader, root Path) 
 }
 
 // log reads a JSON log: eval.model and the samples.
-func (ir *inspectRead) log(d *jsonDoc, root Path) error {
+func (ir *inspectRead) log(d *jsonDoc) error {
 	saw := false
-	if err := d.object(root, func(name string, at Path) error {
+	if err := d.object(d.root(), func(name string, at docAt) error {
 		switch name {
 		case "eval":
 			return ir.eval(d, at)
@@ -136,7 +140,7 @@ func (ir *inspectRead) log(d *jsonDoc, root Path) error {
 			if d.dec.PeekKind() == 'n' {
 				return d.skip(at)
 			}
-			return d.array(at, func(_ int, at Path) error { return ir.sample(d, at) })
+			return d.array(at, func(_ int, at docAt) error { return ir.sample(d, at) })
 		}
 		return d.skip(at)
 	}); err != nil {
@@ -146,14 +150,14 @@ func (ir *inspectRead) log(d *jsonDoc, root Path) error {
 		return err
 	}
 	if !saw {
-		return newError(CodeInvalidArgument, root, nil, "has no samples: it is not an Inspect AI log with its samples; pass the log Inspect wrote (inspect log convert turns a .eval into JSON)")
+		return newError(CodeInvalidArgument, d.root().path(), nil, "has no samples: it is not an Inspect AI log with its samples; pass the log Inspect wrote (inspect log convert turns a .eval into JSON)")
 	}
 	return nil
 }
 
 // eval reads the eval member: the model.
-func (ir *inspectRead) eval(d *jsonDoc, at Path) error {
-	return d.object(at, func(name string, at Path) error {
+func (ir *inspectRead) eval(d *jsonDoc, at docAt) error {
+	return d.object(at, func(name string, at docAt) error {
 		if name != "model" || d.dec.PeekKind() != '"' {
 			return d.skip(at)
 		}
@@ -164,28 +168,28 @@ func (ir *inspectRead) eval(d *jsonDoc, at Path) error {
 }
 
 // sample reads one sample and keeps its record.
-func (ir *inspectRead) sample(d *jsonDoc, at Path) error {
+func (ir *inspectRead) sample(d *jsonDoc, at docAt) error {
 	if ir.b.out.Tests+len(ir.records) >= limit.MaxObservedTrials {
-		return newError(CodeLimitExceeded, at, nil, "is sample number %d; one call reads at most %d", ir.b.out.Tests+len(ir.records)+1, limit.MaxObservedTrials)
+		return newError(CodeLimitExceeded, at.path(), nil, "is sample number %d; one call reads at most %d", ir.b.out.Tests+len(ir.records)+1, limit.MaxObservedTrials)
 	}
-	t := &testRecord{at: at, attempts: 1}
+	t := &testRecord{at: at.kept(), attempts: 1}
 	ir.records = append(ir.records, t)
 	scored, sawEpoch := false, false
 	var value string
 	valueOK, errored := false, false
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "scores":
 			if d.dec.PeekKind() != '{' {
 				return d.skip(at)
 			}
 			first := true
-			return d.object(at, func(_ string, at Path) error {
+			return d.object(at, func(_ string, at docAt) error {
 				if !first || d.dec.PeekKind() != '{' {
 					return d.skip(at)
 				}
 				first = false
-				return d.object(at, func(name string, at Path) error {
+				return d.object(at, func(name string, at docAt) error {
 					if name != "value" {
 						return d.skip(at)
 					}
@@ -200,11 +204,11 @@ func (ir *inspectRead) sample(d *jsonDoc, at Path) error {
 			if d.dec.PeekKind() != '{' {
 				return d.skip(at)
 			}
-			return d.object(at, func(_ string, at Path) error {
+			return d.object(at, func(_ string, at docAt) error {
 				if d.dec.PeekKind() != '{' {
 					return d.skip(at)
 				}
-				return d.object(at, func(name string, at Path) error {
+				return d.object(at, func(name string, at docAt) error {
 					i := 0
 					switch {
 					case d.dec.PeekKind() != '0':
@@ -232,7 +236,7 @@ func (ir *inspectRead) sample(d *jsonDoc, at Path) error {
 				return err
 			case '{':
 				errored = true
-				return d.object(at, func(name string, at Path) error {
+				return d.object(at, func(name string, at docAt) error {
 					if name != "message" || d.dec.PeekKind() != '"' {
 						return d.skip(at)
 					}
@@ -258,13 +262,13 @@ func (ir *inspectRead) sample(d *jsonDoc, at Path) error {
 		case "epoch":
 			n, ok := wholeNumber(v)
 			if !ok || n < 1 || n > limit.MaxRepetitions {
-				return newError(CodeInvalidArgument, at, nil, "is %s; an epoch is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %s; an epoch is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
 			}
 			t.rep, sawEpoch = int(n), true
 		case "total_time":
 			sec, ok := junitSeconds(v)
 			if !ok {
-				return newError(CodeInvalidArgument, at, nil, "is %s; a sample's total_time is seconds, from 0 to %d", echo.Value(v), limit.MaxTrialLatencyMs/1000)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %s; a sample's total_time is seconds, from 0 to %d", echo.Value(v), limit.MaxTrialLatencyMs/1000)
 			}
 			t.ms, t.msKnown = sec*1000, true
 		}
@@ -274,7 +278,7 @@ func (ir *inspectRead) sample(d *jsonDoc, at Path) error {
 		return err
 	}
 	if !sawEpoch {
-		return newError(CodeInvalidArgument, at.Field("epoch"), nil, "is missing; every Inspect sample has its epoch; pass the log unedited")
+		return newError(CodeInvalidArgument, at.field("epoch").path(), nil, "is missing; every Inspect sample has its epoch; pass the log unedited")
 	}
 	switch {
 	case errored:
@@ -323,8 +327,8 @@ func (ir *inspectRead) archive(r io.Reader, root Path) error {
 	if header == nil {
 		return newError(CodeInvalidArgument, root, nil, "has neither header.json nor _journal/start.json: it is not an Inspect AI .eval log")
 	}
-	if err := ir.entry(header, root, func(d *jsonDoc, at Path) error {
-		return d.object(at, func(name string, at Path) error {
+	if err := ir.entry(header, root, func(d *jsonDoc, at docAt) error {
+		return d.object(at, func(name string, at docAt) error {
 			if name == "eval" {
 				return ir.eval(d, at)
 			}
@@ -360,7 +364,7 @@ func inspectSampleEntry(name string) bool {
 }
 
 // entry reads one JSON entry of an archive under the archive's bounds.
-func (ir *inspectRead) entry(f *zip.File, root Path, read func(d *jsonDoc, at Path) error) error {
+func (ir *inspectRead) entry(f *zip.File, root Path, read func(d *jsonDoc, at docAt) error) error {
 	at := root.Field(f.Name)
 	if f.UncompressedSize64 > limit.MaxArchiveEntryBytes {
 		return newError(CodeLimitExceeded, at, nil, "says it holds %d bytes; an entry may hold at most %d", f.UncompressedSize64, limit.MaxArchiveEntryBytes)
@@ -375,7 +379,7 @@ func (ir *inspectRead) entry(f *zip.File, root Path, read func(d *jsonDoc, at Pa
 	defer rc.Close()
 	in := &archiveBytes{r: rc, left: limit.MaxArchiveEntryBytes, ir: ir}
 	d := newJSONDoc(ir.ctx, &nanToNull{br: bufio.NewReader(in)}, at, "an Inspect AI log entry")
-	err = read(d, at)
+	err = read(d, d.root())
 	if err == nil {
 		err = d.end()
 	}

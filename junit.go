@@ -41,9 +41,13 @@ var junitFormat = reportFormat{
 //   - tag: refused, since JUnit records no tags;
 //   - passed: no <failure>, <error> or <skipped>; <skipped> leaves the
 //     testcase out, counted in Skipped;
+//   - failed: a <failure> or an <error> (Playwright's junit reporter writes
+//     <error> for an Error thrown in the test body, Surefire for an exception
+//     the test threw);
 //   - notEvaluable: an <error> (outcome error) or a failure or error whose
-//     message says "timeout" (outcome timedOut), as the mapping's notEvaluable
-//     lists them (error by default);
+//     message says "timeout" (outcome timedOut), only as the mapping's
+//     notEvaluable lists them (neither by default: JUnit has no element for
+//     an interrupted run);
 //   - attempts: 1 plus its rerun elements (flakyFailure, flakyError,
 //     rerunFailure, rerunError, as Surefire, pytest-rerunfailures and
 //     Playwright's junit reporter with includeRetries write them);
@@ -78,7 +82,7 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 	jr := &junitRead{b: b, d: d, props: b.wanted(FromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false
 	for {
-		tok, err := d.token(root)
+		tok, err := d.token(d.root())
 		if err == io.EOF {
 			if !seenRoot {
 				return newError(CodeInvalidArgument, root, nil, "has no root element; pass the reporter's output unedited")
@@ -100,12 +104,11 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 			seenRoot = true
 			switch t.Name.Local {
 			case "testsuites":
-				at := root.Field("testsuites")
-				if err := jr.suites(at, nil, ""); err != nil {
+				if err := jr.suites(d.root().field("testsuites"), nil, ""); err != nil {
 					return err
 				}
 			case "testsuite":
-				if err := jr.suite(t, root.Field("testsuite"), nil, ""); err != nil {
+				if err := jr.suite(t, d.root().field("testsuite"), nil, ""); err != nil {
 					return err
 				}
 			default:
@@ -122,7 +125,7 @@ func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) er
 // maxCountedNames distinct names are counted, so that a flood of distinct
 // names costs no memory: a child of a name beyond them is at.name[0] in an
 // error's path. Children skipped whole are not counted at all.
-func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) error, text func(s string)) error {
+func (jr *junitRead) children(at docAt, elem func(t xml.StartElement, at docAt) error, text func(s string)) error {
 	var counts map[string]int
 	for {
 		tok, err := jr.d.token(at)
@@ -151,7 +154,7 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 			if counted || len(counts) < maxCountedNames {
 				counts[name] = i + 1
 			}
-			if err := elem(t, at.Field(name).Index(i)); err != nil {
+			if err := elem(t, at.field(name).index(i)); err != nil {
 				return err
 			}
 		}
@@ -163,11 +166,11 @@ func (jr *junitRead) children(at Path, elem func(t xml.StartElement, at Path) er
 const maxCountedNames = 32
 
 // skip reads and drops the rest of the element just started.
-func (jr *junitRead) skip(at Path) error { return jr.children(at, nil, nil) }
+func (jr *junitRead) skip(at docAt) error { return jr.children(at, nil, nil) }
 
 // suites reads a testsuites element, or a testsuite's nested testsuites.
-func (jr *junitRead) suites(at Path, inherited map[string]string, host string) error {
-	return jr.children(at, func(t xml.StartElement, at Path) error {
+func (jr *junitRead) suites(at docAt, inherited map[string]string, host string) error {
+	return jr.children(at, func(t xml.StartElement, at docAt) error {
 		if t.Name.Local == "testsuite" {
 			return jr.suite(t, at, inherited, host)
 		}
@@ -186,7 +189,7 @@ func attr(t xml.StartElement, name string) (string, bool) {
 
 // suite reads one testsuite: its hostname and properties apply to its
 // testcases (and nested testsuites) unless they say otherwise.
-func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]string, host string) error {
+func (jr *junitRead) suite(t xml.StartElement, at docAt, inherited map[string]string, host string) error {
 	if h, ok := attr(t, "hostname"); ok {
 		host = echo.Cut(h, keptValueBytes)
 	}
@@ -196,18 +199,22 @@ func (jr *junitRead) suite(t xml.StartElement, at Path, inherited map[string]str
 	if stamp != "" {
 		suiteID = echo.Cut(name, keptValueBytes) + "\x00" + instant(stamp) + "\x00" + host
 	}
+	var began suiteStart
+	if t, zoned, ok := parseInstant(stamp); ok && zoned {
+		began = suiteStart{unixNano: t.UnixNano(), known: true}
+	}
 	props := inherited
-	return jr.children(at, func(c xml.StartElement, at Path) error {
+	return jr.children(at, func(c xml.StartElement, at docAt) error {
 		switch c.Name.Local {
 		case "properties":
 			props = maps2(inherited)
-			return jr.properties(at, func(name, value string, _ Path) {
+			return jr.properties(at, func(name, value string, _ docAt) {
 				if _, ok := props[name]; !ok && len(props) < 2*len(jr.props)+2 {
 					props[name] = value
 				}
 			})
 		case "testcase":
-			return jr.testcase(c, at, props, host, suiteID)
+			return jr.testcase(c, at, props, host, suiteID, began)
 		case "testsuite":
 			return jr.suite(c, at, props, host)
 		}
@@ -226,8 +233,8 @@ func maps2(m map[string]string) map[string]string {
 
 // properties reads a properties element, calling keep for each property the
 // mapping or the token properties read.
-func (jr *junitRead) properties(at Path, keep func(name, value string, at Path)) error {
-	return jr.children(at, func(p xml.StartElement, at Path) error {
+func (jr *junitRead) properties(at docAt, keep func(name, value string, at docAt)) error {
+	return jr.children(at, func(p xml.StartElement, at docAt) error {
 		if p.Name.Local != "property" {
 			return jr.skip(at)
 		}
@@ -252,8 +259,14 @@ func (jr *junitRead) properties(at Path, keep func(name, value string, at Path))
 }
 
 // testcase reads one testcase and adds it to the builder.
-func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]string, host, suiteID string) error {
-	t := &testRecord{at: at, line: jr.d.line(), project: host, attempts: 1}
+// suiteStart is a testsuite's timestamp as an instant, when it has a zone.
+type suiteStart struct {
+	unixNano int64
+	known    bool
+}
+
+func (jr *junitRead) testcase(c xml.StartElement, at docAt, props map[string]string, host, suiteID string, began suiteStart) error {
+	t := &testRecord{at: at.kept(), line: jr.d.line(), project: host, attempts: 1}
 	name, _ := attr(c, "name")
 	class, _ := attr(c, "classname")
 	key := suiteID + "\x00" + echo.Cut(class, keptValueBytes) + "\x00" + echo.Cut(name, keptValueBytes)
@@ -267,15 +280,24 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 		// timestamp nothing tells two runs apart.
 		t.identity = string(FormatJUnit) + "\x00" + key + "\x00" + strconv.Itoa(jr.ordinal[key])
 	}
+	// Playwright's junit reporter names a testcase by its title path below
+	// the file (describe › ... › title) and its class by the file: the key of
+	// the test whatever the format (runKey), with when the run began
+	// reporting.
+	titles := titleStep([32]byte{}, class)
+	for part := range strings.SplitSeq(name, " › ") {
+		titles = titleStep(titles, part)
+	}
+	jr.b.runTest(newRunKey(titles, host, jr.ordinal[key]), began.unixNano, began.known)
 	if s, ok := attr(c, "time"); ok {
 		sec, ok := junitSeconds(s)
 		if !ok {
-			return newError(CodeInvalidArgument, at, nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
+			return newError(CodeInvalidArgument, at.path(), nil, "has time %s at line %d; a testcase's time is seconds, from 0 to %d", echo.Value(s), t.line, limit.MaxTrialLatencyMs/1000)
 		}
 		t.ms, t.msKnown = sec*1000, true
 	}
 	own := map[string]bool{}
-	keep := func(name, value string, at Path) {
+	keep := func(name, value string, at docAt) {
 		own[name] = true
 		switch name {
 		case InputTokensAnnotation:
@@ -288,7 +310,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 	}
 	failed, errored := false, false
 	timedOut := false
-	err := jr.children(at, func(e xml.StartElement, at Path) error {
+	err := jr.children(at, func(e xml.StartElement, at docAt) error {
 		el := e.Name.Local
 		switch {
 		case el == "properties":
@@ -317,7 +339,7 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			}
 			t.keepError(msg)
 			var first strings.Builder
-			if err := jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) {
+			if err := jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) {
 				if first.Len() < limit.MaxTriageErrorBytes {
 					first.WriteString(s)
 				}
@@ -328,7 +350,8 @@ func (jr *junitRead) testcase(c xml.StartElement, at Path, props map[string]stri
 			t.keepError(line)
 			return nil
 		case el == "system-out":
-			return jr.children(at, func(_ xml.StartElement, at Path) error { return jr.skip(at) }, func(s string) { attachments(t, s) })
+			var m attachmentMarkers
+			return jr.children(at, func(_ xml.StartElement, at docAt) error { return jr.skip(at) }, func(s string) { m.read(t, s) })
 		}
 		return jr.skip(at)
 	}, nil)
@@ -369,20 +392,77 @@ func junitSeconds(s string) (float64, bool) {
 	return sec, true
 }
 
-// attachments keeps the [[ATTACHMENT|path]] lines of a system-out text.
-func attachments(t *testRecord, s string) {
-	for len(t.attach) < limit.MaxTriageAttachments {
-		_, rest, ok := strings.Cut(s, "[[ATTACHMENT|")
-		if !ok {
-			return
+// attachmentMarker opens an attachment's path in a system-out text; "]]"
+// closes it.
+const attachmentMarker = "[[ATTACHMENT|"
+
+// attachmentMarkers finds the [[ATTACHMENT|path]] markers of one system-out
+// text, read in the pieces the XML reader hands it: a CDATA section or a
+// comment splits the text, and may split a marker, which is found all the
+// same. It reads each byte once and keeps at most a path's worth of them.
+type attachmentMarkers struct {
+	k    int    // bytes of attachmentMarker matched; len(attachmentMarker) once in a path
+	path []byte // the path so far, from its first byte that is not space, at most maxAttachmentPathBytes
+	tail []byte // its last bytes once longer: its extension names its kind
+	long bool   // the path is longer than what path keeps
+	end  bool   // a ] was read after the path so far
+}
+
+// maxAttachmentPathBytes is what a marker keeps of a path: more than
+// keepAttachment keeps, so that a longer one is still cut where it says.
+const maxAttachmentPathBytes = limit.MaxPathLength + 8
+
+func (m *attachmentMarkers) read(t *testRecord, s string) {
+	for i := 0; i < len(s) && len(t.attach) < limit.MaxTriageAttachments; i++ {
+		c := s[i]
+		if m.k < len(attachmentMarker) {
+			switch {
+			case c == attachmentMarker[m.k]:
+				m.k++
+			case c == '[' && m.k == 2:
+				// "[[[": the last two still open a marker.
+			case c == '[':
+				m.k = 1
+			default:
+				m.k = 0
+			}
+			continue
 		}
-		path, after, ok := strings.Cut(rest, "]]")
-		if !ok {
-			return
+		switch {
+		case c == ']' && m.end:
+			path := strings.TrimSpace(string(m.path))
+			kind := path
+			if m.long {
+				kind = string(m.tail)
+			}
+			t.keepAttachment(attachmentKind(kind), path)
+			*m = attachmentMarkers{}
+			continue
+		case c == ']':
+			m.end = true
+			continue
+		case m.end:
+			m.end = false
+			m.add(']')
 		}
-		t.keepAttachment(attachmentKind(path), strings.TrimSpace(path))
-		s = after
+		m.add(c)
 	}
+}
+
+// add adds one byte to the path.
+func (m *attachmentMarkers) add(c byte) {
+	if len(m.path) == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+		return
+	}
+	if len(m.path) < maxAttachmentPathBytes {
+		m.path = append(m.path, c)
+		return
+	}
+	m.long = true
+	if len(m.tail) == 8 {
+		m.tail = append(m.tail[:0], m.tail[1:]...)
+	}
+	m.tail = append(m.tail, c)
 }
 
 // attachmentKind names an attachment by its file's extension, as

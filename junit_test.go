@@ -48,18 +48,18 @@ func TestJUnitOutcomes(t *testing.T) {
 		{"no time", junitCase("baseline", ``, ``), nil, got{Passed: true, LatencyUnknown: true, TokensUnknown: true, Attempts: 1}},
 		{"failure", junitCase("baseline", ` time="2"`, `<failure message="expected 1 to be 2">stack</failure>`), nil,
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "expected 1 to be 2"}},
-		{"error is not evaluable", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`), nil,
+		{"error is a failure", junitCase("baseline", ` time="2"`, `<error message="Error: order history did not load" type="Error"/>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "Error: order history did not load"}},
+		{"error not evaluable on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
+			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeError}},
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
-		{"error as a failure on request", junitCase("baseline", ` time="2"`, `<error message="worker crashed"/>`),
-			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeNone}},
-			got{TokensUnknown: true, Attempts: 1, LatencyMs: 2000, Error: "worker crashed"}},
 		{"timeout stays a failure", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`), nil,
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"timeout not evaluable on request", junitCase("baseline", ` time="30"`, `<failure message="Failed: Timeout &gt;30.0s"/>`),
 			&ReportMapping{Planner: byHostAndProperty.Planner, Journey: byHostAndProperty.Journey, NotEvaluable: []Outcome{OutcomeTimedOut}},
 			got{NotEvaluable: true, TokensUnknown: true, Attempts: 1, LatencyMs: 30000, Error: "Failed: Timeout >30.0s"}},
 		{"flaky: passed on a rerun", junitCase("baseline", ` time="1"`, `<flakyFailure message="first try" time="0.5"><stackTrace>x</stackTrace></flakyFailure>`), nil,
-			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500}},
+			got{Passed: true, TokensUnknown: true, Attempts: 2, LatencyMs: 1500, Error: "first try"}},
 		{"failed on every rerun", junitCase("baseline", ` time="1"`, `<failure message="a"/><rerunFailure message="b"/><rerunError message="c"/>`), nil,
 			got{TokensUnknown: true, Attempts: 3, LatencyMs: 1000, Error: "a"}},
 		{"tokens from properties", junitCase("baseline", ` time="1"`, `<properties><property name="automium.inputTokens" value="1200"/><property name="automium.outputTokens">80</property></properties>`), nil,
@@ -67,6 +67,9 @@ func TestJUnitOutcomes(t *testing.T) {
 		{"attachments in system-out", junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>[[ATTACHMENT|trace.zip]]
 [[ATTACHMENT|shot.png]]</system-out>`), nil,
 			got{TokensUnknown: true, Attempts: 1, LatencyMs: 1000, Error: "m", Attachments: 2}},
+		{"attachment markers split by CDATA and a comment", junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>[[ATTACH<![CDATA[MENT|trace]]>.zip]<!-- a comment -->]
+[<!---->[ATTACHMENT|  shot.png ]]<![CDATA[[[ATTACHMENT|video.webm]]]]></system-out>`), nil,
+			got{TokensUnknown: true, Attempts: 1, LatencyMs: 1000, Error: "m", Attachments: 3}},
 		{"error text when no message", junitCase("baseline", ``, `<failure>AssertionError: no
 second line</failure>`), nil, got{LatencyUnknown: true, TokensUnknown: true, Attempts: 1, Error: "AssertionError: no"}},
 		{"suite property inherited", `<testsuites><testsuite name="s" hostname="baseline"><properties><property name="journey" value="storefront-search-add-to-cart"/></properties><testcase name="t" time="1"/></testsuite></testsuites>`, nil,
@@ -195,6 +198,13 @@ func TestShardsMerge(t *testing.T) {
 	_, err = ReadReports(ctx, rep, ReportReader{FormatJUnit, strings.NewReader(shard("1"))}, ReportReader{FormatJUnit, strings.NewReader(`<testsuites>` + shard("1") + `</testsuites>`)})
 	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuite.testcase[0]") {
 		t.Errorf("repetition 1 twice: %v; want an error at reports[1] naming reports[0]", err)
+	}
+	// One repetition spelled twice (1, 01) is one repetition, refused at
+	// the place in the input the caller sent, not at a trial it never wrote.
+	_, err = CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners[:1], Mapping: rep,
+		Reports: []ReportContent{{Format: FormatJUnit, Content: shard("1")}, {Format: FormatJUnit, Content: `<testsuites>` + shard("01") + `</testsuites>`}}})
+	if !errors.As(err, &ae) || ae.Field != "reports[1].content.testsuites.testsuite[0].testcase[0]" || !strings.Contains(ae.Message, "reports[0].content.testsuite.testcase[0]") {
+		t.Errorf("repetitions 1 and 01: %v; want an error at reports[1] naming reports[0]", err)
 	}
 }
 
@@ -496,6 +506,8 @@ func TestSameShardHoweverTimestamped(t *testing.T) {
 		{"offset", "2026-12-01T20:00:00.000Z", "2026-12-01T22:00:00+02:00", true},
 		{"lower case", "2026-12-01T20:00:00Z", "2026-12-01t20:00:00z", true},
 		{"spaces", "2026-12-01T20:00:00Z", " 2026-12-01T20:00:00Z ", true},
+		{"space for T (RFC 3339 allows it)", "2026-12-01T20:00:00.000Z", "2026-12-01 20:00:00Z", true},
+		{"space for T and an offset", "2026-12-01T20:00:00.5Z", "2026-12-01 21:30:00.500000+01:30", true},
 		{"local time, fraction", "2026-12-01T20:00:00", "2026-12-01T20:00:00.000", true},
 		{"another instant", "2026-12-01T20:00:00Z", "2026-12-01T20:00:01Z", false},
 		{"another local time", "2026-12-01T20:00:00", "2026-12-01T20:00:00.5", false},
@@ -596,5 +608,37 @@ func TestJUnitSurrogateReferences(t *testing.T) {
 				t.Fatalf("err = %v; want invalid_argument naming the surrogate reference", err)
 			}
 		})
+	}
+}
+
+// TestJUnitAttachmentMarkersSplit: a marker split by a CDATA section, a
+// comment or an element is found whole, in order, with its kind from its
+// extension; a path longer than MaxPathLength is cut as before.
+func TestJUnitAttachmentMarkersSplit(t *testing.T) {
+	long := strings.Repeat("d/", limit.MaxPathLength) + "trace.zip"
+	out := `[[ATTACH<![CDATA[MENT|trace]]>.zip]<!-- a comment -->]
+[<!---->[ATTACHMENT|  shot.png ]]<![CDATA[[[ATTACHMENT|video.webm]]]]>[[[ATTACHMENT|a]b.txt]<x/>]` + "[[ATTACHMENT|" + long + "]]"
+	report := junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>`+out+`</system-out>`)
+	got, err := TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TriageAttachment{{"trace", "trace.zip"}, {"screenshot", "shot.png"}, {"video", "video.webm"}, {"attachment", "a]b.txt"}}
+	if limit.MaxTriageAttachments > 4 {
+		want = append(want, TriageAttachment{"trace", long[:limit.MaxPathLength] + "…"})
+	}
+	if len(got.Triage) != 1 {
+		t.Fatalf("triage %+v", got.Triage)
+	}
+	if diff := cmp.Diff(want[:min(len(want), limit.MaxTriageAttachments)], got.Triage[0].Attachments); diff != "" {
+		t.Errorf("attachments (-want +got):\n%s", diff)
+	}
+	report = junitCase("baseline", ` time="1"`, `<failure message="m"/><system-out>[[ATTACHMENT|<!---->`+long+`]]</system-out>`)
+	got, err = TrialsFromJUnitReport(context.Background(), strings.NewReader(report), byHostAndProperty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]TriageAttachment{{"trace", long[:limit.MaxPathLength] + "…"}}, got.Triage[0].Attachments); diff != "" {
+		t.Errorf("a long path (-want +got):\n%s", diff)
 	}
 }

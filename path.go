@@ -26,11 +26,15 @@ type Path struct {
 }
 
 // pathStep is one step of a path: a member name, or, when elem is set, a list
-// index. "" is a member name like any other ({"":1}), not an index.
+// index. "" is a member name like any other ({"":1}), not an index. A gap
+// stands for steps left out: the bounded place a document reader keeps of a
+// test deep in a report (docAt.kept) names its way in and its last steps, and
+// the line or byte of the report says the rest.
 type pathStep struct {
 	name  string
 	index int
 	elem  bool
+	gap   bool
 }
 
 // PathOf is the path of a top-level field of the input.
@@ -71,9 +75,11 @@ func (p Path) String() string {
 	var b strings.Builder
 	for i, st := range p.steps {
 		switch {
+		case st.gap:
+			b.WriteString("…")
 		case st.elem:
 			b.WriteString("[" + strconv.Itoa(st.index) + "]")
-		case i > 0:
+		case i > 0 && !p.steps[i-1].gap:
 			b.WriteString(".")
 			fallthrough
 		default:
@@ -126,6 +132,10 @@ func pathRank(t reflect.Type, p Path) []int {
 	for i, st := range p.steps {
 		for t != nil && t.Kind() == reflect.Pointer {
 			t = t.Elem()
+		}
+		if st.gap {
+			rank[i], t = 0, nil
+			continue
 		}
 		if st.elem {
 			rank[i] = st.index

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -41,7 +42,7 @@ type ReportMapping struct {
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
 	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true"`
-	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
+	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means interrupted (and an Inspect sample error)" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
 // maxPassScores bounds mapping.passScores: a scorer writes a handful of
@@ -77,7 +78,8 @@ var playwrightStatuses = []string{"expected", "flaky", "skipped", "unexpected"}
 //     unexpected is a failure;
 //   - notEvaluable: a test that did not pass and whose last result has a
 //     status the mapping's notEvaluable lists (interrupted by default;
-//     timedOut on request);
+//     timedOut on request); a test interrupted on its only attempt, which
+//     the reporter gives status skipped, is interrupted, not skipped;
 //   - attempts: its results (the first run and its retries); a flaky test
 //     passed after more than one, so it was rescued by a retry;
 //   - latencyMs: the sum of the durations of all its results, rounded: the
@@ -166,12 +168,32 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	d := newJSONDoc(ctx, r, root, "a Playwright JSON report")
 	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
-	if err := d.object(root, func(name string, at Path) error {
-		if name != "suites" {
-			return d.skip(at)
+	b.run.window = true
+	var started int64
+	startKnown := false
+	if err := d.object(d.root(), func(name string, at docAt) error {
+		switch name {
+		case "suites":
+			sawSuites = true
+			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, 1, pwTitles{known: true}) })
+		case "stats":
+			// When the run started, after the suites: the start of the
+			// window each test's run began in (runKey).
+			if d.dec.PeekKind() != '{' {
+				return d.skip(at)
+			}
+			return d.object(at, func(name string, at docAt) error {
+				if name != "startTime" || d.dec.PeekKind() != '"' {
+					return d.skip(at)
+				}
+				s, err := d.str(at)
+				if t, zoned, ok := parseInstant(s); ok && zoned {
+					started, startKnown = t.UnixNano(), true
+				}
+				return err
+			})
 		}
-		sawSuites = true
-		return d.array(at, func(_ int, at Path) error { return pr.suite(at, 1) })
+		return d.skip(at)
 	}); err != nil {
 		return err
 	}
@@ -182,7 +204,16 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 		return newError(CodeInvalidArgument, root, nil,
 			"has no suites: it is not a report of Playwright's JSON reporter; run the tests with --reporter=json and pass its output")
 	}
+	b.run.from, b.run.fromKnown = started, startKnown
 	return nil
+}
+
+// pwTitles is the digest of a suite's title path (titleStep), known once its
+// title is read: the file's suite is titled by the file, the suites below it
+// by their describe blocks, as Playwright's junit reporter writes them.
+type pwTitles struct {
+	digest [32]byte
+	known  bool
 }
 
 // pwRead reads one Playwright report's suites into a builder.
@@ -193,17 +224,27 @@ type pwRead struct {
 	notes []string // annotation types the mapping reads
 }
 
-func (pr *pwRead) suite(at Path, depth int) error {
+func (pr *pwRead) suite(at docAt, depth int, parent pwTitles) error {
 	if depth > limit.MaxPlaywrightSuiteDepth {
-		return newError(CodeLimitExceeded, at, nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
+		return newError(CodeLimitExceeded, at.path(), nil, "nests suites deeper than %d levels; the reporter writes one per file and describe block", limit.MaxPlaywrightSuiteDepth)
 	}
 	d := pr.d
-	return d.object(at, func(name string, at Path) error {
+	// The reporter writes a suite's title first; a title that comes after
+	// its specs or suites leaves their runs unnamed across formats.
+	var titles pwTitles
+	return d.object(at, func(name string, at docAt) error {
 		switch name {
+		case "title":
+			if d.dec.PeekKind() != '"' {
+				return d.skip(at)
+			}
+			s, err := d.str(at)
+			titles = pwTitles{digest: titleStep(parent.digest, s), known: parent.known}
+			return err
 		case "specs":
-			return d.array(at, func(_ int, at Path) error { return pr.spec(at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.spec(at, titles) })
 		case "suites":
-			return d.array(at, func(_ int, at Path) error { return pr.suite(at, depth+1) })
+			return d.array(at, func(_ int, at docAt) error { return pr.suite(at, depth+1, titles) })
 		}
 		return d.skip(at)
 	})
@@ -211,19 +252,28 @@ func (pr *pwRead) suite(at Path, depth int) error {
 
 // spec reads one spec. Its tags may come after its tests, so its tests wait
 // until the spec ends; what they keep is bounded.
-func (pr *pwRead) spec(at Path) error {
+func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 	d := pr.d
 	var tests []*testRecord
 	var tags [][2]string // (name, value) of the tags the mapping reads
 	var id string
-	err := d.object(at, func(name string, at Path) error {
+	var titled bool
+	var titles [32]byte
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
+		case "title":
+			if d.dec.PeekKind() != '"' {
+				return d.skip(at)
+			}
+			s, err := d.str(at)
+			titles, titled = titleStep(suite.digest, s), suite.known
+			return err
 		case "id":
 			s, err := d.str(at)
 			id = echo.Cut(s, keptValueBytes)
 			return err
 		case "tags":
-			return d.array(at, func(_ int, at Path) error {
+			return d.array(at, func(_ int, at docAt) error {
 				s, err := d.str(at)
 				if err != nil {
 					return err
@@ -237,9 +287,9 @@ func (pr *pwRead) spec(at Path) error {
 				return nil
 			})
 		case "tests":
-			return d.array(at, func(_ int, at Path) error {
+			return d.array(at, func(_ int, at docAt) error {
 				if pr.b.out.Tests+len(tests) >= limit.MaxObservedTrials {
-					return newError(CodeLimitExceeded, at, nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
+					return newError(CodeLimitExceeded, at.path(), nil, "is test number %d; one call reads at most %d tests", pr.b.out.Tests+len(tests)+1, limit.MaxObservedTrials)
 				}
 				t, err := pr.test(at)
 				tests = append(tests, t)
@@ -251,8 +301,18 @@ func (pr *pwRead) spec(at Path) error {
 	if err != nil {
 		return err
 	}
-	ordinal := map[string]int{}
+	ordinal, repeat := map[string]int{}, map[string]int{}
 	for _, t := range tests {
+		// Every test of the spec in a project is one repeat of it, in
+		// order, skipped ones included, as JUnit's testsuites count them.
+		repeat[t.project]++
+		// A test that did not run has no start: it names the run's tests
+		// without bounding when the run began.
+		start, started := t.start, t.startKnown
+		if !started {
+			start = math.MaxInt64
+		}
+		pr.b.runTest(newRunKey(titles, t.project, repeat[t.project]), start, titled)
 		for _, tg := range tags {
 			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}
@@ -273,14 +333,14 @@ func (pr *pwRead) spec(at Path) error {
 	return nil
 }
 
-func (pr *pwRead) test(at Path) (*testRecord, error) {
+func (pr *pwRead) test(at docAt) (*testRecord, error) {
 	d := pr.d
-	t := &testRecord{at: at, msKnown: true}
+	t := &testRecord{at: at.kept(), msKnown: true}
 	var status string
 	sawStatus := false
 	results := 0
 	var lastStatus string
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "projectName":
 			s, err := d.str(at)
@@ -291,12 +351,12 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 			status, sawStatus = echo.Cut(s, keptValueBytes), true
 			return err
 		case "annotations":
-			return d.array(at, func(_ int, at Path) error { return pr.annotation(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.annotation(t, at) })
 		case "results":
 			resultsAt := at
-			return d.array(at, func(i int, at Path) error {
+			return d.array(at, func(i int, at docAt) error {
 				if results++; results > limit.MaxPlaywrightResults {
-					return newError(CodeLimitExceeded, resultsAt, nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
+					return newError(CodeLimitExceeded, resultsAt.path(), nil, "has more than %d results; a test may have at most %d (the first run and %d retries)", limit.MaxPlaywrightResults, limit.MaxPlaywrightResults, limit.MaxRetryCount)
 				}
 				st, err := pr.result(t, at, i == 0)
 				lastStatus = st
@@ -308,22 +368,28 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 	if err != nil {
 		return t, err
 	}
-	switch status {
-	case "skipped":
+	switch {
+	case status == "skipped" && lastStatus == "interrupted":
+		// Playwright's outcome leaves interrupted results out, so a test
+		// stopped on its only attempt reads skipped: it ran, and the run,
+		// not the planner, ended it.
+		t.attempts, t.outcome = results, OutcomeInterrupted
+		return t, nil
+	case status == "skipped":
 		t.skipped = true
 		return t, nil
-	case "expected", "flaky":
+	case status == "expected" || status == "flaky":
 		t.passed = true
-	case "unexpected":
+	case status == "unexpected":
 	default:
 		if !sawStatus {
-			return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")
+			return t, newError(CodeInvalidArgument, at.field("status").path(), playwrightStatuses, "is missing; every test of Playwright's JSON reporter has a status; pass the reporter's output unedited")
 		}
-		return t, newError(CodeInvalidArgument, at.Field("status"), playwrightStatuses,
+		return t, newError(CodeInvalidArgument, at.field("status").path(), playwrightStatuses,
 			"%s is not a test status of Playwright's JSON reporter; use one of the allowed values", echo.Value(status))
 	}
 	if results == 0 {
-		return t, newError(CodeInvalidArgument, at.Field("results"), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", status)
+		return t, newError(CodeInvalidArgument, at.field("results").path(), nil, "is empty, but a test with status %s ran at least once; pass the reporter's output unedited", status)
 	}
 	t.attempts = results
 	switch lastStatus {
@@ -337,11 +403,10 @@ func (pr *pwRead) test(at Path) (*testRecord, error) {
 
 // annotation reads one annotation of a test, keeping it if the mapping or
 // the token annotations read its type.
-func (pr *pwRead) annotation(t *testRecord, at Path) error {
+func (pr *pwRead) annotation(t *testRecord, at docAt) error {
 	d := pr.d
 	var typ, desc string
-	var descAt Path
-	if err := d.object(at, func(name string, at Path) error {
+	if err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "type":
 			s, err := d.str(at)
@@ -349,7 +414,7 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 			return err
 		case "description":
 			s, err := d.str(at)
-			desc, descAt = echo.Cut(s, keptValueBytes), at
+			desc = echo.Cut(s, keptValueBytes)
 			return err
 		}
 		return d.skip(at)
@@ -358,9 +423,9 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 	}
 	switch {
 	case typ == InputTokensAnnotation:
-		t.keepToken(0, desc, descAt)
+		t.keepToken(0, desc, at.field("description"))
 	case typ == OutputTokensAnnotation:
-		t.keepToken(1, desc, descAt)
+		t.keepToken(1, desc, at.field("description"))
 	case containsString(pr.notes, typ):
 		t.keep(string(FromAnnotation)+"\x00"+typ, desc)
 	}
@@ -368,11 +433,11 @@ func (pr *pwRead) annotation(t *testRecord, at Path) error {
 }
 
 // result reads one result (attempt) of a test and returns its status.
-func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
+func (pr *pwRead) result(t *testRecord, at docAt, first bool) (string, error) {
 	d := pr.d
 	var status string
 	sawDuration := false
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "status":
 			s, err := d.str(at)
@@ -384,7 +449,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 				return err
 			}
 			if ms < 0 || ms > limit.MaxTrialLatencyMs {
-				return newError(CodeInvalidArgument, at, nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %g ms; a duration runs from 0 to %d ms", ms, limit.MaxTrialLatencyMs)
 			}
 			t.ms += ms
 			sawDuration = true
@@ -393,16 +458,19 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 			s, err := d.str(at)
 			if first {
 				t.identity = instant(s)
+				if at, zoned, ok := parseInstant(s); ok && zoned {
+					t.start, t.startKnown = at.UnixNano(), true
+				}
 			}
 			return err
 		case "error":
 			return pr.errorValue(t, at)
 		case "errors":
-			return d.array(at, func(_ int, at Path) error { return pr.errorValue(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.errorValue(t, at) })
 		case "attachments":
-			return d.array(at, func(_ int, at Path) error { return pr.attachment(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.attachment(t, at) })
 		case "steps":
-			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.step(t, at) })
 		}
 		return d.skip(at)
 	})
@@ -416,7 +484,7 @@ func (pr *pwRead) result(t *testRecord, at Path, first bool) (string, error) {
 // step that has an error, outermost first, is kept once. A test.step that
 // fails carries the error of the expect inside it too, so the outermost one
 // is the step the spec named (in an exported spec, a graph node ID).
-func (pr *pwRead) step(t *testRecord, at Path) error {
+func (pr *pwRead) step(t *testRecord, at docAt) error {
 	d := pr.d
 	if d.dec.PeekKind() != '{' {
 		return d.skip(at)
@@ -424,7 +492,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 	var title string
 	failed := false
 	had := t.step != ""
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "title":
 			if d.dec.PeekKind() != '"' {
@@ -436,7 +504,7 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 		case "error":
 			failed = d.dec.PeekKind() == '{'
 		case "steps":
-			return d.array(at, func(_ int, at Path) error { return pr.step(t, at) })
+			return d.array(at, func(_ int, at docAt) error { return pr.step(t, at) })
 		}
 		return d.skip(at)
 	})
@@ -449,12 +517,12 @@ func (pr *pwRead) step(t *testRecord, at Path) error {
 }
 
 // errorValue reads a TestError, keeping the first message.
-func (pr *pwRead) errorValue(t *testRecord, at Path) error {
+func (pr *pwRead) errorValue(t *testRecord, at docAt) error {
 	d := pr.d
 	if d.dec.PeekKind() != '{' {
 		return d.skip(at)
 	}
-	return d.object(at, func(name string, at Path) error {
+	return d.object(at, func(name string, at docAt) error {
 		if name == "message" && d.dec.PeekKind() == '"' {
 			s, err := d.str(at)
 			t.keepError(s)
@@ -466,10 +534,10 @@ func (pr *pwRead) errorValue(t *testRecord, at Path) error {
 
 // attachment reads one attachment, keeping its name and path (a body,
 // inline, is skipped).
-func (pr *pwRead) attachment(t *testRecord, at Path) error {
+func (pr *pwRead) attachment(t *testRecord, at docAt) error {
 	d := pr.d
 	var name, path string
-	if err := d.object(at, func(member string, at Path) error {
+	if err := d.object(at, func(member string, at docAt) error {
 		switch member {
 		case "name":
 			s, err := d.str(at)

@@ -130,10 +130,12 @@ func TestPlaywrightRealReport(t *testing.T) {
 		t.Errorf("import (-want +got):\n%s", diff)
 	}
 	// The two failed trials keep their first error, without terminal colours,
-	// and the paths of their attachments (Playwright's error-context file).
-	if tri := got.Import.Triage; len(tri) != 2 || tri[0].Source != "report.suites[0].specs[0].tests[1]" || !strings.HasPrefix(tri[0].Error, "Error: expect(received).toBe(expected)") ||
-		len(tri[0].Attachments) == 0 || tri[0].Attachments[0].Name != "error-context" || !strings.HasPrefix(tri[0].Attachments[0].Path, "/project/test-results/") {
-		t.Errorf("triage %+v; want the two failed trials with their first error and attachments", tri)
+	// and the paths of their attachments (Playwright's error-context file);
+	// the trial a retry rescued keeps its first attempt's error.
+	if tri := got.Import.Triage; len(tri) != 3 || tri[0].Source != "report.suites[0].specs[0].tests[1]" || !strings.HasPrefix(tri[0].Error, "Error: expect(received).toBe(expected)") ||
+		len(tri[0].Attachments) == 0 || tri[0].Attachments[0].Name != "error-context" || !strings.HasPrefix(tri[0].Attachments[0].Path, "/project/test-results/") ||
+		tri[0].Rescued || tri[1].Rescued || !tri[2].Rescued || tri[2].PlannerID != "challenger" || !strings.HasPrefix(tri[2].Error, "Error: expect(received).toBe(expected)") {
+		t.Errorf("triage %+v; want the two failed trials with their first error and attachments, then the rescued one with its first attempt's error", tri)
 	}
 	c := got.Comparison
 	if c.Basis != BasisObserved || c.Notice != ObservedNotice || len(c.Pairs) != 1 {
@@ -426,5 +428,49 @@ func TestTriageAttachmentsArePlainText(t *testing.T) {
 	want := []TriageAttachment{{Name: "trace", Path: "/ci/test-results/trace.zip"}, {Name: "trace", Path: "C:\\ci\\trace.zip"}}
 	if diff := cmp.Diff(want, out.Triage[0].Attachments); diff != "" {
 		t.Errorf("attachments (-want +got):\n%s", diff)
+	}
+}
+
+// TestPlaywrightInterrupted: a test the run stopped is not evaluable by
+// default, on its last attempt or on its only one (which the reporter gives
+// status skipped); a mapping that lists none makes it a failure.
+func TestPlaywrightInterrupted(t *testing.T) {
+	report := func(status, results string) string {
+		return `{"suites":[{"specs":[{"tags":["journey:storefront-search-add-to-cart"],"tests":[{"projectName":"baseline","status":"` + status + `","results":[` + results + `]}]}]}]}`
+	}
+	type got struct {
+		Trials, Skipped, NotEvaluable int
+		Passed                        bool
+	}
+	none := byProjectAndTag
+	none.NotEvaluable = []Outcome{OutcomeNone}
+	tests := []struct {
+		name, report string
+		mapping      ReportMapping
+		want         got
+	}{
+		{"interrupted on its only attempt", report("skipped", `{"status":"interrupted","duration":5}`), byProjectAndTag, got{Trials: 1, NotEvaluable: 1}},
+		{"interrupted on a retry", report("unexpected", `{"status":"failed","duration":5},{"status":"interrupted","duration":5}`), byProjectAndTag, got{Trials: 1, NotEvaluable: 1}},
+		{"interrupted, none listed", report("skipped", `{"status":"interrupted","duration":5}`), none, got{Trials: 1}},
+		{"skipped", report("skipped", `{"status":"skipped","duration":0}`), byProjectAndTag, got{Skipped: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := tt.report
+			if tt.want.Trials == 0 {
+				// A comparison needs a trial that ran: one more that passed.
+				doc = strings.TrimSuffix(doc, `]}]}]}]}`) + `]},{"projectName":"baseline","status":"expected","results":[{"status":"passed","duration":1}]}]}]}]}`
+				tt.want.Trials = 1
+				tt.want.Passed = true
+			}
+			out, err := TrialsFromPlaywrightReport(context.Background(), strings.NewReader(doc), tt.mapping)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := got{Trials: len(out.Trials), Skipped: out.Skipped, NotEvaluable: out.NotEvaluable, Passed: out.Trials[0].Passed}
+			if diff := cmp.Diff(tt.want, g); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
 	}
 }

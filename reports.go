@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +60,11 @@ type reportFormat struct {
 	// DetectBytes, a UTF-8 byte order mark and white space trimmed) are the
 	// format's, as its producer writes them; see DetectReportFormat.
 	detect func(head []byte) bool
+	// notEvaluable, when set, is what a mapping without notEvaluable calls
+	// not evaluable in this format, where its producer means something else
+	// by an outcome than defaultNotEvaluable says: an Inspect sample error
+	// is a run Inspect could not finish, not an answer it scored.
+	notEvaluable []Outcome
 	// slugJourneys says that the format's journey values are the
 	// producer's own IDs (a τ² task ID, an Inspect sample ID), made journey
 	// IDs by journeySlug.
@@ -140,21 +146,31 @@ func formatRow(f ReportFormat) *reportFormat {
 type Outcome string
 
 // The outcomes a mapping may call not evaluable; absent, a mapping calls
-// OutcomeError and OutcomeInterrupted not evaluable, which say nothing about
-// the planner, and a timeout stays a failure.
+// only OutcomeInterrupted not evaluable: the producer's own word for a run it
+// stopped, which says nothing about the planner. Everything else a producer
+// reports as a failure stays one, so that no mapping hides a regression by
+// default.
 const (
 	// OutcomeInterrupted is a Playwright test whose last result has status
-	// interrupted: the run was stopped (a crashed worker, a cancelled job).
+	// interrupted: the run was stopped (a crashed worker, a cancelled job,
+	// --max-failures). A test interrupted on its only attempt is one too,
+	// though Playwright's JSON reporter gives it status skipped (its outcome
+	// leaves interrupted results out); JUnit cannot tell it from a skipped
+	// test, since Playwright's junit reporter writes <skipped/> for it.
 	OutcomeInterrupted Outcome = "interrupted"
 	// OutcomeTimedOut is a Playwright test whose last result has status
 	// timedOut, or a JUnit failure or error whose message says "timeout"
 	// (Playwright's and pytest-timeout's wording; a heuristic, since JUnit has
-	// no timeout element).
+	// no timeout element). A timeout is a failure unless the mapping lists
+	// it: a journey that never finishes is the planner's failure as often as
+	// the machine's, and the producer does not say which.
 	OutcomeTimedOut Outcome = "timedOut"
 	// OutcomeError is a JUnit testcase with an <error> rather than a
 	// <failure>: JUnit's name for an unexpected exception outside the
-	// assertions. Playwright's junit reporter writes <error> for any failure
-	// not raised by an expect matcher.
+	// assertions. It is a failure unless the mapping lists it: Playwright's
+	// junit reporter writes <error> for every failure not raised by an
+	// expect matcher (a thrown Error in the test body, a locator timeout), and
+	// Surefire for an exception the test threw, both the planner's failure.
 	OutcomeError Outcome = "error"
 	// OutcomeNone, alone, says that no outcome is not evaluable: every test
 	// that ran passed or failed.
@@ -162,9 +178,11 @@ const (
 )
 
 // defaultNotEvaluable is what a mapping without notEvaluable calls not
-// evaluable: an interrupted run and a JUnit error, which say nothing about
-// the planner. A timeout stays a failure unless the caller says otherwise.
-var defaultNotEvaluable = []Outcome{OutcomeError, OutcomeInterrupted}
+// evaluable: an interrupted run, which says nothing about the planner. A JUnit
+// error and a timeout stay failures unless the caller says otherwise. (Until
+// December 2026 a JUnit <error> was not evaluable by default, and Playwright's
+// JUnit of a journey that threw on every run hid its regression.)
+var defaultNotEvaluable = []Outcome{OutcomeInterrupted}
 
 // The annotation types (Playwright JSON) and property names (JUnit) that
 // carry a trial's tokens; a test with neither has its tokens unknown.
@@ -183,8 +201,8 @@ type ImportedTrials struct {
 	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
 	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials marked not evaluable by the mapping's notEvaluable outcomes"`
 	Sources       []string      `json:"sources" jsonschema:"source of each trial in the report, as a path (report.suites[0].specs[1].tests[2])"`
-	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, with what triage needs"`
-	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed, not-evaluable or rescued trials, at most 100, with what triage needs"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed, not-evaluable or rescued trials beyond those in triage"`
 }
 
 // TrialTriage is what a failed or not-evaluable trial leaves for triage:
@@ -196,6 +214,7 @@ type TrialTriage struct {
 	JourneyID    string             `json:"journeyId" jsonschema:"journey of the trial"`
 	Repetition   int                `json:"repetition" jsonschema:"repetition of the trial"`
 	NotEvaluable bool               `json:"notEvaluable,omitempty" jsonschema:"whether the trial is not evaluable rather than failed"`
+	Rescued      bool               `json:"rescued,omitempty" jsonschema:"passed on a retry: the error is its first attempt's"`
 	FailedStep   string             `json:"failedStep,omitempty" jsonschema:"title of the first test.step that failed (Playwright JSON); in an exported spec, the graph node that failed"`
 	Error        string             `json:"error,omitempty" jsonschema:"the first error message, cut to 300 bytes"`
 	Attachments  []TriageAttachment `json:"attachments,omitempty" jsonschema:"files the reporter attached (trace, screenshot, video), never opened"`
@@ -222,21 +241,24 @@ type testRecord struct {
 	at       Path
 	line     int    // XML line of the test; 0 for JSON
 	identity string // names the run of the test in its format, for duplicates
-	project  string
-	values   map[string][]string // mapped name -> distinct values, at most maxKeptValues
-	tokens   [2]float64          // summed input and output token annotations
-	tokensIn [2]bool             // whether each was given
-	tokenBad Path                // a token annotation that is not a count
-	skipped  bool
-	passed   bool
-	errored  bool    // a JUnit <error>, for totals
-	outcome  Outcome // the outcome a mapping may call not evaluable, or ""
-	attempts int
-	ms       float64
-	msKnown  bool
-	errMsg   string
-	step     string // the title of the first step that failed, in Playwright JSON
-	rep      int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
+	// start is when its first result started (Unix nanoseconds), if known.
+	start      int64
+	startKnown bool
+	project    string
+	values     map[string][]string // mapped name -> distinct values, at most maxKeptValues
+	tokens     [2]float64          // summed input and output token annotations
+	tokensIn   [2]bool             // whether each was given
+	tokenBad   Path                // a token annotation that is not a count
+	skipped    bool
+	passed     bool
+	errored    bool    // a JUnit <error>, for totals
+	outcome    Outcome // the outcome a mapping may call not evaluable, or ""
+	attempts   int
+	ms         float64
+	msKnown    bool
+	errMsg     string
+	step       string // the title of the first step that failed, in Playwright JSON
+	rep        int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
 	// noVerdict says that the producer gave no verdict (an unscored Inspect
 	// sample, a τ² infrastructure error): the trial is not evaluable
 	// whatever the mapping's notEvaluable says, since failed would be a lie.
@@ -257,11 +279,11 @@ func (t *testRecord) keep(name, v string) {
 }
 
 // keepToken adds one token annotation's value.
-func (t *testRecord) keepToken(i int, v string, at Path) {
+func (t *testRecord) keepToken(i int, v string, at docAt) {
 	n, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil || n < 0 || n != math.Trunc(n) || n > limit.MaxTrialTokens {
 		if t.tokenBad.steps == nil {
-			t.tokenBad = at
+			t.tokenBad = at.path()
 		}
 		return
 	}
@@ -301,8 +323,12 @@ type trialBuilder struct {
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
-	paths   []Path            // where each trial's test is
-	format  *reportFormat     // the format read, for messages
+	// run is what the report being read says of the run it records, and
+	// runsRead what each report read before it said (sameRun).
+	run      reportRun
+	runsRead []reportRun
+	paths    []Path        // where each trial's test is
+	format   *reportFormat // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -390,6 +416,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 			return newError(CodeInvalidArgument, t.at, nil, "has repetition %s; a repetition is a whole number from 1 to %d", echo.Value(v), limit.MaxRepetitions)
 		}
 		rep = n
+		// The repetition as a number: 1 and 01 are one repetition, refused
+		// here at the test's place rather than later at a trial's.
+		v = strconv.Itoa(n)
 		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
 			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each shard once",
 				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
@@ -430,7 +459,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 			"journey %s is not a reference journey of the owned corpus, so its app and fixture are unknown; give appId and fixtureId in the mapping", echo.Value(journey))
 	}
 	attempts := max(t.attempts, 1)
-	notEval := !t.passed && (t.noVerdict || t.outcome != "" && b.notEval[t.outcome])
+	notEval := !t.passed && (t.noVerdict || b.notEvaluable(t.outcome))
 	tr := Trial{
 		PlannerID: planner, AppID: appID, FixtureID: fixtureID, JourneyID: journey, Repetition: rep,
 		Passed:            t.passed,
@@ -453,17 +482,32 @@ func (b *trialBuilder) add(t *testRecord) error {
 	b.out.Flaky += b2i(tr.Recovered)
 	b.out.Retried += b2i(attempts > 1)
 	b.out.NotEvaluable += b2i(notEval)
-	if !t.passed {
+	// A trial a retry rescued failed its first attempt: what failed then is
+	// what "why is it flaky" asks, so it is kept with the failures.
+	if !t.passed || tr.Recovered {
 		if len(b.out.Triage) < limit.MaxTriage {
 			b.out.Triage = append(b.out.Triage, TrialTriage{
 				Source: t.at.String(), PlannerID: planner, JourneyID: journey, Repetition: rep,
-				NotEvaluable: notEval, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
+				NotEvaluable: notEval, Rescued: tr.Recovered, FailedStep: t.step, Error: t.errMsg, Attachments: t.attach,
 			})
 		} else {
 			b.out.TriageOmitted++
 		}
 	}
 	return nil
+}
+
+// notEvaluable reports whether a test that did not pass with outcome o is not
+// evaluable: as the mapping lists, else as the format's row does, else
+// defaultNotEvaluable.
+func (b *trialBuilder) notEvaluable(o Outcome) bool {
+	if o == "" {
+		return false
+	}
+	if b.mapping.NotEvaluable == nil && b.format != nil && b.format.notEvaluable != nil {
+		return slices.Contains(b.format.notEvaluable, o)
+	}
+	return b.notEval[o]
 }
 
 // value reads one mapped value of a test; what is the mapping's field name.
@@ -566,8 +610,8 @@ type ReportImport struct {
 	Flaky         int           `json:"flaky" jsonschema:"tests that failed, then passed on a retry"`
 	Retried       int           `json:"retried" jsonschema:"tests retried at least once, whatever their final status"`
 	NotEvaluable  int           `json:"notEvaluable" jsonschema:"trials not evaluable (infrastructure errors), out of every denominator"`
-	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed or not-evaluable trials, at most 100, for triage"`
-	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed or not-evaluable trials beyond those in triage"`
+	Triage        []TrialTriage `json:"triage,omitempty" jsonschema:"the first failed, not-evaluable or rescued trials, at most 100, for triage"`
+	TriageOmitted int           `json:"triageOmitted,omitempty" jsonschema:"failed, not-evaluable or rescued trials beyond those in triage"`
 }
 
 func importOf(read ImportedTrials) ReportImport {
@@ -687,7 +731,11 @@ func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportForma
 			}
 		}
 	}
-	return row.read(b, ctx, r, root)
+	b.run = reportRun{root: root}
+	if err := row.read(b, ctx, r, root); err != nil {
+		return err
+	}
+	return b.sameRun()
 }
 
 // done checks that the reports read had a test that ran.
@@ -754,21 +802,141 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 
 // instant is a report's timestamp as the identity of a run keeps it: one
 // instant written any way RFC 3339 allows ("...00.000Z", "...00Z",
-// "...02:00+02:00", lower-case t and z) is one string, so the same shard passed
-// twice is caught however a tool re-wrote its timestamps; a timestamp with no
-// zone (as Surefire and pytest write local time) keeps its wall clock with its
-// fraction normalized; anything else is kept as written, cut.
+// "...02:00+02:00", a space or a lower-case t between date and time, a
+// lower-case z) is one string, so the same shard passed twice is caught
+// however a tool re-wrote its timestamps; a timestamp with no zone (as
+// Surefire and pytest write local time) keeps its wall clock with its fraction
+// normalized; anything else is kept as written, cut.
 func instant(s string) string {
-	s = strings.TrimSpace(s)
-	u := strings.ToUpper(s)
+	if t, zoned, ok := parseInstant(s); ok {
+		if zoned {
+			return t.UTC().Format(time.RFC3339Nano)
+		}
+		return t.Format(localInstant)
+	}
+	return echo.Cut(strings.TrimSpace(s), 64)
+}
+
+// localInstant is a timestamp with no zone.
+const localInstant = "2006-01-02T15:04:05.999999999"
+
+// parseInstant reads a timestamp as RFC 3339 writes it (T, t or a space
+// between date and time, Z, z or any offset, any fraction of a second), or
+// with no zone, which says a wall clock but no instant (zoned false).
+func parseInstant(s string) (t time.Time, zoned, ok bool) {
+	u := strings.ToUpper(strings.TrimSpace(s))
+	if len(u) > 10 && u[10] == ' ' {
+		u = u[:10] + "T" + u[11:]
+	}
 	if t, err := time.Parse(time.RFC3339Nano, u); err == nil {
-		return t.UTC().Format(time.RFC3339Nano)
+		return t, true, true
 	}
-	const local = "2006-01-02T15:04:05.999999999"
-	if t, err := time.Parse(local, u); err == nil {
-		return t.Format(local)
+	if t, err := time.Parse(localInstant, u); err == nil {
+		return t, false, true
 	}
-	return echo.Cut(s, 64)
+	return time.Time{}, false, false
+}
+
+// runKey names one test of a run as every reporter of Playwright writes it,
+// whatever the format: its file, its title path below the file, its project
+// and its place among its repeats (--repeat-each), skipped tests included.
+type runKey [32]byte
+
+// titleStep is the digest of a title path one title further down: from a
+// zero digest, the file, then each describe block, then the test's title.
+func titleStep(parent [32]byte, title string) [32]byte {
+	h := sha256.New()
+	h.Write(parent[:])
+	h.Write([]byte(title))
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
+}
+
+// newRunKey is the key of a test whose title path has digest titles, in
+// project, the ordinal-th of its repeats in its report.
+func newRunKey(titles [32]byte, project string, ordinal int) runKey {
+	return runKey(titleStep(titles, "\x00"+project+"\x00"+strconv.Itoa(ordinal)))
+}
+
+// reportRun is what one report says of the run it records: the tests it
+// holds (their keys, as one digest of the sorted keys) and when the run
+// started. The formats say when differently: Playwright's JSON reporter
+// gives the run's start (stats.startTime) and each result's, so the run began
+// reporting in a window from the first to the earliest result's start; its
+// junit reporter gives the moment the run began reporting (each testsuite's
+// timestamp, the same for all). One run written by both reporters is then
+// the same tests, and an instant inside the window.
+type reportRun struct {
+	root     Path
+	keys     []runKey // while the report is read
+	tests    [32]byte // digest of the sorted keys
+	from, to int64    // Unix nanoseconds: a window, or an instant (from == to)
+	window   bool
+	// known says the report named every test and its time; unnamed, one
+	// of its tests lacked a title or a zoned time, and the report is never
+	// matched (a producer other than Playwright, or an edited report).
+	known, unnamed bool
+	// fromKnown and toKnown say which ends of the time were read.
+	fromKnown, toKnown bool
+}
+
+// runTest records one test of the report being read: its key, and when its
+// run began reporting (JUnit: at, an instant) or the start of its first
+// result (JSON: at, the window's end is the earliest); named false says the
+// report cannot name it.
+func (b *trialBuilder) runTest(key runKey, at int64, named bool) {
+	r := &b.run
+	if !named || r.unnamed || len(r.keys) >= limit.MaxObservedTrials {
+		r.unnamed = true
+		r.keys = nil
+		return
+	}
+	r.keys = append(r.keys, key)
+	switch {
+	case r.window && (!r.toKnown || at < r.to):
+		r.to, r.toKnown = at, true
+	case !r.window && !r.fromKnown:
+		r.from, r.to, r.fromKnown, r.toKnown = at, at, true, true
+	case !r.window && at != r.from:
+		// Testsuites of one report at different instants: several runs
+		// merged, which this rule does not match.
+		r.unnamed, r.keys = true, nil
+	}
+}
+
+// sameRun ends the report just read: a report of the same tests as one read
+// before in the other kind of time, whose instant falls in the other's
+// window, is the same run written by another reporter, and is refused.
+func (b *trialBuilder) sameRun() error {
+	r := b.run
+	b.run = reportRun{}
+	if r.unnamed || len(r.keys) == 0 || !r.fromKnown || !r.toKnown {
+		return nil
+	}
+	slices.SortFunc(r.keys, func(x, y runKey) int { return bytes.Compare(x[:], y[:]) })
+	h := sha256.New()
+	for _, k := range r.keys {
+		h.Write(k[:])
+	}
+	h.Sum(r.tests[:0])
+	r.keys, r.known = nil, true
+	for _, o := range b.runsRead {
+		if o.window == r.window || o.tests != r.tests {
+			continue
+		}
+		w, x := o, r
+		if r.window {
+			w, x = r, o
+		}
+		if w.from <= x.from && x.from <= w.to {
+			return newError(CodeInvalidArgument, r.root, nil,
+				"is the same run as %s (the same tests, files, projects and repeats, begun then), written by another reporter; one run counts once: pass one format of each run",
+				o.root.String())
+		}
+	}
+	b.runsRead = append(b.runsRead, r)
+	return nil
 }
 
 // stripANSI makes a test's error message plain text for triage: it drops the
@@ -836,7 +1004,7 @@ func plainDrop(r rune) bool {
 // reader compares: a string as it is, a number in its shortest decimal form
 // (1.0 is "1"), true and false; ok is false for null, an object or an array,
 // which are skipped.
-func scalarText(d *jsonDoc, at Path) (text string, ok bool, err error) {
+func scalarText(d *jsonDoc, at docAt) (text string, ok bool, err error) {
 	switch d.dec.PeekKind() {
 	case '"':
 		s, err := d.str(at)

@@ -70,25 +70,25 @@ func (b *trialBuilder) readTau2(ctx context.Context, r io.Reader, root Path) err
 	var model string
 	var records []*testRecord
 	saw := false
-	sims := func(at Path) error {
+	sims := func(at docAt) error {
 		saw = true
-		return d.array(at, func(_ int, at Path) error {
+		return d.array(at, func(_ int, at docAt) error {
 			if b.out.Tests+len(records) >= limit.MaxObservedTrials {
-				return newError(CodeLimitExceeded, at, nil, "is simulation number %d; one call reads at most %d", b.out.Tests+len(records)+1, limit.MaxObservedTrials)
+				return newError(CodeLimitExceeded, at.path(), nil, "is simulation number %d; one call reads at most %d", b.out.Tests+len(records)+1, limit.MaxObservedTrials)
 			}
 			t, err := tau2Simulation(d, at, notes)
 			records = append(records, t)
 			return err
 		})
 	}
-	if err := d.object(root, func(name string, at Path) error {
+	if err := d.object(d.root(), func(name string, at docAt) error {
 		switch name {
 		case "info":
-			return d.object(at, func(name string, at Path) error {
+			return d.object(at, func(name string, at docAt) error {
 				if name != "agent_info" {
 					return d.skip(at)
 				}
-				return d.object(at, func(name string, at Path) error {
+				return d.object(at, func(name string, at docAt) error {
 					if name != "llm" || d.dec.PeekKind() != '"' {
 						return d.skip(at)
 					}
@@ -99,7 +99,7 @@ func (b *trialBuilder) readTau2(ctx context.Context, r io.Reader, root Path) err
 			})
 		case "simulations", "simulation_index":
 			if saw {
-				return newError(CodeInvalidArgument, at, nil, "is a second list of simulations; a results file has simulations or simulation_index, not both")
+				return newError(CodeInvalidArgument, at.path(), nil, "is a second list of simulations; a results file has simulations or simulation_index, not both")
 			}
 			return sims(at)
 		}
@@ -123,18 +123,18 @@ func (b *trialBuilder) readTau2(ctx context.Context, r io.Reader, root Path) err
 }
 
 // tau2Simulation reads one simulation (or one simulation_index entry).
-func tau2Simulation(d *jsonDoc, at Path, notes []string) (*testRecord, error) {
-	t := &testRecord{at: at, attempts: 1}
+func tau2Simulation(d *jsonDoc, at docAt, notes []string) (*testRecord, error) {
+	t := &testRecord{at: at.kept(), attempts: 1}
 	reward := math.NaN()
 	var termination string
 	sawTrial := false
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "reward_info":
 			if d.dec.PeekKind() != '{' {
 				return d.skip(at)
 			}
-			return d.object(at, func(name string, at Path) error {
+			return d.object(at, func(name string, at docAt) error {
 				if name != "reward" || d.dec.PeekKind() != '0' {
 					return d.skip(at)
 				}
@@ -143,7 +143,7 @@ func tau2Simulation(d *jsonDoc, at Path, notes []string) (*testRecord, error) {
 				return err
 			})
 		case "messages":
-			return d.array(at, func(_ int, at Path) error { return tau2Message(d, t, at) })
+			return d.array(at, func(_ int, at docAt) error { return tau2Message(d, t, at) })
 		}
 		known := name == "trial" || name == "duration" || name == "reward" || name == "termination_reason"
 		if !known && !containsString(notes, name) {
@@ -162,13 +162,13 @@ func tau2Simulation(d *jsonDoc, at Path, notes []string) (*testRecord, error) {
 		case "trial":
 			n, ok := wholeNumber(v)
 			if !ok || n < 0 || n >= limit.MaxRepetitions {
-				return newError(CodeInvalidArgument, at, nil, "is %s; a trial is a whole number from 0 to %d (τ² counts trials from 0)", echo.Value(v), limit.MaxRepetitions-1)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %s; a trial is a whole number from 0 to %d (τ² counts trials from 0)", echo.Value(v), limit.MaxRepetitions-1)
 			}
 			t.rep, sawTrial = int(n)+1, true
 		case "duration":
 			sec, ok := junitSeconds(v)
 			if !ok {
-				return newError(CodeInvalidArgument, at, nil, "is %s; a duration is seconds, from 0 to %d", echo.Value(v), limit.MaxTrialLatencyMs/1000)
+				return newError(CodeInvalidArgument, at.path(), nil, "is %s; a duration is seconds, from 0 to %d", echo.Value(v), limit.MaxTrialLatencyMs/1000)
 			}
 			t.ms, t.msKnown = sec*1000, true
 		case "reward":
@@ -182,7 +182,7 @@ func tau2Simulation(d *jsonDoc, at Path, notes []string) (*testRecord, error) {
 		return t, err
 	}
 	if !sawTrial {
-		return t, newError(CodeInvalidArgument, at.Field("trial"), nil, "is missing; every τ² simulation has its trial; pass the results file unedited")
+		return t, newError(CodeInvalidArgument, at.field("trial").path(), nil, "is missing; every τ² simulation has its trial; pass the results file unedited")
 	}
 	switch {
 	case termination == "infrastructure_error":
@@ -197,15 +197,14 @@ func tau2Simulation(d *jsonDoc, at Path, notes []string) (*testRecord, error) {
 }
 
 // tau2Message adds the usage of one assistant message.
-func tau2Message(d *jsonDoc, t *testRecord, at Path) error {
+func tau2Message(d *jsonDoc, t *testRecord, at docAt) error {
 	if d.dec.PeekKind() != '{' {
 		return d.skip(at)
 	}
 	var role string
 	var usage [2]float64
-	var usageAt Path
 	has := false
-	err := d.object(at, func(name string, at Path) error {
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "role":
 			v, _, err := scalarText(d, at)
@@ -215,8 +214,7 @@ func tau2Message(d *jsonDoc, t *testRecord, at Path) error {
 			if d.dec.PeekKind() != '{' {
 				return d.skip(at)
 			}
-			usageAt = at
-			return d.object(at, func(name string, at Path) error {
+			return d.object(at, func(name string, at docAt) error {
 				i := 0
 				switch {
 				case d.dec.PeekKind() != '0':
@@ -235,8 +233,8 @@ func tau2Message(d *jsonDoc, t *testRecord, at Path) error {
 		return d.skip(at)
 	})
 	if err == nil && has && role == "assistant" {
-		t.keepToken(0, formatNumber(usage[0]), usageAt)
-		t.keepToken(1, formatNumber(usage[1]), usageAt)
+		t.keepToken(0, formatNumber(usage[0]), at.field("usage"))
+		t.keepToken(1, formatNumber(usage[1]), at.field("usage"))
 	}
 	return err
 }
