@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,8 +39,8 @@ type ReportMapping struct {
 	Planner      ReportSource  `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
 	Journey      ReportSource  `json:"journey" jsonschema:"where the journey ID is" validate:"required"`
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
-	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
-	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,max_id_length,automium_app_or_ext"`
+	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,max_id_length,automium_fixture_or_ext"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
@@ -143,7 +144,7 @@ func (b *trialBuilder) done(root Path) error {
 // mappingProblems checks the mapping on its own.
 func mappingProblems(m ReportMapping) error {
 	ps := newProblems(m)
-	ps.validate(m)
+	ps.validate(m, field("fixtureId")) // checked with its app, below
 	srcs := []struct {
 		name string
 		src  ReportSource
@@ -169,9 +170,7 @@ func mappingProblems(m ReportMapping) error {
 	if (m.AppID == "") != (m.FixtureID == "") {
 		ps.add(field("fixtureId"), CodeInvalidArgument, nil, "appId and fixtureId go together; give both or neither")
 	}
-	if app, fixture := owned().appByID[m.AppID], owned().fixtureByID[m.FixtureID]; app != nil && fixture != nil {
-		ps.addError(field("fixtureId"), fixtureAppMismatch(app, fixture))
-	}
+	ps.fixtureOfAppOrExt(field("fixtureId"), reflect.TypeOf(m), m.AppID, m.FixtureID)
 	return ps.err()
 }
 
