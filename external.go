@@ -30,10 +30,12 @@ const (
 )
 
 // externalPattern is the form of an external ID as the schemas advertise it
-// for a field that takes a corpus ID or an external one: the corpus's own
-// form (a lowercase kebab-case slug), optionally after ext:. Validation is
-// stricter: a value without the prefix must be in the corpus.
-const externalPattern = `^(ext:)?[a-z0-9]+(-[a-z0-9]+)*$`
+// for a field that takes a corpus ID or an external one: lowercase letters,
+// digits and hyphens, optionally after ext:. It is short because every agent
+// session pays for it (docs/catalog.md); validation is stricter (no hyphen at
+// either end or twice in a row, and a value without the prefix must be in
+// the corpus), and says so in its problem.
+const externalPattern = `^(ext:)?[a-z0-9-]+$`
 
 // isExternal reports whether id is written as an external ID, well formed or
 // not: it starts with ext: in any case, so that EXT:acme is told what is

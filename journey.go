@@ -47,7 +47,7 @@ type Recovery struct {
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
 	ID         string      `json:"id" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
-	AppID      string      `json:"appId" jsonschema:"see ListApps; ext:<name> for your own app" validate:"required,max_id_length,automium_app_or_ext"`
+	AppID      string      `json:"appId" jsonschema:"see ListApps" validate:"required,max_id_length,automium_app_or_ext"`
 	FixtureID  string      `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,max_id_length,automium_fixture_or_ext"`
 	Goal       string      `json:"goal" jsonschema:"one sentence" validate:"required,notblank,max_text_length"`
 	Steps      []Step      `json:"steps" jsonschema:"in order, 1 to 200" validate:"required,min=1,max_steps,dive"`
