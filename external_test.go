@@ -303,3 +303,55 @@ func TestMatchedRoundsAccounting(t *testing.T) {
 		t.Errorf("journeys pairing: shared %d, unmatched %d; want 2 and 0", pc.SharedJourneys, pc.JourneysUnmatched)
 	}
 }
+
+// TestExternalAppReports: a real Playwright report of a team's own journeys
+// compares under the ext: app its mapping names, and a planner listed in
+// another case than the report's project is refused at the test's place.
+func TestExternalAppReports(t *testing.T) {
+	report := string(realPlaywrightReport(t))
+	for _, id := range []string{"storefront-search-add-to-cart", "storefront-remove-cart-item", "storefront-checkout-saved-address"} {
+		report = strings.ReplaceAll(report, id, strings.Replace(id, "storefront-", "acme-", 1))
+	}
+	m := byProjectAndTag
+	m.AppID, m.FixtureID = "ext:acme-notes", "ext:default"
+	in := CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners, Mapping: m,
+		Reports: []ReportContent{{Format: FormatPlaywrightJSON, Content: report}}}
+	got, err := CompareReports(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := got.Comparison
+	if diff := cmp.Diff([]string{"ext:acme-notes"}, c.AppIDs); diff != "" || len(c.ExternalAppIDs) != 1 || len(c.NotChecked) != 1 || c.Modeled {
+		t.Errorf("apps %v, external %v, notChecked %v, modeled %v", c.AppIDs, c.ExternalAppIDs, c.NotChecked, c.Modeled)
+	}
+	if got.Import.TrialCount != 15 || len(c.Pairs) != 1 || c.Pairs[0].SharedJourneys != 2 {
+		t.Errorf("trials %d, pairs %+v; want 15 trials and 2 shared journeys", got.Import.TrialCount, c.Pairs)
+	}
+
+	// A mapping across the border, and a misspelled corpus app.
+	for _, tt := range []struct {
+		app, fixture string
+		want         errShape
+	}{
+		{"ext:acme-notes", cmpFixture, errShape{CodeFixtureAppMismatch, "mapping.fixtureId"}},
+		{cmpApp, "ext:default", errShape{CodeFixtureAppMismatch, "mapping.fixtureId"}},
+		{"storefrnt", cmpFixture, errShape{CodeInvalidAppID, "mapping.appId"}},
+		{"Ext:acme", "ext:default", errShape{CodeInvalidAppID, "mapping.appId"}},
+	} {
+		bad := in
+		bad.Mapping.AppID, bad.Mapping.FixtureID = tt.app, tt.fixture
+		_, err := CompareReports(context.Background(), bad)
+		var e *Error
+		if !errors.As(err, &e) || (errShape{e.Code, e.Field}) != tt.want {
+			t.Errorf("mapping %s/%s: %v; want %+v", tt.app, tt.fixture, err, tt.want)
+		}
+	}
+
+	// The report's project is challenger; the caller listed Challenger.
+	in.Planners = []PlannerRef{pwPlanners[0], {ID: "Challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}}
+	_, err = CompareReports(context.Background(), in)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeInvalidArgument || !strings.HasPrefix(e.Field, "reports[0].content") || !strings.Contains(e.Message, "only in case") {
+		t.Errorf("case-variant planner: %v; want a problem at the test's place in the report naming Challenger", err)
+	}
+}
