@@ -141,7 +141,8 @@ type CompareObservedTrialsInput struct {
 // # Validation
 //
 // corpusVersion must be supported (unsupported_corpus_version); appIds must be
-// authorized (invalid_app_id) and distinct; planners need id, vendor and model
+// authorized (invalid_app_id: the model walks the corpus's reference journeys,
+// so an app outside the corpus, ext:…, is refused too) and distinct; planners need id, vendor and model
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
 // planners or [MaxRepetitions] repetitions is limit_exceeded. assumedPassRates,
 // when given, must name every planner once by its exact ID (invalid_argument
@@ -290,9 +291,11 @@ func onWorkers(workers int, work func() error) error {
 //
 // Every trial is checked, and the first problem is returned with its path, such
 // as trials[12].fixtureId: the corpus version must be supported; planners need id,
-// vendor and model and distinct IDs, and each needs at least one trial; a trial
-// must name one of the planners, an authorized app, a fixture of that app and a
-// journey ID (a reference journey must keep its own app and fixture, and any
+// vendor and model and distinct IDs that differ in more than case, and each
+// needs at least one trial; a trial must name one of the planners (exactly), an
+// authorized app and a fixture of that app, or an app and a fixture outside the
+// corpus (ext:…, docs/external-apps.md, which the report lists in
+// externalAppIds), and a journey ID (a reference journey must keep its own app and fixture, and any
 // journey ID must keep one app and fixture across trials); repetitions run from 1
 // to [MaxRepetitions] and are unique per planner and journey; latency and token
 // counts are non-negative and bounded by [MaxTrialLatencyMs] and

@@ -166,6 +166,11 @@ func (r CompileJourneyResult) Err() error {
 // CompileJourney validates a journey against the owned corpus and the frozen intent
 // vocabulary and, when it is valid, compiles it to a graph.
 //
+// A journey of a team's own app names it and its fixture ext:… (see
+// docs/external-apps.md): the corpus's checks of that app (its capabilities,
+// its fixture's files, that the fixture is the app's) cannot apply, and the
+// result says so in ExternalAppIDs and NotChecked.
+//
 // An invalid journey is not an error: the result lists every problem found in one
 // pass, each with its JSON path, code, fix-it message and allowed values (see
 // [CompileJourneyResult.Err] to treat it as one). The returned error is non-nil

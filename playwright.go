@@ -33,7 +33,7 @@ type ReportSource struct {
 // ReportMapping says how a test of a report becomes a trial: where its
 // planner and its journey are written, the app and fixture of journeys that
 // are not reference journeys of the owned corpus (a reference journey brings
-// its own), which outcomes are not evaluable and, optionally, where its
+// its own; a team's own app is ext:…, docs/external-apps.md), which outcomes are not evaluable and, optionally, where its
 // repetition is written.
 type ReportMapping struct {
 	Planner      ReportSource  `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
