@@ -355,3 +355,28 @@ func TestExternalAppReports(t *testing.T) {
 		t.Errorf("case-variant planner: %v; want a problem at the test's place in the report naming Challenger", err)
 	}
 }
+
+// TestPlannerFoldBound: the case hint is looked for in the first
+// maxFoldLookups unknown planner IDs of a call only, so a flood of unknown
+// non-ASCII IDs costs a bounded number of folds.
+func TestPlannerFoldBound(t *testing.T) {
+	in := validObservedInput()
+	for r := 1; r <= maxFoldLookups+6; r++ {
+		tr := cmpTrial("Ａ", "j1", r)
+		in.Trials = append(in.Trials, tr)
+	}
+	_, err := CompareObservedTrials(context.Background(), in)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatal(err)
+	}
+	hinted := 0
+	for _, p := range e.Problems() {
+		if strings.Contains(p.Message, "only in case") {
+			hinted++
+		}
+	}
+	if len(e.Problems()) != maxFoldLookups+6 || hinted != maxFoldLookups {
+		t.Errorf("%d problems, %d with the hint; want %d and %d", len(e.Problems()), hinted, maxFoldLookups+6, maxFoldLookups)
+	}
+}
