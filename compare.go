@@ -46,8 +46,8 @@ type ComparePlannersInput struct {
 // recorded by real runs. A Trial is a plain value, safe to copy and share.
 type Trial struct {
 	PlannerID         string `json:"plannerId" jsonschema:"planner ID; must be one of the input's planners" validate:"required,notblank,max_id_length"`
-	AppID             string `json:"appId" jsonschema:"app ID" validate:"required,automium_app"`
-	FixtureID         string `json:"fixtureId" jsonschema:"fixture ID" validate:"required,automium_fixture"`
+	AppID             string `json:"appId" jsonschema:"app ID" validate:"required,max_id_length,automium_app_or_ext"`
+	FixtureID         string `json:"fixtureId" jsonschema:"fixture ID" validate:"required,max_id_length,automium_fixture_or_ext"`
 	JourneyID         string `json:"journeyId" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
 	Repetition        int    `json:"repetition" jsonschema:"repetition, 1 to 100; which run of this journey by this planner, unique per planner and journey" validate:"required,min=1,max_repetitions"`
 	Passed            bool   `json:"passed,omitempty" jsonschema:"passed"`
@@ -141,7 +141,8 @@ type CompareObservedTrialsInput struct {
 // # Validation
 //
 // corpusVersion must be supported (unsupported_corpus_version); appIds must be
-// authorized (invalid_app_id) and distinct; planners need id, vendor and model
+// authorized (invalid_app_id: the model walks the corpus's reference journeys,
+// so an app outside the corpus, ext:…, is refused too) and distinct; planners need id, vendor and model
 // (malformed_planner) and distinct IDs; more than [MaxAppIDs] apps, [MaxPlanners]
 // planners or [MaxRepetitions] repetitions is limit_exceeded. assumedPassRates,
 // when given, must name every planner once by its exact ID (invalid_argument
@@ -290,9 +291,11 @@ func onWorkers(workers int, work func() error) error {
 //
 // Every trial is checked, and the first problem is returned with its path, such
 // as trials[12].fixtureId: the corpus version must be supported; planners need id,
-// vendor and model and distinct IDs, and each needs at least one trial; a trial
-// must name one of the planners, an authorized app, a fixture of that app and a
-// journey ID (a reference journey must keep its own app and fixture, and any
+// vendor and model and distinct IDs that differ in more than case, and each
+// needs at least one trial; a trial must name one of the planners (exactly), an
+// authorized app and a fixture of that app, or an app and a fixture outside the
+// corpus (ext:…, docs/external-apps.md, which the report lists in
+// externalAppIds), and a journey ID (a reference journey must keep its own app and fixture, and any
 // journey ID must keep one app and fixture across trials); repetitions run from 1
 // to [MaxRepetitions] and are unique per planner and journey; latency and token
 // counts are non-negative and bounded by [MaxTrialLatencyMs] and
@@ -325,6 +328,9 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 	}
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(in.Planners))
 	report.MatchedRounds = in.MatchedRounds
+	if report.ExternalAppIDs = externalIDs(plan.appIDs...); report.ExternalAppIDs != nil {
+		report.NotChecked = []string{NotCheckedFixtureOfApp}
+	}
 	info := &journeyInfo{ids: plan.journeyIDs, apps: plan.journeyApps, shared: plan.shared}
 	var t trialTally
 	runs := make([][]journeyRuns, len(in.Planners))
@@ -370,8 +376,21 @@ func comparePlannersProblems(in ComparePlannersInput) error {
 	// twice, the app IDs by duplicateAppProblems alone, which says more than
 	// the generic "contains duplicates".
 	except := []Path{field("planners").at(anyIndex), field("assumedPassRates").at(anyIndex).dot("plannerId")}
-	if hasDuplicate(in.AppIDs) {
+	duplicates := hasDuplicate(in.AppIDs)
+	if duplicates {
 		except = append(except, field("appIds"))
+	}
+	for i, id := range in.AppIDs {
+		if isExternal(id) {
+			// The model walks the corpus's reference journeys; an app of
+			// the caller's own has none.
+			if !duplicates {
+				except = append(except, field("appIds").at(i))
+			}
+			ps.add(field("appIds").at(i), CodeInvalidAppID, customTags["automium_app"].values(),
+				"%s is outside the corpus, and a modeled comparison models the corpus's reference journeys, which it has none of; use corpus apps here, and compare your app's real runs with %s or %s",
+				echo.Value(id), echo.Name("CompareReports"), echo.Name("CompareObservedTrials"))
+		}
 	}
 	ps.validate(in, except...)
 	duplicateAppProblems(ps, in.AppIDs)
@@ -384,8 +403,14 @@ func comparePlannersProblems(in ComparePlannersInput) error {
 // generic rules: its parts (malformed_planner naming every missing part), and
 // that no two planners share an ID, since their reports would be
 // indistinguishable.
+//
+// IDs that differ only in case or character form (baseline, Baseline,
+// BASELINE, ＢＡＳＥＬＩＮＥ; see plannerKey) are refused too: a report,
+// a reader and a chart would show them as one planner, and a trial of one
+// filed under the other would be counted apart.
 func plannerListProblems(ps *problems, planners []PlannerRef) {
 	first := make(map[string]int, len(planners))
+	folded := make(map[string]int, len(planners))
 	for i, p := range planners {
 		at := field("planners").at(i)
 		if p.problems(ps, at) {
@@ -397,6 +422,14 @@ func plannerListProblems(ps *problems, planners []PlannerRef) {
 			continue
 		}
 		first[p.ID] = i
+		key := plannerKey(p.ID)
+		if j, twin := folded[key]; twin {
+			ps.add(at.dot("id"), CodeInvalidArgument, nil,
+				"planner ID %s differs from %s (planners[%d]) only in case or character form, so the two read as one planner; use one ID for one planner, and IDs that differ in more than case for two",
+				echo.Value(p.ID), echo.Value(planners[j].ID), j)
+			continue
+		}
+		folded[key] = i
 	}
 }
 
@@ -470,13 +503,14 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	// fixture against its app, once, below.
 	ps.validate(in, field("planners").at(anyIndex), field("trials").at(anyIndex).dot("fixtureId"))
 	plannerListProblems(ps, in.Planners)
-	fixtures := make([]*Fixture, len(in.Trials))
+	fixtureOK := make([]bool, len(in.Trials))
 	for i := range in.Trials {
 		tr := &in.Trials[i]
-		fixtures[i] = ps.fixtureOfApp(field("trials").at(i).dot("fixtureId"), reflect.TypeOf(*tr), owned().appByID[tr.AppID], tr.FixtureID)
+		_, fixtureOK[i] = ps.fixtureOfAppOrExt(field("trials").at(i).dot("fixtureId"), reflect.TypeOf(*tr), tr.AppID, tr.FixtureID)
 	}
 	plannerIndex := make(map[string]int, len(in.Planners))
 	plannerIDs := namedPlannerIDs(in.Planners)
+	folds := foldsOf(plannerIDs)
 	for i, p := range in.Planners {
 		plannerIndex[p.ID] = i
 	}
@@ -504,12 +538,12 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 			continue // a planner without an ID may be the one it names; planners[i] says what to fix
 		}
 		if !ok {
-			ps.add(at.dot("plannerId"), CodeInvalidArgument, plannerIDs,
-				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Value(tr.PlannerID))
+			ps.addProblem(newProblem(CodeInvalidArgument, at.dot("plannerId"), plannerIDs,
+				folds.unknownPlanner(tr.PlannerID, "add it to planners or use one of the allowed values")))
 			continue
 		}
-		if fixtures[i] == nil {
-			continue // fixtureOfApp said why
+		if !fixtureOK[i] {
+			continue // fixtureOfAppOrExt said why
 		}
 		if tr.Recovered && !tr.RecoveryTriggered {
 			ps.add(at.dot("recovered"), CodeInvalidArgument, nil,

@@ -75,6 +75,7 @@ type PairedComparison struct {
 	SharedJourneys        int                `json:"sharedJourneys" jsonschema:"G: journeys both ran evaluably"`
 	JourneysOnlyA         int                `json:"journeysOnlyA" jsonschema:"journeys only A ran, left out"`
 	JourneysOnlyB         int                `json:"journeysOnlyB" jsonschema:"journeys only B ran, left out"`
+	JourneysUnmatched     int                `json:"journeysUnmatched,omitempty" jsonschema:"matched rounds: journeys both ran but in no common repetition, left out"`
 	MeanDifference        float64            `json:"meanDifference" jsonschema:"mean over shared journeys of A's first-attempt pass rate minus B's"`
 	StandardError         float64            `json:"standardError" jsonschema:"max(s/√G, within-journey floor) (docs/benchmarks.md)"`
 	DegreesOfFreedom      int                `json:"degreesOfFreedom" jsonschema:"G − 1"`
@@ -221,8 +222,11 @@ func pairRuns(a, b []journeyRuns, matched bool, journeyIDs []string, q *pairScra
 				cj += bits.OnesCount64(pb &^ pa)
 			}
 			if m == 0 {
-				pc.JourneysOnlyA++ // nothing matched: each planner's runs stand alone
-				pc.JourneysOnlyB++
+				// Both ran it, but in no common round: nothing pairs, so it
+				// is left out, counted apart from the journeys one planner
+				// alone ran (sharedJourneys + journeysOnlyA +
+				// journeysUnmatched is the journeys A ran).
+				pc.JourneysUnmatched++
 				continue
 			}
 			row.MatchedRuns, row.APassedOnly, row.BPassedOnly = m, bj, cj

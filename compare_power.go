@@ -106,8 +106,8 @@ func assumedRateProblems(ps *problems, planners []PlannerRef, rates []AssumedPas
 			// A planner without an ID may be the one it names; its own
 			// problem says what to fix.
 		case !known[r.PlannerID]:
-			ps.add(at.dot("plannerId"), CodeInvalidArgument, ids,
-				"%s is not one of the input's planners; use one of the allowed values", echo.Value(r.PlannerID))
+			ps.addProblem(newProblem(CodeInvalidArgument, at.dot("plannerId"), ids,
+				foldsOf(ids).unknownPlanner(r.PlannerID, "use one of the allowed values")))
 		case dup:
 			ps.add(at.dot("plannerId"), CodeInvalidArgument, nil,
 				"planner %s has an assumed rate already (assumedPassRates[%d]); give each planner one", echo.Value(r.PlannerID), j)

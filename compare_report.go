@@ -13,6 +13,8 @@ type ComparisonReport struct {
 	Notice               string             `json:"notice" jsonschema:"one-line statement of what the numbers are and are not"`
 	Seed                 uint64             `json:"seed,omitempty" jsonschema:"seed of the modeled draws; absent for observed reports"`
 	AppIDs               []string           `json:"appIds" jsonschema:"apps whose journeys were compared, sorted"`
+	ExternalAppIDs       []string           `json:"externalAppIds,omitempty" jsonschema:"those of appIds outside the corpus (ext:…)"`
+	NotChecked           []string           `json:"notChecked,omitempty" jsonschema:"corpus checks that did not apply to them"`
 	Repetitions          int                `json:"repetitions" jsonschema:"runs per journey per planner; for observed reports the most runs of one journey by one planner"`
 	RepetitionsRequested *int               `json:"repetitionsRequested,omitempty" jsonschema:"repetitions asked for, when they differ from those used (below 1 means 1)"`
 	AssumedPassRates     []AssumedPassRate  `json:"assumedPassRates,omitempty" jsonschema:"the assumed rates the draws followed"`

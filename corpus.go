@@ -169,6 +169,10 @@ func indexCorpus(c corpus) *corpus {
 var (
 	_ = registerTag("automium_app", CodeInvalidAppID, "an authorized benchmark app ID", func() []string { return owned().appIDs })
 	_ = registerTag("automium_fixture", CodeInvalidFixtureID, "a fixture ID from the owned corpus", func() []string { return owned().fixtureIDs })
+	// A journey or a trial may name a team's own app and fixture (ext:…,
+	// external.go); what lists or models the corpus takes corpus IDs only.
+	_ = registerExternalTag("automium_app_or_ext", "automium_app")
+	_ = registerExternalTag("automium_fixture_or_ext", "automium_fixture")
 	_ = registerTag("automium_profile", CodeInvalidEnvironmentProfile, "an environment profile ID from the owned corpus", func() []string { return owned().profileIDs })
 	_ = registerTag("automium_hosting_type", CodeInvalidArgument, "a hosting type", func() []string { return hostingTypeNames })
 	_ = registerTag("automium_capability", CodeInvalidArgument, "an app capability", func() []string { return capabilityNames })
@@ -327,6 +331,38 @@ func (ps *problems) fixtureOfApp(at Path, owner reflect.Type, app *App, fixtureI
 		return nil
 	}
 	return fixture
+}
+
+// fixtureOfAppOrExt is fixtureOfApp for an input that may name an app and a
+// fixture outside the corpus (ext:…): it returns the corpus fixture, if any,
+// and whether the fixture field is sound. An external app takes an external
+// fixture, and a corpus app a fixture of its own: a pair across the border
+// is fixture_app_mismatch, since either side would pass the other off.
+// Whether an external fixture is of its external app is the caller's word.
+func (ps *problems) fixtureOfAppOrExt(at Path, owner reflect.Type, appID, fixtureID string) (*Fixture, bool) {
+	appExt, fixtureExt := isExternal(appID), isExternal(fixtureID)
+	if !appExt && !fixtureExt {
+		f := ps.fixtureOfApp(at, owner, owned().appByID[appID], fixtureID)
+		return f, f != nil
+	}
+	if !ps.checkField(at, owner, "fixtureId", fixtureID) {
+		return nil, false
+	}
+	app := owned().appByID[appID]
+	switch {
+	case appExt && !fixtureExt:
+		ps.add(at, CodeFixtureAppMismatch, nil,
+			"fixture %s is the corpus's (of app %s), and app %s is outside the corpus; give your app a fixture of its own, ext: and a name, such as ext:default",
+			echo.Value(fixtureID), owned().fixtureByID[fixtureID].AppID, echo.Value(appID))
+		return nil, false
+	case !appExt && app != nil:
+		ps.add(at, CodeFixtureAppMismatch, appFixtureIDs(app.ID),
+			"%s is outside the corpus, and app %s is the corpus's; use one of its fixtures (the allowed values), or name your own app ext:… too", echo.Value(fixtureID), app.ID)
+		return nil, false
+	case !appExt:
+		return nil, false // the app's own problem says what to fix
+	}
+	return nil, true
 }
 
 // fixtureAppMismatch reports a known fixture that belongs to another known app.

@@ -64,6 +64,8 @@ type PlaywrightSpec struct {
 	ReferenceJourney   bool          `json:"referenceJourney" jsonschema:"whether the journey is a reference journey of the owned corpus"`
 	Mapping            ReportMapping `json:"mapping" jsonschema:"mapping for CompareReports: journey from the spec's tag, planner from the project name"`
 	FixtureFilesModule string        `json:"fixtureFilesModule,omitempty" jsonschema:"the module the spec imports fixtureFile from, when it uploads files"`
+	ExternalAppIDs     []string      `json:"externalAppIds,omitempty" jsonschema:"the journey's app, when it is outside the corpus (ext:…)"`
+	NotChecked         []string      `json:"notChecked,omitempty" jsonschema:"corpus checks that did not apply to it"`
 }
 
 // ExportPlaywrightSpec compiles a journey as [CompileJourney] does and writes it
@@ -179,6 +181,7 @@ func ExportPlaywrightSpec(ctx context.Context, in ExportPlaywrightSpecInput) (Pl
 	if uploads {
 		out.FixtureFilesModule = opts.files
 	}
+	out.ExternalAppIDs, out.NotChecked = res.ExternalAppIDs, res.NotChecked
 	return out, nil
 }
 

@@ -47,8 +47,8 @@ type Recovery struct {
 // follow the spec: id, appId, fixtureId, goal, steps, assertions, recovery.
 type CompileJourneyInput struct {
 	ID         string      `json:"id" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
-	AppID      string      `json:"appId" jsonschema:"see ListApps" validate:"required,automium_app"`
-	FixtureID  string      `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,automium_fixture"`
+	AppID      string      `json:"appId" jsonschema:"see ListApps" validate:"required,max_id_length,automium_app_or_ext"`
+	FixtureID  string      `json:"fixtureId" jsonschema:"see ListFixtures" validate:"required,max_id_length,automium_fixture_or_ext"`
 	Goal       string      `json:"goal" jsonschema:"one sentence" validate:"required,notblank,max_text_length"`
 	Steps      []Step      `json:"steps" jsonschema:"in order, 1 to 200" validate:"required,min=1,max_steps,dive"`
 	Assertions []Assertion `json:"assertions" jsonschema:"all must hold at the end, 1 to 50" validate:"required,min=1,max_assertions,dive"`
@@ -143,6 +143,11 @@ type CompileJourneyResult struct {
 	Valid   bool             `json:"valid" jsonschema:"whether the journey is valid and compiled"`
 	Journey *CompiledJourney `json:"journey,omitempty" jsonschema:"the compiled journey graph, when valid"`
 	Errors  []Problem        `json:"errors,omitempty" jsonschema:"every validation problem, when invalid"`
+	// ExternalAppIDs and NotChecked say when the journey's app is outside
+	// the corpus (ext:…), and which of the corpus's checks could not apply to
+	// it (docs/external-apps.md).
+	ExternalAppIDs []string `json:"externalAppIds,omitempty" jsonschema:"the journey's app, when it is outside the corpus (ext:…)"`
+	NotChecked     []string `json:"notChecked,omitempty" jsonschema:"corpus checks that did not apply to an app outside the corpus"`
 }
 
 // Err returns nil for a valid journey and otherwise one [*Error] listing every
@@ -160,6 +165,11 @@ func (r CompileJourneyResult) Err() error {
 
 // CompileJourney validates a journey against the owned corpus and the frozen intent
 // vocabulary and, when it is valid, compiles it to a graph.
+//
+// A journey of a team's own app names it and its fixture ext:… (see
+// docs/external-apps.md): the corpus's checks of that app (its capabilities,
+// its fixture's files, that the fixture is the app's) cannot apply, and the
+// result says so in ExternalAppIDs and NotChecked.
 //
 // An invalid journey is not an error: the result lists every problem found in one
 // pass, each with its JSON path, code, fix-it message and allowed values (see
@@ -180,8 +190,9 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 	if err := ps.limitErr(); err != nil {
 		return CompileJourneyResult{}, err
 	}
+	ext, notChecked := externalJourney(in)
 	if errs := ps.list(); len(errs) > 0 {
-		return CompileJourneyResult{Valid: false, Errors: errs}, nil
+		return CompileJourneyResult{Valid: false, Errors: errs, ExternalAppIDs: ext, NotChecked: notChecked}, nil
 	}
 	g, err := compile(in)
 	if err != nil {
@@ -199,7 +210,17 @@ func CompileJourney(ctx context.Context, in CompileJourneyInput) (CompileJourney
 			"%s is the ID of a reference journey of app %s and fixture %s, and this journey differs from it; give your journey its own ID",
 			echo.Value(in.ID), ref.AppID, ref.FixtureID).Problem}}, nil
 	}
-	return CompileJourneyResult{Valid: true, Journey: &g}, nil
+	return CompileJourneyResult{Valid: true, Journey: &g, ExternalAppIDs: ext, NotChecked: notChecked}, nil
+}
+
+// externalJourney returns what a compile answer says of a journey of an app
+// outside the corpus: the app, and the corpus's checks that did not apply to
+// it. A journey of a corpus app gets nil, nil.
+func externalJourney(in CompileJourneyInput) (ext, notChecked []string) {
+	if !isExternal(in.AppID) {
+		return nil, nil
+	}
+	return []string{in.AppID}, []string{NotCheckedCapabilities, NotCheckedFixtureFiles, NotCheckedFixtureOfApp}
 }
 
 // journeySizeProblems rejects oversized journeys before validation walks them, so
@@ -223,8 +244,10 @@ func journeySizeProblems(in CompileJourneyInput) error {
 func journeyProblems(in CompileJourneyInput) *problems {
 	ps := newProblems(in)
 	ps.validate(in, field("fixtureId"))
+	// An app outside the corpus (ext:…) has no entry: app and fixture are nil,
+	// and the checks that need them (capabilities, fixture files) do not apply.
 	app := owned().appByID[in.AppID]
-	fixture := ps.fixtureOfApp(field("fixtureId"), reflect.TypeOf(in), app, in.FixtureID)
+	fixture, _ := ps.fixtureOfAppOrExt(field("fixtureId"), reflect.TypeOf(in), in.AppID, in.FixtureID)
 	ps.lineProblems(field("goal"), in.Goal)
 	for i, s := range in.Steps {
 		at := field("steps").at(i)

@@ -46,7 +46,7 @@ func journeyDigest(g *CompiledJourney) (string, error) {
 // valid result, whose journey is the large part. It reports false for an
 // invalid one, which is small and goes through encoding/json.
 func appendResultJSON(dst []byte, r *CompileJourneyResult) ([]byte, bool) {
-	if !r.Valid || r.Journey == nil || len(r.Errors) > 0 {
+	if !r.Valid || r.Journey == nil || len(r.Errors) > 0 || len(r.ExternalAppIDs) > 0 || len(r.NotChecked) > 0 {
 		return dst, false
 	}
 	w := journeyWriter{out: slices.Grow(dst, 32+journeySize(r.Journey))}

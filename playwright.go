@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,14 +34,14 @@ type ReportSource struct {
 // ReportMapping says how a test of a report becomes a trial: where its
 // planner and its journey are written, the app and fixture of journeys that
 // are not reference journeys of the owned corpus (a reference journey brings
-// its own), which outcomes are not evaluable and, optionally, where its
+// its own; a team's own app is ext:…, docs/external-apps.md), which outcomes are not evaluable and, optionally, where its
 // repetition is written.
 type ReportMapping struct {
 	Planner      ReportSource  `json:"planner" jsonschema:"where the planner ID is" validate:"required"`
 	Journey      ReportSource  `json:"journey" jsonschema:"where the journey ID is" validate:"required"`
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
-	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
-	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,max_id_length,automium_app_or_ext"`
+	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,max_id_length,automium_fixture_or_ext"`
 	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means interrupted (and an Inspect sample error)" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
@@ -109,7 +110,7 @@ func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMappin
 // mappingProblems checks the mapping on its own.
 func mappingProblems(m ReportMapping) error {
 	ps := newProblems(m)
-	ps.validate(m)
+	ps.validate(m, field("fixtureId")) // checked with its app, below
 	srcs := []struct {
 		name string
 		src  ReportSource
@@ -145,9 +146,7 @@ func mappingProblems(m ReportMapping) error {
 	if (m.AppID == "") != (m.FixtureID == "") {
 		ps.add(field("fixtureId"), CodeInvalidArgument, nil, "appId and fixtureId go together; give both or neither")
 	}
-	if app, fixture := owned().appByID[m.AppID], owned().fixtureByID[m.FixtureID]; app != nil && fixture != nil {
-		ps.addError(field("fixtureId"), fixtureAppMismatch(app, fixture))
-	}
+	ps.fixtureOfAppOrExt(field("fixtureId"), reflect.TypeOf(m), m.AppID, m.FixtureID)
 	return ps.err()
 }
 

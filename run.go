@@ -254,6 +254,12 @@ func runSubmissionProblems(ctx context.Context, in *CreateRunSubmissionInput) (b
 		in.FixtureID, outer.FixtureID = in.Journey.FixtureID, in.Journey.FixtureID
 	}
 	ps.validate(outer, except...)
+	if appDefaulted && isExternal(in.AppID) {
+		// The journey may be of a team's own app (CompileJourney takes it);
+		// a modeled run needs the corpus's fixture and its profiles.
+		ps.add(field("journey").dot("appId"), CodeInvalidAppID, customTags["automium_app"].values(),
+			"%s is outside the corpus; a modeled run needs a corpus app, whose fixtures list the environment profiles it is modeled on. For your own app, export the journey (%s), run it, and compare the reports (%s)", echo.Value(in.AppID), echo.Name("ExportPlaywrightSpec"), echo.Name("CompareReports"))
+	}
 	app := owned().appByID[in.AppID]
 	// Without journey and journeyId, journey's problem says what to send
 	// (either), and appId and fixtureId are not blamed for it: over MCP, a

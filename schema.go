@@ -219,6 +219,8 @@ func applyRules(s *jsonschema.Schema, t reflect.Type, rules []rule) error {
 		var err error
 		if translate, ok := ruleKeywords[r.tag]; ok {
 			err = translate(at, r.param)
+		} else if _, ok := externalTags[r.tag]; ok {
+			err = at.setPattern(externalPattern)
 		} else if values, ok := tagValues(r.tag); ok {
 			s.Enum = make([]any, len(values))
 			for i, v := range values {

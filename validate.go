@@ -61,6 +61,35 @@ func tagValues(tag string) ([]string, bool) {
 	return v, true
 }
 
+// externalTags maps each validate tag that takes a corpus ID or an ID outside
+// the corpus (ext:…, see external.go) to the closed-set tag of the corpus IDs.
+// Its schema is the pattern both forms share; a value without the prefix must
+// still be in the corpus, and is refused with the corpus's values otherwise.
+var externalTags = map[string]string{}
+
+// registerExternalTag adds such a tag during package initialisation. base
+// may be registered later in initialisation: the validator checks it.
+func registerExternalTag(tag, base string) struct{} {
+	if _, dup := externalTags[tag]; dup {
+		panic("automium: validate tag registered twice: " + tag)
+	}
+	externalTags[tag] = base
+	return struct{}{}
+}
+
+// validOrExternal reports whether s is one of corpus or a well-formed
+// external ID.
+func validOrExternal(s string, set map[string]struct{}, corpus []string) bool {
+	if _, ok := set[s]; ok {
+		return true
+	}
+	if !isExternal(s) {
+		return false
+	}
+	_, bad := externalProblem(s, corpus)
+	return !bad
+}
+
 // patternTag is a validate tag backed by a regular expression, advertised to
 // schemas as a pattern. The expression is compiled with the validator, on first
 // use, not at package initialisation, which every start of a program pays.
@@ -117,6 +146,22 @@ func newValidator() *validator.Validate {
 		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
 			_, ok := set[fl.Field().String()]
 			return ok
+		})
+		if err != nil {
+			panic("automium: registering validate tag " + tag + ": " + err.Error())
+		}
+	}
+	for tag, base := range externalTags {
+		if _, ok := customTags[base]; !ok {
+			panic("automium: external tag " + tag + " on an unknown closed set " + base)
+		}
+		values := customTags[base].values()
+		set := make(map[string]struct{}, len(values))
+		for _, s := range values {
+			set[s] = struct{}{}
+		}
+		err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
+			return validOrExternal(fl.Field().String(), set, values)
 		})
 		if err != nil {
 			panic("automium: registering validate tag " + tag + ": " + err.Error())
@@ -333,7 +378,18 @@ func fieldProblem(at Path, kind reflect.Kind, tag, param string, value any, fiel
 	} else if v := reflect.ValueOf(value); v.IsValid() && v.Kind() == reflect.String {
 		shown = echo.Value(v.String())
 	}
+	if base, ok := externalTags[tag]; ok {
+		t := customTags[base]
+		if s, isString := value.(string); isString && isExternal(s) {
+			msg, _ := externalProblem(s, t.values())
+			return newProblem(t.code, at, nil, msg)
+		}
+		return newProblem(t.code, at, t.values(), echo.Msg("%s is not %s; use one of the allowed values, or, for your own app outside the corpus, ext: and a lowercase name, such as ext:acme-notes", shown, t.noun))
+	}
 	if t, ok := customTags[tag]; ok {
+		if s, isString := value.(string); isString && isExternal(s) && (tag == "automium_app" || tag == "automium_fixture") {
+			return newProblem(t.code, at, t.values(), echo.Msg("%s is outside the corpus, and this takes %s, whose corpus entry it reads; use one of the allowed values", shown, t.noun))
+		}
 		return newProblem(t.code, at, t.values(), echo.Msg("%s is not %s; use one of the allowed values", shown, t.noun))
 	}
 	if t, ok := patternTags[tag]; ok {
@@ -349,6 +405,9 @@ func fieldProblem(at Path, kind reflect.Kind, tag, param string, value any, fiel
 		// A missing field that takes a value from a closed set: the fix is to
 		// pick one of the set's values, so the problem names them.
 		for rule := range strings.SplitSeq(fieldTag, ",") {
+			if base, ok := externalTags[rule]; ok {
+				rule = base
+			}
 			if ct, ok := customTags[rule]; ok {
 				return msg(CodeInvalidArgument, ct.values(), "is required: use %s, one of the allowed values", ct.noun)
 			}

@@ -35,7 +35,7 @@ func (r resource) read(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadReso
 var resources = sync.OnceValue(func() []resource {
 	list := []resource{
 		fixedResource("automium://apps", "apps", "Benchmark apps",
-			"The authorized benchmark apps of the owned corpus with their hosting type, rationale and UI capabilities, and the corpus version. Same content as automium_list_apps.",
+			"The authorized benchmark apps of the owned corpus with their hosting type, rationale and UI capabilities, and the corpus version. Same content as automium_list_apps. An app of your own is not listed: journeys, trials and report mappings name it ext:<name> (docs/external-apps.md).",
 			func() (any, error) { return automium.ListApps(context.Background(), automium.ListAppsInput{}) }),
 		fixedResource("automium://fixtures", "fixtures", "Benchmark fixtures and environment profiles",
 			"Every fixture of the owned corpus (environment profile IDs, seed refs, account refs, file refs, artifact root, reference journey IDs) and the environment profiles they use. Same content as automium_list_fixtures without a filter. Read a reference journey at "+journeysURITemplate+".",

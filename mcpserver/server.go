@@ -86,9 +86,9 @@ const Name = "automium"
 // an agent through the Developer Experience flow of the spec. A program that
 // puts Automium on its own server with [Register] may include them in its
 // server's instructions.
-const Instructions = `Automium is the contract layer of a QA platform for agentic browser testing: an owned benchmark corpus of web apps and fixtures, the frozen planner intent vocabulary planner-intent-v1, journey compilation, and modeled run submissions, replay summaries, artifact manifests and planner comparisons.
+const Instructions = `Automium is the contract layer of a QA platform for agentic browser testing: an owned benchmark corpus of web apps and fixtures, the frozen planner intent vocabulary planner-intent-v1, journey compilation and Playwright export, modeled run submissions, replay summaries and artifact manifests, and planner comparisons, modeled or of real runs.
 
-Every output is modeled. This server never launches a browser, calls a planner provider, opens a network connection, reads credentials or writes files. Never present its results as evidence of a live run.
+Run submissions, replay summaries, artifact manifests and automium_compare_planners are modeled: nothing ran, so never present them as evidence of a live run. automium_compare_reports and automium_compare_observed_trials are observed: they compare real runs you recorded, which this server did not verify. This server never launches a browser, calls a planner provider, opens a network connection, reads credentials or writes files.
 
 Typical flow:
 1. Read automium://apps (or call automium_list_apps) and choose an appId by its capabilities.
@@ -99,6 +99,7 @@ Typical flow:
 6. Call automium_get_replay_summary with runId, a verdict, retryCount and artifactManifestRef to learn which replay artifacts that outcome requires.
 7. Call automium_get_artifact_manifest with runId, the fixture's artifactRoot and one entry per required artifact kind.
 8. Call automium_compare_planners to check a comparison of planner backends on the reference journeys of chosen apps, at a fixed corpus version. Its trials are modeled draws (every planner from one shared model): it checks the pipeline and the statistics and never ranks real planners. For recorded runs, a pair's verdict is about these journeys as a sample of journeys; read each pair's per-journey rows (journeys) to see which journey regressed.
+9. For real results: call automium_export_playwright_spec, run the spec with Playwright yourself, and pass its JSON or JUnit reports to automium_compare_reports with the mapping the export returned. Your own app, outside the corpus, is named ext:<name> (such as ext:acme-notes, with a fixture ext:default) in journeys, trials and mappings; answers list it in externalAppIds and the corpus checks that did not apply in notChecked.
 
 Use the debug_failed_run prompt to triage a failed, flaky or errored run, and compare_planner_backends to plan a comparison. The contracts are at automium://contracts/planner-adapter-v1, automium://contracts/replay-event-v1 and automium://contracts/semantic-snapshot-v1.
 

@@ -99,8 +99,8 @@ func toToolWords(s string) string {
 // the rules, vocabularies and worked examples are in the resources and
 // prompts a description names.
 const (
-	listAppsDescription = "List the benchmark apps and the corpus version. Call first: other tools accept only " +
-		"these app IDs."
+	listAppsDescription = "List the benchmark apps and the corpus version. Call first; name your own app " +
+		"ext:<name>."
 
 	listFixturesDescription = "List fixtures (starting states) with their profiles and reference journeys."
 
