@@ -68,10 +68,16 @@ type CompareObservedTrialsInput struct {
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Trials        []Trial      `json:"trials,omitempty" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"max_observed_trials,dive"`
 	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
+	// Snapshot replaces Trials with the text of an automium-counts-v1
+	// snapshot (see [CountsSnapshot]): the snapshot's rows of the input's
+	// planners are compared, its other rows left out. It is how the MCP
+	// tool takes counts: one string costs the tool catalog far less than a
+	// schema of rows.
+	Snapshot string `json:"snapshot,omitempty" jsonschema:"instead of trials: automium-counts-v1 snapshot text" validate:"max_counts_snapshot_bytes"`
 	// Counts replaces Trials with one row per planner and journey (see
-	// [JourneyCounts]): an automium-counts-v1 snapshot's rows, or a warehouse's
-	// aggregate (docs/scale.md).
-	Counts []JourneyCounts `json:"counts,omitempty" jsonschema:"instead of trials: one row per planner and journey (docs/scale.md)" validate:"max_observed_counts,dive"`
+	// [JourneyCounts]): a snapshot's rows, or a warehouse's aggregate
+	// (docs/scale.md). Go callers set it; on the wire, Snapshot carries counts.
+	Counts []JourneyCounts `json:"-"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -317,7 +323,7 @@ func onWorkers(workers int, work func() error) error {
 // which equals the pooled rate only when every journey has the same number of
 // runs.
 //
-// With Counts instead of Trials, each row counts one planner's runs of one
+// With Counts (or the text of a snapshot in Snapshot) instead of Trials, each row counts one planner's runs of one
 // journey (see [JourneyCounts]); rows are checked like trials (each part at
 // most its whole, one row per planner and journey, a journey on one app), and
 // the report is the one its trials give with every latency unknown: the same
@@ -329,6 +335,13 @@ func onWorkers(workers int, work func() error) error {
 func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (ComparisonReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
+	}
+	if in.Snapshot != "" {
+		counts, err := snapshotCounts(ctx, in)
+		if err != nil {
+			return ComparisonReport{}, err
+		}
+		in.Counts = counts
 	}
 	if len(in.Counts) > 0 {
 		return compareObservedCounts(ctx, in)

@@ -3,6 +3,7 @@ package automium
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
@@ -39,6 +40,40 @@ type JourneyCounts struct {
 // a run: what makes a journey flaky.
 func (c *JourneyCounts) mixed() bool {
 	return c.Passes > c.FirstAttemptPasses || (c.FirstAttemptPasses > 0 && c.FirstAttemptPasses < c.Runs)
+}
+
+// snapshotCounts reads in.Snapshot and returns its rows of in's planners.
+// The snapshot's problems are placed under snapshot.
+func snapshotCounts(ctx context.Context, in CompareObservedTrialsInput) ([]JourneyCounts, error) {
+	if len(in.Counts) > 0 || len(in.Trials) > 0 {
+		return nil, newError(CodeInvalidArgument, field("snapshot"), nil, "comes with trials or counts; send one of trials, counts or snapshot")
+	}
+	if n := len(in.Snapshot); n > limit.MaxCountsSnapshotBytes {
+		return nil, newError(CodeLimitExceeded, field("snapshot"), nil, "is %d bytes; a counts snapshot is at most %d", n, limit.MaxCountsSnapshotBytes)
+	}
+	s, err := ReadCountsSnapshot(ctx, strings.NewReader(in.Snapshot))
+	if err != nil {
+		return nil, placed(err, "snapshot")
+	}
+	if s.CorpusVersion != in.CorpusVersion {
+		return nil, newError(CodeInvalidArgument, field("snapshot").dot("corpusVersion"), nil,
+			"is %s but the input's corpusVersion is %s; compare counts of one corpus version", echo.Value(s.CorpusVersion), echo.Value(in.CorpusVersion))
+	}
+	wanted := make(map[string]bool, len(in.Planners))
+	for _, p := range in.Planners {
+		wanted[p.ID] = true
+	}
+	counts := make([]JourneyCounts, 0, len(s.Counts))
+	for _, c := range s.Counts {
+		if wanted[c.PlannerID] {
+			counts = append(counts, c)
+		}
+	}
+	if len(counts) == 0 {
+		return nil, newError(CodeInvalidArgument, field("planners"), namedPlannerIDs(s.Planners),
+			"name none of the snapshot's planners; list the planners to compare from the allowed values")
+	}
+	return counts, nil
 }
 
 // countsPlan is a validated counts input, indexed for aggregation.
@@ -110,6 +145,15 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 		return nil, err
 	}
 	ps.validate(in, field("planners").at(anyIndex))
+	// Counts are not on the wire (json:"-"), so the walk above skips them:
+	// each row is checked on its own and its problems placed under it.
+	for i := range in.Counts {
+		rows := newProblems(in.Counts[i])
+		rows.validate(in.Counts[i])
+		for _, p := range rows.found {
+			ps.addProblem(p.under(field("counts").at(i)))
+		}
+	}
 	plannerListProblems(ps, in.Planners)
 	if len(in.Trials) > 0 {
 		ps.add(field("counts"), CodeInvalidArgument, nil, "comes with trials; send trials (one per run) or counts (one per planner and journey), not both")

@@ -305,3 +305,70 @@ func TestSnapshotOfRefusesModeled(t *testing.T) {
 		t.Errorf("SnapshotOf(modeled) = %v; want invalid_argument at basis", err)
 	}
 }
+
+// TestSnapshotInput: the text of a snapshot is an input, as the MCP tool
+// takes counts: its rows of the input's planners are compared, in the
+// input's order, and its problems are placed under snapshot.
+func TestSnapshotInput(t *testing.T) {
+	ctx := context.Background()
+	ids, trials := randomTrials(rand.New(rand.NewPCG(38, 2)), 3, 12)
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials}
+	for _, id := range ids {
+		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
+	}
+	r, err := CompareObservedTrials(ctx, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := SnapshotOf(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := WriteCountsSnapshot(&text, snap); err != nil {
+		t.Fatal(err)
+	}
+	// Two of the three planners, in the other order.
+	two := []PlannerRef{in.Planners[2], in.Planners[0]}
+	var want CompareObservedTrialsInput
+	want.CorpusVersion, want.Planners = CorpusVersion, two
+	for _, c := range snap.Counts {
+		if c.PlannerID != in.Planners[1].ID {
+			want.Counts = append(want.Counts, c)
+		}
+	}
+	wantReport, err := CompareObservedTrials(ctx, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mustJSON(t, got), mustJSON(t, wantReport)) {
+		t.Errorf("the snapshot's text gives another report than its counts")
+	}
+	tests := []struct {
+		name string
+		in   CompareObservedTrialsInput
+		want errShape
+	}{
+		{"not JSON", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: "{"}, errShape{CodeInvalidArgument, "snapshot"}},
+		{"damaged", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: strings.Replace(text.String(), `"runs": `, `"runs": 1`, 1)}, errShape{CodeInvalidArgument, "snapshot.digest"}},
+		{"with trials", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String(), Trials: trials}, errShape{CodeInvalidArgument, "snapshot"}},
+		{"no planner of it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "zz", Vendor: "v", Model: "m"}}, Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners"}},
+		{"a planner not in it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: append(two, PlannerRef{ID: "zz", Vendor: "v", Model: "m"}), Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners[2]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := CompareObservedTrials(ctx, tt.in)
+			e, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("err = %v; want an *Error", err)
+			}
+			if diff := cmp.Diff(tt.want, errShape{e.Code, e.Field}); diff != "" {
+				t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+			}
+		})
+	}
+}

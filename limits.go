@@ -51,7 +51,7 @@ var limits = []Limit{
 	{"MaxObservedCounts", limit.MaxObservedCounts, "max_observed_counts", "rows (one per planner and journey) of a counts input"},
 	{"MaxCountRuns", limit.MaxCountRuns, "max_count_runs", "evaluable runs, or not-evaluable runs, of one counts row"},
 	{"MaxCountTokens", limit.MaxCountTokens, "max_count_tokens", "input or output tokens of one counts row"},
-	{"MaxCountsSnapshotBytes", limit.MaxCountsSnapshotBytes, "", "bytes of a counts snapshot file (64 MiB)"},
+	{"MaxCountsSnapshotBytes", limit.MaxCountsSnapshotBytes, "max_counts_snapshot_bytes", "bytes of a counts snapshot (64 MiB), read from a file or given as text"},
 	{"MaxPlaywrightReportBytes", limit.MaxPlaywrightReportBytes, "max_playwright_report_bytes", "bytes of a Playwright JSON report (8 MiB)"},
 	{"MaxPlaywrightSuiteDepth", limit.MaxPlaywrightSuiteDepth, "", "nesting of suites in a Playwright JSON report"},
 	{"MaxPlaywrightResults", limit.MaxPlaywrightResults, "", "results (attempts) of one test in a Playwright JSON report"},
