@@ -372,3 +372,34 @@ func TestSnapshotInput(t *testing.T) {
 		})
 	}
 }
+
+// TestNewCountsSnapshot: counts in any order give the snapshot SnapshotOf
+// gives.
+func TestNewCountsSnapshot(t *testing.T) {
+	ids, trials := randomTrials(rand.New(rand.NewPCG(38, 3)), 4, 20)
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials}
+	for _, id := range ids {
+		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
+	}
+	r, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := SnapshotOf(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shuffled := append([]JourneyCounts(nil), want.Counts...)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	got, err := NewCountsSnapshot(CorpusVersion, in.Planners, shuffled)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NewCountsSnapshot (-SnapshotOf +got):\n%s", diff)
+	}
+	shuffled[0].Passes = shuffled[0].Runs + 1
+	if _, err := NewCountsSnapshot(CorpusVersion, in.Planners, shuffled); err == nil {
+		t.Error("NewCountsSnapshot took impossible counts")
+	}
+}

@@ -2,11 +2,13 @@ package automium
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json/jsontext"
 	"encoding/json/v2"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
@@ -91,6 +93,31 @@ func SnapshotOf(report ComparisonReport) (CountsSnapshot, error) {
 	if _, err := observedCountsPlan(s.input()); err != nil {
 		return CountsSnapshot{}, err
 	}
+	d, err := s.digest()
+	if err != nil {
+		return CountsSnapshot{}, internalError("computing a snapshot's digest")
+	}
+	s.Digest = d
+	return s, nil
+}
+
+// NewCountsSnapshot makes a snapshot of counts gathered elsewhere, such as
+// the rows of the SQL in docs/scale.md: the rows are sorted as SnapshotOf
+// sorts them (by planner in the order of planners, then by journey ID), so
+// the same counts in any order give the same snapshot, then checked as any
+// counts input is, and digested. The slices are not kept.
+func NewCountsSnapshot(corpusVersion string, planners []PlannerRef, counts []JourneyCounts) (CountsSnapshot, error) {
+	s := CountsSnapshot{Format: CountsSnapshotVersion, CorpusVersion: corpusVersion, Planners: slices.Clone(planners), Counts: slices.Clone(counts)}
+	if _, err := observedCountsPlan(s.input()); err != nil {
+		return CountsSnapshot{}, err
+	}
+	rank := make(map[string]int, len(planners))
+	for i, p := range planners {
+		rank[p.ID] = i
+	}
+	slices.SortFunc(s.Counts, func(a, b JourneyCounts) int {
+		return cmp.Or(cmp.Compare(rank[a.PlannerID], rank[b.PlannerID]), cmpString(a.JourneyID, b.JourneyID))
+	})
 	d, err := s.digest()
 	if err != nil {
 		return CountsSnapshot{}, internalError("computing a snapshot's digest")
