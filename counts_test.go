@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -401,5 +402,20 @@ func TestNewCountsSnapshot(t *testing.T) {
 	shuffled[0].Passes = shuffled[0].Runs + 1
 	if _, err := NewCountsSnapshot(CorpusVersion, in.Planners, shuffled); err == nil {
 		t.Error("NewCountsSnapshot took impossible counts")
+	}
+}
+
+// TestScaleDocSQL: docs/scale.md shows the query CI runs on DuckDB, as it is.
+func TestScaleDocSQL(t *testing.T) {
+	sql, err := os.ReadFile("tools/duckcounts/counts.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("docs/scale.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, []byte("```sql\n"+string(sql)+"```")) {
+		t.Error("docs/scale.md does not show tools/duckcounts/counts.sql as it is; copy the file into its sql block")
 	}
 }
