@@ -328,7 +328,8 @@ func onWorkers(workers int, work func() error) error {
 // most its whole, one row per planner and journey, a journey on one app), and
 // the report is the one its trials give with every latency unknown: the same
 // pairs and verdicts, byte for byte. Counts cannot pair matched rounds, and
-// pass^k goes up to at most [MaxRepetitions].
+// pass^k goes up to at most [MaxRepetitions] and [MaxObservedTrials] over the
+// planner's rows, so that no planner has more pass^k values than trials give.
 //
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.

@@ -99,12 +99,17 @@ func compareObservedCounts(ctx context.Context, in CompareObservedTrialsInput) (
 func (plan *countsPlan) compare(ctx context.Context, planners []PlannerRef, counts []JourneyCounts) (ComparisonReport, error) {
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(planners))
 	info := &journeyInfo{ids: plan.journeyIDs, apps: plan.journeyApps, shared: plan.shared}
-	t := trialTally{maxK: limit.MaxRepetitions}
+	var t trialTally
+	rows := make([]int, len(planners))
+	for _, p := range plan.planner {
+		rows[p]++
+	}
 	runs := make([][]journeyRuns, len(planners))
 	for p, ref := range planners {
 		if err := checkContext(ctx); err != nil {
 			return ComparisonReport{}, err
 		}
+		t.maxK = passAtKBound(rows[p])
 		t.reset(len(plan.journeyIDs), 0)
 		for i := range counts {
 			if plan.planner[i] == p {
@@ -117,6 +122,15 @@ func (plan *countsPlan) compare(ctx context.Context, planners []PlannerRef, coun
 	}
 	report.finish(planners, runs, info)
 	return report, nil
+}
+
+// passAtKBound is the largest k of pass^k for a planner with rows counts
+// rows: at most MaxRepetitions, and at most MaxObservedTrials/rows, so that
+// the planner's pass^k values (one per row and k) are never more than
+// MaxObservedTrials, as with trials. Trials never reach it: a planner's rows
+// times its fewest runs are at most its trials.
+func passAtKBound(rows int) int {
+	return min(limit.MaxRepetitions, max(1, limit.MaxObservedTrials/max(rows, 1)))
 }
 
 // addCounts sets a journey's tally from its counts. Every run's latency is

@@ -137,6 +137,11 @@ func TestCountsLongRows(t *testing.T) {
 	if got := len(r.Planners[0].Repeatability.PassAtK); got != limit.MaxRepetitions {
 		t.Errorf("pass^k has %d values; want %d", got, limit.MaxRepetitions)
 	}
+	for rows, want := range map[int]int{1: 100, 1000: 100, 1001: 99, 12_500: 8, 100_000: 1} {
+		if got := passAtKBound(rows); got != want {
+			t.Errorf("passAtKBound(%d) = %d; want %d", rows, got, want)
+		}
+	}
 	p := r.Pairs[0]
 	if p.Verdict != PairABetter {
 		t.Errorf("verdict %q; want %q", p.Verdict, PairABetter)
@@ -249,11 +254,11 @@ func TestReadCountsSnapshotHostile(t *testing.T) {
 		{"deep nesting", strings.Repeat("[", 100_000), errShape{CodeInvalidArgument, ""}},
 		{"invalid UTF-8", strings.Replace(good, `"v"`, "\"v\xff\"", 1), errShape{CodeInvalidArgument, "planners[0].vendor"}},
 		{"wrong format", strings.Replace(good, CountsSnapshotVersion, "automium-counts-v9", 1), errShape{CodeInvalidArgument, "format"}},
-		{"changed count", strings.Replace(good, `"runs": 3`, `"runs": 4`, 1), errShape{CodeInvalidArgument, "digest"}},
-		{"impossible count", strings.Replace(good, `"passes": 2`, `"passes": 9`, 1), errShape{CodeInvalidArgument, "counts[0].passes"}},
-		{"huge number", strings.Replace(good, `"runs": 3`, `"runs": 1e400`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
-		{"fraction", strings.Replace(good, `"runs": 3`, `"runs": 2.5`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
-		{"string count", strings.Replace(good, `"runs": 3`, `"runs": "3"`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
+		{"changed count", strings.Replace(good, `"runs":3`, `"runs":4`, 1), errShape{CodeInvalidArgument, "digest"}},
+		{"impossible count", strings.Replace(good, `"passes":2`, `"passes":9`, 1), errShape{CodeInvalidArgument, "counts[0].passes"}},
+		{"huge number", strings.Replace(good, `"runs":3`, `"runs":1e400`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
+		{"fraction", strings.Replace(good, `"runs":3`, `"runs":2.5`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
+		{"string count", strings.Replace(good, `"runs":3`, `"runs":"3"`, 1), errShape{CodeInvalidArgument, "counts[0].runs"}},
 		{"missing digest", strings.Replace(good, `"digest"`, `"digest_"`, 1), errShape{CodeInvalidArgument, "digest_"}},
 		{"two documents", good + good, errShape{CodeInvalidArgument, ""}},
 		{"too big", "", errShape{CodeLimitExceeded, ""}},
@@ -355,7 +360,7 @@ func TestSnapshotInput(t *testing.T) {
 		want errShape
 	}{
 		{"not JSON", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: "{"}, errShape{CodeInvalidArgument, "snapshot"}},
-		{"damaged", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: strings.Replace(text.String(), `"runs": `, `"runs": 1`, 1)}, errShape{CodeInvalidArgument, "snapshot.digest"}},
+		{"damaged", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: strings.Replace(text.String(), `"runs":`, `"runs":1`, 1)}, errShape{CodeInvalidArgument, "snapshot.digest"}},
 		{"with trials", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String(), Trials: trials}, errShape{CodeInvalidArgument, "snapshot"}},
 		{"no planner of it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "zz", Vendor: "v", Model: "m"}}, Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners"}},
 		{"a planner not in it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: append(two, PlannerRef{ID: "zz", Vendor: "v", Model: "m"}), Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners[2]"}},

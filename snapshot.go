@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	jsonv1 "encoding/json"
 	"encoding/json/jsontext"
 	"encoding/json/v2"
 	"io"
@@ -126,19 +127,52 @@ func NewCountsSnapshot(corpusVersion string, planners []PlannerRef, counts []Jou
 	return s, nil
 }
 
-// WriteCountsSnapshot writes s as indented JSON and a newline: the same
-// snapshot gives the same bytes, and one row per line keeps a committed
-// snapshot's diffs readable. s is checked as [ReadCountsSnapshot] checks it.
+// WriteCountsSnapshot writes s as JSON with one planner or row per line and
+// a newline at the end: the same snapshot gives the same bytes, and a row
+// that changed between two committed snapshots is one changed line. s is
+// checked as [ReadCountsSnapshot] checks it.
 func WriteCountsSnapshot(w io.Writer, s CountsSnapshot) error {
 	if err := checkCountsSnapshot(&s); err != nil {
 		return err
 	}
-	data, err := json.Marshal(s, jsontext.Multiline(true), jsontext.WithIndent("  "), jsontext.EscapeForHTML(false))
-	if err != nil {
-		return internalError("writing a snapshot's JSON")
+	var (
+		b      bytes.Buffer
+		failed error
+	)
+	value := func(v any) {
+		if err := json.MarshalWrite(&b, v, jsonv1.DefaultOptionsV1(), jsontext.EscapeForHTML(false)); err != nil {
+			failed = cmp.Or(failed, err)
+		}
 	}
-	data = append(data, '\n')
-	_, err = w.Write(data)
+	list := func(n int, item func(i int)) {
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString("\n    ")
+			item(i)
+		}
+		if n > 0 {
+			b.WriteString("\n  ")
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("{\n  \"format\": ")
+	value(s.Format)
+	b.WriteString(",\n  \"corpusVersion\": ")
+	value(s.CorpusVersion)
+	b.WriteString(",\n  \"planners\": ")
+	list(len(s.Planners), func(i int) { value(s.Planners[i]) })
+	b.WriteString(",\n  \"counts\": ")
+	list(len(s.Counts), func(i int) { value(s.Counts[i]) })
+	b.WriteString(",\n  \"digest\": ")
+	value(s.Digest)
+	b.WriteString("\n}\n")
+	if failed != nil {
+		return internalError("writing a snapshot's JSON") // checked strings and bounded ints always have one
+	}
+	_, err := w.Write(b.Bytes())
 	return err
 }
 

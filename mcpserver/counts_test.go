@@ -40,7 +40,7 @@ func snapshotCases(t testing.TB) []callCase {
 	return []callCase{
 		{name: "compare observed counts from a snapshot", tool: "automium_compare_observed_trials", args: args},
 		{name: "compare observed counts from a damaged snapshot", tool: "automium_compare_observed_trials",
-			args:     strings.Replace(args, `\"runs\": `, `\"runs\": 1`, 1),
+			args:     strings.Replace(args, `\"runs\":`, `\"runs\":1`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "snapshot.digest"},
 	}
 }
