@@ -245,7 +245,7 @@ func TestReadCountsSnapshotHostile(t *testing.T) {
 	}{
 		{"empty", "", errShape{CodeInvalidArgument, ""}},
 		{"not JSON", "<xml/>", errShape{CodeInvalidArgument, ""}},
-		{"truncated", good[:len(good)/2], errShape{CodeInvalidArgument, "counts[0]"}},
+		{"truncated", good[:len(good)/2], errShape{CodeInvalidArgument, "counts[0].appId"}},
 		{"array", "[]", errShape{CodeInvalidArgument, ""}},
 		{"unknown member", strings.Replace(good, `"format"`, `"extra": 1, "format"`, 1), errShape{CodeInvalidArgument, "extra"}},
 		{"case variant", strings.Replace(good, `"format"`, `"Format"`, 1), errShape{CodeInvalidArgument, "Format"}},
