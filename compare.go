@@ -66,8 +66,18 @@ type Trial struct {
 type CompareObservedTrialsInput struct {
 	CorpusVersion string       `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
-	Trials        []Trial      `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
+	Trials        []Trial      `json:"trials,omitempty" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"max_observed_trials,dive"`
 	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
+	// Snapshot replaces Trials with the text of an automium-counts-v1
+	// snapshot (see [CountsSnapshot]): the snapshot's rows of the input's
+	// planners are compared, its other rows left out. It is how the MCP
+	// tool takes counts: one string costs the tool catalog far less than a
+	// schema of rows.
+	Snapshot string `json:"snapshot,omitempty" jsonschema:"instead of trials: automium-counts-v1 snapshot text" validate:"max_counts_snapshot_bytes"`
+	// Counts replaces Trials with one row per planner and journey (see
+	// [JourneyCounts]): a snapshot's rows, or a warehouse's aggregate
+	// (docs/scale.md). Go callers set it; on the wire, Snapshot carries counts.
+	Counts []JourneyCounts `json:"-"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -316,11 +326,29 @@ func onWorkers(workers int, work func() error) error {
 // which equals the pooled rate only when every journey has the same number of
 // runs.
 //
+// With Counts (or the text of a snapshot in Snapshot) instead of Trials, each row counts one planner's runs of one
+// journey (see [JourneyCounts]); rows are checked like trials (each part at
+// most its whole, one row per planner and journey, a journey on one app), and
+// the report is the one its trials give with every latency unknown: the same
+// pairs and verdicts, byte for byte. Counts cannot pair matched rounds, and
+// pass^k goes up to at most [MaxRepetitions] and [MaxObservedTrials] over the
+// planner's rows, so that no planner has more pass^k values than trials give.
+//
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.
 func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (ComparisonReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
+	}
+	if in.Snapshot != "" {
+		counts, err := snapshotCounts(ctx, in)
+		if err != nil {
+			return ComparisonReport{}, err
+		}
+		in.Counts = counts
+	}
+	if len(in.Counts) > 0 {
+		return compareObservedCounts(ctx, in)
 	}
 	plan, err := observedTrialsPlan(in)
 	if err != nil {
@@ -495,6 +523,9 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	}
 	if len(in.Trials) > limit.MaxObservedTrials {
 		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), limit.MaxObservedTrials)
+	}
+	if len(in.Trials) == 0 {
+		ps.add(field("trials"), CodeInvalidArgument, nil, "is required and must not be empty: send trials (one per run) or counts (one per planner and journey)")
 	}
 	if err := ps.err(); err != nil {
 		return nil, err

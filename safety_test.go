@@ -30,11 +30,12 @@ import (
 // the server: tools/automium-bench runs automium-mcp as a child to
 // measure it, tools/conformance-fixture serves the conformance suite's
 // fixtures on loopback for CI, tools/playwright-export writes the
-// exported specs CI proves with Playwright, tools/gen and
+// exported specs CI proves with Playwright, tools/duckcounts (a module of
+// its own, with cgo) writes the counts snapshot it is asked to, tools/gen and
 // internal/gen/apply are go generate's, and internal/testsupport builds and
 // runs the binary for tests.
 // TestDevToolsNotInTheServer proves that automium-mcp links none of them.
-var testTools = []string{"tools/automium-bench", "tools/conformance-fixture", "tools/playwright-export", "tools/gen", "internal/gen/apply", "internal/testsupport"}
+var testTools = []string{"tools/automium-bench", "tools/conformance-fixture", "tools/playwright-export", "tools/duckcounts", "tools/gen", "internal/gen/apply", "internal/testsupport"}
 
 // forbiddenImports are packages non-test code must not import: networking,
 // processes, plugins, cgo, raw system calls and memory, and the SDK's HTTP and

@@ -271,6 +271,7 @@ func callCases(t testing.TB) []callCase {
 		{name: "compare observed trials run twice", tool: "automium_compare_observed_trials",
 			args:     strings.Replace(v["automium_compare_observed_trials"], `"repetition":2`, `"repetition":1`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "trials[1].repetition"},
+		snapshotCases(t)[0], snapshotCases(t)[1],
 
 		// automium_compare_reports, with a Playwright JSON report
 		{name: "compare a Playwright report", tool: "automium_compare_reports", args: playwrightReports},
