@@ -145,7 +145,7 @@ func run(args []string, stdin *os.File, stdout, stderr io.Writer) int {
 	context.AfterFunc(signaled, stop)
 
 	server := newServer(logger)
-	if err := server.Run(context.Background(), &stdio.Transport{Reader: stdin, Writer: stdout, Stop: signaled.Done()}); err != nil {
+	if err := server.Run(context.Background(), &stdio.Transport{Reader: stdin, Writer: stdout, Stop: signaled.Done(), AnswerBound: mcpserver.AnswerBound}); err != nil {
 		logger.Error("session ended", "error", err)
 		return 1
 	}
