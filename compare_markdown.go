@@ -151,7 +151,9 @@ func markdownPairs(b *bytes.Buffer, r *ComparisonReport, budget int) int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(verdictRank(r.Pairs[x].Verdict), verdictRank(r.Pairs[y].Verdict)) })
+	slices.SortStableFunc(order, func(x, y int) int {
+		return cmp.Compare(verdictRank(r.Pairs[x].Verdict), verdictRank(r.Pairs[y].Verdict))
+	})
 	header := "\n### Pairs (A − B: A's first-attempt pass rate minus B's, over the journeys both ran)\n\n"
 	if r.Modeled {
 		header = "\n### Pairs (A − B: A's first-attempt pass rate minus B's; modeled draws, not evidence)\n\n"
@@ -387,7 +389,6 @@ func fixed2(x float64) string {
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
-
 
 // signed2 writes a difference with two decimals and its sign (− for minus).
 func signed2(x float64) string {

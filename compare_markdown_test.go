@@ -94,7 +94,9 @@ func TestMarkdownWorstSize(t *testing.T) {
 		t.Skip("builds reports of 100,000 trials")
 	}
 	for _, hostile := range hostileIDs {
-		r := maximalReport(t, func(p int) string { return fmt.Sprintf("%s%02d", hostile[:len(hostile)-2*len(hostile)/limit.MaxIDLength], p) }, maximalJourneys)
+		r := maximalReport(t, func(p int) string {
+			return fmt.Sprintf("%s%02d", hostile[:len(hostile)-2*len(hostile)/limit.MaxIDLength], p)
+		}, maximalJourneys)
 		var b bytes.Buffer
 		markdownHeader(&b, &r)
 		markdownPlanners(&b, &r)
@@ -207,8 +209,8 @@ func TestMarkdownHostileReport(t *testing.T) {
 	r := ComparisonReport{Basis: BasisObserved, SharedJourneys: 1 << 62, Repetitions: -5}
 	for i := range 1000 {
 		r.Planners = append(r.Planners, PlannerReport{Planner: PlannerRef{ID: id(i)},
-			PassRate:             Rate{Value: 1e300, Successes: 1 << 62, N: 1 << 62, Wilson95: Interval{Lower: -1e300, Upper: 1e300}},
-			FirstAttemptPassRate: Rate{Value: 0},
+			PassRate:               Rate{Value: 1e300, Successes: 1 << 62, N: 1 << 62, Wilson95: Interval{Lower: -1e300, Upper: 1e300}},
+			FirstAttemptPassRate:   Rate{Value: 0},
 			MedianJourneyLatencyMs: 1e300, P90JourneyLatencyMs: -1e300,
 			TokenSpend:    TokenSpend{MeanPerJourneyRun: 1e300},
 			Repeatability: Repeatability{PassAtK: []PassAtK{{K: 1, Value: 1e300}, {K: 1 << 62, Value: -1e300}}}})
