@@ -227,7 +227,7 @@ func TestRecordEnter(t *testing.T) {
 func TestHoldChargesOnlyTheExcess(t *testing.T) {
 	tb := NewTable(1, 1<<20)
 	r := tb.Open("", Limits{MaxCalls: 4, MaxBytes: 100}, Pin{})
-	c := r.Enter(Request{Method: "tools/call", ID: id(t, "a"), IsCall: true, Size: 10, Answer: 40}).Call
+	c := r.Enter(Request{Method: "ping", ID: id(t, "a"), IsCall: true, Size: 10, Answer: 40}).Call
 	held := func() int64 { tb.mu.Lock(); defer tb.mu.Unlock(); return r.bytes }
 	r.Hold(c, 30)
 	if got := held(); got != 50 {
