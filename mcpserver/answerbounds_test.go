@@ -158,3 +158,26 @@ func TestAnswerBoundsCharge(t *testing.T) {
 		t.Errorf("a tool outside the table is charged %d B, not as other requests are", got)
 	}
 }
+
+// TestCancelledEncodingStops: a call cancelled before its answer is encoded
+// gets no answer built, only the cancellation, whatever the answer's size.
+func TestCancelledEncodingStops(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, out := range []any{
+		automium.ListAppsResult{CorpusVersion: "x"},
+		automium.CompileJourneyResult{Valid: false},
+		automium.PlaywrightSpec{Spec: strings.Repeat("a", 1<<20)},
+	} {
+		if body, err := encodeAnswer(ctx, out); err == nil || len(body) != 0 {
+			t.Errorf("%T: encoded %d bytes, error %v; want nothing and the cancellation", out, len(body), err)
+		}
+		if _, err := answer(ctx, out, false); err == nil {
+			t.Errorf("%T: a cancelled call was answered", out)
+		}
+	}
+	body, err := encodeAnswer(context.Background(), automium.PlaywrightSpec{Spec: "<a>"})
+	if want, _ := json.Marshal(automium.PlaywrightSpec{Spec: "<a>"}); err != nil || string(body) != string(want) {
+		t.Errorf("encodeAnswer = %s, %v; want encoding/json's %s", body, err, want)
+	}
+}
