@@ -31,8 +31,12 @@
 // has been written, so when the client stops reading stdout, answers stop being
 // written, places stop freeing up, and the transport stops reading stdin: memory
 // stays bounded by those two figures and the line cap, whatever the client does.
-// An answer being written counts against MaxInFlightBytes too, so a client that
-// leaves large answers unread stops the reading sooner.
+// With AnswerBound set (cmd/automium-mcp sets mcpserver.AnswerBound), a call
+// is charged its answer's bound from admission, beside its line, so a call
+// whose answer could not fit waits before it is served, not after it is
+// encoded; an answer larger than its charge counts for the difference once
+// encoded. Without it, an answer counts once it is being written. Either way
+// a client that leaves large answers unread stops the reading sooner.
 //
 // go-sdk handles initialize in order: it handles nothing after it until its
 // answer is written, and queues, without bound, whatever it reads meanwhile.
