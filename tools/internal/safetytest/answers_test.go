@@ -117,7 +117,7 @@ func TestObservedComparisonsStayBounded(t *testing.T) {
 // it is retried until answered.
 func TestLargeComparisonsOverHTTP(t *testing.T) {
 	skipUnlessProofs(t, "sends 10 comparisons of 16 planners × 1,500 journeys over HTTP")
-	body := []byte(toolLine("1", "automium_compare_reports", largeComparisonArgs(16, 1500, 1)))
+	args := largeComparisonArgs(16, 1500, 1)
 	web := startHTTP(t)
 	web.initialize()
 	for _, n := range []int{2, 8} {
@@ -126,13 +126,18 @@ func TestLargeComparisonsOverHTTP(t *testing.T) {
 		busy := make([]int, n)
 		for i := range n {
 			wg.Go(func() {
+				body := []byte(toolLine(fmt.Sprint(n*100+i), "automium_compare_reports", args)) // ids differ: one session
 				for {
 					status, answer := web.postFrom(bytes.NewReader(body), int64(len(body)))
 					if status != http.StatusServiceUnavailable {
 						sizes[i] = len(answer)
+						if !bytes.Contains(answer, []byte(`"result"`)) || bytes.Contains(answer, []byte(`"isError":true`)) {
+							t.Errorf("%d concurrent, call %d: HTTP %d, %.300s", n, i, status, answer)
+						}
 						return
 					}
 					busy[i]++
+					time.Sleep(50 * time.Millisecond) // pacing a retry after 503, as Retry-After asks; nothing waits on it
 				}
 			})
 		}
