@@ -14,12 +14,6 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// MaxMarkdownBytes bounds what [WriteMarkdown] writes for any report. A
-// byte-level BPE tokenizer (o200k_base, cl100k_base) never makes more tokens
-// than the text has bytes, so the summary costs a model at most this many
-// tokens whatever the IDs in the report hold.
-const MaxMarkdownBytes = 6000
-
 // The parts of the bound. The header and the planners' table are written
 // whole (their worst size, at MaxPlanners planners whose IDs are cut to
 // markdownIDBytes, is held under markdownTableBudget by a test); the pairs
@@ -44,7 +38,7 @@ const (
 // a sentence saying that the full report is the JSON. A modeled report says
 // so first and names no winner.
 //
-// The summary is at most [MaxMarkdownBytes] bytes for any report: pairs and
+// The summary is at most MaxMarkdownBytes (6,000; see [Limits]) bytes for any report: pairs and
 // flagged journeys are listed while they fit (decisive pairs first) and the
 // rest are counted. IDs are written as code spans, with table pipes escaped
 // and longer IDs cut, so that no planner or journey ID can break the table,
@@ -64,10 +58,14 @@ func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	markdownPlanners(b, r)
 	// What is left is shared: the pairs take what they need up to their
 	// half, the flagged journeys the rest.
-	left := max(0, MaxMarkdownBytes-markdownTailBytes-b.Len())
+	left := max(0, limit.MaxMarkdownBytes-markdownTailBytes-b.Len())
 	pairsUsed := markdownPairs(b, r, max(left/2, left-flaggedNeed(r)))
 	markdownFlagged(b, r, left-pairsUsed)
-	b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
+	if r.Rows == nil {
+		b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
+	} else {
+		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures, and the rows above; ask for more rows by journey (rows.journeys) or by page (rows.page).\n")
+	}
 }
 
 // markdownHeader writes the title and what the numbers are.
@@ -183,6 +181,9 @@ func markdownPairs(b *bytes.Buffer, r *ComparisonReport, budget int) int {
 	if rest := len(r.Pairs) - shown; rest > 0 {
 		fmt.Fprintf(b, "\n%d more pair%s (%d decisive) in the JSON.\n", rest, plural(rest), decisiveLeft)
 	}
+	if r.Rows != nil && r.Rows.PairsOmitted > 0 {
+		fmt.Fprintf(b, "\n%d pair%s left out of this answer: the planner IDs are too long for all to fit.\n", r.Rows.PairsOmitted, plural(r.Rows.PairsOmitted))
+	}
 	return b.Len() - start
 }
 
@@ -293,6 +294,9 @@ func flaggedNeed(r *ComparisonReport) int {
 func markdownFlagged(b *bytes.Buffer, r *ComparisonReport, budget int) {
 	rows := flaggedRows(r)
 	total := len(rows)
+	if r.Rows != nil {
+		total += max(r.Rows.FlaggedRowsOmitted, 0)
+	}
 	if total == 0 {
 		if len(r.Pairs) > 0 {
 			b.WriteString("\nNo journey is flagged: every shared journey reads unchanged.\n")
@@ -324,7 +328,7 @@ func markdownFlagged(b *bytes.Buffer, r *ComparisonReport, budget int) {
 		shown++
 	}
 	if rest := total - shown; rest > 0 {
-		fmt.Fprintf(b, "\n%d more flagged journey row%s in the JSON.\n", rest, plural(rest))
+		fmt.Fprintf(b, "\n%d more flagged journey row%s.\n", rest, plural(rest))
 	}
 }
 

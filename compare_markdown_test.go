@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,20 +62,8 @@ var hostileIDs = []string{
 // journeys flagged.
 func maximalReport(t testing.TB, id func(p int) string, journeys int) ComparisonReport {
 	t.Helper()
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion}
-	for p := range limit.MaxPlanners {
-		in.Planners = append(in.Planners, PlannerRef{ID: id(p), Vendor: "v", Model: "m"})
-	}
-	for j := range journeys {
-		journey := fmt.Sprintf("%s-%03d", strings.Repeat("j", limit.MaxIDLength-4), j)
-		for p := range limit.MaxPlanners {
-			for rep := 1; rep <= limit.MaxRepetitions; rep++ {
-				passed := (rep*(p+1)+j)%limit.MaxPlanners < p
-				in.Trials = append(in.Trials, Trial{PlannerID: id(p), AppID: cmpApp, FixtureID: cmpFixture, JourneyID: journey, Repetition: rep,
-					Passed: passed, LatencyMs: limit.MaxTrialLatencyMs - rep, InputTokens: limit.MaxTrialTokens, OutputTokens: limit.MaxTrialTokens})
-			}
-		}
-	}
+	in := maximalInput(id, journeys)
+	in.Rows.All = true
 	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +76,7 @@ func maximalReport(t testing.TB, id func(p int) string, journeys int) Comparison
 const maximalJourneys = limit.MaxObservedTrials / (limit.MaxPlanners * limit.MaxRepetitions)
 
 // TestMarkdownWorstSize renders reports at the bounds with the costliest IDs
-// and holds the summary under MaxMarkdownBytes, its header and table under
+// and holds the summary under limit.MaxMarkdownBytes, its header and table under
 // markdownTableBudget, and every table row to seven cell borders.
 func TestMarkdownWorstSize(t *testing.T) {
 	if testing.Short() {
@@ -104,8 +93,8 @@ func TestMarkdownWorstSize(t *testing.T) {
 			t.Errorf("IDs of %q: the header and table take %d bytes, over %d", hostile[:4], b.Len(), markdownTableBudget)
 		}
 		md := markdownOf(t, &r)
-		if len(md) > MaxMarkdownBytes {
-			t.Errorf("IDs of %q: the summary is %d bytes, over %d", hostile[:4], len(md), MaxMarkdownBytes)
+		if len(md) > limit.MaxMarkdownBytes {
+			t.Errorf("IDs of %q: the summary is %d bytes, over %d", hostile[:4], len(md), limit.MaxMarkdownBytes)
 		}
 		t.Logf("IDs of %q: table %d bytes, summary %d bytes", hostile[:4], b.Len(), len(md))
 		checkTable(t, md, limit.MaxPlanners)
@@ -224,8 +213,8 @@ func TestMarkdownHostileReport(t *testing.T) {
 		r.Pairs = append(r.Pairs, pc)
 	}
 	md := markdownOf(t, &r)
-	if len(md) > MaxMarkdownBytes {
-		t.Errorf("the summary is %d bytes, over %d", len(md), MaxMarkdownBytes)
+	if len(md) > limit.MaxMarkdownBytes {
+		t.Errorf("the summary is %d bytes, over %d", len(md), limit.MaxMarkdownBytes)
 	}
 	checkOutsideCode(t, md)
 	var b bytes.Buffer
@@ -240,7 +229,7 @@ func TestMarkdownHostileReport(t *testing.T) {
 		}
 	}
 	checkTable(t, md, limit.MaxPlanners)
-	for _, want := range []string{"984 more planners in the JSON.", "more pairs (0 decisive) in the JSON.", "more flagged journey rows in the JSON.", "no verdict"} {
+	for _, want := range []string{"984 more planners in the JSON.", "more pairs (0 decisive) in the JSON.", "more flagged journey rows.", "no verdict"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the summary does not say %q:\n%s", want, md)
 		}
@@ -297,4 +286,155 @@ func TestMarkdownPairs(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
 	}
+}
+
+// TestComparisonAnswerBound holds every answer of the comparison
+// capabilities, as encoding/json writes it, to MaxComparisonAnswerBytes at
+// the input bounds with the costliest IDs: the summary, named journeys, and
+// every page; the aggregates are those of the full report, and the pages
+// together carry every row once.
+func TestComparisonAnswerBound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds reports of 100,000 trials")
+	}
+	for _, hostile := range []string{strings.Repeat("<", limit.MaxIDLength), strings.Repeat("a", limit.MaxIDLength)} {
+		id := func(p int) string { return fmt.Sprintf("%s%02d", hostile[:limit.MaxIDLength-2], p) }
+		full := maximalReport(t, id, maximalJourneys)
+		in := maximalInput(id, maximalJourneys)
+		check := func(name string, sel RowSelection) ComparisonReport {
+			t.Helper()
+			in.Rows = sel
+			r, err := CompareObservedTrials(context.Background(), in)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			n := jsonSize(&r)
+			if n > maxReportJSONBytes {
+				t.Errorf("IDs of %q, %s: %d bytes, over %d", hostile[:3], name, n, maxReportJSONBytes)
+			}
+			t.Logf("IDs of %q, %s: %d bytes, rows %+v", hostile[:3], name, n, *r.Rows)
+			// The aggregates are the full report's.
+			want := aggregatesOf(full)
+			got := aggregatesOf(r)
+			if r.Rows.PairsOmitted == 0 {
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: aggregates differ from the full report's (-want +got):\n%s", name, diff)
+				}
+			}
+			return r
+		}
+		sum := check("summary", RowSelection{})
+		if sum.Rows.Pages < 2 {
+			t.Errorf("the rows fit one page: not a maximal report")
+		}
+		check("journeys", RowSelection{Journeys: []string{full.Planners[0].JourneyRows[0].JourneyID, full.Planners[0].JourneyRows[5].JourneyID}})
+		for _, page := range []int{1, 2, sum.Rows.Pages} {
+			check(fmt.Sprintf("page %d", page), RowSelection{Page: page})
+		}
+		in.Rows = RowSelection{Page: sum.Rows.Pages + 1}
+		if _, err := CompareObservedTrials(context.Background(), in); err == nil || !strings.Contains(err.Error(), "past the last page") {
+			t.Errorf("a page past the last: %v", err)
+		}
+	}
+	// With IDs of 16 characters, every pair's aggregates fit.
+	r, err := CompareObservedTrials(context.Background(), maximalInput(func(p int) string { return fmt.Sprintf("planner-%08d", p) }, maximalJourneys))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Rows.PairsOmitted != 0 || len(r.Pairs) != limit.MaxPlanners*(limit.MaxPlanners-1)/2 {
+		t.Errorf("short IDs: %d pairs, %d omitted", len(r.Pairs), r.Rows.PairsOmitted)
+	}
+	t.Logf("IDs of 16 characters: summary %d bytes, rows %+v", jsonSize(&r), *r.Rows)
+}
+
+// TestComparisonPages holds the pages of a report to carrying every row
+// once, in report order, and named journeys to carrying every row of those
+// journeys.
+func TestComparisonPages(t *testing.T) {
+	id := func(p int) string { return fmt.Sprintf("%s%02d", strings.Repeat("<", limit.MaxIDLength-2), p) }
+	in := maximalInput(id, 6)
+	in.Planners, in.Trials = in.Planners[:8], slices.DeleteFunc(in.Trials, func(tr Trial) bool { return tr.PlannerID > id(7) })
+	in.Rows = RowSelection{All: true}
+	full, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got ComparisonReport
+	pages := 1
+	for page := 1; page <= pages; page++ {
+		in.Rows = RowSelection{Page: page}
+		r, err := CompareObservedTrials(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = r.Rows.Pages
+		if got.Planners == nil {
+			got = aggregatesOf(r)
+		}
+		for i := range r.Planners {
+			got.Planners[i].JourneyRows = append(got.Planners[i].JourneyRows, r.Planners[i].JourneyRows...)
+		}
+		for i := range r.Pairs {
+			got.Pairs[i].Journeys = append(got.Pairs[i].Journeys, r.Pairs[i].Journeys...)
+		}
+	}
+	if pages < 2 {
+		t.Errorf("%d page: the test needs more rows", pages)
+	}
+	if diff := cmp.Diff(full, got); diff != "" {
+		t.Errorf("the pages together (-want +got):\n%s", diff)
+	}
+	named := full.Planners[0].JourneyRows[3].JourneyID
+	in.Rows = RowSelection{Journeys: []string{named}}
+	r, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range r.Planners {
+		if len(r.Planners[i].JourneyRows) != 1 || r.Planners[i].JourneyRows[0].JourneyID != named {
+			t.Errorf("planner %d: rows %+v, want the one of %s", i, r.Planners[i].JourneyRows, named)
+		}
+	}
+	for i := range r.Pairs {
+		if len(r.Pairs[i].Journeys) != 1 || r.Pairs[i].Journeys[0] != full.Pairs[i].Journeys[3] {
+			t.Errorf("pair %d: rows %+v, want the one of %s", i, r.Pairs[i].Journeys, named)
+		}
+	}
+	in.Rows = RowSelection{Journeys: []string{named, "nope"}}
+	if _, err := CompareObservedTrials(context.Background(), in); err == nil || !strings.Contains(err.Error(), "rows.journeys[1]") {
+		t.Errorf("an unknown journey: %v", err)
+	}
+}
+
+// maximalInput is maximalReport's input.
+func maximalInput(id func(p int) string, journeys int) CompareObservedTrialsInput {
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion}
+	for p := range limit.MaxPlanners {
+		in.Planners = append(in.Planners, PlannerRef{ID: id(p), Vendor: "v", Model: "m"})
+	}
+	for j := range journeys {
+		journey := fmt.Sprintf("%s-%03d", strings.Repeat("j", limit.MaxIDLength-4), j)
+		for p := range limit.MaxPlanners {
+			for rep := 1; rep <= limit.MaxRepetitions; rep++ {
+				passed := (rep*(p+1)+j)%limit.MaxPlanners < p
+				in.Trials = append(in.Trials, Trial{PlannerID: id(p), AppID: cmpApp, FixtureID: cmpFixture, JourneyID: journey, Repetition: rep,
+					Passed: passed, LatencyMs: limit.MaxTrialLatencyMs - rep, InputTokens: limit.MaxTrialTokens, OutputTokens: limit.MaxTrialTokens})
+			}
+		}
+	}
+	return in
+}
+
+// aggregatesOf is r without its rows.
+func aggregatesOf(r ComparisonReport) ComparisonReport {
+	r.Planners = slices.Clone(r.Planners)
+	for i := range r.Planners {
+		r.Planners[i].JourneyRows = nil
+	}
+	r.Pairs = slices.Clone(r.Pairs)
+	for i := range r.Pairs {
+		r.Pairs[i].Journeys = nil
+	}
+	r.Rows = nil
+	return r
 }
