@@ -44,8 +44,9 @@ const maxSpecBytes = 4 << 20
 const maxSummaryBytes = 32 << 10
 
 // maxComparisonBytes bounds the structured content of a comparison answer
-// (every comparison tool's default answer, and every page of rows).
-const maxComparisonBytes = 128 << 10
+// (every comparison tool's default answer, and every page of rows): the
+// root package holds its JSON to it (TestComparisonAnswerBound).
+const maxComparisonBytes = limit.MaxComparisonAnswerBytes
 
 // maxErrorAnswer bounds an isError result: at most MaxProblems problems in
 // MaxProblemBytes of text, written twice (the readable lines and the JSON
