@@ -44,7 +44,8 @@ func largeComparisonArgs(planners, journeys, runs int) string {
 }
 
 // TestLargeComparisonsStayBounded: issue 36's comparisons over stdio, one
-// call of 16 planners × 1,500 journeys and 8 of them pipelined, held to the
+// call of 16 planners × 1,500 journeys, one at the 100,000-trial cap, and 8
+// of the first pipelined, held to the
 // documented peak memory, each answer within its tool's worst answer.
 func TestLargeComparisonsStayBounded(t *testing.T) {
 	skipUnlessProofs(t, "sends 8 comparisons of 16 planners × 1,500 journeys")
@@ -56,6 +57,15 @@ func TestLargeComparisonsStayBounded(t *testing.T) {
 	one := p.call(toolLine(`"one"`, "automium_compare_reports", args))
 	_, peakOne := p.rss()
 	t.Logf("one call: %d-byte answer in %v, VmHWM %.0f MiB; %.200s", len(one), time.Since(began).Round(time.Millisecond), float64(peakOne)/(1<<20), one)
+	// The trial cap: 100,000 trials, 16 planners × 1,250 journeys × 5 runs.
+	capArgs := largeComparisonArgs(16, 1250, 5)
+	began = time.Now()
+	atCap := p.call(toolLine(`"cap"`, "automium_compare_reports", capArgs))
+	_, peakCap := p.rss()
+	t.Logf("100,000 trials (%d bytes of arguments): %d-byte answer in %v, VmHWM %.0f MiB", len(capArgs), len(atCap), time.Since(began).Round(time.Millisecond), float64(peakCap)/(1<<20))
+	if len(atCap) > 512<<10 || !strings.Contains(string(atCap), `"structuredContent"`) {
+		t.Errorf("100,000 trials: a %d-byte answer: %.300s", len(atCap), atCap)
+	}
 	for i := range 8 {
 		p.send(toolLine(fmt.Sprint(i), "automium_compare_reports", args))
 	}
