@@ -39,6 +39,7 @@ type ComparePlannersInput struct {
 	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"per planner; draws follow them and pairs get power" validate:"max_planners,dive"`
 	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
+	Rows             RowSelection      `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
@@ -78,6 +79,7 @@ type CompareObservedTrialsInput struct {
 	// [JourneyCounts]): a snapshot's rows, or a warehouse's aggregate
 	// (docs/scale.md). Go callers set it; on the wire, Snapshot carries counts.
 	Counts []JourneyCounts `json:"-"`
+	Rows   RowSelection    `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -199,6 +201,9 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 		if err := report.planPower(ctx, seed, in.Planners, in.AssumedPassRates, traits, journeys, reps); err != nil {
 			return ComparisonReport{}, err
 		}
+	}
+	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+		return ComparisonReport{}, err
 	}
 	return report, nil
 }
@@ -377,6 +382,9 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		runs[p] = t.journeyRuns()
 	}
 	report.finish(in.Planners, runs, info)
+	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+		return ComparisonReport{}, err
+	}
 	return report, nil
 }
 

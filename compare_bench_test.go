@@ -22,7 +22,7 @@ var compareBenchSizes = []struct{ planners, reps int }{
 
 func BenchmarkComparePlanners(b *testing.B) {
 	for _, size := range compareBenchSizes {
-		in := ComparePlannersInput{
+		in := ComparePlannersInput{Rows: RowSelection{All: true}, 
 			CorpusVersion: CorpusVersion,
 			AppIDs:        owned().appIDs,
 			Planners:      cmpPlanners(size.planners),
@@ -46,12 +46,12 @@ func BenchmarkComparePlanners(b *testing.B) {
 // comparison through the observed path, where validating every trial dominates.
 func BenchmarkCompareObservedTrials(b *testing.B) {
 	for _, size := range compareBenchSizes[1:3] {
-		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(size.planners), Repetitions: size.reps}
+		in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(size.planners), Repetitions: size.reps}
 		trials, err := drawModeledTrials(in)
 		if err != nil {
 			b.Fatal(err)
 		}
-		obs := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials}
+		obs := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials}
 		b.Run(fmt.Sprintf("trials=%d", len(trials)), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -71,7 +71,7 @@ func BenchmarkCompareObservedTrials(b *testing.B) {
 // place, so the input is the same on every run.
 func largestObservedInput() CompareObservedTrialsInput {
 	const journeys, reps = 625, 10
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: cmpPlanners(limit.MaxPlanners)}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: cmpPlanners(limit.MaxPlanners)}
 	u := fillStream(nil, 20260414, limit.MaxObservedTrials)
 	for p := range in.Planners {
 		for j := range journeys {

@@ -109,7 +109,7 @@ func whyCases() []namedCase {
 		twenty = append(twenty, countsTrials("a", id, 8, 10, false)...)
 		twenty = append(twenty, countsTrials("b", id, 5, 10, true)...)
 	}
-	in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 100, Planners: []PlannerRef{
+	in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 100, Planners: []PlannerRef{
 		{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"}}}
 	modeled, err := drawModeledTrials(in)
 	if err != nil {
@@ -127,7 +127,7 @@ func whyCases() []namedCase {
 // same functions the report uses.
 func oracleCaseOf(t *testing.T, name string, matched bool, ids []string, trials []Trial) oracleCase {
 	t.Helper()
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: matched}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: matched}
 	for _, id := range ids {
 		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 	}

@@ -103,7 +103,7 @@ func pairedTrial(p, j string, rep int, passed bool) Trial {
 
 func observedPairs(t *testing.T, planners []string, trials []Trial) ComparisonReport {
 	t.Helper()
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials}
 	for _, id := range planners {
 		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 	}
@@ -206,7 +206,7 @@ func TestWhyCases(t *testing.T) {
 		}
 	})
 	t.Run("5 modeled names", func(t *testing.T) {
-		in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 100, Planners: []PlannerRef{
+		in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 100, Planners: []PlannerRef{
 			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"}}}
 		r, err := ComparePlanners(context.Background(), in)
 		if err != nil {
@@ -446,7 +446,7 @@ func TestMatchedRounds(t *testing.T) {
 		trials = append(trials, countsTrials("a", id, 6, 10, false)...)
 		trials = append(trials, countsTrials("b", id, 4, 10, false)...)
 	}
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: true,
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: true,
 		Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}}}
 	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {
@@ -530,7 +530,7 @@ func TestModeledPairsAreNotEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{
+	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true}, 
 		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: modeledTrials(t, in),
 	})
 	if err != nil {

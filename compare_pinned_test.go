@@ -38,12 +38,12 @@ func TestModeledBytesPinned(t *testing.T) {
 	inputs := []ComparePlannersInput{}
 	for _, seed := range []uint64{0, 1, 7, 12345, 1<<53 - 1} {
 		for _, reps := range []int{0, 1, 2, 3, 10, 37, 100} {
-			inputs = append(inputs, ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: apps, Planners: cmpPlanners(16), Repetitions: reps, Seed: seed})
+			inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: apps, Planners: cmpPlanners(16), Repetitions: reps, Seed: seed})
 		}
 		for i, app := range apps {
-			inputs = append(inputs, ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: []string{app}, Planners: cmpPlanners(1 + i%16), Repetitions: 1 + 13*i, Seed: seed})
+			inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: []string{app}, Planners: cmpPlanners(1 + i%16), Repetitions: 1 + 13*i, Seed: seed})
 		}
-		inputs = append(inputs, ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: apps, Planners: []PlannerRef{
+		inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: apps, Planners: []PlannerRef{
 			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"},
 			{ID: "x", Vendor: "y", Model: "z"}}, Repetitions: 100, Seed: seed})
 	}
@@ -59,7 +59,7 @@ func TestModeledBytesPinned(t *testing.T) {
 				t.Fatal(err)
 			}
 			add(trials)
-			o, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials})
+			o, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials})
 			if err != nil {
 				t.Fatal(err)
 			}

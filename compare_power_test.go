@@ -17,7 +17,7 @@ import (
 // assumedInput is a modeled comparison of two planners on every corpus app
 // with the given assumed rates.
 func assumedInput(reps int, rates ...int) ComparePlannersInput {
-	in := ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(len(rates)), Repetitions: reps}
+	in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(len(rates)), Repetitions: reps}
 	for i, r := range rates {
 		in.AssumedPassRates = append(in.AssumedPassRates, AssumedPassRate{PlannerID: in.Planners[i].ID, FirstAttemptPassPercent: r})
 	}

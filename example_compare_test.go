@@ -41,6 +41,8 @@ func printComparison(r automium.ComparisonReport) {
 // planner draws from the same model (an A/A baseline), so the gap between
 // these two is chance alone at three repetitions: the interval covers 0, no
 // journey row is flagged regressed or improved, and no Pareto winner is named.
+// The report is the summary (RowSelection's zero value): the pair's flagged
+// rows, inconclusive before flaky, and no unchanged row.
 func ExampleComparePlanners() {
 	report, err := automium.ComparePlanners(context.Background(), automium.ComparePlannersInput{
 		CorpusVersion: automium.CorpusVersion,
@@ -62,12 +64,11 @@ func ExampleComparePlanners() {
 	// baseline: pass 9/18 = 0.50 [0.29, 0.71]  pass^k 0.50 0.28 0.17  agree 0.33  median 7146 ms  13362 tokens/run  recovered 6/12
 	// candidate: pass 16/18 = 0.89 [0.67, 0.97]  pass^k 0.89 0.83 0.83  agree 0.83  median 7456 ms  13926 tokens/run  recovered 4/4
 	// baseline vs candidate: 6 shared journeys, mean difference -0.39 [-0.90, +0.13], p 0.1099, MDE 0.70: not evidence: modeled draws
-	//   helpdesk-assign-urgent-ticket: 3/3 vs 3/3 first attempts, Fisher p 1.0000, unchanged
+	//   storefront-remove-cart-item: 0/3 vs 3/3 first attempts, Fisher p 0.1000, inconclusive
+	//   storefront-checkout-saved-address: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
+	//   storefront-search-add-to-cart: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
 	//   helpdesk-reply-with-attachment: 2/3 vs 1/3 first attempts, Fisher p 1.0000, flaky
 	//   helpdesk-submit-request-with-screenshot: 2/3 vs 3/3 first attempts, Fisher p 1.0000, flaky
-	//   storefront-checkout-saved-address: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
-	//   storefront-remove-cart-item: 0/3 vs 3/3 first attempts, Fisher p 0.1000, inconclusive
-	//   storefront-search-add-to-cart: 1/3 vs 3/3 first attempts, Fisher p 0.4000, flaky
 	// pareto: []
 	// seed: 20260414
 	// true

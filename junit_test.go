@@ -249,7 +249,7 @@ func TestPlaywrightJSONAndJUnitAgree(t *testing.T) {
 		t.Errorf("counts: json %v, junit %v", counts(fromJSON), counts(fromJUnit))
 	}
 	compare := func(format ReportFormat, content string) []byte {
-		got, err := CompareReports(ctx, CompareReportsInput{CorpusVersion: CorpusVersion, Planners: pwPlanners,
+		got, err := CompareReports(ctx, CompareReportsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: pwPlanners,
 			Reports: []ReportContent{{Format: format, Content: content}}, Mapping: byProjectAndAnnotation})
 		if err != nil {
 			t.Fatal(err)

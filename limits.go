@@ -74,6 +74,8 @@ var limits = []Limit{
 	{"MaxSnapshotNodes", limit.MaxSnapshotNodes, "max_snapshot_nodes", "nodes of a semantic-snapshot-v1 snapshot (contract schema)"},
 	{"MaxSnapshotTabs", limit.MaxSnapshotTabs, "max_snapshot_tabs", "tabs of a semantic-snapshot-v1 snapshot (contract schema)"},
 	{"MaxNestingDepth", limit.MaxNestingDepth, "", "levels of objects and arrays in one message and in a tool's arguments"},
+	{"MaxComparisonAnswerBytes", limit.MaxComparisonAnswerBytes, "", "bytes of the JSON of a comparison answer (summary, named journeys or a page; 128 KiB), rows beyond it counted in rows"},
+	{"MaxMarkdownBytes", limit.MaxMarkdownBytes, "", "bytes (so tokens) of the Markdown summary of a comparison report (WriteMarkdown)"},
 }
 
 // Limits returns the package's input bounds, in the order docs/limits.md lists

@@ -641,6 +641,7 @@ type CompareReportsInput struct {
 	Planners      []PlannerRef    `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
 	Reports       []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
 	Mapping       ReportMapping   `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
+	Rows          RowSelection    `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].
@@ -788,7 +789,7 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	if err != nil {
 		return ReportsComparison{}, err
 	}
-	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: b.out.Trials})
+	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: b.out.Trials, Rows: in.Rows})
 	if err != nil {
 		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			if st := at.steps; len(st) >= 2 && st[0].name == "trials" && !st[0].elem && st[1].elem && st[1].index < len(b.paths) {
@@ -797,7 +798,26 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 			return at
 		})
 	}
-	return ReportsComparison{Import: importOf(b.out), Comparison: report}, nil
+	imp := importOf(b.out)
+	imp.cutTriage(limit.MaxComparisonAnswerBytes - 2<<10 - jsonSize(&report))
+	return ReportsComparison{Import: imp, Comparison: report}, nil
+}
+
+// cutTriage keeps the triage entries whose JSON fits in budget bytes, in
+// order, and counts the rest in TriageOmitted: an entry may carry four
+// attachment paths of 512 characters, so MaxTriage entries could otherwise
+// take a megabyte of an answer bounded by MaxComparisonAnswerBytes. The
+// report leaves the triage at least minTriageJSONBytes.
+func (imp *ReportImport) cutTriage(budget int) {
+	used := 0
+	for i := range imp.Triage {
+		used += jsonSize(&imp.Triage[i]) + 1
+		if used > budget {
+			imp.TriageOmitted += len(imp.Triage) - i
+			imp.Triage = imp.Triage[:i]
+			return
+		}
+	}
 }
 
 // instant is a report's timestamp as the identity of a run keeps it: one

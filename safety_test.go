@@ -482,15 +482,15 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 			return func() error { _, err := automium.GetArtifactManifest(ctx, in); return err }
 		}},
 		{"planners", limit.MaxPlanners, func(n int) func() error {
-			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID}, Planners: make([]automium.PlannerRef, n)}
+			in := automium.ComparePlannersInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, AppIDs: []string{journey.AppID}, Planners: make([]automium.PlannerRef, n)}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
 		{"app IDs", limit.MaxAppIDs, func(n int) func() error {
-			in := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: make([]string, n), Planners: []automium.PlannerRef{planner}}
+			in := automium.ComparePlannersInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, AppIDs: make([]string, n), Planners: []automium.PlannerRef{planner}}
 			return func() error { _, err := automium.ComparePlanners(ctx, in); return err }
 		}},
 		{"observed trials", limit.MaxObservedTrials, func(n int) func() error {
-			in := automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{planner}, Trials: make([]automium.Trial, n)}
+			in := automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{planner}, Trials: make([]automium.Trial, n)}
 			return func() error { _, err := automium.CompareObservedTrials(ctx, in); return err }
 		}},
 	}

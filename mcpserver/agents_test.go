@@ -167,7 +167,8 @@ func TestAgentCompilesFromResourcesAlone(t *testing.T) {
 				t.Fatalf("compile: %v %s", err, resultText(res))
 			}
 			var got automium.CompileJourneyResult
-			if err := json.Unmarshal([]byte(resultText(res)), &got); err != nil {
+			raw, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(raw, &got); err != nil {
 				t.Fatal(err)
 			}
 			if !got.Valid {

@@ -62,7 +62,8 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs = append(outs, gen.File("mcpserver/"+resourceSizesFile, append(sizesJSON, '\n')))
+	outs = append(outs, gen.File("mcpserver/"+resourceSizesFile, append(sizesJSON, '\n')),
+		gen.File("docs/answers.md", answerBoundsDoc()))
 
 	vocab, err := json.MarshalIndent(vocabulary(), "", "  ")
 	if err != nil {

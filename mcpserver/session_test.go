@@ -18,8 +18,9 @@ var discard = slog.New(slog.DiscardHandler)
 
 // protocolVersions are the versions sessions are tested with: the SDK client's
 // default (the stateless 2026-07-28 protocol, which skips initialize) and the
-// handshake versions real clients such as the MCP Inspector and Claude send.
-var protocolVersions = []string{"", "2025-11-25", "2025-06-18"}
+// handshake versions real clients such as the MCP Inspector and Claude send,
+// and 2025-03-26, the last without structuredContent.
+var protocolVersions = []string{"", "2025-11-25", "2025-06-18", "2025-03-26"}
 
 // connect opens an in-memory session between server and a go-sdk client speaking
 // protocol version (empty for the SDK default).

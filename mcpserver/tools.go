@@ -260,24 +260,19 @@ func goFuncName(fn any) string {
 // unknown property, reaches the client as a coded automium error rather than the
 // SDK's schema-validation text.
 //
-// A result carries the output twice, as the MCP specification recommends:
-// structuredContent for programs and one compact JSON text block for models and
-// for clients that predate structured content.
+// A result carries the output once as JSON, the structured content, and a
+// Markdown summary as the text a model reads (answers.go); a client that
+// predates structured content gets the JSON as its text.
 func (t tool) handler(log *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		out, err := t.call(ctx, req.Params.Arguments)
 		if err != nil {
 			return toolErrorResult(log, t.def.Name, err), nil
 		}
-		body, ok := adapter.AppendJSON(nil, out) // a compiled journey, without reflection
-		if !ok {
-			if body, err = json.Marshal(out); err != nil {
-				return toolErrorResult(log, t.def.Name, err), nil
-			}
+		res, err := answer(ctx, out, legacyClient(req))
+		if err != nil {
+			return toolErrorResult(log, t.def.Name, err), nil
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(body)}},
-			StructuredContent: json.RawMessage(body),
-		}, nil
+		return res, nil
 	}
 }

@@ -371,7 +371,7 @@ func TestToolCalls(t *testing.T) {
 					}
 					return
 				}
-				out := checkSuccess(t, c.tool, res, schemas[c.tool])
+				out := checkSuccess(t, cs, c.tool, res, schemas[c.tool])
 				if c.wantProblem != nil {
 					checkProblem(t, out, c.wantProblem)
 				} else if c.tool == "automium_compile_journey" && out["valid"] != true {
@@ -390,7 +390,7 @@ func boolIndex(b bool) int {
 }
 
 // checkSuccess checks the shape of a successful result and returns its output.
-func checkSuccess(t *testing.T, tool string, res *mcp.CallToolResult, schema interface{ Validate(any) error }) map[string]any {
+func checkSuccess(t *testing.T, cs *mcp.ClientSession, tool string, res *mcp.CallToolResult, schema interface{ Validate(any) error }) map[string]any {
 	t.Helper()
 	if res.IsError {
 		t.Fatalf("tool error: %s", resultText(res))
@@ -399,19 +399,22 @@ func checkSuccess(t *testing.T, tool string, res *mcp.CallToolResult, schema int
 		t.Fatalf("success has %d content blocks, want 1", len(res.Content))
 	}
 	text := res.Content[0].(*mcp.TextContent).Text
-	var compact bytes.Buffer
-	if err := json.Compact(&compact, []byte(text)); err != nil || compact.String() != text {
-		t.Errorf("text content is not compact JSON: %.200s", text)
-	}
-	var fromText map[string]any
-	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
-		t.Fatalf("text content is not a JSON object: %v", err)
+	if legacySession(cs) {
+		// A client before structuredContent reads the JSON as the text.
+		if res.StructuredContent != nil {
+			t.Errorf("a %s session got structuredContent", cs.InitializeResult().ProtocolVersion)
+		}
+		return jsonText(t, text)
 	}
 	out, ok := res.StructuredContent.(map[string]any)
 	if !ok {
 		t.Fatalf("structuredContent is %T, want an object", res.StructuredContent)
 	}
-	if diff := cmp.Diff(fromText, out); diff != "" {
+	if summarized[tool] {
+		if !strings.HasSuffix(text, structuredNote) && !strings.Contains(text, "is the structured content (JSON)") {
+			t.Errorf("the text is not a summary ending with the note on the structured content: %.200s", text)
+		}
+	} else if diff := cmp.Diff(jsonText(t, text), out); diff != "" {
 		t.Errorf("structuredContent differs from the text content (-text +structured):\n%s", diff)
 	}
 	if err := schema.Validate(out); err != nil {
@@ -421,6 +424,33 @@ func checkSuccess(t *testing.T, tool string, res *mcp.CallToolResult, schema int
 		t.Errorf("modeled output lacks modeled: true and a notice: modeled=%v notice=%v", out["modeled"], out["notice"])
 	}
 	return out
+}
+
+// summarized are the tools whose text is a Markdown summary (answers.go).
+var summarized = map[string]bool{
+	"automium_compile_journey": true, "automium_create_run_submission": true, "automium_get_replay_summary": true,
+	"automium_get_artifact_manifest": true, "automium_export_playwright_spec": true,
+	"automium_compare_planners": true, "automium_compare_observed_trials": true, "automium_compare_reports": true,
+}
+
+// legacySession reports whether cs negotiated a protocol before structuredContent.
+func legacySession(cs *mcp.ClientSession) bool {
+	r := cs.InitializeResult()
+	return r != nil && r.ProtocolVersion < firstStructuredVersion
+}
+
+// jsonText decodes a text block that must be one compact JSON object.
+func jsonText(t *testing.T, text string) map[string]any {
+	t.Helper()
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(text)); err != nil || compact.String() != text {
+		t.Errorf("text content is not compact JSON: %.200s", text)
+	}
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(text), &fromText); err != nil {
+		t.Fatalf("text content is not a JSON object: %v", err)
+	}
+	return fromText
 }
 
 // checkProblem checks that a compile result is invalid and lists want.

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/transport"
 
 	"github.com/automium/automium/internal/diag"
@@ -158,6 +159,7 @@ func serveHTTP(h httpFlags, level slog.Level, stdin *os.File, stderr io.Writer) 
 	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{
 		Token:          token,
 		InsecureNoAuth: h.noAuth,
+		AnswerBound:    mcpserver.AnswerBound,
 		JSONResponse:   h.json,
 		Audit:          audit,
 		Logger:         logger,

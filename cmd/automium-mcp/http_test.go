@@ -242,8 +242,10 @@ func TestHTTPSeedProfile(t *testing.T) {
 				}
 				first, _ := content[0].(map[string]any)
 				text, _ := first["text"].(string)
-				if first["type"] != "text" || !json.Valid([]byte(text)) {
-					t.Errorf("tools/call %s: content[0] = %.200v, want type text holding valid JSON", name, first)
+				// The text is a Markdown summary or the JSON itself; the
+				// structured content is the JSON object.
+				if _, ok := result["structuredContent"].(map[string]any); first["type"] != "text" || text == "" || !ok {
+					t.Errorf("tools/call %s: content[0] = %.200v, want a text block and a structuredContent object", name, first)
 				}
 			}
 

@@ -9,7 +9,9 @@
 #    6,000 and 3,000 tokens). --report-only prints the figures and the verdict
 #    without failing, while the catalog is still over.
 #    docs/catalog.md's per-tool table must be what it measures.
-# 2. agent.mjs walks the spec's developer path with the TypeScript MCP SDK
+# 2. answers.mjs counts what a model reads of each tool's answer (its text
+#    content), and fails when a comparison's is over its budget (issue 36).
+# 3. agent.mjs walks the spec's developer path with the TypeScript MCP SDK
 #    client, using only what the server tells it, and fails on any error.
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -41,6 +43,11 @@ documented=$(sed -n '/<!-- BEGIN measured: per-tool tokens/,/<!-- END measured: 
 if [ "$measured" != "$documented" ]; then
 	echo "FAIL tokens: docs/catalog.md's per-tool table is not what the catalog measures now; replace the block with the output of: node e2e/agent/tokens.mjs BINARY --markdown"
 	diff <(echo "$documented") <(echo "$measured")
+	status=1
+fi
+# What a model reads of each answer: the checkout's fixture under 800 tokens,
+# every comparison under 6,000 (answers.mjs; docs/catalog.md has the table).
+if ! node answers.mjs "$bin" --budget; then
 	status=1
 fi
 if ! node agent.mjs "$bin"; then

@@ -157,3 +157,16 @@ const (
 	// (64 MiB): MaxObservedCounts rows with IDs of the longest length fit.
 	MaxCountsSnapshotBytes = 64 << 20
 )
+
+// Bounds of answers: what the comparison capabilities and their Markdown
+// summary write, whatever the input within the bounds above.
+const (
+	// MaxComparisonAnswerBytes bounds the JSON of a comparison answer (the
+	// summary, the rows of named journeys, every page) as encoding/json
+	// writes it: 128 KiB.
+	MaxComparisonAnswerBytes = 128 << 10
+	// MaxMarkdownBytes bounds the Markdown summary of a comparison report. A
+	// byte-level BPE tokenizer never makes more tokens than a text has
+	// bytes, so it is also a bound on the summary's tokens.
+	MaxMarkdownBytes = 6000
+)

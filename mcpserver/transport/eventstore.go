@@ -118,7 +118,7 @@ func (s *eventStore) Append(_ context.Context, sessionID, streamID string, data 
 	}
 	var kept []byte
 	switch {
-	case bytes.Contains(data, errorMember):
+	case isErrorResponse(data):
 		// render returns data itself unless it renders an error.
 		kept = bytes.Clone((&rpcWriter{method: st.method}).render(data))
 	case len(data) > 0:

@@ -105,6 +105,12 @@ type HTTPOptions struct {
 	// it closes the least recently used sessions with no POST in flight, as
 	// MaxSessions does, until it fits; when none can be closed, it gets 503.
 	MaxRetainedBytes int64
+	// AnswerBound, when set, charges each call the bound of its answer from
+	// admission, beside its body, in both MaxInFlightBytes and
+	// MaxSessionBytes: a call whose answer could not fit gets 503 with
+	// Retry-After before it is served. A call alone is always admitted.
+	// cmd/automium-mcp passes mcpserver.AnswerBound.
+	AnswerBound session.AnswerBound
 	// MaxInFlight bounds the POST and DELETE requests served at once; 0 means
 	// DefaultHTTPMaxInFlight. A request over the limit gets 503.
 	MaxInFlight int
@@ -435,6 +441,17 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.setMethod(view.Method, view.Name)
+	var answer int64 // the bound of the call's answer, held from here until it is written
+	if h.opts.AnswerBound != nil && view.IsCall() {
+		answer = h.opts.AnswerBound(view.Method, view.Name, held)
+		if !h.takeBeside(answer, held) {
+			aw.Header().Set("Retry-After", "1")
+			h.refuse(aw, rec, "busy", http.StatusServiceUnavailable,
+				fmt.Sprintf("Service Unavailable: %d bytes of requests and their answers are held, the limit; retry", h.opts.MaxInFlightBytes))
+			return
+		}
+		defer h.release(answer)
+	}
 	r = r.WithContext(withCallMethod(r.Context(), view.Method)) // for the event store
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
@@ -527,7 +544,7 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case handler == h.stateful && sess != nil:
 		callID, isCall := envelope.IDOf(view.ID)
-		q := session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held}
+		q := session.Request{Method: view.Method, Version: version, ID: callID, IsCall: isCall && view.IsCall(), Size: held, Answer: answer}
 		entry := sess.Enter(q)
 		for entry.Wait != nil { // an initialize is being served: go-sdk would queue this without bound
 			select {
@@ -716,6 +733,19 @@ func (h *httpHandler) take(n int64) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.held > 0 && h.held+n > h.opts.MaxInFlightBytes {
+		return false
+	}
+	h.held += n
+	return true
+}
+
+// takeBeside reserves n more bytes for a request that holds own already: it
+// gets them when nothing else is held (a request alone is always admitted),
+// or when they fit.
+func (h *httpHandler) takeBeside(n, own int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.held > own && h.held+n > h.opts.MaxInFlightBytes {
 		return false
 	}
 	h.held += n

@@ -42,3 +42,20 @@ func TestHTTPMadeUpSessionIDsLeaveNoState(t *testing.T) {
 		t.Errorf("%d body bytes still held, want 0", h.held)
 	}
 }
+
+// TestIsErrorResponse: the outcome is read from the member go-sdk writes
+// after jsonrpc and id, never from a result's body, whatever it holds.
+func TestIsErrorResponse(t *testing.T) {
+	for msg, want := range map[string]bool{
+		`{"jsonrpc":"2.0","id":1,"result":{"text":"\"error\": nothing"}}`:             false,
+		`{"jsonrpc":"2.0","id":"\"error\"","result":{}}`:                              false,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"x"}}`:              true,
+		`{"jsonrpc":"2.0","error":{"code":-32600,"message":"x"}}`:                     true,
+		`{"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":{"error":1}}`: false,
+		`not json`: false,
+	} {
+		if got := isErrorResponse([]byte(msg)); got != want {
+			t.Errorf("isErrorResponse(%s) = %v, want %v", msg, got, want)
+		}
+	}
+}

@@ -78,7 +78,35 @@ func (w *rpcWriter) finish() {
 // so a go-sdk that words it otherwise fails there, not silently.
 const notHandledText = "JSON RPC not handled"
 
-var errorMember = []byte(`"error"`)
+// outcome reads, from the head of one message go-sdk wrote, whether it is an
+// error response, without reading its body: go-sdk writes the members of a
+// message in one order (jsonrpc, id, method, params, result, error; its
+// wireCombined), so the first member after jsonrpc and id names the
+// outcome. A result of megabytes is neither scanned nor decoded; only an
+// error, which is small, is decoded to be rendered.
+func isErrorResponse(msg []byte) bool {
+	dec := jsontext.NewDecoder(bytes.NewReader(msg))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return false
+	}
+	for range 3 {
+		name, err := dec.ReadToken()
+		if err != nil || name.Kind() != '"' {
+			return false
+		}
+		switch name.String() {
+		case "jsonrpc", "id":
+			if dec.SkipValue() != nil {
+				return false
+			}
+		case "error":
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
 
 func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.refused != 0 {
@@ -90,15 +118,17 @@ func (w *rpcWriter) Write(p []byte) (int, error) {
 	if w.cancelled != nil && w.cancelled() {
 		return len(p), nil
 	}
-	if !bytes.Contains(p, errorMember) {
-		return w.auditWriter.Write(p)
-	}
 	out := p
 	switch ct := w.Header().Get("Content-Type"); {
 	case strings.HasPrefix(ct, "application/json"):
+		if !isErrorResponse(p) {
+			return w.auditWriter.Write(p)
+		}
 		out = w.render(p)
 	case strings.HasPrefix(ct, "text/event-stream"):
 		out = w.renderEvent(p)
+	default:
+		return w.auditWriter.Write(p)
 	}
 	if _, err := w.auditWriter.Write(out); err != nil {
 		return 0, err
@@ -122,6 +152,9 @@ func (w *rpcWriter) renderEvent(event []byte) []byte {
 		return event
 	}
 	end += start
+	if !isErrorResponse(event[start+len(data) : end]) {
+		return event
+	}
 	msg := w.render(event[start+len(data) : end])
 	out := make([]byte, 0, start+len(data)+len(msg)+len(event)-end)
 	out = append(out, event[:start+len(data)]...)

@@ -106,6 +106,13 @@ func (p Pin) Admit(method, version string) (Pin, string) {
 	}
 }
 
+// AnswerBound is what a transport charges a call's answer at admission:
+// the most bytes the answer of method (naming the tool, prompt or resource
+// name, "" if none) can have, for a request of requestBytes. A server that
+// knows its answers gives it (mcpserver.AnswerBound); a transport without
+// one charges an answer only once it is encoded.
+type AnswerBound func(method, name string, requestBytes int64) int64
+
 // Limits bound what a session's requests hold at once. A request alone is
 // always admitted.
 type Limits struct {
@@ -122,6 +129,10 @@ type Request struct {
 	ID      jsonrpc.ID // a call's id, as go-sdk compares ids
 	IsCall  bool       // a call: its id is kept while it is in flight
 	Size    int64      // the bytes it holds while in flight
+	// Answer is the bound of the call's answer (see AnswerBound), charged
+	// with Size from admission, so that calls whose answers could not fit
+	// wait before they are served rather than after they are encoded.
+	Answer int64
 	// Unplaced takes no place and no bytes (stdio's subscriptions/listen,
 	// which lasts as long as the session); it is counted apart.
 	Unplaced bool
@@ -140,7 +151,8 @@ type Call struct {
 	Method    string
 	id        jsonrpc.ID
 	isCall    bool
-	size      int64 // its bytes, then its answer's too while it is written
+	size      int64 // its bytes and its answer's bound, then more if its answer is larger
+	reserved  int64 // what of size was charged for the answer at admission
 	place     bool
 	own       bool // the transport's own call: counted nowhere
 	ordered   bool // initialize: go-sdk handles nothing else until it is answered
@@ -202,10 +214,10 @@ func (r *Record) Enter(q Request) Entry {
 	if q.Unplaced && r.unplaced >= r.limits.MaxUnplaced {
 		return Entry{Refusal: strconv.Itoa(r.limits.MaxUnplaced) + " " + q.Method + " calls are already open"}
 	}
-	if !q.Unplaced && r.places > 0 && ((r.limits.MaxCalls > 0 && r.places >= r.limits.MaxCalls) || r.bytes+q.Size > r.limits.MaxBytes) {
+	if !q.Unplaced && r.places > 0 && ((r.limits.MaxCalls > 0 && r.places >= r.limits.MaxCalls) || r.bytes+q.Size+q.Answer > r.limits.MaxBytes) {
 		return Entry{Busy: true}
 	}
-	c := &Call{Method: q.Method, id: q.ID, isCall: q.IsCall, size: q.Size, place: !q.Unplaced, ordered: q.IsCall && q.Method == "initialize"}
+	c := &Call{Method: q.Method, id: q.ID, isCall: q.IsCall, size: q.Size + q.Answer, reserved: q.Answer, place: !q.Unplaced, ordered: q.IsCall && q.Method == "initialize"}
 	r.pin = pin
 	r.t.clock++
 	r.last = r.t.clock
@@ -312,13 +324,16 @@ func (r *Record) Answered(id jsonrpc.ID, refused bool) *Call {
 }
 
 // Hold counts the n bytes of c's answer while it is written: a client that
-// leaves large answers unread runs out of room sooner.
+// leaves large answers unread runs out of room sooner. What admission
+// charged for the answer (Request.Answer) is counted once: only an answer
+// over its bound adds the difference.
 func (r *Record) Hold(c *Call, n int64) {
 	r.t.mu.Lock()
 	defer r.t.mu.Unlock()
-	if c.place {
-		c.size += n
-		r.bytes += n
+	if c.place && n > c.reserved {
+		c.size += n - c.reserved
+		r.bytes += n - c.reserved
+		c.reserved = n
 	}
 }
 

@@ -169,6 +169,14 @@ func TestRecordEnter(t *testing.T) {
 			{do: "enter", q: Request{Method: "subscriptions/listen", Version: v2026, ID: id(t, "l2"), IsCall: true, Unplaced: true},
 				want: "refused: 1 subscriptions/listen calls are already open", wantPin: sessionless},
 		}},
+		{"an answer's bound is charged at admission: a call alone still fits", Limits{MaxCalls: 4, MaxBytes: 10}, []step{
+			{do: "enter", q: Request{Method: "ping", ID: id(t, "a"), IsCall: true, Size: 2, Answer: 50}, want: "entered", wantPin: undecided},
+			{do: "enter", q: call("ping", "b", 1), want: "busy", wantPin: undecided},
+			{do: "release", n: 0, want: "released", wantPin: undecided},
+			{do: "enter", q: Request{Method: "ping", ID: id(t, "c"), IsCall: true, Size: 2, Answer: 4}, want: "entered", wantPin: undecided},
+			{do: "enter", q: Request{Method: "ping", ID: id(t, "d"), IsCall: true, Size: 2, Answer: 3}, want: "busy", wantPin: undecided},
+			{do: "enter", q: Request{Method: "ping", ID: id(t, "e"), IsCall: true, Size: 2, Answer: 2}, want: "entered", wantPin: undecided},
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -214,6 +222,27 @@ func TestRecordEnter(t *testing.T) {
 
 // TestRecordRetained: an initialize charges what go-sdk keeps to the table,
 // once, and an initialize go-sdk refused gives it back.
+// TestHoldChargesOnlyTheExcess: an answer within the bound admission
+// charged adds nothing; one over it adds the difference, once.
+func TestHoldChargesOnlyTheExcess(t *testing.T) {
+	tb := NewTable(1, 1<<20)
+	r := tb.Open("", Limits{MaxCalls: 4, MaxBytes: 100}, Pin{})
+	c := r.Enter(Request{Method: "ping", ID: id(t, "a"), IsCall: true, Size: 10, Answer: 40}).Call
+	held := func() int64 { tb.mu.Lock(); defer tb.mu.Unlock(); return r.bytes }
+	r.Hold(c, 30)
+	if got := held(); got != 50 {
+		t.Errorf("an answer within its bound: %d bytes held, want 50", got)
+	}
+	r.Hold(c, 60)
+	if got := held(); got != 70 {
+		t.Errorf("an answer over its bound: %d bytes held, want 70", got)
+	}
+	r.Release(c)
+	if got := held(); got != 0 {
+		t.Errorf("after release: %d bytes held, want 0", got)
+	}
+}
+
 func TestRecordRetained(t *testing.T) {
 	tb := NewTable(1, 1<<20)
 	r := tb.Open("", Limits{MaxBytes: 100}, Pin{})

@@ -31,8 +31,12 @@
 // has been written, so when the client stops reading stdout, answers stop being
 // written, places stop freeing up, and the transport stops reading stdin: memory
 // stays bounded by those two figures and the line cap, whatever the client does.
-// An answer being written counts against MaxInFlightBytes too, so a client that
-// leaves large answers unread stops the reading sooner.
+// With AnswerBound set (cmd/automium-mcp sets mcpserver.AnswerBound), a call
+// is charged its answer's bound from admission, beside its line, so a call
+// whose answer could not fit waits before it is served, not after it is
+// encoded; an answer larger than its charge counts for the difference once
+// encoded. Without it, an answer counts once it is being written. Either way
+// a client that leaves large answers unread stops the reading sooner.
 //
 // go-sdk handles initialize in order: it handles nothing after it until its
 // answer is written, and queues, without bound, whatever it reads meanwhile.
@@ -229,6 +233,14 @@ type Transport struct {
 	// DefaultMaxInFlight and DefaultMaxInFlightBytes.
 	MaxInFlight, MaxInFlightBytes int
 
+	// AnswerBound, when set, charges each call the bound of its answer from
+	// admission, within MaxInFlightBytes: a call whose answer could not fit
+	// beside those in flight waits for a place before it is served, rather
+	// than its answer being counted only once it is encoded (which still
+	// counts what an answer has over its bound). A call alone is always
+	// admitted. cmd/automium-mcp passes mcpserver.AnswerBound.
+	AnswerBound sessions.AnswerBound
+
 	// DrainTimeout bounds how long Read waits, at end of input, for calls that
 	// are still being handled. Zero or less waits for all of them, which is
 	// right when every handler returns on its own, as Automium's do. A handler
@@ -255,6 +267,7 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		maxDepth:  orDefault(t.MaxDepth, DefaultMaxDepth),
 		drain:     t.DrainTimeout,
 		stop:      t.Stop,
+		answers:   t.AnswerBound,
 		calls:     make(chan inbound),
 		others:    make(chan inbound),
 		inputDone: make(chan struct{}),
@@ -296,6 +309,7 @@ type conn struct {
 	maxValues, maxDepth int
 	drain               time.Duration
 	stop                <-chan struct{}
+	answers             sessions.AnswerBound // nil: answers are charged once encoded
 
 	// calls carries requests that expect an answer, others everything else. Both
 	// are unbuffered, so that, once inputDone is closed, no message can still be
@@ -437,8 +451,12 @@ func (c *conn) admitCall(in inbound) bool {
 	if req.Method == "initialize" {
 		keeps = int64(len(in.view.Params))
 	}
+	var answer int64
+	if c.answers != nil && req.Method != listenMethod {
+		answer = c.answers(req.Method, in.view.Name, int64(in.size))
+	}
 	entry := c.rec.Enter(sessions.Request{Method: req.Method, Version: in.view.ProtocolVersion, ID: req.ID, IsCall: true,
-		Size: int64(in.size), Unplaced: req.Method == listenMethod, Keeps: keeps})
+		Size: int64(in.size), Answer: answer, Unplaced: req.Method == listenMethod, Keeps: keeps})
 	switch {
 	case entry.Refusal != "":
 		c.held = nil

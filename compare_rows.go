@@ -1,0 +1,323 @@
+package automium
+
+import (
+	"cmp"
+	"encoding/json"
+	"slices"
+
+	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
+)
+
+// The parts of limit.MaxComparisonAnswerBytes, which bounds the JSON of
+// every answer of the comparison capabilities ([ComparePlanners],
+// [CompareObservedTrials], [CompareReports]) whatever their row selection but
+// [RowSelection.All] (the summary, the rows of named journeys and every page,
+// as encoding/json writes them: a < in an ID is six bytes; Limits lists it):
+// the report, and what CompareReports adds beside it
+// (its import counts and triage, cut to maxTriageJSONBytes).
+const (
+	// maxReportJSONBytes bounds a selected report's JSON: what is left
+	// when CompareReports has its import counts (2 KiB) and the least
+	// triage.
+	maxReportJSONBytes = limit.MaxComparisonAnswerBytes - minTriageJSONBytes - 2<<10
+	// minRowJSONBytes is what the aggregates leave the rows at least: the
+	// pairs' aggregates stop at maxReportJSONBytes − minRowJSONBytes.
+	minRowJSONBytes = 8 << 10
+	// minTriageJSONBytes is the least an import's triage keeps; it keeps
+	// what the report leaves of the answer.
+	minTriageJSONBytes = 8 << 10
+	// maxNamedJourneys bounds rows.journeys.
+	maxNamedJourneys = 64
+)
+
+// RowSelection says which journey rows a comparison report carries. The
+// aggregates (every planner's and every pair's figures, verdicts, intervals
+// and app rollups) are always there and always computed from every row; the
+// rows are details, and a report of [limit.MaxObservedTrials] trials has up
+// to hundreds of thousands of them.
+//
+// The zero value asks for the summary: the flagged pair rows, regressed
+// first, then improved, inconclusive and flaky (by Fisher p, then pair
+// order, then journey ID), as many as fit, and no planner rows. Journeys asks
+// for every row of the journeys named; Page for one page of every row
+// (planners' rows in report order, then pairs' rows), or of the named
+// journeys' rows. Every answer is at most MaxComparisonAnswerBytes (see [Limits]) of JSON
+// and its rows field counts what it left out and how many pages there are.
+type RowSelection struct {
+	// Journeys and Page carry no validate tags: an unknown or malformed
+	// journey is refused as not in the report, a page past the last as such,
+	// and the catalog's token budget pays for every schema keyword.
+	Journeys []string `json:"journeys,omitempty"`
+	Page     int      `json:"page,omitempty"`
+	// All, for Go callers only (no wire form), returns every row: the report
+	// is then as large as its input makes it, and its memory is the caller's.
+	All bool `json:"-"`
+}
+
+// RowsShown says how many journey rows a report left out, and how many
+// pages its rows take.
+type RowsShown struct {
+	Pages              int `json:"pages" jsonschema:"pages of the rows selected"`
+	PlannerRowsOmitted int `json:"plannerRowsOmitted" jsonschema:"planner journey rows left out"`
+	PairRowsOmitted    int `json:"pairRowsOmitted" jsonschema:"pair journey rows left out"`
+	FlaggedRowsOmitted int `json:"flaggedRowsOmitted" jsonschema:"of those, flagged ones"`
+	PairsOmitted       int `json:"pairsOmitted,omitempty" jsonschema:"pairs left out: only when planner IDs are too long for all to fit"`
+}
+
+// rowRef is one journey row of a full report: of planner p (pair < 0), or
+// of pair pair.
+type rowRef struct {
+	planner, pair, index int
+}
+
+// selectRows cuts the full report r down to what sel asks, within
+// maxReportJSONBytes; field is where sel sits in the input, for problems.
+// With sel.All, r stays whole and its rows field absent.
+func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
+	if sel.All {
+		return nil // every row: rows stays absent
+	}
+	shown := &RowsShown{}
+	var named map[string]bool
+	if len(sel.Journeys) > 0 {
+		known := map[string]bool{}
+		for i := range r.Planners {
+			for _, row := range r.Planners[i].JourneyRows {
+				known[row.JourneyID] = true
+			}
+		}
+		named = make(map[string]bool, len(sel.Journeys))
+		ps := newProblems(nil)
+		if len(sel.Journeys) > maxNamedJourneys {
+			return newError(CodeLimitExceeded, field.dot("journeys"), nil, "names %d journeys; name at most %d, or page through every row with page", len(sel.Journeys), maxNamedJourneys)
+		}
+		for i, id := range sel.Journeys {
+			if !known[id] {
+				ps.add(field.dot("journeys").at(i), CodeInvalidArgument, nil, "journey %s is not in the report; name a journey a planner ran", echo.Value(id))
+			}
+			named[id] = true
+		}
+		if err := ps.err(); err != nil {
+			return err
+		}
+	}
+	// Every row of the full report, in the order pages take them, and the
+	// flagged count.
+	var all []rowRef
+	flaggedTotal := 0
+	for p := range r.Planners {
+		for i := range r.Planners[p].JourneyRows {
+			all = append(all, rowRef{planner: p, pair: -1, index: i})
+		}
+	}
+	for q := range r.Pairs {
+		for i, row := range r.Pairs[q].Journeys {
+			all = append(all, rowRef{pair: q, index: i})
+			flaggedTotal += b2i(flagRank(row.Flag) >= 0)
+		}
+	}
+	// Take the rows out; what fits goes back.
+	plannerRows := make([][]PlannerJourneyRow, len(r.Planners))
+	for p := range r.Planners {
+		plannerRows[p] = r.Planners[p].JourneyRows
+		r.Planners[p].JourneyRows = []PlannerJourneyRow{}
+	}
+	pairRows := make([][]PairJourneyRow, len(r.Pairs))
+	for q := range r.Pairs {
+		pairRows[q] = r.Pairs[q].Journeys
+		r.Pairs[q].Journeys = []PairJourneyRow{}
+	}
+	r.Rows = shown
+	keptPairs := r.fitPairs(pairRows)
+	budget := maxReportJSONBytes - jsonSize(r) - 64 // 64: room for the counts to grow
+	// The candidates, in the order they are taken.
+	var cands []rowRef
+	switch {
+	case named != nil:
+		for _, ref := range all {
+			if id := refJourney(ref, plannerRows, pairRows); named[id] && (ref.pair < 0 || keptPairs[ref.pair]) {
+				cands = append(cands, ref)
+			}
+		}
+	case sel.Page > 0:
+		for _, ref := range all {
+			if ref.pair < 0 || keptPairs[ref.pair] {
+				cands = append(cands, ref)
+			}
+		}
+	default:
+		for _, ref := range all {
+			if ref.pair >= 0 && keptPairs[ref.pair] && flagRank(pairRows[ref.pair][ref.index].Flag) >= 0 {
+				cands = append(cands, ref)
+			}
+		}
+		slices.SortStableFunc(cands, func(x, y rowRef) int {
+			a, b := &pairRows[x.pair][x.index], &pairRows[y.pair][y.index]
+			return cmp.Or(cmp.Compare(flagRank(a.Flag), flagRank(b.Flag)), cmp.Compare(a.FisherP, b.FisherP))
+		})
+	}
+	// Pages: greedy, in candidate order, as many rows as fit in what the
+	// aggregates leave. The summary is the first page of the flagged rows;
+	// rows.pages counts the pages of every row (of the named journeys' rows
+	// when journeys are named), the ones page asks for.
+	sizes := map[rowRef]int{}
+	size := func(ref rowRef) int {
+		n, ok := sizes[ref]
+		if !ok {
+			n = rowJSONSize(ref, plannerRows, pairRows) + 1
+			sizes[ref] = n
+		}
+		return n
+	}
+	paginate := func(refs []rowRef) []int {
+		starts, used := []int{0}, 0
+		for i, ref := range refs {
+			n := size(ref)
+			if used > 0 && used+n > budget {
+				starts = append(starts, i)
+				used = 0
+			}
+			used += n
+		}
+		return starts
+	}
+	starts := paginate(cands)
+	page := max(sel.Page, 1)
+	if page > len(starts) {
+		return newError(CodeInvalidArgument, field.dot("page"), nil, "is %d, past the last page, %d; ask for a page from 1 to %d", sel.Page, len(starts), len(starts))
+	}
+	end := len(cands)
+	if page < len(starts) {
+		end = starts[page]
+	}
+	take := cands[starts[page-1]:end]
+	shown.Pages = len(starts)
+	if named == nil && sel.Page == 0 {
+		var every []rowRef
+		for _, ref := range all {
+			if ref.pair < 0 || keptPairs[ref.pair] {
+				every = append(every, ref)
+			}
+		}
+		shown.Pages = len(paginate(every))
+	}
+	// Put what was taken back, each list in its report order.
+	slices.SortFunc(take, func(x, y rowRef) int {
+		return cmp.Or(cmp.Compare(x.pair, y.pair), cmp.Compare(x.planner, y.planner), cmp.Compare(x.index, y.index))
+	})
+	if named == nil && sel.Page == 0 {
+		// The summary keeps its order of importance within a pair.
+		slices.SortStableFunc(take, func(x, y rowRef) int {
+			if x.pair != y.pair {
+				return cmp.Compare(x.pair, y.pair)
+			}
+			a, b := &pairRows[x.pair][x.index], &pairRows[y.pair][y.index]
+			return cmp.Or(cmp.Compare(flagRank(a.Flag), flagRank(b.Flag)), cmp.Compare(a.FisherP, b.FisherP), cmp.Compare(x.index, y.index))
+		})
+	}
+	plannerTaken, pairTaken, flaggedTaken := 0, 0, 0
+	for _, ref := range take {
+		if ref.pair < 0 {
+			r.Planners[ref.planner].JourneyRows = append(r.Planners[ref.planner].JourneyRows, plannerRows[ref.planner][ref.index])
+			plannerTaken++
+			continue
+		}
+		row := pairRows[ref.pair][ref.index]
+		r.Pairs[pairIndex(keptPairs, ref.pair)].Journeys = append(r.Pairs[pairIndex(keptPairs, ref.pair)].Journeys, row)
+		pairTaken++
+		flaggedTaken += b2i(flagRank(row.Flag) >= 0)
+	}
+	plannerTotal, pairTotal := 0, 0
+	for _, ref := range all {
+		if ref.pair < 0 {
+			plannerTotal++
+		} else {
+			pairTotal++
+		}
+	}
+	shown.PlannerRowsOmitted = plannerTotal - plannerTaken
+	shown.PairRowsOmitted = pairTotal - pairTaken
+	shown.FlaggedRowsOmitted = flaggedTotal - flaggedTaken
+	return nil
+}
+
+// refJourney is the journey of a row.
+func refJourney(ref rowRef, plannerRows [][]PlannerJourneyRow, pairRows [][]PairJourneyRow) string {
+	if ref.pair < 0 {
+		return plannerRows[ref.planner][ref.index].JourneyID
+	}
+	return pairRows[ref.pair][ref.index].JourneyID
+}
+
+// rowJSONSize is the size of a row's JSON.
+func rowJSONSize(ref rowRef, plannerRows [][]PlannerJourneyRow, pairRows [][]PairJourneyRow) int {
+	if ref.pair < 0 {
+		return jsonSize(&plannerRows[ref.planner][ref.index])
+	}
+	return jsonSize(&pairRows[ref.pair][ref.index])
+}
+
+// jsonSize is the size of v's JSON as encoding/json writes it.
+func jsonSize(v any) int {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic("automium: a report value does not encode: " + err.Error())
+	}
+	return len(b)
+}
+
+// pairIndex is where the full report's pair q sits among the kept pairs.
+func pairIndex(kept []bool, q int) int {
+	n := 0
+	for i := range q {
+		n += b2i(kept[i])
+	}
+	return n
+}
+
+// fitPairs keeps every pair when the aggregates fit in maxReportJSONBytes −
+// minRowJSONBytes, which they do unless the planner IDs are long (each pair
+// names both of its planners). Otherwise it keeps the pairs that fit,
+// decisive first, then by Holm-adjusted p, then in report order, and counts
+// the rest in rows.pairsOmitted; the kept pairs stay in report order. It
+// reports, by the full report's pair index, which are kept.
+func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) []bool {
+	kept := make([]bool, len(r.Pairs))
+	for q := range kept {
+		kept[q] = true
+	}
+	limit := maxReportJSONBytes - minRowJSONBytes
+	if jsonSize(r) <= limit {
+		return kept
+	}
+	pairs := r.Pairs
+	r.Pairs = []PairedComparison{}
+	used := jsonSize(r)
+	order := make([]int, len(pairs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(x, y int) int {
+		return cmp.Or(cmp.Compare(verdictRank(pairs[x].Verdict), verdictRank(pairs[y].Verdict)), cmp.Compare(pairs[x].HolmP, pairs[y].HolmP))
+	})
+	for q := range kept {
+		kept[q] = false
+	}
+	for _, q := range order {
+		n := jsonSize(&pairs[q]) + 1
+		if used+n > limit {
+			continue
+		}
+		used += n
+		kept[q] = true
+	}
+	for q := range pairs {
+		if kept[q] {
+			r.Pairs = append(r.Pairs, pairs[q])
+		} else {
+			r.Rows.PairsOmitted++
+		}
+	}
+	return kept
+}
