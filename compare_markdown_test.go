@@ -1,0 +1,300 @@
+package automium
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/automium/automium/internal/limit"
+)
+
+// TestMarkdownCode holds the code span an ID becomes: nothing in it is read
+// as Markdown, a pipe cannot end a table cell, a line break cannot end a
+// line, and a long ID is cut.
+func TestMarkdownCode(t *testing.T) {
+	for _, tc := range []struct {
+		id      string
+		inTable bool
+		want    string
+	}{
+		{"baseline", true, "`baseline`"},
+		{"a|b", true, "`a\\|b`"},
+		{"a|b", false, "`a|b`"},
+		{"a`b", false, "``a`b``"},
+		{"`x``", false, "``` `x`` ```"},
+		{"[click](https://evil.example)", false, "`[click](https://evil.example)`"},
+		{"<img src=x onerror=alert(1)>", false, "`<img src=x onerror=alert(1)>`"},
+		{"line\nbreak\r# heading", true, "`line\uFFFDbreak\uFFFD# heading`"},
+		{"bidi\u202eevil\u2028x", false, "`bidi\uFFFDevil\uFFFDx`"},
+		{" both ", false, "`  both  `"},
+		{"*_~emph_*", true, "`*_~emph_*`"},
+		{strings.Repeat("a", 50), false, "`" + strings.Repeat("a", markdownIDBytes) + "…`"},
+		{strings.Repeat("é", 30), false, "`" + strings.Repeat("é", markdownIDBytes/2) + "…`"},
+		{"ab" + strings.Repeat("é", 30), false, "`ab" + strings.Repeat("é", (markdownIDBytes-2)/2) + "…`"},
+		{"\xff\xfe", false, "`\uFFFD\uFFFD`"},
+	} {
+		if got := mdCode(tc.id, tc.inTable); got != tc.want {
+			t.Errorf("mdCode(%q, %v) = %q, want %q", tc.id, tc.inTable, got, tc.want)
+		}
+	}
+}
+
+// hostileIDs are planner IDs a caller may send (no controls: the validator
+// refuses them) that cost the summary most: a backtick run needs the longest
+// fence, a pipe doubles in a table, a 4-byte character is the most bytes a
+// character can take.
+var hostileIDs = []string{
+	strings.Repeat("`", limit.MaxIDLength),
+	strings.Repeat("|", limit.MaxIDLength),
+	strings.Repeat("😀", limit.MaxIDLength),
+	strings.Repeat("<", limit.MaxIDLength),
+}
+
+// maximalReport is an observed report at the bounds: MaxPlanners planners
+// named by id, journeys of the longest IDs, MaxRepetitions runs of each (so
+// pass^k runs to k = 100) and the largest latencies and tokens, with pass
+// rates that differ by planner and journey, so that pairs are decisive and
+// journeys flagged.
+func maximalReport(t testing.TB, id func(p int) string, journeys int) ComparisonReport {
+	t.Helper()
+	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion}
+	for p := range limit.MaxPlanners {
+		in.Planners = append(in.Planners, PlannerRef{ID: id(p), Vendor: "v", Model: "m"})
+	}
+	for j := range journeys {
+		journey := fmt.Sprintf("%s-%03d", strings.Repeat("j", limit.MaxIDLength-4), j)
+		for p := range limit.MaxPlanners {
+			for rep := 1; rep <= limit.MaxRepetitions; rep++ {
+				passed := (rep*(p+1)+j)%limit.MaxPlanners < p
+				in.Trials = append(in.Trials, Trial{PlannerID: id(p), AppID: cmpApp, FixtureID: cmpFixture, JourneyID: journey, Repetition: rep,
+					Passed: passed, LatencyMs: limit.MaxTrialLatencyMs - rep, InputTokens: limit.MaxTrialTokens, OutputTokens: limit.MaxTrialTokens})
+			}
+		}
+	}
+	r, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// maximalJourneys is the most journeys maximalReport can have within
+// MaxObservedTrials.
+const maximalJourneys = limit.MaxObservedTrials / (limit.MaxPlanners * limit.MaxRepetitions)
+
+// TestMarkdownWorstSize renders reports at the bounds with the costliest IDs
+// and holds the summary under MaxMarkdownBytes, its header and table under
+// markdownTableBudget, and every table row to seven cell borders.
+func TestMarkdownWorstSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds reports of 100,000 trials")
+	}
+	for _, hostile := range hostileIDs {
+		r := maximalReport(t, func(p int) string {
+			return fmt.Sprintf("%s%02d", hostile[:len(hostile)-2*len(hostile)/limit.MaxIDLength], p)
+		}, maximalJourneys)
+		var b bytes.Buffer
+		markdownHeader(&b, &r)
+		markdownPlanners(&b, &r)
+		if b.Len() > markdownTableBudget {
+			t.Errorf("IDs of %q: the header and table take %d bytes, over %d", hostile[:4], b.Len(), markdownTableBudget)
+		}
+		md := markdownOf(t, &r)
+		if len(md) > MaxMarkdownBytes {
+			t.Errorf("IDs of %q: the summary is %d bytes, over %d", hostile[:4], len(md), MaxMarkdownBytes)
+		}
+		t.Logf("IDs of %q: table %d bytes, summary %d bytes", hostile[:4], b.Len(), len(md))
+		checkTable(t, md, limit.MaxPlanners)
+		checkOutsideCode(t, md)
+	}
+}
+
+// checkOutsideCode holds what lies outside the code spans of a summary to
+// the renderer's own text: no tag, link, autolink or control, whatever the
+// IDs in the report held. Code spans are found as CommonMark finds them: a
+// backtick run opens one that the next run of the same length closes.
+func checkOutsideCode(t *testing.T, md string) {
+	t.Helper()
+	var out strings.Builder
+	for i := 0; i < len(md); {
+		if md[i] != '`' {
+			out.WriteByte(md[i])
+			i++
+			continue
+		}
+		n := 0
+		for i+n < len(md) && md[i+n] == '`' {
+			n++
+		}
+		fence := md[i : i+n]
+		end := -1
+		for j := i + n; j < len(md); {
+			k := strings.Index(md[j:], fence)
+			if k < 0 {
+				break
+			}
+			k += j
+			m := 0
+			for k+m < len(md) && md[k+m] == '`' {
+				m++
+			}
+			if m == n {
+				end = k
+				break
+			}
+			j = k + m
+		}
+		if end < 0 {
+			t.Fatalf("an unclosed code span at byte %d: %q", i, md[i:min(len(md), i+80)])
+		}
+		if strings.Contains(md[i:end], "\n") {
+			t.Errorf("a code span holds a line break: %q", md[i:end])
+		}
+		i = end + n
+	}
+	text := out.String()
+	for _, bad := range []string{"<", ">", "](", "http", "www.", "@", "\u202e", "\r", "\t"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the text outside code spans holds %q:\n%s", bad, text)
+		}
+	}
+}
+
+// markdownOf renders r twice and checks that the bytes are the same.
+func markdownOf(t testing.TB, r *ComparisonReport) string {
+	t.Helper()
+	var a, b bytes.Buffer
+	if err := WriteMarkdown(&a, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMarkdown(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("two renderings of one report differ")
+	}
+	return a.String()
+}
+
+// checkTable holds the planners' table to rows of six cells: seven pipes
+// that are not escaped.
+func checkTable(t *testing.T, md string, rows int) {
+	t.Helper()
+	n := 0
+	for line := range strings.Lines(md) {
+		if !strings.HasPrefix(line, "| ") {
+			continue
+		}
+		n++
+		if got := strings.Count(line, "|") - strings.Count(line, `\|`); got != 7 {
+			t.Errorf("table row has %d cell borders, want 7: %q", got, line)
+		}
+	}
+	if n != rows+1 {
+		t.Errorf("table has %d rows, want %d and the header", n, rows)
+	}
+}
+
+// TestMarkdownHostileReport renders reports no function of this package
+// makes, as a program decoding JSON from elsewhere may hand over: controls
+// and line breaks in IDs, huge and non-finite numbers, a thousand planners
+// and pairs, unknown verdicts and flags. The summary stays bounded and one
+// line per row.
+func TestMarkdownHostileReport(t *testing.T) {
+	id := func(i int) string { return fmt.Sprintf("p\n|%d\n\n# x\u202e<a href=x>`", i) }
+	r := ComparisonReport{Basis: BasisObserved, SharedJourneys: 1 << 62, Repetitions: -5}
+	for i := range 1000 {
+		r.Planners = append(r.Planners, PlannerReport{Planner: PlannerRef{ID: id(i)},
+			PassRate:               Rate{Value: 1e300, Successes: 1 << 62, N: 1 << 62, Wilson95: Interval{Lower: -1e300, Upper: 1e300}},
+			FirstAttemptPassRate:   Rate{Value: 0},
+			MedianJourneyLatencyMs: 1e300, P90JourneyLatencyMs: -1e300,
+			TokenSpend:    TokenSpend{MeanPerJourneyRun: 1e300},
+			Repeatability: Repeatability{PassAtK: []PassAtK{{K: 1, Value: 1e300}, {K: 1 << 62, Value: -1e300}}}})
+	}
+	for i := range 1000 {
+		pc := PairedComparison{PlannerA: id(i), PlannerB: id(i + 1), Verdict: PairVerdict(id(i)), MeanDifference: 1e300, HolmP: 1e300}
+		for j := range 100 {
+			pc.Journeys = append(pc.Journeys, PairJourneyRow{JourneyID: id(j), Flag: FlagRegressed, FisherP: -1e300, APasses: 1 << 62})
+			pc.Journeys = append(pc.Journeys, PairJourneyRow{JourneyID: id(j), Flag: JourneyFlag(id(j))})
+		}
+		r.Pairs = append(r.Pairs, pc)
+	}
+	md := markdownOf(t, &r)
+	if len(md) > MaxMarkdownBytes {
+		t.Errorf("the summary is %d bytes, over %d", len(md), MaxMarkdownBytes)
+	}
+	checkOutsideCode(t, md)
+	var b bytes.Buffer
+	markdownHeader(&b, &r)
+	markdownPlanners(&b, &r)
+	if b.Len() > markdownTableBudget {
+		t.Errorf("the header and table take %d bytes, over %d", b.Len(), markdownTableBudget)
+	}
+	for line := range strings.Lines(md) {
+		if strings.HasPrefix(line, "#") && !strings.HasPrefix(line, "## ") && !strings.HasPrefix(line, "### ") {
+			t.Errorf("an ID started a heading: %q", line)
+		}
+	}
+	checkTable(t, md, limit.MaxPlanners)
+	for _, want := range []string{"984 more planners in the JSON.", "more pairs (0 decisive) in the JSON.", "more flagged journey rows in the JSON.", "no verdict"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the summary does not say %q:\n%s", want, md)
+		}
+	}
+}
+
+// TestMarkdownModeled holds a modeled summary to saying so and naming no
+// winner, even where the draws differ as much as they can.
+func TestMarkdownModeled(t *testing.T) {
+	r, err := ComparePlanners(context.Background(), ComparePlannersInput{CorpusVersion: CorpusVersion, AppIDs: []string{cmpApp},
+		Planners:         []PlannerRef{{ID: "low", Vendor: "v", Model: "m"}, {ID: "high", Vendor: "v", Model: "m"}},
+		AssumedPassRates: []AssumedPassRate{{PlannerID: "low", FirstAttemptPassPercent: 1}, {PlannerID: "high", FirstAttemptPassPercent: 99}},
+		Repetitions:      limit.MaxRepetitions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := markdownOf(t, &r)
+	for _, want := range []string{"## Modeled comparison of 2 planners", "**Modeled, not measured:**", "no winner is named", "not evidence (modeled draws)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the modeled summary does not say %q:\n%s", want, md)
+		}
+	}
+	if strings.Contains(md, "better") {
+		t.Errorf("the modeled summary names a winner:\n%s", md)
+	}
+}
+
+// TestMarkdownPairs holds the pair lines of observed reports: the verdict
+// in words, the sign of the estimate, why.
+func TestMarkdownPairs(t *testing.T) {
+	base := PairedComparison{PlannerA: "a", PlannerB: "b", SharedJourneys: 12, MeanDifference: 0.25, Difference95: DifferenceInterval{Lower: 0.05, Upper: 0.45}, HolmP: 0.012, MinDetectableEffect80: 0.3}
+	for _, tc := range []struct {
+		name string
+		edit func(*PairedComparison)
+		want string
+	}{
+		{"A better", func(pc *PairedComparison) { pc.Verdict = PairABetter },
+			"- `a` vs `b`: **`a` better**; A − B = +0.25 [+0.05, +0.45] over 12 shared journeys; Holm-adjusted p 0.012 ≤ 0.05 and the interval lies above 0.\n"},
+		{"B better", func(pc *PairedComparison) {
+			pc.Verdict, pc.MeanDifference, pc.Difference95 = PairBBetter, -0.25, DifferenceInterval{Lower: -0.45, Upper: -0.05}
+		}, "- `a` vs `b`: **`b` better**; A − B = −0.25 [−0.45, −0.05] over 12 shared journeys; Holm-adjusted p 0.012 ≤ 0.05 and the interval lies below 0.\n"},
+		{"above alpha", func(pc *PairedComparison) { pc.Verdict, pc.HolmP, pc.MeanDifference = PairIndistinguishable, 0.2, 0 },
+			"- `a` vs `b`: indistinguishable; A − B = 0.00 [+0.05, +0.45] over 12 shared journeys; Holm-adjusted p 0.2 > 0.05; these journeys could show a difference of 0.30 with 80% power.\n"},
+		{"too few", func(pc *PairedComparison) { pc.Verdict, pc.SharedJourneys = PairIndistinguishable, 1 },
+			"- `a` vs `b`: indistinguishable; A − B = +0.25 [+0.05, +0.45] over 1 shared journey; too few shared journeys for a verdict (it needs 6).\n"},
+		{"boundary", func(pc *PairedComparison) { pc.Verdict, pc.HolmP = PairIndistinguishable, 0.05 },
+			"- `a` vs `b`: indistinguishable; A − B = +0.25 [+0.05, +0.45] over 12 shared journeys; p is at the 0.05 boundary: the rounded interval touches 0.\n"},
+	} {
+		pc := base
+		tc.edit(&pc)
+		var b strings.Builder
+		pairLine(&b, &pc)
+		if diff := cmp.Diff(tc.want, b.String()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
