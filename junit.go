@@ -11,18 +11,14 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// ReportFormat is a format of test report that [CompareReports] reads; its
-// string is the wire form, as in reports[].format.
-type ReportFormat string
-
-// The report formats.
-const (
-	// FormatPlaywrightJSON is the output of Playwright's JSON reporter.
-	FormatPlaywrightJSON ReportFormat = "playwright-json"
-	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
-	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
-	FormatJUnit ReportFormat = "junit"
-)
+// junitFormat is the table row of JUnit XML.
+var junitFormat = reportFormat{
+	name:       FormatJUnit,
+	read:       (*trialBuilder).readJUnit,
+	noTags:     "JUnit XML, which records no tags; map from project (testsuite hostname) or annotation (a testcase property) instead",
+	project:    "its testsuite's hostname (where Playwright's junit reporter writes the project)",
+	annotation: "a property %s with the %s as its value",
+}
 
 // TrialsFromJUnitReport reads a JUnit XML report and makes one [Trial] of each
 // testcase that ran. Like [TrialsFromPlaywrightReport] it reads r token by
@@ -76,14 +72,6 @@ type junitRead struct {
 var junitRerun = map[string]bool{"flakyFailure": true, "flakyError": true, "rerunFailure": true, "rerunError": true}
 
 func (b *trialBuilder) readJUnit(ctx context.Context, r io.Reader, root Path) error {
-	for _, src := range []ReportSource{b.mapping.Planner, b.mapping.Journey} {
-		if src.From == FromTag {
-			return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; map from project (testsuite hostname) or annotation (a testcase property) instead")
-		}
-	}
-	if src := b.mapping.Repetition; src != nil && src.From == FromTag {
-		return newError(CodeInvalidArgument, reportRoot, nil, "is JUnit XML, which records no tags; read the repetition from an annotation (a testcase property)")
-	}
 	d := newXMLDoc(ctx, r, root, "a JUnit XML report")
 	jr := &junitRead{b: b, d: d, props: b.wanted(FromAnnotation), ordinal: map[string]int{}}
 	seenRoot := false

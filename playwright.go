@@ -99,47 +99,6 @@ func TrialsFromPlaywrightReport(ctx context.Context, r io.Reader, m ReportMappin
 	return readOneReport(ctx, r, m, FormatPlaywrightJSON)
 }
 
-// readOneReport reads one report of a format on its own.
-func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
-	if err := checkContext(ctx); err != nil {
-		return ImportedTrials{}, err
-	}
-	if r == nil {
-		return ImportedTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
-	}
-	if err := mappingProblems(m); err != nil {
-		return ImportedTrials{}, err
-	}
-	b := newTrialBuilder(m)
-	if err := b.read(ctx, r, format, reportRoot); err != nil {
-		return ImportedTrials{}, err
-	}
-	if err := b.done(reportRoot); err != nil {
-		return ImportedTrials{}, err
-	}
-	return b.out, nil
-}
-
-// read reads one report into the builder.
-func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
-	b.format = format
-	switch format {
-	case FormatJUnit:
-		return b.readJUnit(ctx, r, root)
-	default:
-		return b.readPlaywright(ctx, r, root)
-	}
-}
-
-// done checks that the reports read had a test that ran.
-func (b *trialBuilder) done(root Path) error {
-	if len(b.out.Trials) == 0 {
-		return newError(CodeInvalidArgument, root, nil,
-			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", b.out.Tests, b.out.Skipped)
-	}
-	return nil
-}
-
 // mappingProblems checks the mapping on its own.
 func mappingProblems(m ReportMapping) error {
 	ps := newProblems(m)
@@ -173,6 +132,15 @@ func mappingProblems(m ReportMapping) error {
 		ps.addError(field("fixtureId"), fixtureAppMismatch(app, fixture))
 	}
 	return ps.err()
+}
+
+// playwrightFormat is the table row of Playwright's JSON reporter.
+var playwrightFormat = reportFormat{
+	name:       FormatPlaywrightJSON,
+	read:       (*trialBuilder).readPlaywright,
+	tags:       true,
+	project:    "a projectName",
+	annotation: "an annotation of type %s with the %s as its description",
 }
 
 // readPlaywright reads a report of Playwright's JSON reporter (JSONReport in

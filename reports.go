@@ -15,6 +15,67 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
+// ReportFormat is a format of test report that [CompareReports] reads; its
+// string is the wire form, as in reports[].format.
+type ReportFormat string
+
+// The report formats: each is one row of reportFormats.
+const (
+	// FormatPlaywrightJSON is the output of Playwright's JSON reporter.
+	FormatPlaywrightJSON ReportFormat = "playwright-json"
+	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
+	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
+	FormatJUnit ReportFormat = "junit"
+)
+
+// reportFormat is one row of the format table: a format's wire name, its
+// reader, and what the shared core says about it. A format is one file with
+// its reader and its row; the core never branches on a format's name.
+type reportFormat struct {
+	name ReportFormat
+	// read reads one report of the format into the builder, at root.
+	read func(b *trialBuilder, ctx context.Context, r io.Reader, root Path) error
+	// tags says whether a mapping may read from tags; noTags, when not, is
+	// the rest of the sentence "the report is ..." that says what to map
+	// instead.
+	tags   bool
+	noTags string
+	// project says where the format writes a test's project, and
+	// annotation, with the name and the mapped field's name for its verbs,
+	// where an annotation of that name is: the messages of a test the
+	// mapping cannot place.
+	project    string
+	annotation string
+}
+
+// reportFormats is the format table, in the order the wire lists formats.
+// It is filled at initialisation (init, below): its readers reach the
+// builder, which reaches a row, so a literal would be an initialisation cycle.
+var reportFormats []*reportFormat
+
+// reportFormatNames are the table's names, for the validate tag and the
+// schema's enum.
+var reportFormatNames []string
+
+func init() {
+	reportFormats = []*reportFormat{&junitFormat, &playwrightFormat}
+	for _, f := range reportFormats {
+		reportFormatNames = append(reportFormatNames, string(f.name))
+	}
+}
+
+var _ = registerTag("automium_report_format", CodeInvalidArgument, "a report format", func() []string { return reportFormatNames })
+
+// formatRow is the table's row of a format, or nil.
+func formatRow(f ReportFormat) *reportFormat {
+	for _, row := range reportFormats {
+		if row.name == f {
+			return row
+		}
+	}
+	return nil
+}
+
 // Outcome is a test outcome a mapping may call not evaluable
 // (ReportMapping.NotEvaluable); its string is the wire form.
 type Outcome string
@@ -177,7 +238,7 @@ type trialBuilder struct {
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
 	paths   []Path            // where each trial's test is
-	format  ReportFormat      // the format read, for messages
+	format  *reportFormat     // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -343,17 +404,13 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 	}
 	// Only a test the mapping cannot place pays for the wording.
 	var where echo.Message
-	switch {
-	case src.From == FromTag:
+	switch src.From {
+	case FromTag:
 		where = echo.Msg("a tag %s on its spec", echo.Value("@"+src.Name+":<"+what+">"))
-	case src.From == FromAnnotation && b.format == FormatJUnit:
-		where = echo.Msg("a property %s with the "+what+" as its value", echo.Value(src.Name))
-	case src.From == FromAnnotation:
-		where = echo.Msg("an annotation of type %s with the "+what+" as its description", echo.Value(src.Name))
-	case b.format == FormatJUnit:
-		where = echo.Msg("its testsuite's hostname (where Playwright's junit reporter writes the project)")
+	case FromAnnotation:
+		where = echo.Msg(b.format.annotation, echo.Value(src.Name), what)
 	default:
-		where = echo.Msg("a projectName")
+		where = echo.Msg(b.format.project)
 	}
 	if len(found) > 1 {
 		return "", newError(CodeInvalidArgument, t.at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
@@ -395,7 +452,7 @@ type ReportsComparison struct {
 
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
-	Format  ReportFormat `json:"format" jsonschema:"format; playwright-json or junit" validate:"required,oneof=junit playwright-json"`
+	Format  ReportFormat `json:"format" jsonschema:"format" validate:"required,automium_report_format"`
 	Content string       `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
 }
 
@@ -410,7 +467,7 @@ type CompareReportsInput struct {
 
 // ReportReader is one report a Go caller streams to [ReadReports].
 type ReportReader struct {
-	// FormatPlaywrightJSON or FormatJUnit.
+	// A format of the table: FormatPlaywrightJSON, FormatJUnit, ...
 	Format ReportFormat
 	// The report's bytes, read once, token by token.
 	R io.Reader
@@ -444,8 +501,8 @@ func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (
 	b := newTrialBuilder(m)
 	for i, r := range reports {
 		root := field("reports").at(i).dot("content")
-		if r.Format != FormatJUnit && r.Format != FormatPlaywrightJSON {
-			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), []string{string(FormatJUnit), string(FormatPlaywrightJSON)}, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
+		if formatRow(r.Format) == nil {
+			return nil, newError(CodeInvalidArgument, field("reports").at(i).dot("format"), reportFormatNames, "%s is not a report format; use one of the allowed values", echo.Value(r.Format))
 		}
 		if r.R == nil {
 			return nil, newError(CodeInvalidArgument, root, nil, "the reader is nil; pass the report's content")
@@ -458,6 +515,54 @@ func readReports(ctx context.Context, m ReportMapping, reports []ReportReader) (
 		return nil, err
 	}
 	return b, nil
+}
+
+// readOneReport reads one report of a format on its own.
+func readOneReport(ctx context.Context, r io.Reader, m ReportMapping, format ReportFormat) (ImportedTrials, error) {
+	if err := checkContext(ctx); err != nil {
+		return ImportedTrials{}, err
+	}
+	if r == nil {
+		return ImportedTrials{}, newError(CodeInvalidArgument, reportRoot, nil, "the reader is nil; pass the report's content")
+	}
+	if err := mappingProblems(m); err != nil {
+		return ImportedTrials{}, err
+	}
+	b := newTrialBuilder(m)
+	if err := b.read(ctx, r, format, reportRoot); err != nil {
+		return ImportedTrials{}, err
+	}
+	if err := b.done(reportRoot); err != nil {
+		return ImportedTrials{}, err
+	}
+	return b.out, nil
+}
+
+// read reads one report into the builder, with the reader of its format's
+// row, once the mapping is one the format can answer.
+func (b *trialBuilder) read(ctx context.Context, r io.Reader, format ReportFormat, root Path) error {
+	row := formatRow(format)
+	if row == nil {
+		return newError(CodeInvalidArgument, root, reportFormatNames, "%s is not a report format; use one of the allowed values", echo.Value(format))
+	}
+	b.format = row
+	if !row.tags {
+		for _, src := range []*ReportSource{&b.mapping.Planner, &b.mapping.Journey, b.mapping.Repetition} {
+			if src != nil && src.From == FromTag {
+				return newError(CodeInvalidArgument, reportRoot, nil, "is %s", row.noTags)
+			}
+		}
+	}
+	return row.read(b, ctx, r, root)
+}
+
+// done checks that the reports read had a test that ran.
+func (b *trialBuilder) done(root Path) error {
+	if len(b.out.Trials) == 0 {
+		return newError(CodeInvalidArgument, root, nil,
+			"has %d tests and none ran (%d skipped); a comparison needs at least one test that ran", b.out.Tests, b.out.Skipped)
+	}
+	return nil
 }
 
 // CompareReports reads the reports with [ReadReports] and compares their
