@@ -18,6 +18,7 @@ var junitFormat = reportFormat{
 	noTags:     "JUnit XML, which records no tags; map from project (testsuite hostname) or annotation (a testcase property) instead",
 	project:    "its testsuite's hostname (where Playwright's junit reporter writes the project)",
 	annotation: "a property %s with the %s as its value",
+	sniff:      startsWithMarkup,
 }
 
 // TrialsFromJUnitReport reads a JUnit XML report and makes one [Trial] of each

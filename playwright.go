@@ -141,6 +141,8 @@ var playwrightFormat = reportFormat{
 	tags:       true,
 	project:    "a projectName",
 	annotation: "an annotation of type %s with the %s as its description",
+	// The reporter writes config first, then suites, errors and stats.
+	sniff: firstJSONMemberIs("config", "suites"),
 }
 
 // readPlaywright reads a report of Playwright's JSON reporter (JSONReport in

@@ -46,6 +46,9 @@ type reportFormat struct {
 	// mapping cannot place.
 	project    string
 	annotation string
+	// sniff tells the format from a report's first bytes, for a reader that
+	// has only a file ([DetectReportFormat]); nil, the format is named.
+	sniff func(head []byte) bool
 }
 
 // reportFormats is the format table, in the order the wire lists formats.
