@@ -582,12 +582,34 @@ func (c *comparer) describe(err error) string {
 
 func (c *comparer) writeProblems(b *strings.Builder, ae *automium.Error, place func(string) string) {
 	ps := ae.Problems()
-	for i, p := range ps {
-		if i == maxShownProblems {
-			fmt.Fprintf(b, "automium compare: and %d more problems\n", len(ps)-i)
-			break
+	shown := 0
+	for i := 0; i < len(ps); {
+		// One message at many places (every test of a planner not listed)
+		// is said once, with the first place and a count.
+		j := i + 1
+		for j < len(ps) && ps[j].Message == ps[i].Message && ps[j].Code == ps[i].Code {
+			j++
 		}
-		fmt.Fprintf(b, "automium compare: %s: %s (%s)\n", place(p.Field), c.names(p.Message), p.Code)
+		if shown == maxShownProblems {
+			fmt.Fprintf(b, "automium compare: and %d more problems\n", len(ps)-i)
+			return
+		}
+		p := ps[i]
+		more := ""
+		if j-i > 1 {
+			more = fmt.Sprintf(" (and at %d more places)", j-i-1)
+		}
+		allowed := ""
+		if len(p.Allowed) > 0 {
+			list := p.Allowed
+			if len(list) > 12 {
+				list = append(list[:12:12], fmt.Sprintf("and %d more", len(p.Allowed)-12))
+			}
+			allowed = "; allowed: " + strings.Join(list, ", ")
+		}
+		fmt.Fprintf(b, "automium compare: %s: %s%s (%s)%s\n", place(p.Field), c.names(p.Message), allowed, p.Code, more)
+		shown++
+		i = j
 	}
 }
 
@@ -613,7 +635,7 @@ func (c *comparer) place(field string) string {
 			return f.flag
 		}
 	}
-	if field == "" {
+	if field == "" || field == "reports" {
 		return "the reports"
 	}
 	return field
@@ -621,6 +643,13 @@ func (c *comparer) place(field string) string {
 
 // names replaces the report paths a message quotes with the file names.
 func (c *comparer) names(msg string) string {
+	for _, f := range []struct{ field, flag string }{
+		{"mapping.planner", "--planner-from"}, {"mapping.journey", "--journey-from"}, {"mapping.repetition", "--repetition-from"},
+		{"mapping.appId", "--app"}, {"mapping.fixtureId", "--fixture"}, {"mapping.notEvaluable", "--not-evaluable"},
+		{"add it to planners", "add it with --planner"},
+	} {
+		msg = strings.ReplaceAll(msg, f.field, f.flag)
+	}
 	for i := len(c.inputs) - 1; i >= 0; i-- {
 		p := "reports[" + strconv.Itoa(i) + "].content"
 		msg = strings.ReplaceAll(msg, p+".", quoteName(c.inputs[i].name)+" at ")
