@@ -156,15 +156,15 @@ type (
 		Class              string
 	}
 	htmlPassK struct {
-		ID, Title, Desc     string
-		Width, Height       int
-		PlotX0, PlotX1      float64
-		PlotY0, PlotY1      float64
-		XTicks, YTicks      []htmlTick
-		Lines               []htmlPassKLine
-		Table               []htmlPassKRow
-		KMax                int
-		Ks                  []int
+		ID, Title, Desc string
+		Width, Height   int
+		PlotX0, PlotX1  float64
+		PlotY0, PlotY1  float64
+		XTicks, YTicks  []htmlTick
+		Lines           []htmlPassKLine
+		Table           []htmlPassKRow
+		KMax            int
+		Ks              []int
 	}
 	htmlPassKLine struct {
 		ID, Label string
@@ -394,12 +394,12 @@ func htmlVerdictClass(v PairVerdict) string {
 
 // Forest plot geometry, in SVG user units.
 const (
-	forestWidth   = 900
-	forestLabelW  = 280
-	forestRight   = 290
-	forestRowH    = 22
-	forestTop     = 34
-	forestBottom  = 40
+	forestWidth  = 900
+	forestLabelW = 280
+	forestRight  = 290
+	forestRowH   = 22
+	forestTop    = 34
+	forestBottom = 40
 )
 
 func newForest(id, title, desc, leftLabel, rightLabel string, rows int) htmlForest {

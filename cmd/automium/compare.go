@@ -53,12 +53,12 @@ Flags:
 
 // compareOptions are the flags of compare.
 type compareOptions struct {
-	format                                  string
+	format                                   string
 	plannerFrom, journeyFrom, repetitionFrom string
-	app, fixture, notEvaluable              string
-	planners                                plannerFlags
-	html, snapshot, baseline                string
-	marginPoints                            float64
+	app, fixture, notEvaluable               string
+	planners                                 plannerFlags
+	html, snapshot, baseline                 string
+	marginPoints                             float64
 }
 
 // plannerFlags collects --planner ID=VENDOR/MODEL, in order.
