@@ -35,7 +35,7 @@ const (
 	htmlFlaggedRows = 50
 	// htmlLabelRunes bounds a label in a chart; the tables beside the
 	// charts print the whole ID (at most MaxIDLength bytes).
-	htmlLabelRunes = 40
+	htmlLabelRunes = 34
 )
 
 //go:embed html_report.css
