@@ -24,6 +24,7 @@ func TestClosedSetsTyped(t *testing.T) {
 		"ListFixturesInput.appId":                       corpus,
 		"ReportMapping.appId":                           corpus,
 		"Trial.appId":                                   corpus,
+		"JourneyCounts.appId":                           corpus,
 		"CompareObservedTrialsInput.corpusVersion":      corpus,
 		"ComparePlaywrightReportInput.corpusVersion":    corpus,
 		"ComparePlannersInput.corpusVersion":            corpus,

@@ -66,8 +66,12 @@ type Trial struct {
 type CompareObservedTrialsInput struct {
 	CorpusVersion string       `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
-	Trials        []Trial      `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
+	Trials        []Trial      `json:"trials,omitempty" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"max_observed_trials,dive"`
 	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
+	// Counts replaces Trials with one row per planner and journey (see
+	// [JourneyCounts]): an automium-counts-v1 snapshot's rows, or a warehouse's
+	// aggregate (docs/scale.md).
+	Counts []JourneyCounts `json:"counts,omitempty" jsonschema:"instead of trials: one row per planner and journey (docs/scale.md)" validate:"max_observed_counts,dive"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -313,11 +317,21 @@ func onWorkers(workers int, work func() error) error {
 // which equals the pooled rate only when every journey has the same number of
 // runs.
 //
+// With Counts instead of Trials, each row counts one planner's runs of one
+// journey (see [JourneyCounts]); rows are checked like trials (each part at
+// most its whole, one row per planner and journey, a journey on one app), and
+// the report is the one its trials give with every latency unknown: the same
+// pairs and verdicts, byte for byte. Counts cannot pair matched rounds, and
+// pass^k goes up to at most [MaxRepetitions].
+//
 // The report does not depend on the order of the trials. CompareObservedTrials is
 // safe for concurrent use.
 func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (ComparisonReport, error) {
 	if err := checkContext(ctx); err != nil {
 		return ComparisonReport{}, err
+	}
+	if len(in.Counts) > 0 {
+		return compareObservedCounts(ctx, in)
 	}
 	plan, err := observedTrialsPlan(in)
 	if err != nil {
@@ -462,6 +476,9 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	}
 	if len(in.Trials) > limit.MaxObservedTrials {
 		ps.add(field("trials"), CodeLimitExceeded, nil, "has %d trials; the limit is %d", len(in.Trials), limit.MaxObservedTrials)
+	}
+	if len(in.Trials) == 0 {
+		ps.add(field("trials"), CodeInvalidArgument, nil, "is required and must not be empty: send trials (one per run) or counts (one per planner and journey)")
 	}
 	if err := ps.err(); err != nil {
 		return nil, err

@@ -36,6 +36,7 @@ type trialTally struct {
 	offsets    []int          // scratch: where each journey's group starts in grouped
 	passAtK    []float64      // scratch: sum over journeys of pass^k, per k
 	selection  orderStatistics
+	maxK       int // when above 0, the largest k of pass^k: a counts row may hold more runs than any trial input
 }
 
 func (t *trialTally) reset(journeys, trials int) {
@@ -180,6 +181,9 @@ func (t *trialTally) report(ref PlannerRef, info *journeyInfo) PlannerReport {
 			sharedTokens += jt.inputTokens + jt.outputTokens
 			sharedTR += jt.runs - jt.tokensUnknown
 		}
+	}
+	if t.maxK > 0 {
+		minRuns = min(minRuns, t.maxK)
 	}
 	t.passAtK = resize(t.passAtK, minRuns)
 	t.groupLatencies()

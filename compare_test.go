@@ -848,7 +848,7 @@ func TestCompareSchemas(t *testing.T) {
 		t.Errorf("repetitions schema = %+v, want no minimum and maximum %d", p, limit.MaxRepetitions)
 	}
 	obs := load(reflect.TypeFor[CompareObservedTrialsInput]())
-	if diff := cmp.Diff([]string{"corpusVersion", "planners", "trials"}, obs.Required); diff != "" {
+	if diff := cmp.Diff([]string{"corpusVersion", "planners"}, obs.Required); diff != "" {
 		t.Errorf("CompareObservedTrialsInput required (-want +got):\n%s", diff)
 	}
 	load(reflect.TypeFor[ComparisonReport]())

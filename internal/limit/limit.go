@@ -120,3 +120,24 @@ const (
 
 // MaxReports bounds the reports (shards) of one comparison.
 const MaxReports = 64
+
+// Bounds of a counts input (automium-counts-v1): one row per planner and
+// journey instead of one per run.
+const (
+	// MaxObservedCounts bounds the rows of a counts input, as MaxObservedTrials
+	// bounds trials: a report has at most one journey row per input row either
+	// way, so a counts input answers no more rows than trials do.
+	MaxObservedCounts = 100_000
+	// MaxCountRuns bounds the evaluable and the not-evaluable runs of one row.
+	// Fisher's exact test of a journey builds one weight per table, and its
+	// weights stay finite in float64 up to 500 runs a side (C(1000,500) is
+	// about 2.7e299); it also bounds a pair's work to 1,001 weights per journey.
+	MaxCountRuns = 500
+	// MaxCountTokens bounds the input or output tokens of one row: 100 runs at
+	// MaxTrialTokens, so that the totals of MaxObservedCounts rows stay exact
+	// in a float64 (2e15, below 2^53).
+	MaxCountTokens = 10_000_000_000
+	// MaxCountsSnapshotBytes bounds a snapshot file read by ReadCountsSnapshot
+	// (64 MiB): MaxObservedCounts rows with IDs of the longest length fit.
+	MaxCountsSnapshotBytes = 64 << 20
+)

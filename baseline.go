@@ -1,0 +1,261 @@
+package automium
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
+)
+
+// BaselineReportVersion names the baseline comparison format.
+const BaselineReportVersion = "automium-baseline-v1"
+
+// BaselinePrefix starts the ID of a planner's earlier run in a baseline
+// comparison: planner p of the snapshot is "baseline:p", beside p of this run.
+const BaselinePrefix = "baseline:"
+
+// BaselineInput compares a run with an earlier run of the same planners.
+//
+// Margin chooses the gate. 0 (the default) fails a planner only when it is
+// decisively worse than its baseline: the pair's verdict says the baseline is
+// better. A margin m in (0, 1) is a non-inferiority margin on the mean
+// per-journey first-attempt pass rate: a planner passes only when the lower
+// bound of the 95% interval of (this run − baseline) is above −m.
+type BaselineInput struct {
+	Baseline CountsSnapshot // the earlier run, as written by SnapshotOf or read by ReadCountsSnapshot
+	Current  CountsSnapshot // this run
+	Margin   float64
+}
+
+// Gate is the rule a baseline comparison decides by; its string is the wire
+// form.
+type Gate string
+
+// The gates.
+const (
+	// GateNotWorse fails a planner whose baseline is decisively better.
+	GateNotWorse Gate = "not decisively worse"
+	// GateNonInferior fails a planner unless the interval's lower bound of
+	// (this run − baseline) is above −margin.
+	GateNonInferior Gate = "non-inferior within margin"
+)
+
+// BaselineVerdict is how a planner's run reads against its baseline.
+type BaselineVerdict string
+
+// The verdicts of a planner against its baseline.
+const (
+	// BaselineWorse: the baseline's mean first-attempt pass rate is
+	// significantly higher (the pair's verdict is "A better").
+	BaselineWorse BaselineVerdict = "worse"
+	// BaselineBetter: this run's is significantly higher.
+	BaselineBetter BaselineVerdict = "better"
+	// BaselineIndistinguishable: no decisive difference; read the interval.
+	BaselineIndistinguishable BaselineVerdict = "indistinguishable"
+)
+
+// BaselineReport is a run compared with its baseline, planner by planner, and
+// the gate's decision. Pass is false when any planner fails the gate.
+type BaselineReport struct {
+	ReportVersion  string             `json:"reportVersion"`
+	CorpusVersion  string             `json:"corpusVersion"`
+	BaselineDigest string             `json:"baselineDigest"`
+	CurrentDigest  string             `json:"currentDigest"`
+	Gate           Gate               `json:"gate"`
+	Margin         float64            `json:"margin,omitempty"`
+	Pass           bool               `json:"pass"`
+	Planners       []BaselinePlanner  `json:"planners"`
+	OnlyBaseline   []string           `json:"onlyBaseline"`
+	OnlyCurrent    []string           `json:"onlyCurrent"`
+	Comparison     []ComparisonReport `json:"-"`
+}
+
+// BaselinePlanner is one planner of this run against its own earlier run.
+// Pair is the pair comparison with A the baseline ("baseline:" and the ID)
+// and B this run, so its meanDifference is baseline − this run; journeys run
+// on one side only are counted in the pair, not compared.
+type BaselinePlanner struct {
+	PlannerID  string           `json:"plannerId"`
+	BaselineID string           `json:"baselineId"`
+	Verdict    BaselineVerdict  `json:"verdict"`
+	Pass       bool             `json:"pass"`
+	Reason     string           `json:"reason"`
+	Regressed  []string         `json:"regressed"`  // journeys with significantly fewer first-attempt passes (Fisher p ≤ 0.05)
+	Fixed      []string         `json:"fixed"`      // journeys with significantly more
+	NewlyFlaky []string         `json:"newlyFlaky"` // journeys whose runs are mixed now and were not in the baseline
+	Pair       PairedComparison `json:"pair"`
+}
+
+// CompareBaseline compares each planner of Current that Baseline also has
+// with its own baseline, as the pair ("baseline:ID", ID) of an observed
+// comparison of their counts, and decides the gate (see [BaselineInput]).
+// Each planner is its own comparison of two planners, so no Holm correction
+// runs across planners: with several planners, each gate is at α = 0.05.
+//
+// Both snapshots are checked as [ReadCountsSnapshot] checks them (a snapshot
+// built by hand with a wrong digest is refused), must be of one corpus
+// version and share at least one planner; Margin must be 0 or in (0, 1).
+// Planners in one snapshot only are listed, not compared. The report's
+// Comparison holds each planner's whole [ComparisonReport], for rendering; it
+// is not part of the JSON.
+//
+// The same input gives the same report.
+func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, error) {
+	if err := checkContext(ctx); err != nil {
+		return BaselineReport{}, err
+	}
+	if math.IsNaN(in.Margin) || in.Margin < 0 || in.Margin >= 1 {
+		return BaselineReport{}, newError(CodeInvalidArgument, field("margin"), nil,
+			"is %v; a non-inferiority margin is a difference of pass rates above 0 and below 1 (0.05 is 5 points), or 0 for the default gate", in.Margin)
+	}
+	if err := checkCountsSnapshot(&in.Baseline); err != nil {
+		return BaselineReport{}, placed(err, "baseline")
+	}
+	if err := checkCountsSnapshot(&in.Current); err != nil {
+		return BaselineReport{}, placed(err, "current")
+	}
+	if in.Baseline.CorpusVersion != in.Current.CorpusVersion {
+		return BaselineReport{}, newError(CodeInvalidArgument, field("current").dot("corpusVersion"), nil,
+			"is %s but the baseline's is %s; compare runs of one corpus version, or write a new baseline", echo.Value(in.Current.CorpusVersion), echo.Value(in.Baseline.CorpusVersion))
+	}
+	out := BaselineReport{
+		ReportVersion: BaselineReportVersion, CorpusVersion: in.Current.CorpusVersion,
+		BaselineDigest: in.Baseline.Digest, CurrentDigest: in.Current.Digest,
+		Gate: GateNotWorse, Margin: in.Margin, Pass: true,
+		Planners: []BaselinePlanner{}, OnlyBaseline: []string{}, OnlyCurrent: []string{},
+	}
+	if in.Margin > 0 {
+		out.Gate = GateNonInferior
+	}
+	baseOf := make(map[string]int, len(in.Baseline.Planners))
+	for i, p := range in.Baseline.Planners {
+		baseOf[p.ID] = i
+	}
+	inCurrent := make(map[string]bool, len(in.Current.Planners))
+	for _, p := range in.Current.Planners {
+		inCurrent[p.ID] = true
+		if _, ok := baseOf[p.ID]; !ok {
+			out.OnlyCurrent = append(out.OnlyCurrent, p.ID)
+		}
+	}
+	for _, p := range in.Baseline.Planners {
+		if !inCurrent[p.ID] {
+			out.OnlyBaseline = append(out.OnlyBaseline, p.ID)
+		}
+	}
+	for _, cur := range in.Current.Planners {
+		b, ok := baseOf[cur.ID]
+		if !ok {
+			continue
+		}
+		if err := checkContext(ctx); err != nil {
+			return BaselineReport{}, err
+		}
+		bp, report, err := comparePlannerWithBaseline(ctx, in.Current.CorpusVersion, in.Baseline.Planners[b], cur, in.Baseline.Counts, in.Current.Counts, in.Margin)
+		if err != nil {
+			return BaselineReport{}, err
+		}
+		out.Pass = out.Pass && bp.Pass
+		out.Planners = append(out.Planners, bp)
+		out.Comparison = append(out.Comparison, report)
+	}
+	if len(out.Planners) == 0 {
+		return BaselineReport{}, newError(CodeInvalidArgument, field("baseline").dot("planners"), namedPlannerIDs(in.Current.Planners),
+			"share no planner with this run; a baseline is an earlier run of the same planner IDs, so write one from a run of these planners")
+	}
+	return out, nil
+}
+
+// placed puts the problems of a snapshot under the field that holds it.
+func placed(err error, name string) error {
+	e, ok := err.(*Error)
+	if !ok {
+		return err
+	}
+	ps := e.Problems()
+	for i := range ps {
+		ps[i] = ps[i].under(field(name))
+	}
+	return Join(ps...)
+}
+
+// comparePlannerWithBaseline compares one planner's counts with its
+// baseline's.
+func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseRef, cur PlannerRef, baseCounts, curCounts []JourneyCounts, margin float64) (BaselinePlanner, ComparisonReport, error) {
+	baseID := BaselinePrefix + cur.ID
+	if n := utf8.RuneCountInString(baseID); n > limit.MaxIDLength {
+		return BaselinePlanner{}, ComparisonReport{}, newError(CodeLimitExceeded, field("current").dot("planners"), nil,
+			"planner ID %s is too long to compare with a baseline: %s and the ID are %d characters, above the limit of %d; use a shorter planner ID",
+			echo.Value(cur.ID), BaselinePrefix, n, limit.MaxIDLength)
+	}
+	base := baseRef
+	base.ID = baseID
+	in := CompareObservedTrialsInput{CorpusVersion: corpusVersion, Planners: []PlannerRef{base, cur}}
+	baseRows := map[string]*JourneyCounts{}
+	for i := range baseCounts {
+		if c := baseCounts[i]; c.PlannerID == cur.ID {
+			c.PlannerID = baseID
+			in.Counts = append(in.Counts, c)
+			baseRows[c.JourneyID] = &baseCounts[i]
+		}
+	}
+	curRows := map[string]*JourneyCounts{}
+	for i := range curCounts {
+		if c := &curCounts[i]; c.PlannerID == cur.ID {
+			in.Counts = append(in.Counts, *c)
+			curRows[c.JourneyID] = c
+		}
+	}
+	report, err := compareObservedCounts(ctx, in)
+	if err != nil {
+		return BaselinePlanner{}, ComparisonReport{}, err
+	}
+	pair := report.Pairs[0]
+	bp := BaselinePlanner{
+		PlannerID: cur.ID, BaselineID: baseID, Pair: pair,
+		Regressed: []string{}, Fixed: []string{}, NewlyFlaky: []string{},
+	}
+	for _, row := range pair.Journeys {
+		switch row.Flag {
+		case FlagRegressed:
+			bp.Regressed = append(bp.Regressed, row.JourneyID)
+		case FlagImproved:
+			bp.Fixed = append(bp.Fixed, row.JourneyID)
+		case FlagFlaky:
+			if curRows[row.JourneyID].mixed() && !baseRows[row.JourneyID].mixed() {
+				bp.NewlyFlaky = append(bp.NewlyFlaky, row.JourneyID)
+			}
+		}
+	}
+	switch pair.Verdict {
+	case PairABetter:
+		bp.Verdict = BaselineWorse
+	case PairBBetter:
+		bp.Verdict = BaselineBetter
+	default:
+		bp.Verdict = BaselineIndistinguishable
+	}
+	// The interval of this run − baseline is the pair's interval negated.
+	lower := -pair.Difference95.Upper
+	switch {
+	case margin > 0:
+		bp.Pass = lower > -margin
+		if bp.Pass {
+			bp.Reason = fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, above %.6g over %d shared journeys: non-inferior within the margin", lower, -margin, pair.SharedJourneys)
+		} else {
+			bp.Reason = fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, not above %.6g over %d shared journeys: non-inferiority within the margin is not shown", lower, -margin, pair.SharedJourneys)
+		}
+	case bp.Verdict == BaselineWorse:
+		bp.Pass = false
+		bp.Reason = "decisively worse than the baseline: " + pair.Reason
+	default:
+		bp.Pass = true
+		bp.Reason = "not decisively worse than the baseline (" + string(bp.Verdict) + "): " + pair.Reason
+	}
+	slices.Sort(bp.NewlyFlaky)
+	return bp, report, nil
+}
