@@ -29,10 +29,6 @@ import (
 // endlessly growing file is refused rather than read for minutes.
 const maxInputBytes = int64(limit.MaxReports) * limit.MaxPlaywrightReportBytes
 
-// maxSnapshotBytes bounds a --baseline file: the counts of MaxObservedTrials
-// trials, one row each at their longest IDs, fit well inside it.
-const maxSnapshotBytes = 64 << 20
-
 // progressStep is how often, in bytes read, a terminal sees progress; files
 // smaller than it show none.
 const progressStep = 32 << 20

@@ -288,3 +288,99 @@ func slicesRepeat(s string, n int) []string {
 	}
 	return out
 }
+
+// junitRun writes a JUnit report of one planner, "agent", over eight
+// journeys of ten runs each; journey j passes passes(j) of its runs.
+func junitRun(passes func(j int) int) []byte {
+	var b strings.Builder
+	b.WriteString("<testsuites>\n")
+	for rep := range 10 {
+		fmt.Fprintf(&b, "<testsuite name=\"gate.spec.js\" timestamp=\"2026-12-01T10:00:%02dZ\" hostname=\"agent\">\n", rep)
+		for j := range 8 {
+			fmt.Fprintf(&b, "<testcase name=\"journey %d\" classname=\"gate.spec.js\" time=\"1.5\"><properties><property name=\"journey\" value=\"gate-journey-%d\"/></properties>", j, j)
+			if rep >= passes(j) {
+				b.WriteString("<failure message=\"expect(locator).toBeVisible() failed\"/>")
+			}
+			b.WriteString("</testcase>\n")
+		}
+		b.WriteString("</testsuite>\n")
+	}
+	b.WriteString("</testsuites>\n")
+	return []byte(b.String())
+}
+
+// TestCompareBaselineGate: a snapshot of one run, compared with an unchanged
+// run of the same planner, exits 0; compared with a run that regressed on
+// seven of eight journeys, exits 1 and names them; a damaged or wrong
+// baseline exits 2 naming the file.
+func TestCompareBaselineGate(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("base.xml", junitRun(func(int) int { return 10 }))
+	write("same.xml", junitRun(func(int) int { return 10 }))
+	write("regressed.xml", junitRun(func(j int) int {
+		if j == 7 {
+			return 10
+		}
+		return 2 + j%3
+	}))
+	app := []string{"--app", "storefront", "--fixture", "storefront-guest-catalog"}
+	args := func(a ...string) []string { return append(append([]string{"compare"}, app...), a...) }
+	if got := automiumRun(t, dir, nil, args("--snapshot", "base.json", "base.xml")...); got.Code != 0 {
+		t.Fatalf("--snapshot: %+v", got)
+	}
+	snap, err := os.ReadFile(filepath.Join(dir, "base.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := automiumRun(t, dir, nil, args("--baseline", "base.json", "same.xml")...)
+	if got.Code != exitPass || !strings.Contains(got.Stdout, "## Gate passed") || got.Stderr != "" {
+		t.Errorf("unchanged run: %+v", got)
+	}
+	got = automiumRun(t, dir, nil, args("--baseline", "base.json", "regressed.xml")...)
+	if got.Code != exitFail || !strings.Contains(got.Stdout, "## Gate **failed**") || got.Stderr != "" {
+		t.Errorf("regressed run: %+v", got)
+	}
+	for j := range 7 {
+		if !strings.Contains(got.Stdout, fmt.Sprintf("`gate-journey-%d`", j)) {
+			t.Errorf("the summary does not name gate-journey-%d:\n%s", j, got.Stdout)
+		}
+	}
+	if strings.Contains(got.Stdout, "regressed on: `gate-journey-7`") || strings.Contains(got.Stdout, ", `gate-journey-7`") {
+		t.Errorf("the summary names the unchanged gate-journey-7 as regressed:\n%s", got.Stdout)
+	}
+
+	write("tampered.json", bytes.Replace(snap, []byte(`"runs": 10`), []byte(`"runs": 11`), 1))
+	write("truncated-base.json", snap[:len(snap)/2])
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"missing baseline", args("--baseline", "nope.json", "same.xml"), []string{"nope.json: no such file"}},
+		{"tampered baseline", args("--baseline", "tampered.json", "same.xml"), []string{"tampered.json"}},
+		{"truncated baseline", args("--baseline", "truncated-base.json", "same.xml"), []string{"truncated-base.json"}},
+		{"a report as baseline", args("--baseline", "base.xml", "same.xml"), []string{"base.xml"}},
+		{"margin out of range", args("--baseline", "base.json", "--margin", "150", "same.xml"), []string{"--margin 150 is not a margin"}},
+		{"snapshot onto the baseline", args("--baseline", "base.json", "--snapshot", "base.json", "same.xml"), []string{"--snapshot base.json is also an input"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := automiumRun(t, dir, nil, tt.args...)
+			if got.Code != exitUsage || got.Stdout != "" {
+				t.Errorf("exit %d, stdout %q; want exit 2 and nothing on stdout", got.Code, got.Stdout)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(got.Stderr, w) {
+					t.Errorf("stderr %q lacks %q", got.Stderr, w)
+				}
+			}
+		})
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "base.json")); !bytes.Equal(now, snap) {
+		t.Error("a run changed the baseline")
+	}
+}
