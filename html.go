@@ -14,6 +14,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/automium/automium/internal/limit"
 )
 
 // The bounds of an HTML report. Every list the page draws is cut to one of
@@ -90,6 +92,99 @@ func WriteHTML(w io.Writer, r *ComparisonReport) error {
 	return bw.Flush()
 }
 
+// WriteBaselineHTML writes the page of [WriteHTML] for this run's report r,
+// headed by the gate's decision of b, this run against its baseline
+// ([CompareBaseline]): each planner's verdict, this run − baseline with its
+// 95% interval, and a forest plot of its per-journey differences from its
+// baseline, regressed journeys marked. It is bounded as WriteHTML is, with
+// the baseline plots counted among the htmlForestPairs plots.
+func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) error {
+	if r == nil || b == nil {
+		return newError(CodeInvalidArgument, Path{}, nil, "the report or the baseline report is nil; pass the run's comparison and what CompareBaseline returned")
+	}
+	v := htmlPage(r)
+	g := &htmlGate{Pass: b.Pass, Decision: "Gate passed", Rule: string(b.Gate)}
+	if !b.Pass {
+		g.Decision = "Gate failed"
+	}
+	if b.Gate == GateNonInferior {
+		g.Rule += " (margin " + strings.TrimSuffix(strings.TrimPrefix(htmlPoints(b.Margin), "+"), " pp") + " points)"
+	}
+	var forests []htmlPairForest
+	for i, p := range b.Planners {
+		if i == limit.MaxPlanners {
+			break
+		}
+		m := mirrorPair(p.Pair)
+		row := htmlGateRow{Planner: p.PlannerID, Verdict: string(p.Verdict), Pass: p.Pass, Reason: p.Reason,
+			Diff: htmlPoints(m.MeanDifference), CI: htmlPointsInterval(m.Difference95.Lower, m.Difference95.Upper),
+			Shared: m.SharedJourneys, Regressed: len(p.Regressed), Fixed: len(p.Fixed), Flaky: len(p.NewlyFlaky)}
+		if len(forests) < htmlForestPairs {
+			f := htmlPairForestOf(-(i + 1), m)
+			f.A, f.B = p.PlannerID+" (this run)", p.PlannerID+" (baseline)"
+			f.FlagHeader, f.AHeader, f.BHeader, f.DiffHeader = "Flag (this run against its baseline)", "This run first-attempt passes", "Baseline first-attempt passes", "This run − baseline"
+			row.Anchor = f.Anchor
+			forests = append(forests, f)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	var notes []string
+	if n := len(b.OnlyBaseline); n > 0 {
+		notes = append(notes, strconv.Itoa(n)+" planners of the baseline did not run this time")
+	}
+	if n := len(b.OnlyCurrent); n > 0 {
+		notes = append(notes, strconv.Itoa(n)+" planners of this run have no baseline")
+	}
+	g.Note = strings.Join(notes, "; ")
+	v.Gate = g
+	lead := htmlLine{Lead: g.Decision + ":", Text: "no planner is decisively worse than its baseline (" + g.Rule + ")."}
+	if !b.Pass {
+		failed := 0
+		for _, p := range b.Planners {
+			failed += b2i(!p.Pass)
+		}
+		lead.Text = strconv.Itoa(failed) + " of " + strconv.Itoa(len(b.Planners)) + " planners fail the gate (" + g.Rule + ")."
+	}
+	if len(r.Pairs) == 0 {
+		v.Headline = nil // "nothing to compare it with": its baseline is
+	}
+	v.Headline = append([]htmlLine{lead}, v.Headline...)
+	// The gate's plots come first, within the one bound on plots.
+	keep := max(0, htmlForestPairs-len(forests))
+	v.ForestsLeft += max(0, len(v.Forests)-keep)
+	v.Forests = append(forests, v.Forests[:min(len(v.Forests), keep)]...)
+	bw := bufio.NewWriterSize(w, 32<<10)
+	if err := htmlTemplate.Execute(bw, v); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// mirrorPair turns a baseline pair (A the baseline, B this run) around, so
+// that its differences read this run − baseline, left of zero worse. Its
+// flags keep their meaning, this run against its baseline.
+func mirrorPair(p PairedComparison) PairedComparison {
+	m := p
+	m.PlannerA, m.PlannerB = p.PlannerB, p.PlannerA
+	m.JourneysOnlyA, m.JourneysOnlyB = p.JourneysOnlyB, p.JourneysOnlyA
+	m.MeanDifference = -p.MeanDifference
+	m.Difference95 = DifferenceInterval{Lower: -p.Difference95.Upper, Upper: -p.Difference95.Lower}
+	switch p.Verdict {
+	case PairABetter:
+		m.Verdict = PairBBetter
+	case PairBBetter:
+		m.Verdict = PairABetter
+	}
+	m.Journeys = make([]PairJourneyRow, len(p.Journeys))
+	for i, j := range p.Journeys {
+		j.ARuns, j.BRuns = j.BRuns, j.ARuns
+		j.APasses, j.BPasses = j.BPasses, j.APasses
+		j.APassedOnly, j.BPassedOnly = j.BPassedOnly, j.APassedOnly
+		m.Journeys[i] = j
+	}
+	return m
+}
+
 // The view the template draws: every number already formatted and every
 // coordinate computed, so the template only lays out and escapes.
 type (
@@ -99,6 +194,7 @@ type (
 		Modeled     bool
 		Meta        []htmlMeta
 		Headline    []htmlLine
+		Gate        *htmlGate
 		Planners    []htmlPlanner
 		Pairs       []htmlPair
 		Overall     *htmlForest
@@ -121,10 +217,26 @@ type (
 	}
 	htmlPairForest struct {
 		A, B, Anchor string
+		FlagHeader   string
+		AHeader      string
+		BHeader      string
+		DiffHeader   string
 		Chart        htmlForest
 		Rows         []htmlJourneyRow
 		RowsLeft     int
 		Flags        string
+	}
+	htmlGate struct {
+		Pass           bool
+		Decision, Rule string
+		Rows           []htmlGateRow
+		Note           string
+	}
+	htmlGateRow struct {
+		Planner, Verdict, Diff, CI, Reason string
+		Pass                               bool
+		Shared, Regressed, Fixed, Flaky    int
+		Anchor                             string
 	}
 	htmlJourneyRow struct {
 		ID, Flag, A, B, Diff, CI, FisherP string
@@ -473,9 +585,14 @@ func htmlPairForestOf(i int, p PairedComparison) htmlPairForest {
 		return cmp.Compare(a.JourneyID, b.JourneyID)
 	})
 	n := min(len(rows), htmlForestRows)
-	pf := htmlPairForest{A: p.PlannerA, B: p.PlannerB, Anchor: "pair-" + strconv.Itoa(i+1)}
+	id := "pair-" + strconv.Itoa(i+1)
+	if i < 0 {
+		id = "baseline-" + strconv.Itoa(-i)
+	}
+	pf := htmlPairForest{A: p.PlannerA, B: p.PlannerB, Anchor: id,
+		FlagHeader: "Flag (B against A)", AHeader: "A first-attempt passes", BHeader: "B first-attempt passes", DiffHeader: "A − B"}
 	desc := "Each journey both planners ran: a square at " + p.PlannerA + "'s first-attempt pass rate minus " + p.PlannerB + "'s, with a line for its 95% Newcombe interval; flagged journeys are labelled. The last row is the mean over all " + strconv.Itoa(p.SharedJourneys) + " shared journeys, a diamond spanning the pair's 95% interval. Right of zero favours " + p.PlannerA + "."
-	pf.Chart = newForest("forest-"+strconv.Itoa(i+1), "Per-journey differences, "+p.PlannerA+" − "+p.PlannerB, desc,
+	pf.Chart = newForest("forest-"+id, "Per-journey differences, "+p.PlannerA+" − "+p.PlannerB, desc,
 		"◀ favours "+cutRunes(p.PlannerB, 24), "favours "+cutRunes(p.PlannerA, 24)+" ▶", n+1)
 	counts := map[JourneyFlag]int{}
 	for _, j := range p.Journeys {

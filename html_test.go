@@ -143,7 +143,7 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
-// TestNewcombe holds the per-journey interval to statsmodels 0.14's
+// TestNewcombe holds the per-journey interval to statsmodels 0.13.5's
 // confint_proportions_2indep(count1, nobs1, count2, nobs2, method="newcomb")
 // (Debian python3-statsmodels), the values printed to 6 decimals.
 func TestNewcombe(t *testing.T) {
@@ -151,12 +151,12 @@ func TestNewcombe(t *testing.T) {
 		x1, n1, x2, n2 int
 		lo, hi         float64
 	}{
-		{2, 3, 3, 3, -0.791659, 0.291010},
-		{2, 3, 2, 3, -0.533426, 0.533426},
-		{0, 5, 5, 5, -1, -0.405409},
-		{7, 10, 3, 10, -0.012636, 0.687225},
-		{1, 1, 0, 1, -0.451163, 1},
-		{45, 60, 30, 55, 0.030024, 0.369002},
+		{2, 3, 3, 3, -0.792340, 0.290507},
+		{2, 3, 2, 3, -0.533465, 0.533465},
+		{0, 5, 5, 5, -1, -0.385549},
+		{7, 10, 3, 10, -0.028820, 0.671824},
+		{1, 1, 0, 1, -0.122109, 1},
+		{45, 60, 30, 55, 0.030158, 0.364128},
 	}
 	for _, tt := range tests {
 		lo, hi := newcombe95(tt.x1, tt.n1, tt.x2, tt.n2)

@@ -227,7 +227,11 @@ func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (i
 		}
 	}
 	if c.o.html != "" {
-		if err := writeFileAtomic(c.o.html, func(w io.Writer) error { return automium.WriteHTML(w, &report) }); err != nil {
+		write := func(w io.Writer) error { return automium.WriteHTML(w, &report) }
+		if base != nil {
+			write = func(w io.Writer) error { return automium.WriteBaselineHTML(w, &report, &base.r) }
+		}
+		if err := writeFileAtomic(c.o.html, write); err != nil {
 			return exitUsage, err
 		}
 	}

@@ -5,8 +5,10 @@
 # @playwright/test of testdata/playwright, renders it to a screenshot while
 # check.js counts every request the page makes: the document itself and
 # nothing else, with the host resolver mapping every name to nowhere as a
-# second fence. Writes summary.md, report.html and report.png to $1 (default:
-# a new temporary directory) and prints where.
+# second fence. The same for the gate's page, the run against a baseline
+# snapshot written from itself (exit 0). Writes summary.md, report.html,
+# report.png, gate.md, gate.html and gate.png to $1 (default: a new temporary
+# directory) and prints where.
 # Install first: PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix testdata/playwright, and chromium.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +21,11 @@ status=0
 "$out/automium" compare --html "$out/report.html" "$root/testdata/playwright/report.json" >"$out/summary.md" || status=$?
 [ "$status" -eq 0 ] || { echo "automium compare exited $status" >&2; exit 1; }
 grep -q '^## ' "$out/summary.md" || { echo "summary.md has no Markdown heading" >&2; exit 1; }
+# The gate's page too: this run against a baseline written from itself.
+"$out/automium" compare --snapshot "$out/baseline.json" "$root/testdata/playwright/report.json" >/dev/null
+"$out/automium" compare --baseline "$out/baseline.json" --html "$out/gate.html" "$root/testdata/playwright/report.json" >"$out/gate.md"
+grep -q '^## Gate passed' "$out/gate.md" || { echo "gate.md does not say the gate passed" >&2; exit 1; }
 rm -f "$out/automium"
 NODE_PATH="$root/testdata/playwright/node_modules" node "$here/check.js" "$out/report.html" "$out/report.png"
-echo "summary, report and screenshot in $out"
+NODE_PATH="$root/testdata/playwright/node_modules" node "$here/check.js" "$out/gate.html" "$out/gate.png"
+echo "summaries, reports and screenshots in $out"
