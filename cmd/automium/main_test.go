@@ -8,10 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -198,12 +196,11 @@ func TestCompareRefusals(t *testing.T) {
 	if err := os.Chmod(filepath.Join(dir, unreadable), 0); err != nil {
 		t.Fatal(err)
 	}
-	fifo := ""
-	if runtime.GOOS != "windows" {
-		fifo = filepath.Join(dir, "fifo.json")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := mkfifo(fifo); errors.Is(err, errors.ErrUnsupported) {
+		fifo = ""
+	} else if err != nil {
+		t.Fatal(err)
 	}
 	tests := []struct {
 		name string
