@@ -9,10 +9,10 @@ import (
 	"github.com/automium/automium/internal/limit"
 )
 
-// MaxBaselineMarkdownBytes bounds what [WriteBaselineMarkdown] writes for any
-// baseline report: with the run's own summary ([MaxMarkdownBytes]) a CI job
+// baselineMarkdownBytes bounds what [WriteBaselineMarkdown] writes for any
+// baseline report: with the run's own summary (WriteMarkdown's 6,000) a CI job
 // summary stays under 10,000 bytes.
-const MaxBaselineMarkdownBytes = 4000
+const baselineMarkdownBytes = 4000
 
 // WriteBaselineMarkdown writes the gate's decision of a baseline comparison
 // as Markdown, the lines a CI job summary or a pull-request comment starts
@@ -20,9 +20,8 @@ const MaxBaselineMarkdownBytes = 4000
 // (its verdict against its own earlier run, this run − baseline with its 95%
 // interval, and how many journeys regressed, were fixed or became flaky),
 // then the journeys each planner regressed on and became flaky on, by ID,
-// while they fit, the rest counted. It is at most
-// [MaxBaselineMarkdownBytes] for any report; IDs are code spans as in
-// [WriteMarkdown]. w gets one Write; its error is returned.
+// while they fit, the rest counted. It is at most 4,000 bytes for any
+// report; IDs are code spans as in [WriteMarkdown]. w gets one Write; its error is returned.
 func WriteBaselineMarkdown(w io.Writer, r *BaselineReport) error {
 	if r == nil {
 		return newError(CodeInvalidArgument, Path{}, nil, "the baseline report is nil; pass the report CompareBaseline returned")
@@ -33,8 +32,13 @@ func WriteBaselineMarkdown(w io.Writer, r *BaselineReport) error {
 	return err
 }
 
-// baselineTailBytes is kept for the closing lines.
-const baselineTailBytes = 600
+// baselineTailBytes is kept for the closing lines, and the table's rows stop
+// once it holds baselineTableBytes: a row is at most some 260 bytes (an ID
+// of 40 backticks takes 123 in its code span).
+const (
+	baselineTailBytes  = 600
+	baselineTableBytes = baselineMarkdownBytes - baselineTailBytes - 300
+)
 
 func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 	decision := "passed"
@@ -48,9 +52,13 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 	fmt.Fprintf(b, "## Gate %s: %s\n\n", decision, gate)
 	b.WriteString("Each planner against its own earlier run (the baseline snapshot), by first-attempt pass rate over the journeys both runs have.\n\n")
 	b.WriteString("| planner | gate | verdict | this run − baseline [95% CI] | regressed | fixed | newly flaky |\n|---|---|---|---|---|---|---|\n")
-	shown := min(len(r.Planners), limit.MaxPlanners)
-	for i := range shown {
+	shown := 0
+	for i := range min(len(r.Planners), limit.MaxPlanners) {
 		p := &r.Planners[i]
+		if b.Len() > baselineTableBytes {
+			break
+		}
+		shown++
 		pass := "pass"
 		if !p.Pass {
 			pass = "**fail**"
@@ -62,9 +70,9 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 			signed2(d), signed2(lo), signed2(hi), p.Pair.SharedJourneys, len(p.Regressed), len(p.Fixed), len(p.NewlyFlaky))
 	}
 	if rest := len(r.Planners) - shown; rest > 0 {
-		fmt.Fprintf(b, "\n%d more planner%s in the JSON.\n", rest, plural(rest))
+		fmt.Fprintf(b, "\n%d more planner%s not shown here.\n", rest, plural(rest))
 	}
-	budget := MaxBaselineMarkdownBytes - baselineTailBytes
+	budget := baselineMarkdownBytes - baselineTailBytes
 	listed := false
 	for i := range shown {
 		p := &r.Planners[i]
