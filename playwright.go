@@ -40,8 +40,13 @@ type ReportMapping struct {
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,automium_app"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,automium_fixture"`
+	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means error and interrupted" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
+
+// maxPassScores bounds mapping.passScores: a scorer writes a handful of
+// values.
+const maxPassScores = 16
 
 // reportRoot is the path of the report's content: the report argument of
 // ComparePlaywrightReport, the reader's bytes of TrialsFromPlaywrightReport.
@@ -121,6 +126,16 @@ func mappingProblems(m ReportMapping) error {
 	}
 	if m.Repetition != nil && m.Repetition.From == FromProject {
 		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromTag)}, "cannot be project: a project is not a repetition; use a tag or an annotation")
+	}
+	// Each pass score is checked here rather than in the schema, which the
+	// tool catalog's token budget keeps short.
+	if len(m.PassScores) > maxPassScores {
+		ps.add(field("passScores"), CodeLimitExceeded, nil, "lists %d scores; list at most %d", len(m.PassScores), maxPassScores)
+	}
+	for i, v := range m.PassScores[:min(len(m.PassScores), maxPassScores)] {
+		if strings.TrimSpace(v) == "" || len(v) > limit.MaxIDLength {
+			ps.add(field("passScores").at(i), CodeInvalidArgument, nil, "is a score of %d bytes; a pass score is a value a scorer writes, 1 to %d bytes (C, 1, true)", len(v), limit.MaxIDLength)
+		}
 	}
 	if len(m.NotEvaluable) > 1 && slices.Contains(m.NotEvaluable, OutcomeNone) {
 		ps.add(field("notEvaluable"), CodeInvalidArgument, nil, "lists none beside other outcomes; give none alone, or the outcomes")

@@ -19,7 +19,8 @@ func ReportFormats() []ReportFormat {
 // DetectReportFormat tells a report's format from its first bytes, as a
 // command that reads files must when it is not told: each row of the format
 // table recognises its own (Playwright JSON by its first member, config;
-// JUnit by its markup). head needs only the first few KiB of the report. It
+// Inspect AI by version, or a .eval zip; τ²-bench by timestamp; JUnit by
+// its markup). head needs only the first few KiB of the report. It
 // reports false when no format, or more than one, recognises head: then the
 // caller names the format. It reads head only, and never more than the
 // first member of a JSON document.

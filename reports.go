@@ -1,8 +1,11 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"io"
 	"math"
 	"strconv"
@@ -26,6 +29,12 @@ const (
 	// FormatJUnit is JUnit XML, as Playwright's junit reporter, pytest
 	// --junitxml, Maven Surefire, Jest, Cypress and most CI tools write it.
 	FormatJUnit ReportFormat = "junit"
+	// FormatInspectAI is an Inspect AI eval log: the JSON log, or the .eval
+	// zip archive (its bytes; base64 over the wire).
+	FormatInspectAI ReportFormat = "inspect-ai"
+	// FormatTau2 is a τ²-bench results file: the monolithic results JSON,
+	// or the results.json of a results folder (its simulation_index).
+	FormatTau2 ReportFormat = "tau2"
 )
 
 // reportFormat is one row of the format table: a format's wire name, its
@@ -49,6 +58,10 @@ type reportFormat struct {
 	// sniff tells the format from a report's first bytes, for a reader that
 	// has only a file ([DetectReportFormat]); nil, the format is named.
 	sniff func(head []byte) bool
+	// slugJourneys says that the format's journey values are the
+	// producer's own IDs (a τ² task ID, an Inspect sample ID), made journey
+	// IDs by journeySlug.
+	slugJourneys bool
 }
 
 // reportFormats is the format table, in the order the wire lists formats.
@@ -61,7 +74,7 @@ var reportFormats []*reportFormat
 var reportFormatNames []string
 
 func init() {
-	reportFormats = []*reportFormat{&junitFormat, &playwrightFormat}
+	reportFormats = []*reportFormat{&junitFormat, &playwrightFormat, &inspectFormat, &tau2Format}
 	for _, f := range reportFormats {
 		reportFormatNames = append(reportFormatNames, string(f.name))
 	}
@@ -180,7 +193,12 @@ type testRecord struct {
 	msKnown  bool
 	errMsg   string
 	step     string // the title of the first step that failed, in Playwright JSON
-	attach   []TriageAttachment
+	rep      int    // the repetition the producer wrote (an Inspect epoch, a τ² trial + 1), or 0
+	// noVerdict says that the producer gave no verdict (an unscored Inspect
+	// sample, a τ² infrastructure error): the trial is not evaluable
+	// whatever the mapping's notEvaluable says, since failed would be a lie.
+	noVerdict bool
+	attach    []TriageAttachment
 }
 
 // keep records one value of a mapped name, as a bounded distinct list.
@@ -301,6 +319,9 @@ func (b *trialBuilder) add(t *testRecord) error {
 	if err != nil {
 		return err
 	}
+	if b.format.slugJourneys {
+		journey = journeySlug(journey)
+	}
 	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
 		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
 	}
@@ -331,6 +352,17 @@ func (b *trialBuilder) add(t *testRecord) error {
 				n, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
 		}
 		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
+	} else if t.rep != 0 {
+		if t.rep < 1 || t.rep > limit.MaxRepetitions {
+			return newError(CodeInvalidArgument, t.at, nil, "has repetition %d; a repetition is a whole number from 1 to %d", t.rep, limit.MaxRepetitions)
+		}
+		rep = t.rep
+		v := strconv.Itoa(rep)
+		if prev, ok := b.reps[[3]string{planner, journey, v}]; ok {
+			return newError(CodeInvalidArgument, t.at, nil, "is repetition %d of journey %s by planner %s, which %s already is; each run of a journey comes in once: pass each log once",
+				rep, echo.Value(journey), echo.Value(planner), b.out.Sources[prev])
+		}
+		b.reps[[3]string{planner, journey, v}] = len(b.out.Trials)
 	}
 	if t.identity != "" && b.mapping.Repetition == nil {
 		id := sha256.Sum256([]byte(t.identity))
@@ -355,7 +387,7 @@ func (b *trialBuilder) add(t *testRecord) error {
 			"journey %s is not a reference journey of the owned corpus, so its app and fixture are unknown; give appId and fixtureId in the mapping", echo.Value(journey))
 	}
 	attempts := max(t.attempts, 1)
-	notEval := !t.passed && t.outcome != "" && b.notEval[t.outcome]
+	notEval := !t.passed && (t.noVerdict || t.outcome != "" && b.notEval[t.outcome])
 	tr := Trial{
 		PlannerID: planner, AppID: appID, FixtureID: fixtureID, JourneyID: journey, Repetition: rep,
 		Passed:            t.passed,
@@ -421,6 +453,59 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 	return "", newError(CodeInvalidArgument, t.at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
 }
 
+// journeySlug makes a producer's own ID a journey ID: an ID that is one
+// already (lowercase letters, digits, '.', '_', '-', at most MaxIDLength
+// bytes) is kept as it is; any other is lowercased, each run of other
+// characters becomes one '-', and 12 hex digits of the SHA-256 of the ID as
+// written follow, so that two IDs that differ only where the slug drops
+// something stay two journeys. The τ² task
+// "[mobile_data_issue]bad_vpn[PERSONA:Easy]" becomes
+// "mobile_data_issue-bad_vpn-persona-easy-" and its digest.
+func journeySlug(id string) string {
+	if slugID(id) {
+		return id
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(id) {
+		ok := r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || b.Len() > 0 && (r == '.' || r == '_' || r == '-')
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= limit.MaxIDLength-13 {
+			break
+		}
+	}
+	s := b.String()
+	if len(s) > limit.MaxIDLength-13 {
+		s = s[:limit.MaxIDLength-13]
+	}
+	if s != "" && !strings.HasSuffix(s, "-") {
+		s += "-"
+	}
+	sum := sha256.Sum256([]byte(id))
+	return s + hex.EncodeToString(sum[:6])
+}
+
+// slugID reports whether id is a journey ID as automium_slug has it.
+func slugID(id string) bool {
+	if id == "" || len(id) > limit.MaxIDLength || id[0] == '.' || id[0] == '_' || id[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
 func containsString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -456,7 +541,10 @@ type ReportsComparison struct {
 // ReportContent is one report of a comparison, inline.
 type ReportContent struct {
 	Format  ReportFormat `json:"format" jsonschema:"format" validate:"required,automium_report_format"`
-	Content string       `json:"content" jsonschema:"text, not a file name" validate:"required,max_playwright_report_bytes"`
+	Content string       `json:"content" jsonschema:"not a file name" validate:"required,max_playwright_report_bytes"`
+	// Encoding base64 carries a binary report (an Inspect .eval archive)
+	// in a JSON string; absent, the content is the report's text.
+	Encoding string `json:"encoding,omitempty" validate:"omitempty,oneof=base64"`
 }
 
 // CompareReportsInput compares the planners of one or more reports: the
@@ -595,6 +683,15 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	readers := make([]ReportReader, len(in.Reports))
 	for i, r := range in.Reports {
 		readers[i] = ReportReader{Format: r.Format, R: strings.NewReader(r.Content)}
+		if r.Encoding == "base64" {
+			// The decoded bytes are at most 3/4 of the content's, which
+			// max_playwright_report_bytes bounds.
+			raw, err := base64.StdEncoding.DecodeString(r.Content)
+			if err != nil {
+				return ReportsComparison{}, newError(CodeInvalidArgument, field("reports").at(i).dot("content"), nil, "is not base64 (RFC 4648, with padding): encode the file's bytes, or leave encoding out for a text report")
+			}
+			readers[i].R = bytes.NewReader(raw)
+		}
 	}
 	b, err := readReports(ctx, in.Mapping, readers)
 	if err != nil {
@@ -690,4 +787,47 @@ func stripANSI(s string) string {
 // controls but tab and line feed, DEL, and the bidi controls.
 func plainDrop(r rune) bool {
 	return (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || unicode.Is(unicode.Bidi_Control, r)
+}
+
+// scalarText reads one value of a JSON document as the text a mapping or a
+// reader compares: a string as it is, a number in its shortest decimal form
+// (1.0 is "1"), true and false; ok is false for null, an object or an array,
+// which are skipped.
+func scalarText(d *jsonDoc, at Path) (text string, ok bool, err error) {
+	switch d.dec.PeekKind() {
+	case '"':
+		s, err := d.str(at)
+		return echo.Cut(s, keptValueBytes), err == nil, err
+	case '0':
+		n, err := d.num(at)
+		return formatNumber(n), err == nil, err
+	case 't', 'f':
+		tok, err := d.token()
+		if err != nil {
+			return "", false, err
+		}
+		return strconv.FormatBool(tok.Bool()), true, nil
+	}
+	return "", false, d.skip(at)
+}
+
+// formatNumber is a number's shortest decimal form.
+func formatNumber(n float64) string { return strconv.FormatFloat(n, 'f', -1, 64) }
+
+// decimal parses a number as scalarText writes it (or as a person writes one
+// in a mapping): decimal digits only, so that no "NaN", "Inf" or hexadecimal
+// form gets in.
+func decimal(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.TrimLeft(s, "0123456789.eE+-") != "" {
+		return 0, false
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	return n, err == nil
+}
+
+// wholeNumber parses a whole number as scalarText writes it.
+func wholeNumber(s string) (float64, bool) {
+	n, ok := decimal(s)
+	return n, ok && n == math.Trunc(n) && math.Abs(n) < 1<<53
 }

@@ -39,8 +39,8 @@ const maxShownProblems = 8
 
 const compareUsage = `usage: automium compare [flags] REPORT...
 
-Compares the planners of the report files (Playwright JSON, JUnit XML, told
-apart by content or --format) and writes a Markdown summary on standard output.
+Compares the planners of the report files (Playwright JSON, JUnit XML,
+Inspect AI logs, τ²-bench results; told apart by content or --format) and writes a Markdown summary on standard output.
 Exit status: 0 when the gate passes (no --baseline: always), 1 when it fails,
 2 for bad usage or a bad input.
 
@@ -408,11 +408,11 @@ func (c *comparer) detect(in *inputFile) error {
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		return &fileError{in.name, "cannot be read: " + readErrText(err)}
 	}
-	if bytes.IndexByte(head, 0) >= 0 {
-		return &fileError{in.name, "holds NUL bytes: it is binary, not a report; name a Playwright JSON or JUnit XML report"}
-	}
 	format, ok := formatOf(head)
 	if !ok {
+		if bytes.IndexByte(head, 0) >= 0 {
+			return &fileError{in.name, "holds NUL bytes: it is binary, not a report; name a report of one of " + strings.Join(formatNames(), ", ")}
+		}
 		if len(bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))) == 0 {
 			return &fileError{in.name, "is empty; the test run wrote no report, or wrote it elsewhere"}
 		}
@@ -647,6 +647,7 @@ func (c *comparer) names(msg string) string {
 		{"mapping.planner", "--planner-from"}, {"mapping.journey", "--journey-from"}, {"mapping.repetition", "--repetition-from"},
 		{"mapping.appId", "--app"}, {"mapping.fixtureId", "--fixture"}, {"mapping.notEvaluable", "--not-evaluable"},
 		{"add it to planners", "add it with --planner"},
+		{"give appId and fixtureId in the mapping", "give --app and --fixture"},
 	} {
 		msg = strings.ReplaceAll(msg, f.field, f.flag)
 	}

@@ -147,6 +147,19 @@ func TestCompareFixture(t *testing.T) {
 	if got.Code != 0 || !strings.Contains(got.Stdout, "`challenger`") {
 		t.Errorf("junit: %+v", got)
 	}
+	// Inspect AI (a .eval zip and a JSON log) and τ²-bench, told apart by
+	// content through the format table.
+	evals, _ := filepath.Abs("../../testdata/agent-evals")
+	for _, f := range []string{"inspect/log_streaming.eval", "inspect/2025-05-12T20-28-13-04-00_popularity.json", "tau2/gpt-4.1_telecom_default_gpt-4.1_1trials.subset-7tasks.json"} {
+		from := "annotation:id"
+		if strings.HasPrefix(f, "tau2/") {
+			from = "annotation:task_id"
+		}
+		got := automiumRun(t, dir, nil, "compare", "--journey-from", from, "--app", "storefront", "--fixture", "storefront-guest-catalog", filepath.Join(evals, f))
+		if got.Code != 0 || !strings.HasPrefix(got.Stdout, "## Observed comparison") {
+			t.Errorf("%s: %+v", f, got)
+		}
+	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("the directory holds %d entries; want only report.html", len(entries))

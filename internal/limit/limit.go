@@ -141,3 +141,19 @@ const (
 	// (64 MiB): MaxObservedCounts rows with IDs of the longest length fit.
 	MaxCountsSnapshotBytes = 64 << 20
 )
+
+// Bounds of an archive a report comes in (an Inspect AI .eval log, a zip),
+// beside the bounds of the documents inside it: the archive itself is at
+// most MaxPlaywrightReportBytes.
+const (
+	// MaxArchiveEntries bounds the entries its central directory lists: an
+	// Inspect log has one per sample and epoch, and a few more.
+	MaxArchiveEntries = 16384
+	// MaxArchiveEntryBytes bounds what one entry decompresses to, counted as
+	// it is read (a header's claim is checked too, never trusted): as much
+	// as a whole report may hold.
+	MaxArchiveEntryBytes = MaxPlaywrightReportBytes
+	// MaxArchiveBytes bounds what all the entries read decompress to, so that
+	// a zip bomb of many small entries costs at most that much work.
+	MaxArchiveBytes = 8 * MaxPlaywrightReportBytes
+)
