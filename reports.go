@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json/jsontext"
 	"io"
 	"math"
 	"slices"
@@ -114,21 +115,20 @@ func DetectReportFormat(head []byte) (ReportFormat, bool) {
 }
 
 // firstMember is the name of the first member of the JSON object head
-// starts, or "" when head starts no object with a plain name.
+// starts, unescaped, or "" when head starts no object with a whole name.
 func firstMember(head []byte) string {
-	rest, ok := bytes.CutPrefix(head, []byte("{"))
-	if !ok {
+	if len(head) == 0 || head[0] != '{' {
 		return ""
 	}
-	rest, ok = bytes.CutPrefix(bytes.TrimLeft(rest, " \t\r\n"), []byte(`"`))
-	if !ok {
+	dec := jsontext.NewDecoder(bytes.NewReader(head))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return ""
 	}
-	name, _, ok := bytes.Cut(rest, []byte(`"`))
-	if !ok || bytes.ContainsAny(name, "\\") {
+	tok, err := dec.ReadToken()
+	if err != nil || tok.Kind() != '"' {
 		return ""
 	}
-	return string(name)
+	return tok.String()
 }
 
 // formatRow is the table's row of a format, or nil.

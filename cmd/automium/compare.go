@@ -1,0 +1,737 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/limit"
+	"github.com/automium/automium/internal/modversion"
+)
+
+// maxInputBytes bounds what one run reads, all report files together: the
+// most one comparison over the MCP tool carries (MaxReports reports of
+// MaxPlaywrightReportBytes each), 512 MiB. The reader's memory does not grow
+// with it (it keeps what trials need); the time to read does, so a huge or
+// endlessly growing file is refused rather than read for minutes.
+const maxInputBytes = int64(limit.MaxReports) * limit.MaxPlaywrightReportBytes
+
+// progressStep is how often, in bytes read, a terminal sees progress; files
+// smaller than it show none.
+const progressStep = 32 << 20
+
+// maxShownProblems bounds the problems an error prints; the last line says
+// how many more there were.
+const maxShownProblems = 8
+
+const compareUsage = `usage: automium compare [flags] REPORT...
+
+Compares the planners of the report files (Playwright JSON, JUnit XML,
+Inspect AI logs, τ²-bench results; told apart by content or --format) and writes a Markdown summary on standard output.
+Exit status: 0 when the gate passes (no --baseline: always), 1 when it fails,
+2 for bad usage or a bad input.
+
+Flags:
+`
+
+// compareOptions are the flags of compare.
+type compareOptions struct {
+	format                                   string
+	plannerFrom, journeyFrom, repetitionFrom string
+	app, fixture, notEvaluable               string
+	planners                                 plannerFlags
+	html, snapshot, baseline                 string
+	marginPoints                             float64
+}
+
+// plannerFlags collects --planner ID=VENDOR/MODEL, in order.
+type plannerFlags []automium.PlannerRef
+
+func (p *plannerFlags) String() string { return "" }
+
+func (p *plannerFlags) Set(v string) error {
+	id, rest, ok := strings.Cut(v, "=")
+	vendor, model, ok2 := strings.Cut(rest, "/")
+	if !ok || !ok2 || strings.TrimSpace(id) == "" || strings.TrimSpace(vendor) == "" || strings.TrimSpace(model) == "" {
+		return fmt.Errorf("%s is not ID=VENDOR/MODEL; write, for example, baseline=openai/gpt-4.1-mini", quote(v))
+	}
+	*p = append(*p, automium.PlannerRef{ID: id, Vendor: vendor, Model: model})
+	return nil
+}
+
+func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer, progress bool) int {
+	var o compareOptions
+	fs := flag.NewFlagSet("automium compare", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.format, "format", "", "`FORMAT` of every report: "+strings.Join(formatNames(), " or ")+"; default: told apart by content")
+	fs.StringVar(&o.plannerFrom, "planner-from", "project", "where a test's planner is: `SOURCE` project, tag:NAME or annotation:NAME")
+	fs.StringVar(&o.journeyFrom, "journey-from", "annotation:journey", "where a test's journey is: `SOURCE` project, tag:NAME or annotation:NAME")
+	fs.StringVar(&o.repetitionFrom, "repetition-from", "", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
+	fs.StringVar(&o.app, "app", "", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
+	fs.StringVar(&o.fixture, "fixture", "", "`FIXTURE` of journeys that are not reference journeys, with --app")
+	fs.StringVar(&o.notEvaluable, "not-evaluable", "", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
+	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
+	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
+	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
+	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse")
+	fs.Float64Var(&o.marginPoints, "margin", 0, "with --baseline, a non-inferiority margin in percentage `POINTS`: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
+	help := fs.Bool("h", false, "print this help")
+
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "automium compare: %s\nRun automium compare -h for the flags.\n", echo.Cut(err.Error(), 300))
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, compareUsage)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitPass
+	}
+	c := &comparer{o: o, stderr: stderr, progress: progress}
+	code, err := c.run(ctx, files, stdout)
+	if err != nil {
+		fmt.Fprint(stderr, c.describe(err))
+	}
+	return code
+}
+
+// parseInterleaved parses flags before, between and after the file names,
+// as people type them (automium compare report.json --html out.html); after
+// "--" everything is a file name.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	rest := args
+	for {
+		before := len(rest)
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		rest = fs.Args()
+		if len(rest) == 0 {
+			return files, nil
+		}
+		if consumed := before - len(rest); consumed > 0 && args[len(args)-len(rest)-1] == "--" {
+			return append(files, rest...), nil
+		}
+		files = append(files, rest[0])
+		rest = rest[1:]
+	}
+}
+
+// comparer is one run of compare.
+type comparer struct {
+	o        compareOptions
+	stderr   io.Writer
+	progress bool
+	inputs   []*inputFile
+	read     int64 // bytes read of all inputs, against maxInputBytes
+}
+
+// inputFile is one report file, open and checked to be a regular file.
+type inputFile struct {
+	name   string
+	f      *os.File
+	info   os.FileInfo
+	format automium.ReportFormat
+	r      *boundedReader
+}
+
+// usageError is bad usage: a flag's value, a missing file name.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+// fileError is a problem of one named file, said without a place in it.
+type fileError struct {
+	name, msg string
+}
+
+func (e *fileError) Error() string { return quoteName(e.name) + ": " + e.msg }
+
+func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (int, error) {
+	defer c.closeAll()
+	m, err := c.mapping()
+	if err != nil {
+		return exitUsage, err
+	}
+	if len(files) == 0 {
+		return exitUsage, &usageError{"no report files; name one or more, for example automium compare report.json"}
+	}
+	if len(files) > limit.MaxReports {
+		return exitUsage, &usageError{fmt.Sprintf("%d report files; compare at most %d at once (the shards of one run)", len(files), limit.MaxReports)}
+	}
+	if err := c.checkOutputs(files); err != nil {
+		return exitUsage, err
+	}
+	margin := c.o.marginPoints / 100
+	if c.o.marginPoints != 0 && c.o.baseline == "" {
+		return exitUsage, &usageError{"--margin needs --baseline: it is the gate against an earlier run"}
+	}
+	for _, name := range files {
+		in, err := c.open(name, maxInputBytes)
+		if err != nil {
+			return exitUsage, err
+		}
+		if err := c.detect(in); err != nil {
+			return exitUsage, err
+		}
+		c.inputs = append(c.inputs, in)
+	}
+	readers := make([]automium.ReportReader, len(c.inputs))
+	for i, in := range c.inputs {
+		readers[i] = automium.ReportReader{Format: in.format, R: in.r}
+	}
+	imported, err := automium.ReadReports(ctx, m, readers...)
+	if err != nil {
+		return exitUsage, c.readError(err)
+	}
+	c.endProgress()
+	planners := c.o.planners
+	if len(planners) == 0 {
+		planners, err = plannersOf(imported.Trials)
+		if err != nil {
+			return exitUsage, err
+		}
+	}
+	report, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: imported.Trials})
+	if err != nil {
+		return exitUsage, placeTrials(err, imported.Sources)
+	}
+	gate := exitPass
+	var base *baselineResult
+	if c.o.baseline != "" {
+		if base, err = c.compareBaseline(ctx, report, margin); err != nil {
+			return exitUsage, err
+		}
+		if !base.pass() {
+			gate = exitFail
+		}
+	}
+	if c.o.snapshot != "" {
+		if err := writeSnapshot(c.o.snapshot, report); err != nil {
+			return exitUsage, err
+		}
+	}
+	if c.o.html != "" {
+		write := func(w io.Writer) error { return automium.WriteHTML(w, &report) }
+		if base != nil {
+			write = func(w io.Writer) error { return automium.WriteBaselineHTML(w, &report, &base.r) }
+		}
+		if err := writeFileAtomic(c.o.html, write); err != nil {
+			return exitUsage, err
+		}
+	}
+	out := bufio.NewWriter(stdout)
+	if base != nil {
+		if err := base.writeMarkdown(out); err != nil {
+			return exitUsage, err
+		}
+	}
+	if err := automium.WriteMarkdown(out, &report); err != nil {
+		return exitUsage, err
+	}
+	if err := out.Flush(); err != nil {
+		return exitUsage, fmt.Errorf("writing standard output: %w", err)
+	}
+	return gate, nil
+}
+
+// mapping turns the mapping flags into a ReportMapping.
+func (c *comparer) mapping() (automium.ReportMapping, error) {
+	var m automium.ReportMapping
+	var err error
+	if m.Planner, err = parseSource("--planner-from", c.o.plannerFrom); err != nil {
+		return m, err
+	}
+	if m.Journey, err = parseSource("--journey-from", c.o.journeyFrom); err != nil {
+		return m, err
+	}
+	if c.o.repetitionFrom != "" {
+		s, err := parseSource("--repetition-from", c.o.repetitionFrom)
+		if err != nil {
+			return m, err
+		}
+		m.Repetition = &s
+	}
+	m.AppID, m.FixtureID = c.o.app, c.o.fixture
+	if c.o.notEvaluable != "" {
+		for _, o := range strings.Split(c.o.notEvaluable, ",") {
+			m.NotEvaluable = append(m.NotEvaluable, automium.Outcome(strings.TrimSpace(o)))
+		}
+	}
+	if c.o.format != "" && !knownFormat(automium.ReportFormat(c.o.format)) {
+		return m, &usageError{fmt.Sprintf("--format %s is not a report format; use %s", quote(c.o.format), strings.Join(formatNames(), " or "))}
+	}
+	return m, nil
+}
+
+// parseSource reads project, tag:NAME or annotation:NAME.
+func parseSource(flagName, v string) (automium.ReportSource, error) {
+	from, name, hasName := strings.Cut(v, ":")
+	switch automium.SourceFrom(from) {
+	case automium.FromProject:
+		if !hasName {
+			return automium.ReportSource{From: automium.FromProject}, nil
+		}
+	case automium.FromTag, automium.FromAnnotation:
+		if hasName && strings.TrimSpace(name) != "" {
+			return automium.ReportSource{From: automium.SourceFrom(from), Name: name}, nil
+		}
+	}
+	return automium.ReportSource{}, &usageError{fmt.Sprintf("%s %s is not a source; write project, tag:NAME or annotation:NAME (for example tag:journey)", flagName, quote(v))}
+}
+
+// checkOutputs refuses an output that is an input, two outputs that are one
+// file, and an output that exists but is not a regular file: a run must not
+// destroy what it reads, and writes only the files it is told to write.
+func (c *comparer) checkOutputs(files []string) error {
+	outs := []struct{ flag, name string }{{"--html", c.o.html}, {"--snapshot", c.o.snapshot}}
+	reads := append([]string{c.o.baseline}, files...)
+	for i, o := range outs {
+		if o.name == "" {
+			continue
+		}
+		info, err := os.Stat(o.name)
+		if err == nil && !info.Mode().IsRegular() {
+			return &usageError{fmt.Sprintf("%s %s is not a regular file; name a file to write", o.flag, quoteName(o.name))}
+		}
+		for _, r := range reads {
+			if r != "" && sameFile(o.name, r) {
+				return &usageError{fmt.Sprintf("%s %s is also an input; write the output to another file", o.flag, quoteName(o.name))}
+			}
+		}
+		for _, p := range outs[:i] {
+			if p.name != "" && sameFile(o.name, p.name) {
+				return &usageError{fmt.Sprintf("%s and %s name one file %s; give each output its own file", p.flag, o.flag, quoteName(o.name))}
+			}
+		}
+	}
+	return nil
+}
+
+// sameFile reports whether two names are one file: the same file on disk, or,
+// for a file not yet written, the same clean path.
+func sameFile(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ia, ib)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}
+
+// open opens a regular file for reading, bounded by limit bytes. A directory,
+// a FIFO, a device (/dev/zero) or a socket is refused before a byte is read,
+// and the open itself does not block on a FIFO (openFlags); the check is
+// repeated on the open file, which is what is read.
+func (c *comparer) open(name string, limit int64) (*inputFile, error) {
+	info, err := os.Stat(name)
+	if err != nil {
+		return nil, &fileError{name, statMessage(err)}
+	}
+	if msg := notRegular(info); msg != "" {
+		return nil, &fileError{name, msg}
+	}
+	f, err := os.OpenFile(name, openFlags, 0)
+	if err != nil {
+		return nil, &fileError{name, statMessage(err)}
+	}
+	info, err = f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, &fileError{name, statMessage(err)}
+	}
+	if msg := notRegular(info); msg != "" {
+		f.Close()
+		return nil, &fileError{name, msg}
+	}
+	if info.Size() > limit {
+		f.Close()
+		return nil, &fileError{name, fmt.Sprintf("is %s, over the %s a run reads; split the run into fewer, smaller reports", mib(info.Size()), mib(limit))}
+	}
+	in := &inputFile{name: name, f: f, info: info}
+	in.r = &boundedReader{c: c, in: in, limit: limit, r: bufio.NewReaderSize(f, 64<<10)}
+	return in, nil
+}
+
+func notRegular(info os.FileInfo) string {
+	switch mode := info.Mode(); {
+	case mode.IsRegular():
+		return ""
+	case mode.IsDir():
+		return "is a directory; name the report files in it (for example dir/*.json)"
+	case mode&os.ModeNamedPipe != 0:
+		return "is a FIFO; write the report to a regular file first"
+	case mode&os.ModeDevice != 0:
+		return "is a device, not a report file; name a regular file"
+	}
+	return "is not a regular file; name a report file"
+}
+
+func statMessage(err error) string {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file; check the name and the working directory"
+	case errors.Is(err, os.ErrPermission):
+		return "cannot be read (permission denied); make it readable"
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return "cannot be opened: " + pe.Err.Error()
+	}
+	return "cannot be opened: " + err.Error()
+}
+
+// detect tells a report's format from its first bytes, unless --format says.
+func (c *comparer) detect(in *inputFile) error {
+	if c.o.format != "" {
+		in.format = automium.ReportFormat(c.o.format)
+		return nil
+	}
+	head, err := in.r.r.Peek(4096)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return &fileError{in.name, "cannot be read: " + readErrText(err)}
+	}
+	format, ok := formatOf(head)
+	if !ok {
+		if bytes.IndexByte(head, 0) >= 0 {
+			return &fileError{in.name, "holds NUL bytes: it is binary, not a report; name a report of one of " + strings.Join(formatNames(), ", ")}
+		}
+		if len(bytes.TrimSpace(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")))) == 0 {
+			return &fileError{in.name, "is empty; the test run wrote no report, or wrote it elsewhere"}
+		}
+		return &fileError{in.name, "is not a report Automium reads (" + strings.Join(formatNames(), ", ") + "); check the file, or name its format with --format"}
+	}
+	in.format = format
+	return nil
+}
+
+func readErrText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// boundedReader reads one input file: it stops at its limit (the file may
+// grow after its size was checked) and shows progress on a terminal.
+type boundedReader struct {
+	c     *comparer
+	in    *inputFile
+	r     *bufio.Reader
+	limit int64
+	n     int64
+	over  bool
+	err   error // the first read error of the file itself
+	shown int64
+}
+
+// errTooLarge stops the report reader at the bound.
+var errTooLarge = errors.New("input over its bound")
+
+func (b *boundedReader) Read(p []byte) (int, error) {
+	if b.c.read >= maxInputBytes || b.n >= b.limit {
+		b.over = true
+		return 0, errTooLarge
+	}
+	p = p[:min(int64(len(p)), b.limit-b.n, maxInputBytes-b.c.read)]
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	b.c.read += int64(n)
+	if err != nil && !errors.Is(err, io.EOF) && b.err == nil {
+		b.err = err
+	}
+	if b.c.progress && b.in.info.Size() >= progressStep && b.n-b.shown >= progressStep {
+		b.shown = b.n
+		fmt.Fprintf(b.c.stderr, "\rautomium: reading %s: %s of %s", quoteName(b.in.name), mib(b.n), mib(b.in.info.Size()))
+	}
+	return n, err
+}
+
+func (c *comparer) endProgress() {
+	for _, in := range c.inputs {
+		if in.r.shown > 0 {
+			fmt.Fprintln(c.stderr)
+			return
+		}
+	}
+}
+
+func (c *comparer) closeAll() {
+	for _, in := range c.inputs {
+		in.f.Close()
+	}
+}
+
+// readError says what stopped the reports' reader: the file itself (too
+// large, unreadable) where that is the cause, else the reader's problems.
+func (c *comparer) readError(err error) error {
+	c.endProgress()
+	for _, in := range c.inputs {
+		if in.r.over {
+			return &fileError{in.name, fmt.Sprintf("is over the %s a run reads, all reports together; split the run into fewer, smaller reports", mib(maxInputBytes))}
+		}
+		if in.r.err != nil {
+			return &fileError{in.name, "cannot be read: " + readErrText(in.r.err)}
+		}
+	}
+	return err
+}
+
+// plannersOf lists the planners of the trials in order of appearance, with
+// vendor and model unspecified: a report names planners by ID only.
+func plannersOf(trials []automium.Trial) ([]automium.PlannerRef, error) {
+	var out []automium.PlannerRef
+	seen := map[string]bool{}
+	for _, t := range trials {
+		if seen[t.PlannerID] {
+			continue
+		}
+		seen[t.PlannerID] = true
+		if len(out) == limit.MaxPlanners {
+			return nil, &usageError{fmt.Sprintf("the reports name more than %d planners; compare at most %d at once, chosen with --planner (check --planner-from)", limit.MaxPlanners, limit.MaxPlanners)}
+		}
+		out = append(out, automium.PlannerRef{ID: t.PlannerID, Vendor: "unspecified", Model: "unspecified"})
+	}
+	if len(out) == 0 {
+		return nil, &usageError{"the reports hold no test that ran (every test was skipped, or there is none); nothing to compare"}
+	}
+	return out, nil
+}
+
+// placedError is a library error about one file: its problems' places are
+// in that file.
+type placedError struct {
+	file string
+	err  error
+}
+
+func (e *placedError) Error() string { return e.err.Error() }
+
+// placeTrials moves a comparison's problems at trials[i] to the test they
+// came from, in its report.
+func placeTrials(err error, sources []string) error {
+	var ae *automium.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	return &trialsError{err: ae, sources: sources}
+}
+
+type trialsError struct {
+	err     *automium.Error
+	sources []string
+}
+
+func (e *trialsError) Error() string { return e.err.Error() }
+
+// describe renders an error for standard error: a few lines, each naming the
+// file and the place, bounded whatever the input.
+func (c *comparer) describe(err error) string {
+	var b strings.Builder
+	prefix := "automium compare: "
+	var (
+		ue *usageError
+		fe *fileError
+		pe *placedError
+		te *trialsError
+		ae *automium.Error
+	)
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(&b, "%s%s\nRun automium compare -h for the flags.\n", prefix, ue.msg)
+		return b.String()
+	case errors.As(err, &fe):
+		fmt.Fprintf(&b, "%s%s\n", prefix, fe.Error())
+		return b.String()
+	case errors.As(err, &pe) && errors.As(pe.err, &ae):
+		c.writeProblems(&b, ae, func(field string) string { return quoteName(pe.file) + placeSuffix(field) })
+		return b.String()
+	case errors.As(err, &te):
+		c.writeProblems(&b, te.err, func(field string) string {
+			if i, rest, ok := trialIndex(field); ok && i < len(te.sources) {
+				return c.place(te.sources[i]) + rest
+			}
+			return c.place(field)
+		})
+		return b.String()
+	case errors.As(err, &ae):
+		c.writeProblems(&b, ae, c.place)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s%s\n", prefix, echo.Cut(err.Error(), 500))
+	return b.String()
+}
+
+func (c *comparer) writeProblems(b *strings.Builder, ae *automium.Error, place func(string) string) {
+	ps := ae.Problems()
+	shown := 0
+	for i := 0; i < len(ps); {
+		// One message at many places (every test of a planner not listed)
+		// is said once, with the first place and a count.
+		j := i + 1
+		for j < len(ps) && ps[j].Message == ps[i].Message && ps[j].Code == ps[i].Code {
+			j++
+		}
+		if shown == maxShownProblems {
+			fmt.Fprintf(b, "automium compare: and %d more problems\n", len(ps)-i)
+			return
+		}
+		p := ps[i]
+		more := ""
+		if j-i > 1 {
+			more = fmt.Sprintf(" (and at %d more places)", j-i-1)
+		}
+		allowed := ""
+		if len(p.Allowed) > 0 {
+			list := p.Allowed
+			if len(list) > 12 {
+				list = append(list[:12:12], fmt.Sprintf("and %d more", len(p.Allowed)-12))
+			}
+			allowed = "; allowed: " + strings.Join(list, ", ")
+		}
+		fmt.Fprintf(b, "automium compare: %s: %s%s (%s)%s\n", place(p.Field), c.names(p.Message), allowed, p.Code, more)
+		shown++
+		i = j
+	}
+}
+
+// place names where a library path is: reports[i].content.X is file i at X;
+// a mapping field is the flag that set it.
+func (c *comparer) place(field string) string {
+	if rest, ok := strings.CutPrefix(field, "reports["); ok {
+		if n, tail, ok := strings.Cut(rest, "]"); ok {
+			if i, err := strconv.Atoi(n); err == nil && i >= 0 && i < len(c.inputs) {
+				tail = strings.TrimPrefix(tail, ".content")
+				return quoteName(c.inputs[i].name) + placeSuffix(strings.TrimPrefix(tail, "."))
+			}
+		}
+	}
+	for _, f := range []struct{ field, flag string }{
+		{"mapping.planner", "--planner-from"}, {"mapping.journey", "--journey-from"}, {"mapping.repetition", "--repetition-from"},
+		{"mapping.appId", "--app"}, {"mapping.fixtureId", "--fixture"}, {"mapping.notEvaluable", "--not-evaluable"},
+		{"planner", "--planner-from"}, {"journey", "--journey-from"}, {"repetition", "--repetition-from"},
+		{"appId", "--app"}, {"fixtureId", "--fixture"}, {"notEvaluable", "--not-evaluable"},
+		{"planners", "--planner"},
+	} {
+		if field == f.field || strings.HasPrefix(field, f.field+".") || strings.HasPrefix(field, f.field+"[") {
+			return f.flag
+		}
+	}
+	if field == "" || field == "reports" {
+		return "the reports"
+	}
+	return field
+}
+
+// names replaces the report paths a message quotes with the file names.
+func (c *comparer) names(msg string) string {
+	for _, f := range []struct{ field, flag string }{
+		{"mapping.planner", "--planner-from"}, {"mapping.journey", "--journey-from"}, {"mapping.repetition", "--repetition-from"},
+		{"mapping.appId", "--app"}, {"mapping.fixtureId", "--fixture"}, {"mapping.notEvaluable", "--not-evaluable"},
+		{"add it to planners", "add it with --planner"},
+		{"give appId and fixtureId in the mapping", "give --app and --fixture"},
+	} {
+		msg = strings.ReplaceAll(msg, f.field, f.flag)
+	}
+	for i := len(c.inputs) - 1; i >= 0; i-- {
+		p := "reports[" + strconv.Itoa(i) + "].content"
+		msg = strings.ReplaceAll(msg, p+".", quoteName(c.inputs[i].name)+" at ")
+		msg = strings.ReplaceAll(msg, p, quoteName(c.inputs[i].name))
+	}
+	return msg
+}
+
+// trialIndex reads i of trials[i]...: a trial's member has no counterpart in
+// its test, so the test's place alone says where to look.
+func trialIndex(field string) (int, string, bool) {
+	rest, ok := strings.CutPrefix(field, "trials[")
+	if !ok {
+		return 0, "", false
+	}
+	n, _, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(n)
+	if !ok || err != nil || i < 0 {
+		return 0, "", false
+	}
+	return i, "", true
+}
+
+func placeSuffix(field string) string {
+	if field == "" {
+		return ""
+	}
+	return " at " + field
+}
+
+// writeFileAtomic writes a file through a temporary file in its directory,
+// renamed over it when complete: a failed run leaves the old file or none,
+// never half of one.
+func writeFileAtomic(name string, write func(io.Writer) error) error {
+	dir := filepath.Dir(name)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		return &fileError{name, "cannot be written: " + readErrText(err) + "; check that its directory exists and is writable"}
+	}
+	w := bufio.NewWriter(tmp)
+	err = write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return &fileError{name, "cannot be written: " + readErrText(err)}
+	}
+	return nil
+}
+
+// quote quotes a value the user typed, bounded.
+func quote(s string) string { return echo.Quote(s) }
+
+// quoteName shows a file name as typed when it is plain, else quoted and
+// cut, so that a name with control characters cannot rewrite the terminal.
+func quoteName(s string) string {
+	if len(s) <= 200 && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !strconv.IsPrint(r) || unicode.Is(unicode.Bidi_Control, r) }) {
+		return s
+	}
+	return echo.Quote(s)
+}
+
+func mib(n int64) string {
+	if n < 1<<20 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	return strconv.FormatInt(n>>20, 10) + " MiB"
+}
+
+// version is the module's version in this binary.
+func version() string {
+	bi, _ := debug.ReadBuildInfo()
+	return modversion.Of(bi, "github.com/automium/automium")
+}
