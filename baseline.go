@@ -194,7 +194,7 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 	}
 	base := baseRef
 	base.ID = baseID
-	in := CompareObservedTrialsInput{CorpusVersion: corpusVersion, Planners: []PlannerRef{base, cur}}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: corpusVersion, Planners: []PlannerRef{base, cur}}
 	baseRows := map[string]*JourneyCounts{}
 	for i := range baseCounts {
 		if c := baseCounts[i]; c.PlannerID == cur.ID {

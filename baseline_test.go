@@ -14,7 +14,7 @@ import (
 // passes[j] of 10 first attempts; rescued[j] more runs passed on a retry.
 func snapshotOfRuns(t *testing.T, id string, passes, rescued []int) CountsSnapshot {
 	t.Helper()
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: id, Vendor: "v", Model: "m"}}}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: id, Vendor: "v", Model: "m"}}}
 	for j, n := range passes {
 		for r := 1; r <= 10; r++ {
 			tr := cmpTrial(id, fmt.Sprintf("j%02d", j), r)

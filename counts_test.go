@@ -30,7 +30,7 @@ func countsEquivalence(t *testing.T, name string, in CompareObservedTrialsInput)
 	if err != nil {
 		t.Fatalf("%s: SnapshotOf: %v", name, err)
 	}
-	fromCounts, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: snap.CorpusVersion, Planners: snap.Planners, Counts: snap.Counts})
+	fromCounts, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: snap.CorpusVersion, Planners: snap.Planners, Counts: snap.Counts})
 	if err != nil {
 		t.Fatalf("%s: counts: %v", name, err)
 	}
@@ -81,7 +81,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // inputs with long rows.
 func TestCountsEqualTrials(t *testing.T) {
 	input := func(ids []string, trials []Trial, matched bool) CompareObservedTrialsInput {
-		in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: matched}
+		in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: matched}
 		for _, id := range ids {
 			in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 		}
@@ -124,7 +124,7 @@ func TestCountsEqualTrials(t *testing.T) {
 // TestCountsLongRows: rows of MaxCountRuns runs, which no trial input has,
 // give finite figures and pass^k up to MaxRepetitions.
 func TestCountsLongRows(t *testing.T) {
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}}}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}}}
 	for j := range 12 {
 		id := fmt.Sprintf("j%02d", j)
 		in.Counts = append(in.Counts,
@@ -161,7 +161,7 @@ func TestCountsLongRows(t *testing.T) {
 // TestCountsProblems: each broken row is refused with its code and path.
 func TestCountsProblems(t *testing.T) {
 	valid := func() CompareObservedTrialsInput {
-		return CompareObservedTrialsInput{
+		return CompareObservedTrialsInput{Rows: RowSelection{All: true},
 			CorpusVersion: CorpusVersion,
 			Planners:      []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}},
 			Counts: []JourneyCounts{
@@ -224,7 +224,7 @@ func TestCountsProblems(t *testing.T) {
 // TestReadCountsSnapshotHostile: every damaged or hostile snapshot is a coded,
 // bounded error, never a panic.
 func TestReadCountsSnapshotHostile(t *testing.T) {
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}}, Trials: countsTrials("a", "j1", 2, 3, false)}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}}, Trials: countsTrials("a", "j1", 2, 3, false)}
 	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +319,7 @@ func TestSnapshotOfRefusesModeled(t *testing.T) {
 func TestSnapshotInput(t *testing.T) {
 	ctx := context.Background()
 	ids, trials := randomTrials(rand.New(rand.NewPCG(38, 2)), 3, 12)
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials}
 	for _, id := range ids {
 		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 	}
@@ -348,7 +348,7 @@ func TestSnapshotInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String()})
+	got, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,11 +360,11 @@ func TestSnapshotInput(t *testing.T) {
 		in   CompareObservedTrialsInput
 		want errShape
 	}{
-		{"not JSON", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: "{"}, errShape{CodeInvalidArgument, "snapshot"}},
-		{"damaged", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: strings.Replace(text.String(), `"runs":`, `"runs":1`, 1)}, errShape{CodeInvalidArgument, "snapshot.digest"}},
-		{"with trials", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String(), Trials: trials}, errShape{CodeInvalidArgument, "snapshot"}},
-		{"no planner of it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "zz", Vendor: "v", Model: "m"}}, Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners"}},
-		{"a planner not in it", CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: append(two, PlannerRef{ID: "zz", Vendor: "v", Model: "m"}), Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners[2]"}},
+		{"not JSON", CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: two, Snapshot: "{"}, errShape{CodeInvalidArgument, "snapshot"}},
+		{"damaged", CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: two, Snapshot: strings.Replace(text.String(), `"runs":`, `"runs":1`, 1)}, errShape{CodeInvalidArgument, "snapshot.digest"}},
+		{"with trials", CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: two, Snapshot: text.String(), Trials: trials}, errShape{CodeInvalidArgument, "snapshot"}},
+		{"no planner of it", CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "zz", Vendor: "v", Model: "m"}}, Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners"}},
+		{"a planner not in it", CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: append(two, PlannerRef{ID: "zz", Vendor: "v", Model: "m"}), Snapshot: text.String()}, errShape{CodeInvalidArgument, "planners[2]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -384,7 +384,7 @@ func TestSnapshotInput(t *testing.T) {
 // gives.
 func TestNewCountsSnapshot(t *testing.T) {
 	ids, trials := randomTrials(rand.New(rand.NewPCG(38, 3)), 4, 20)
-	in := CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Trials: trials}
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials}
 	for _, id := range ids {
 		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 	}

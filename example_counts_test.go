@@ -12,7 +12,7 @@ import (
 // runOf records planner "agent" on eight storefront journeys: passes[j] of
 // ten runs of journey j passed on their first attempt.
 func runOf(passes []int) automium.CompareObservedTrialsInput {
-	in := automium.CompareObservedTrialsInput{
+	in := automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true},
 		CorpusVersion: automium.CorpusVersion,
 		Planners:      []automium.PlannerRef{{ID: "agent", Vendor: "acme", Model: "m1"}},
 	}
@@ -52,7 +52,7 @@ func ExampleSnapshotOf() {
 	c := back.Counts[1]
 	fmt.Printf("%s %s: %d of %d first attempts passed\n", c.PlannerID, c.JourneyID, c.FirstAttemptPasses, c.Runs)
 	// The counts are an input: the same verdicts, without the trials.
-	again, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{
+	again, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true},
 		CorpusVersion: back.CorpusVersion, Planners: back.Planners, Counts: back.Counts,
 	})
 	if err != nil {

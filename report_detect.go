@@ -9,4 +9,3 @@ func ReportFormats() []ReportFormat {
 	}
 	return out
 }
-

@@ -15,6 +15,7 @@ import (
 func snapshotArgs(t testing.TB) string {
 	t.Helper()
 	in := toolExamples().compareObserved
+	in.Rows.All = true
 	r, err := automium.CompareObservedTrials(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)

@@ -207,7 +207,7 @@ func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (i
 			return exitUsage, err
 		}
 	}
-	report, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: imported.Trials})
+	report, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: imported.Trials})
 	if err != nil {
 		return exitUsage, placeTrials(err, imported.Sources)
 	}

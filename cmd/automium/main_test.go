@@ -107,7 +107,7 @@ func fixtureReport(t *testing.T, name string) automium.ComparisonReport {
 		t.Fatal(err)
 	}
 	planners := []automium.PlannerRef{{ID: "baseline", Vendor: "unspecified", Model: "unspecified"}, {ID: "challenger", Vendor: "unspecified", Model: "unspecified"}}
-	r, err := automium.CompareObservedTrials(context.Background(), automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: read.Trials})
+	r, err := automium.CompareObservedTrials(context.Background(), automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: read.Trials})
 	if err != nil {
 		t.Fatal(err)
 	}

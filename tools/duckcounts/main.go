@@ -107,7 +107,7 @@ func run(runs, planners, journeys, seed int, check bool, snapshotFile string) er
 		return fmt.Errorf("the counts DuckDB wrote: %w", err)
 	}
 	snapshotted := phase(&start, &cpu)
-	fromCounts, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{
+	fromCounts, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true},
 		CorpusVersion: snap.CorpusVersion, Planners: snap.Planners, Counts: snap.Counts})
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func run(runs, planners, journeys, seed int, check bool, snapshotFile string) er
 	if err != nil {
 		return err
 	}
-	in := automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion, Planners: refs, Trials: trials}
+	in := automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, Planners: refs, Trials: trials}
 	direct, err := automium.CompareObservedTrials(ctx, in)
 	if err != nil {
 		return fmt.Errorf("the trials fed directly: %w", err)
