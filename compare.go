@@ -39,7 +39,7 @@ type ComparePlannersInput struct {
 	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"per planner; draws follow them and pairs get power" validate:"max_planners,dive"`
 	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
-	Rows             RowSelection      `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Rows             RowSelection      `json:"rows,omitempty" jsonschema:"rows to return; absent: the flagged ones"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
@@ -69,7 +69,7 @@ type CompareObservedTrialsInput struct {
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Trials        []Trial      `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
 	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
-	Rows          RowSelection `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Rows          RowSelection `json:"rows,omitempty" jsonschema:"rows to return; absent: the flagged ones"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the

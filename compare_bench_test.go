@@ -22,7 +22,7 @@ var compareBenchSizes = []struct{ planners, reps int }{
 
 func BenchmarkComparePlanners(b *testing.B) {
 	for _, size := range compareBenchSizes {
-		in := ComparePlannersInput{Rows: RowSelection{All: true}, 
+		in := ComparePlannersInput{Rows: RowSelection{All: true},
 			CorpusVersion: CorpusVersion,
 			AppIDs:        owned().appIDs,
 			Planners:      cmpPlanners(size.planners),

@@ -530,7 +530,7 @@ func TestModeledPairsAreNotEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true}, 
+	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true},
 		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: modeledTrials(t, in),
 	})
 	if err != nil {

@@ -21,7 +21,7 @@ type ComparisonReport struct {
 	Planners             []PlannerReport    `json:"planners" jsonschema:"one report per planner, in input order"`
 	Pairs                []PairedComparison `json:"pairs" jsonschema:"one comparison per pair of planners over the journeys both ran, in input order; empty with one planner"`
 	ParetoPlannerIDs     []string           `json:"paretoPlannerIds" jsonschema:"Pareto set over the shared workload (first-attempt pass rate, median latency, tokens per run), input order; empty if modeled or nothing shared"`
-	Rows                 *RowsShown         `json:"rows,omitempty" jsonschema:"which journey rows the report carries and how many it left out; the figures above are from every row"`
+	Rows                 *RowsShown         `json:"rows,omitempty" jsonschema:"journey rows left out (the figures are from every row) and pages of them"`
 }
 
 // PlannerReport holds the metrics of one planner. Runs are evaluable runs:

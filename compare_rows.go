@@ -58,11 +58,10 @@ type RowSelection struct {
 // RowsShown says how many journey rows a report left out, and how many
 // pages its rows take.
 type RowsShown struct {
-	Pages              int `json:"pages" jsonschema:"pages of the rows selected"`
-	PlannerRowsOmitted int `json:"plannerRowsOmitted" jsonschema:"planner journey rows left out"`
-	PairRowsOmitted    int `json:"pairRowsOmitted" jsonschema:"pair journey rows left out"`
-	FlaggedRowsOmitted int `json:"flaggedRowsOmitted" jsonschema:"of those, flagged ones"`
-	PairsOmitted       int `json:"pairsOmitted,omitempty" jsonschema:"pairs left out: only when planner IDs are too long for all to fit"`
+	Pages              int `json:"pages"`
+	RowsOmitted        int `json:"rowsOmitted"`
+	FlaggedRowsOmitted int `json:"flaggedRowsOmitted"`
+	PairsOmitted       int `json:"pairsOmitted,omitempty"`
 }
 
 // rowRef is one journey row of a full report: of planner p (pair < 0), or
@@ -236,8 +235,7 @@ func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
 			pairTotal++
 		}
 	}
-	shown.PlannerRowsOmitted = plannerTotal - plannerTaken
-	shown.PairRowsOmitted = pairTotal - pairTaken
+	shown.RowsOmitted = plannerTotal - plannerTaken + pairTotal - pairTaken
 	shown.FlaggedRowsOmitted = flaggedTotal - flaggedTaken
 	return nil
 }

@@ -38,7 +38,7 @@ func cmpPlanners(n int) []PlannerRef {
 }
 
 func validCompareInput() ComparePlannersInput {
-	return ComparePlannersInput{Rows: RowSelection{All: true}, 
+	return ComparePlannersInput{Rows: RowSelection{All: true},
 		CorpusVersion: CorpusVersion,
 		AppIDs:        []string{cmpApp, cmpOtherApp},
 		Planners: []PlannerRef{
@@ -55,7 +55,7 @@ func cmpTrial(p, j string, rep int) Trial {
 }
 
 func validObservedInput() CompareObservedTrialsInput {
-	return CompareObservedTrialsInput{Rows: RowSelection{All: true}, 
+	return CompareObservedTrialsInput{Rows: RowSelection{All: true},
 		CorpusVersion: CorpusVersion,
 		Planners:      []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}},
 		Trials:        []Trial{cmpTrial("a", "j1", 1), cmpTrial("b", "j1", 1)},
@@ -201,7 +201,7 @@ func TestCompareObservedHandComputed(t *testing.T) {
 		return Trial{PlannerID: p, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: j, Repetition: rep,
 			Passed: passed, LatencyMs: ms, InputTokens: in, OutputTokens: out, RecoveryTriggered: trig, Recovered: rec}
 	}
-	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, 
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true},
 		CorpusVersion: CorpusVersion,
 		Planners:      []PlannerRef{{ID: "a", Vendor: "va", Model: "ma"}, {ID: "b", Vendor: "vb", Model: "mb"}},
 		Trials: []Trial{
@@ -375,7 +375,7 @@ func TestModeledAndObservedShareAggregation(t *testing.T) {
 	}
 	trials := modeledTrials(t, in)
 	slices.Reverse(trials) // order must not matter
-	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true}, 
+	observed, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true},
 		CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials,
 	})
 	if err != nil {

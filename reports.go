@@ -406,7 +406,7 @@ type CompareReportsInput struct {
 	Planners      []PlannerRef    `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
 	Reports       []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
 	Mapping       ReportMapping   `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
-	Rows          RowSelection    `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Rows          RowSelection    `json:"rows,omitempty" jsonschema:"rows to return; absent: the flagged ones"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].
