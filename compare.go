@@ -34,12 +34,13 @@ const (
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
 	CorpusVersion    string            `json:"corpusVersion" jsonschema:"corpus version; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
-	AppIDs           []string          `json:"appIds" jsonschema:"apps whose reference journeys are compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
+	AppIDs           []string          `json:"appIds" jsonschema:"apps compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
 	Planners         []PlannerRef      `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"per planner; draws follow them and pairs get power" validate:"max_planners,dive"`
-	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
-	Rows             RowSelection      `json:"rows,omitempty" jsonschema:"rows to return; absent: the flagged ones"`
+	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
+	Journeys         []string          `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows"`
+	Rows             RowSelection      `json:"-"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
@@ -68,8 +69,9 @@ type CompareObservedTrialsInput struct {
 	CorpusVersion string       `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Trials        []Trial      `json:"trials" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"required,min=1,max_observed_trials,dive"`
-	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
-	Rows          RowSelection `json:"rows,omitempty" jsonschema:"rows to return; absent: the flagged ones"`
+	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"each repetition r was one matched round"`
+	Journeys      []string     `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows"`
+	Rows          RowSelection `json:"-"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -191,7 +193,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 			return ComparisonReport{}, err
 		}
 	}
-	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+	if err := report.selectRows(in.Journeys, in.Rows); err != nil {
 		return ComparisonReport{}, err
 	}
 	return report, nil
@@ -348,7 +350,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		runs[p] = t.journeyRuns()
 	}
 	report.finish(in.Planners, runs, info)
-	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+	if err := report.selectRows(in.Journeys, in.Rows); err != nil {
 		return ComparisonReport{}, err
 	}
 	return report, nil
