@@ -14,8 +14,8 @@ import (
 // [CompareObservedTrials], [CompareReports]) whatever their row selection but
 // [RowSelection.All] (the summary, the rows of named journeys and every page,
 // as encoding/json writes them: a < in an ID is six bytes; Limits lists it):
-// the report, and what CompareReports adds beside it
-// (its import counts and triage, cut to maxTriageJSONBytes).
+// the report, and what CompareReports adds beside it (its import counts,
+// and its triage, cut to what the report leaves).
 const (
 	// maxReportJSONBytes bounds a selected report's JSON: what is left
 	// when CompareReports has its import counts (2 KiB) and the least
@@ -27,7 +27,7 @@ const (
 	// minTriageJSONBytes is the least an import's triage keeps; it keeps
 	// what the report leaves of the answer.
 	minTriageJSONBytes = 8 << 10
-	// maxNamedJourneys bounds rows.journeys.
+	// maxNamedJourneys bounds the journeys one call names.
 	maxNamedJourneys = 64
 )
 
@@ -69,7 +69,7 @@ type rowRef struct {
 func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error {
 	field := field("journeys")
 	if sel.All {
-		return nil // every row: rows stays absent
+		return nil // every row, nothing omitted
 	}
 	sel.Page = max(sel.Page, 0)
 	var named map[string]bool
