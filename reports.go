@@ -406,7 +406,7 @@ type CompareReportsInput struct {
 	Planners      []PlannerRef    `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
 	Reports       []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
 	Mapping       ReportMapping   `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
-	Journeys      []string        `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows"`
+	Journeys      []string        `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows" validate:"max=64,dive,max_id_length"`
 	Rows          RowSelection    `json:"-"`
 }
 
