@@ -64,7 +64,11 @@ func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	if r.RowsOmitted == 0 && r.PairsOmitted == 0 {
 		b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
 	} else {
-		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit; name journeys (journeys) for their rows.\n")
+		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit")
+		if !r.Modeled {
+			b.WriteString("; name journeys (journeys) for their rows")
+		}
+		b.WriteString(".\n")
 	}
 }
 
