@@ -34,12 +34,17 @@ const (
 // [DefaultComparisonSeed].
 type ComparePlannersInput struct {
 	CorpusVersion    string            `json:"corpusVersion" jsonschema:"corpus version; must be a supported one (see ListApps)" validate:"required,automium_corpus_version"`
-	AppIDs           []string          `json:"appIds" jsonschema:"apps whose reference journeys are compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
+	AppIDs           []string          `json:"appIds" jsonschema:"apps compared, 1 to 32" validate:"required,min=1,max_app_ids,unique,dive,automium_app"`
 	Planners         []PlannerRef      `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Repetitions      int               `json:"repetitions,omitempty" jsonschema:"runs per journey and planner, up to 100; below 1 or absent means 1" validate:"max_repetitions"`
 	AssumedPassRates []AssumedPassRate `json:"assumedPassRates,omitempty" jsonschema:"per planner; draws follow them and pairs get power" validate:"max_planners,dive"`
-	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the modeled draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
-	Rows             RowSelection      `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Seed             uint64            `json:"seed,omitempty" jsonschema:"seed of the draws; the same seed gives the same report, and 0 or absent means the documented default 20260414" validate:"max_seed"`
+	// Journeys names journeys whose rows to return (see [RowSelection]). A
+	// modeled report has no wire form of it: the catalog's token budget
+	// keeps named journeys for the observed tools, and a modeled report's
+	// rows are draws, not findings.
+	Journeys []string     `json:"-"`
+	Rows     RowSelection `json:"-"`
 }
 
 // Trial is one run of one journey by one planner: the unit the benchmark runner
@@ -55,10 +60,10 @@ type Trial struct {
 	LatencyMs         int    `json:"latencyMs,omitempty" jsonschema:"wall-clock ms" validate:"min=0,max_trial_latency_ms"`
 	InputTokens       int    `json:"inputTokens,omitempty" jsonschema:"input tokens, 0 to 100000000; planner prompt tokens spent on the run" validate:"min=0,max_trial_tokens"`
 	OutputTokens      int    `json:"outputTokens,omitempty" jsonschema:"output tokens, 0 to 100000000; planner completion tokens spent on the run" validate:"min=0,max_trial_tokens"`
-	RecoveryTriggered bool   `json:"recoveryTriggered,omitempty" jsonschema:"a step failed, recovery began"`
-	Recovered         bool   `json:"recovered,omitempty" jsonschema:"each recovery got past its step; requires recoveryTriggered"`
+	RecoveryTriggered bool   `json:"recoveryTriggered,omitempty" jsonschema:"recovery began"`
+	Recovered         bool   `json:"recovered,omitempty" jsonschema:"recovery succeeded; requires recoveryTriggered"`
 	Attempts          int    `json:"attempts,omitempty" jsonschema:"retries included; 0 or absent means 1. A run that passed after more than one attempt was rescued by a retry and counts as a first-attempt failure" validate:"min=0,max_repetitions"`
-	NotEvaluable      bool   `json:"notEvaluable,omitempty" jsonschema:"ended on an infrastructure error; such a run leaves every denominator and is counted apart. Requires passed to be false"`
+	NotEvaluable      bool   `json:"notEvaluable,omitempty" jsonschema:"infrastructure error; such a run leaves every denominator and is counted apart. Requires passed to be false"`
 	LatencyUnknown    bool   `json:"latencyUnknown,omitempty" jsonschema:"latency unknown; latencyMs was not recorded, and the run then leaves the latency figures"`
 	TokensUnknown     bool   `json:"tokensUnknown,omitempty" jsonschema:"tokens unknown; inputTokens and outputTokens were not recorded, and the run then leaves the token figures"`
 }
@@ -68,7 +73,7 @@ type CompareObservedTrialsInput struct {
 	CorpusVersion string       `json:"corpusVersion" jsonschema:"corpus version; must be a supported one" validate:"required,automium_corpus_version"`
 	Planners      []PlannerRef `json:"planners" jsonschema:"unique ids, 1 to 16; reported in this order" validate:"required,min=1,max_planners,dive"`
 	Trials        []Trial      `json:"trials,omitempty" jsonschema:"one per journey run, 1 to 100000; every planner needs at least one" validate:"max_observed_trials,dive"`
-	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetition r of every planner ran in one matched round"`
+	MatchedRounds bool         `json:"matchedRounds,omitempty" jsonschema:"repetitions are matched rounds"`
 	// Snapshot replaces Trials with the text of an automium-counts-v1
 	// snapshot (see [CountsSnapshot]): the snapshot's rows of the input's
 	// planners are compared, its other rows left out. It is how the MCP
@@ -78,8 +83,9 @@ type CompareObservedTrialsInput struct {
 	// Counts replaces Trials with one row per planner and journey (see
 	// [JourneyCounts]): a snapshot's rows, or a warehouse's aggregate
 	// (docs/scale.md). Go callers set it; on the wire, Snapshot carries counts.
-	Counts []JourneyCounts `json:"-"`
-	Rows   RowSelection    `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Counts   []JourneyCounts `json:"-"`
+	Journeys []string        `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows" validate:"max=64,dive,max_id_length"`
+	Rows     RowSelection    `json:"-"`
 }
 
 // ComparePlanners compares planner backends on the reference journeys of the
@@ -202,7 +208,7 @@ func ComparePlanners(ctx context.Context, in ComparePlannersInput) (ComparisonRe
 			return ComparisonReport{}, err
 		}
 	}
-	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+	if err := report.selectRows(in.Journeys, in.Rows); err != nil {
 		return ComparisonReport{}, err
 	}
 	return report, nil
@@ -382,7 +388,7 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		runs[p] = t.journeyRuns()
 	}
 	report.finish(in.Planners, runs, info)
-	if err := report.selectRows(in.Rows, field("rows")); err != nil {
+	if err := report.selectRows(in.Journeys, in.Rows); err != nil {
 		return ComparisonReport{}, err
 	}
 	return report, nil

@@ -61,10 +61,14 @@ func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	left := max(0, limit.MaxMarkdownBytes-markdownTailBytes-b.Len())
 	pairsUsed := markdownPairs(b, r, max(left/2, left-flaggedNeed(r)))
 	markdownFlagged(b, r, left-pairsUsed)
-	if r.Rows == nil {
+	if r.RowsOmitted == 0 && r.PairsOmitted == 0 {
 		b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
 	} else {
-		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures, and the rows above; ask for more rows by journey (rows.journeys) or by page (rows.page).\n")
+		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit")
+		if !r.Modeled {
+			b.WriteString("; name journeys (journeys) for their rows")
+		}
+		b.WriteString(".\n")
 	}
 }
 
@@ -181,8 +185,8 @@ func markdownPairs(b *bytes.Buffer, r *ComparisonReport, budget int) int {
 	if rest := len(r.Pairs) - shown; rest > 0 {
 		fmt.Fprintf(b, "\n%d more pair%s (%d decisive) in the JSON.\n", rest, plural(rest), decisiveLeft)
 	}
-	if r.Rows != nil && r.Rows.PairsOmitted > 0 {
-		fmt.Fprintf(b, "\n%d pair%s left out of this answer: the planner IDs are too long for all to fit.\n", r.Rows.PairsOmitted, plural(r.Rows.PairsOmitted))
+	if r.PairsOmitted > 0 {
+		fmt.Fprintf(b, "\n%d pair%s left out of this answer: the planner IDs are too long for all to fit.\n", r.PairsOmitted, plural(r.PairsOmitted))
 	}
 	return b.Len() - start
 }
@@ -294,9 +298,7 @@ func flaggedNeed(r *ComparisonReport) int {
 func markdownFlagged(b *bytes.Buffer, r *ComparisonReport, budget int) {
 	rows := flaggedRows(r)
 	total := len(rows)
-	if r.Rows != nil {
-		total += max(r.Rows.FlaggedRowsOmitted, 0)
-	}
+	total += max(r.FlaggedRowsOmitted, 0)
 	if total == 0 {
 		if len(r.Pairs) > 0 {
 			b.WriteString("\nNo journey is flagged: every shared journey reads unchanged.\n")

@@ -300,51 +300,48 @@ func TestComparisonAnswerBound(t *testing.T) {
 	for _, hostile := range []string{strings.Repeat("<", limit.MaxIDLength), strings.Repeat("a", limit.MaxIDLength)} {
 		id := func(p int) string { return fmt.Sprintf("%s%02d", hostile[:limit.MaxIDLength-2], p) }
 		full := maximalReport(t, id, maximalJourneys)
-		in := maximalInput(id, maximalJourneys)
-		check := func(name string, sel RowSelection) ComparisonReport {
+		// Each answer is the full report cut by selectRows, as the
+		// capabilities cut it (TestComparisonPages goes through them).
+		check := func(name string, journeys []string, sel RowSelection) ComparisonReport {
 			t.Helper()
-			in.Rows = sel
-			r, err := CompareObservedTrials(context.Background(), in)
-			if err != nil {
+			r := cloneReport(full)
+			if err := r.selectRows(journeys, sel); err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
 			n := jsonSize(&r)
 			if n > maxReportJSONBytes {
 				t.Errorf("IDs of %q, %s: %d bytes, over %d", hostile[:3], name, n, maxReportJSONBytes)
 			}
-			t.Logf("IDs of %q, %s: %d bytes, rows %+v", hostile[:3], name, n, *r.Rows)
-			// The aggregates are the full report's.
-			want := aggregatesOf(full)
-			got := aggregatesOf(r)
-			if r.Rows.PairsOmitted == 0 {
-				if diff := cmp.Diff(want, got); diff != "" {
+			t.Logf("IDs of %q, %s: %d bytes, %d pages, %d rows (%d flagged) and %d pairs left out", hostile[:3], name, n, r.Pages, r.RowsOmitted, r.FlaggedRowsOmitted, r.PairsOmitted)
+			if r.PairsOmitted == 0 {
+				if diff := cmp.Diff(aggregatesOf(full), aggregatesOf(r)); diff != "" {
 					t.Errorf("%s: aggregates differ from the full report's (-want +got):\n%s", name, diff)
 				}
 			}
 			return r
 		}
-		sum := check("summary", RowSelection{})
-		if sum.Rows.Pages < 2 {
+		sum := check("summary", nil, RowSelection{})
+		if sum.Pages < 2 {
 			t.Errorf("the rows fit one page: not a maximal report")
 		}
-		check("journeys", RowSelection{Journeys: []string{full.Planners[0].JourneyRows[0].JourneyID, full.Planners[0].JourneyRows[5].JourneyID}})
-		for _, page := range []int{1, 2, sum.Rows.Pages} {
-			check(fmt.Sprintf("page %d", page), RowSelection{Page: page})
+		check("journeys", []string{full.Planners[0].JourneyRows[0].JourneyID, full.Planners[0].JourneyRows[5].JourneyID}, RowSelection{})
+		for _, page := range []int{1, 2, sum.Pages} {
+			check(fmt.Sprintf("page %d", page), nil, RowSelection{Page: page})
 		}
-		in.Rows = RowSelection{Page: sum.Rows.Pages + 1}
-		if _, err := CompareObservedTrials(context.Background(), in); err == nil || !strings.Contains(err.Error(), "past the last page") {
+		r := cloneReport(full)
+		if err := r.selectRows(nil, RowSelection{Page: sum.Pages + 1}); err == nil || !strings.Contains(err.Error(), "past the last page") {
 			t.Errorf("a page past the last: %v", err)
 		}
 	}
 	// With IDs of 16 characters, every pair's aggregates fit.
-	r, err := CompareObservedTrials(context.Background(), maximalInput(func(p int) string { return fmt.Sprintf("planner-%08d", p) }, maximalJourneys))
-	if err != nil {
+	r := maximalReport(t, func(p int) string { return fmt.Sprintf("planner-%08d", p) }, maximalJourneys)
+	if err := r.selectRows(nil, RowSelection{}); err != nil {
 		t.Fatal(err)
 	}
-	if r.Rows.PairsOmitted != 0 || len(r.Pairs) != limit.MaxPlanners*(limit.MaxPlanners-1)/2 {
-		t.Errorf("short IDs: %d pairs, %d omitted", len(r.Pairs), r.Rows.PairsOmitted)
+	if r.PairsOmitted != 0 || len(r.Pairs) != limit.MaxPlanners*(limit.MaxPlanners-1)/2 {
+		t.Errorf("short IDs: %d pairs, %d omitted", len(r.Pairs), r.PairsOmitted)
 	}
-	t.Logf("IDs of 16 characters: summary %d bytes, rows %+v", jsonSize(&r), *r.Rows)
+	t.Logf("IDs of 16 characters: summary %d bytes, %d rows left out", jsonSize(&r), r.RowsOmitted)
 }
 
 // TestComparisonPages holds the pages of a report to carrying every row
@@ -367,7 +364,7 @@ func TestComparisonPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pages = r.Rows.Pages
+		pages = r.Pages
 		if got.Planners == nil {
 			got = aggregatesOf(r)
 		}
@@ -385,7 +382,7 @@ func TestComparisonPages(t *testing.T) {
 		t.Errorf("the pages together (-want +got):\n%s", diff)
 	}
 	named := full.Planners[0].JourneyRows[3].JourneyID
-	in.Rows = RowSelection{Journeys: []string{named}}
+	in.Rows, in.Journeys = RowSelection{}, []string{named}
 	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
@@ -400,10 +397,17 @@ func TestComparisonPages(t *testing.T) {
 			t.Errorf("pair %d: rows %+v, want the one of %s", i, r.Pairs[i].Journeys, named)
 		}
 	}
-	in.Rows = RowSelection{Journeys: []string{named, "nope"}}
-	if _, err := CompareObservedTrials(context.Background(), in); err == nil || !strings.Contains(err.Error(), "rows.journeys[1]") {
+	in.Journeys = []string{named, "nope"}
+	if _, err := CompareObservedTrials(context.Background(), in); err == nil || !strings.Contains(err.Error(), "journeys[1]") {
 		t.Errorf("an unknown journey: %v", err)
 	}
+}
+
+// cloneReport copies what selectRows changes of r.
+func cloneReport(r ComparisonReport) ComparisonReport {
+	r.Planners = slices.Clone(r.Planners)
+	r.Pairs = slices.Clone(r.Pairs)
+	return r
 }
 
 // maximalInput is maximalReport's input.
@@ -435,6 +439,34 @@ func aggregatesOf(r ComparisonReport) ComparisonReport {
 	for i := range r.Pairs {
 		r.Pairs[i].Journeys = nil
 	}
-	r.Rows = nil
+	r.RowsOmitted, r.FlaggedRowsOmitted, r.PairsOmitted, r.Pages = 0, 0, 0, 0
 	return r
+}
+
+// TestCutTriage holds an import's triage to its budget: entries are kept in
+// order while their JSON fits, and the rest are counted.
+func TestCutTriage(t *testing.T) {
+	entry := TrialTriage{Source: "report.suites[0]", PlannerID: "p", JourneyID: "j", Repetition: 1, Error: strings.Repeat("<", limit.MaxTriageErrorBytes)}
+	for range limit.MaxTriageAttachments {
+		entry.Attachments = append(entry.Attachments, TriageAttachment{Name: "trace", Path: strings.Repeat("<", limit.MaxPathLength)})
+	}
+	one := jsonSize(&entry) + 1
+	for _, tc := range []struct {
+		budget, kept int
+	}{
+		{minTriageJSONBytes, minTriageJSONBytes / one},
+		{limit.MaxComparisonAnswerBytes, limit.MaxComparisonAnswerBytes / one},
+		{one - 1, 0},
+		{100 * one, limit.MaxTriage},
+	} {
+		imp := ReportImport{TriageOmitted: 7}
+		for range limit.MaxTriage {
+			imp.Triage = append(imp.Triage, entry)
+		}
+		imp.cutTriage(tc.budget)
+		got := []int{len(imp.Triage), imp.TriageOmitted}
+		if diff := cmp.Diff([]int{tc.kept, 7 + limit.MaxTriage - tc.kept}, got); diff != "" {
+			t.Errorf("budget %d (-want +got):\n%s", tc.budget, diff)
+		}
+	}
 }

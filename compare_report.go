@@ -23,7 +23,12 @@ type ComparisonReport struct {
 	Planners             []PlannerReport    `json:"planners" jsonschema:"one report per planner, in input order"`
 	Pairs                []PairedComparison `json:"pairs" jsonschema:"one comparison per pair of planners over the journeys both ran, in input order; empty with one planner"`
 	ParetoPlannerIDs     []string           `json:"paretoPlannerIds" jsonschema:"Pareto set over the shared workload (first-attempt pass rate, median latency, tokens per run), input order; empty if modeled or nothing shared"`
-	Rows                 *RowsShown         `json:"rows,omitempty" jsonschema:"which journey rows the report carries and how many it left out; the figures above are from every row"`
+	RowsOmitted          int                `json:"rowsOmitted,omitempty" jsonschema:"journey rows left out; every figure is from every row"`
+	FlaggedRowsOmitted   int                `json:"flaggedRowsOmitted,omitempty" jsonschema:"flagged pair rows among them"`
+	PairsOmitted         int                `json:"pairsOmitted,omitempty" jsonschema:"pairs left out: only when planner IDs are too long for every pair to fit"`
+	// Pages is how many pages the rows selected take (RowSelection.Page);
+	// not on the wire, where rows are selected only by naming journeys.
+	Pages int `json:"-"`
 }
 
 // PlannerReport holds the metrics of one planner. Runs are evaluable runs:

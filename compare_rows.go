@@ -14,8 +14,8 @@ import (
 // [CompareObservedTrials], [CompareReports]) whatever their row selection but
 // [RowSelection.All] (the summary, the rows of named journeys and every page,
 // as encoding/json writes them: a < in an ID is six bytes; Limits lists it):
-// the report, and what CompareReports adds beside it
-// (its import counts and triage, cut to maxTriageJSONBytes).
+// the report, and what CompareReports adds beside it (its import counts,
+// and its triage, cut to what the report leaves).
 const (
 	// maxReportJSONBytes bounds a selected report's JSON: what is left
 	// when CompareReports has its import counts (2 KiB) and the least
@@ -27,42 +27,34 @@ const (
 	// minTriageJSONBytes is the least an import's triage keeps; it keeps
 	// what the report leaves of the answer.
 	minTriageJSONBytes = 8 << 10
-	// maxNamedJourneys bounds rows.journeys.
+	// maxNamedJourneys bounds the journeys one call names.
 	maxNamedJourneys = 64
 )
 
-// RowSelection says which journey rows a comparison report carries. The
-// aggregates (every planner's and every pair's figures, verdicts, intervals
-// and app rollups) are always there and always computed from every row; the
-// rows are details, and a report of [limit.MaxObservedTrials] trials has up
-// to hundreds of thousands of them.
+// RowSelection is what a Go caller may ask of a comparison's journey rows
+// beyond naming journeys (the inputs' Journeys, the one choice on the wire).
+// The aggregates (every planner's and every pair's figures, verdicts,
+// intervals and app rollups) are always there and always computed from
+// every row; the rows are details, and a report of MaxObservedTrials trials
+// has hundreds of thousands of them.
 //
-// The zero value asks for the summary: the flagged pair rows, regressed
-// first, then improved, inconclusive and flaky (by Fisher p, then pair
-// order, then journey ID), as many as fit, and no planner rows. Journeys asks
-// for every row of the journeys named; Page for one page of every row
-// (planners' rows in report order, then pairs' rows), or of the named
-// journeys' rows. Every answer is at most MaxComparisonAnswerBytes (see [Limits]) of JSON
-// and its rows field counts what it left out and how many pages there are.
+// The zero value, with no journeys named, asks for the summary: the flagged
+// pair rows, regressed first, then improved, inconclusive and flaky (by
+// Fisher p, then pair order, then journey ID; within a pair in that order),
+// as many as fit, and no planner rows. Named journeys give every planner and
+// pair row of those journeys (up to 64 journeys), as many as fit. Page (from
+// 1) gives one page of every row (the planners' rows in report order, then
+// the pairs'), or of the named journeys' rows. Every answer but All's is at
+// most MaxComparisonAnswerBytes of JSON (see [Limits]); the report's
+// RowsOmitted, FlaggedRowsOmitted and PairsOmitted count what it left out,
+// and its Pages how many pages its rows take.
 type RowSelection struct {
-	// Journeys and Page carry no validate tags: an unknown or malformed
-	// journey is refused as not in the report, a page past the last as such,
-	// and the catalog's token budget pays for every schema keyword.
-	Journeys []string `json:"journeys,omitempty"`
-	Page     int      `json:"page,omitempty"`
-	// All, for Go callers only (no wire form), returns every row: the report
-	// is then as large as its input makes it, and its memory is the caller's.
-	All bool `json:"-"`
-}
-
-// RowsShown says how many journey rows a report left out, and how many
-// pages its rows take.
-type RowsShown struct {
-	Pages              int `json:"pages" jsonschema:"pages of the rows selected"`
-	PlannerRowsOmitted int `json:"plannerRowsOmitted" jsonschema:"planner journey rows left out"`
-	PairRowsOmitted    int `json:"pairRowsOmitted" jsonschema:"pair journey rows left out"`
-	FlaggedRowsOmitted int `json:"flaggedRowsOmitted" jsonschema:"of those, flagged ones"`
-	PairsOmitted       int `json:"pairsOmitted,omitempty" jsonschema:"pairs left out: only when planner IDs are too long for all to fit"`
+	// Page is the page of the rows; 0 (or below) is the summary, or the first
+	// page of the named journeys' rows.
+	Page int
+	// All returns every row: the report is then as large as its input makes
+	// it, and its memory is the caller's.
+	All bool
 }
 
 // rowRef is one journey row of a full report: of planner p (pair < 0), or
@@ -72,29 +64,30 @@ type rowRef struct {
 }
 
 // selectRows cuts the full report r down to what sel asks, within
-// maxReportJSONBytes; field is where sel sits in the input, for problems.
-// With sel.All, r stays whole and its rows field absent.
-func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
+// maxReportJSONBytes; journeys are the journeys named (problems are
+// reported at journeys[i]). With sel.All, r stays whole.
+func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error {
+	field := field("journeys")
 	if sel.All {
-		return nil // every row: rows stays absent
+		return nil // every row, nothing omitted
 	}
-	shown := &RowsShown{}
+	sel.Page = max(sel.Page, 0)
 	var named map[string]bool
-	if len(sel.Journeys) > 0 {
+	if len(journeys) > 0 {
 		known := map[string]bool{}
 		for i := range r.Planners {
 			for _, row := range r.Planners[i].JourneyRows {
 				known[row.JourneyID] = true
 			}
 		}
-		named = make(map[string]bool, len(sel.Journeys))
+		named = make(map[string]bool, len(journeys))
 		ps := newProblems(nil)
-		if len(sel.Journeys) > maxNamedJourneys {
-			return newError(CodeLimitExceeded, field.dot("journeys"), nil, "names %d journeys; name at most %d, or page through every row with page", len(sel.Journeys), maxNamedJourneys)
+		if len(journeys) > maxNamedJourneys {
+			return newError(CodeLimitExceeded, field, nil, "names %d journeys; name at most %d", len(journeys), maxNamedJourneys)
 		}
-		for i, id := range sel.Journeys {
+		for i, id := range journeys {
 			if !known[id] {
-				ps.add(field.dot("journeys").at(i), CodeInvalidArgument, nil, "journey %s is not in the report; name a journey a planner ran", echo.Value(id))
+				ps.add(field.at(i), CodeInvalidArgument, nil, "journey %s is not in the report; name a journey a planner ran", echo.Value(id))
 			}
 			named[id] = true
 		}
@@ -128,7 +121,6 @@ func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
 		pairRows[q] = r.Pairs[q].Journeys
 		r.Pairs[q].Journeys = []PairJourneyRow{}
 	}
-	r.Rows = shown
 	keptPairs := r.fitPairs(pairRows)
 	budget := maxReportJSONBytes - jsonSize(r) - 64 // 64: room for the counts to grow
 	// The candidates, in the order they are taken.
@@ -185,14 +177,14 @@ func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
 	starts := paginate(cands)
 	page := max(sel.Page, 1)
 	if page > len(starts) {
-		return newError(CodeInvalidArgument, field.dot("page"), nil, "is %d, past the last page, %d; ask for a page from 1 to %d", sel.Page, len(starts), len(starts))
+		return newError(CodeInvalidArgument, Path{}, nil, "page %d is past the last page, %d; ask for a page from 1 to %d", sel.Page, len(starts), len(starts))
 	}
 	end := len(cands)
 	if page < len(starts) {
 		end = starts[page]
 	}
 	take := cands[starts[page-1]:end]
-	shown.Pages = len(starts)
+	r.Pages = len(starts)
 	if named == nil && sel.Page == 0 {
 		var every []rowRef
 		for _, ref := range all {
@@ -200,7 +192,7 @@ func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
 				every = append(every, ref)
 			}
 		}
-		shown.Pages = len(paginate(every))
+		r.Pages = len(paginate(every))
 	}
 	// Put what was taken back, each list in its report order.
 	slices.SortFunc(take, func(x, y rowRef) int {
@@ -236,9 +228,8 @@ func (r *ComparisonReport) selectRows(sel RowSelection, field Path) error {
 			pairTotal++
 		}
 	}
-	shown.PlannerRowsOmitted = plannerTotal - plannerTaken
-	shown.PairRowsOmitted = pairTotal - pairTaken
-	shown.FlaggedRowsOmitted = flaggedTotal - flaggedTaken
+	r.RowsOmitted = plannerTotal - plannerTaken + pairTotal - pairTaken
+	r.FlaggedRowsOmitted = flaggedTotal - flaggedTaken
 	return nil
 }
 
@@ -316,7 +307,7 @@ func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) []bool {
 		if kept[q] {
 			r.Pairs = append(r.Pairs, pairs[q])
 		} else {
-			r.Rows.PairsOmitted++
+			r.PairsOmitted++
 		}
 	}
 	return kept

@@ -798,7 +798,7 @@ func TestCompareRequiredMeansTheSame(t *testing.T) {
 		for i := range typ.NumField() {
 			f := typ.Field(i)
 			if f.Tag.Get("json") == "-" {
-				continue // not on the wire (CompareObservedTrialsInput.Counts)
+				continue // Go only, never on the wire
 			}
 			_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
 			optional := strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")

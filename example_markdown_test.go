@@ -56,5 +56,5 @@ func ExampleWriteMarkdown() {
 	// - `storefront-remove-cart-item` flaky: `baseline` 2/3, `challenger` 2/3 (Fisher p 1)
 	// - `storefront-search-add-to-cart` flaky: `baseline` 2/3, `challenger` 3/3 (Fisher p 1)
 	//
-	// The full report is the structured content (JSON): every planner's and pair's figures, and the rows above; ask for more rows by journey (rows.journeys) or by page (rows.page).
+	// The full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit; name journeys (journeys) for their rows.
 }

@@ -641,7 +641,8 @@ type CompareReportsInput struct {
 	Planners      []PlannerRef    `json:"planners" jsonschema:"planners, 1 to 16; reported in this order" validate:"required,min=1,max=16,dive"`
 	Reports       []ReportContent `json:"reports" jsonschema:"reports (shards in order), 1 to 64" validate:"required,min=1,max=64,dive"`
 	Mapping       ReportMapping   `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
-	Rows          RowSelection    `json:"rows,omitempty" jsonschema:"journeys: the rows of these journeys; page: page n of every row"`
+	Journeys      []string        `json:"journeys,omitempty" jsonschema:"their rows; absent: the flagged rows" validate:"max=64,dive,max_id_length"`
+	Rows          RowSelection    `json:"-"`
 }
 
 // ReportReader is one report a Go caller streams to [ReadReports].
@@ -789,7 +790,7 @@ func CompareReports(ctx context.Context, in CompareReportsInput) (ReportsCompari
 	if err != nil {
 		return ReportsComparison{}, err
 	}
-	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: b.out.Trials, Rows: in.Rows})
+	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: b.out.Trials, Journeys: in.Journeys, Rows: in.Rows})
 	if err != nil {
 		return ReportsComparison{}, movedProblems(err, func(at Path) Path {
 			if st := at.steps; len(st) >= 2 && st[0].name == "trials" && !st[0].elem && st[1].elem && st[1].index < len(b.paths) {

@@ -67,9 +67,9 @@ func SnapshotOf(report ComparisonReport) (CountsSnapshot, error) {
 		return CountsSnapshot{}, newError(CodeInvalidArgument, field("basis"), nil,
 			"is %s; only an observed report, made of recorded runs, has counts to keep as a baseline", echo.Value(string(report.Basis)))
 	}
-	if report.Rows != nil && report.Rows.PlannerRowsOmitted > 0 {
+	if report.RowsOmitted > 0 {
 		return CountsSnapshot{}, newError(CodeInvalidArgument, field("rows"), nil,
-			"left out %d journey rows; a snapshot keeps every row, so compare with Rows: RowSelection{All: true}", report.Rows.PlannerRowsOmitted)
+			"left out %d journey rows; a snapshot keeps every row, so compare with Rows: RowSelection{All: true}", report.RowsOmitted)
 	}
 	s := CountsSnapshot{Format: CountsSnapshotVersion, CorpusVersion: report.CorpusVersion, Planners: make([]PlannerRef, 0, len(report.Planners))}
 	rows := 0

@@ -118,7 +118,7 @@ const (
 		"called and no winner is named."
 
 	compareObservedTrialsDescription = "Compare planners on trials recorded by real runs: per-pair verdicts and " +
-		"per-journey rows. Rank only where a verdict says better."
+		"flagged journeys. Rank only where a verdict says better."
 
 	exportPlaywrightSpecDescription = "Export a journey as a deterministic Playwright Test spec and the mapping for " +
 		"automium_compare_reports. Nothing runs."
