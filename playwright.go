@@ -42,7 +42,7 @@ type ReportMapping struct {
 	Repetition   *ReportSource `json:"repetition,omitempty" jsonschema:"where the repetition is; optional, else its place in report order" validate:"omitempty"`
 	AppID        string        `json:"appId,omitempty" jsonschema:"app of non-reference journeys; optional" validate:"omitempty,max_id_length,automium_app_or_ext"`
 	FixtureID    string        `json:"fixtureId,omitempty" jsonschema:"fixture of non-reference journeys; optional, with appId" validate:"omitempty,max_id_length,automium_fixture_or_ext"`
-	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true"`
+	PassScores   []string      `json:"passScores,omitempty" jsonschema:"Inspect scores that pass; default C, 1, true" validate:"omitempty,max=16,dive,max_id_length"`
 	NotEvaluable []Outcome     `json:"notEvaluable,omitempty" jsonschema:"outcomes that are not evaluable; absent means interrupted (and an Inspect sample error)" validate:"omitempty,max=4,unique,dive,oneof=error interrupted none timedOut"`
 }
 
