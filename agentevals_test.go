@@ -599,7 +599,7 @@ func TestAgentEvalProblems(t *testing.T) {
 		{"inspect no epoch", FormatInspectAI, inspectMapping, `{"eval":{"model":"m"},"samples":[{"id":1}]}`, "report.samples[0].epoch", "is missing"},
 		{"inspect no journey", FormatInspectAI, inspectMapping, `{"eval":{"model":"m"},"samples":[{"id":{},"epoch":1}]}`, "report.samples[0]", "a sample member"},
 		{"pass score blank", FormatInspectAI, func() ReportMapping { m := inspectMapping; m.PassScores = []string{"C", " "}; return m }(), `{}`, "passScores[1]", "1 to 128 bytes"},
-		{"pass scores many", FormatInspectAI, func() ReportMapping { m := inspectMapping; m.PassScores = make([]string, 17); return m }(), `{}`, "passScores", "at most 16"},
+		{"pass scores many", FormatInspectAI, func() ReportMapping { m := inspectMapping; m.PassScores = make([]string, 17); return m }(), `{}`, "passScores", "the limit is 16"},
 		{"inspect bad time", FormatInspectAI, inspectMapping, `{"eval":{"model":"m"},"samples":[{"id":1,"epoch":1,"total_time":-1}]}`, "report.samples[0].total_time", "seconds"},
 	}
 	for _, tc := range tests {

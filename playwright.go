@@ -130,13 +130,10 @@ func mappingProblems(m ReportMapping) error {
 	if m.Repetition != nil && m.Repetition.From == FromProject {
 		ps.add(field("repetition").dot("from"), CodeInvalidArgument, []string{string(FromAnnotation), string(FromTag)}, "cannot be project: a project is not a repetition; use a tag or an annotation")
 	}
-	// Each pass score is checked here rather than in the schema, which the
-	// tool catalog's token budget keeps short.
-	if len(m.PassScores) > maxPassScores {
-		ps.add(field("passScores"), CodeLimitExceeded, nil, "lists %d scores; list at most %d", len(m.PassScores), maxPassScores)
-	}
+	// The schema bounds the count and the length (validate tags); a blank
+	// score, which no scorer writes, is refused here.
 	for i, v := range m.PassScores[:min(len(m.PassScores), maxPassScores)] {
-		if strings.TrimSpace(v) == "" || len(v) > limit.MaxIDLength {
+		if strings.TrimSpace(v) == "" {
 			ps.add(field("passScores").at(i), CodeInvalidArgument, nil, "is a score of %d bytes; a pass score is a value a scorer writes, 1 to %d bytes (C, 1, true)", len(v), limit.MaxIDLength)
 		}
 	}
