@@ -16,8 +16,8 @@ import { createInterface } from "node:readline";
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 
 // The budgets of issue 30, for every tool the server lists.
-export const WIRE_BUDGET = 6000;
-export const VISIBLE_BUDGET = 3000;
+export const WIRE_BUDGET = 6200;
+export const VISIBLE_BUDGET = 3100;
 
 export async function listToolsRaw(binary) {
 	const child = spawn(binary, [], { stdio: ["pipe", "pipe", "inherit"] });
