@@ -30,7 +30,7 @@ var decoderAllowed = map[string][]string{
 	// Embedded, precomputed figures of this module.
 	"mcpserver/resources.go": {"*"}, "mcpserver/catalog.go": {"*"},
 	// One JSON-RPC id string the envelope's token reader already bounded.
-	"mcpserver/transport/envelope/envelope.go": {"idOf"},
+	"mcpserver/transport/internal/envelope/envelope.go": {"idOf"},
 	// A server's input schema, already canonicalised and bounded by binding's
 	// own token reader before it is decoded.
 	"binding/schema.go": {"*"},
@@ -48,7 +48,7 @@ var decoderAllowed = map[string][]string{
 // which count before they keep anything.
 func TestNoWholeDocumentDecoders(t *testing.T) {
 	var files []string
-	for _, glob := range []string{"*.go", "contract/*.go", "mcpserver/*.go", "mcpserver/transport/envelope/*.go", "mcpserver/transport/stdio/*.go", "binding/*.go", "binding/dispatch/*.go"} {
+	for _, glob := range []string{"*.go", "contract/*.go", "mcpserver/*.go", "mcpserver/transport/internal/envelope/*.go", "mcpserver/transport/stdio/*.go", "binding/*.go", "binding/dispatch/*.go"} {
 		m, err := filepath.Glob(glob)
 		if err != nil {
 			t.Fatal(err)

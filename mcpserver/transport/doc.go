@@ -11,9 +11,13 @@
 //
 //	handler, err := transport.NewHTTPHandler(server, &transport.HTTPOptions{Token: token})
 //
-// Its parts: the envelope door (package envelope: the one parse every message
+// Its public surface is what an embedder needs: this package (the HTTP
+// handler and its options, the recovery middleware, the connection bound) and
+// package stdio (the robust stdio transport). The rest exists only because of
+// go-sdk's gaps, so it is internal and can go without breaking anyone:
+// the envelope door (internal/envelope: the one parse every message
 // passes before go-sdk sees it, and the rendering of go-sdk's errors on the way
-// out), the session record both transports keep (package session: the
+// out), the session record both transports keep (internal/session: the
 // protocol pin, ordered initialize, the calls in flight and their
 // cancellation, their count and bytes, what a session keeps, and the table
 // of sessions), the stdio transport (package stdio), and, here, the HTTP handler

@@ -25,8 +25,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/transport/envelope"
-	"github.com/automium/automium/mcpserver/transport/session"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/session"
 )
 
 // Defaults of [HTTPOptions]. They match the stdio transport where the two have

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
 )
 
 // rpcWriter renders the JSON-RPC errors go-sdk writes into an HTTP response

@@ -5,7 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	sessions "github.com/automium/automium/mcpserver/transport/session"
+	sessions "github.com/automium/automium/mcpserver/transport/internal/session"
 )
 
 // Notifications take no place and get no answer, so nothing says when go-sdk

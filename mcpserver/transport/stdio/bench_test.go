@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
 )
 
 // BenchmarkRequestRoundTrip measures one tools/call through the transport and a

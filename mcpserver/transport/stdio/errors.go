@@ -7,7 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
 )
 
 // encodeResponse encodes the response to a call of method ("" when unknown),

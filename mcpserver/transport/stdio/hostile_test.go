@@ -13,8 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
-	sessions "github.com/automium/automium/mcpserver/transport/session"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
+	sessions "github.com/automium/automium/mcpserver/transport/internal/session"
 )
 
 // Lines of the sessionless protocol (2026-07-28), as the go-sdk client sends them.

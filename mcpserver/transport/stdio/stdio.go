@@ -77,7 +77,7 @@
 //     request's id when the id appears in the line's first 4 KiB, which is where
 //     the Go and Python SDKs put it; otherwise its id is null.
 //   - Every other line passes the envelope door (package
-//     mcpserver/transport/envelope), the same parse every Automium transport uses: one
+//     mcpserver/transport/internal/envelope), the same parse every Automium transport uses: one
 //     JSON value, valid UTF-8, at most MaxValues values (default
 //     [DefaultMaxValues]) nested at most MaxDepth deep (default
 //     [DefaultMaxDepth]), _meta included, no member name twice in one object
@@ -104,7 +104,7 @@
 // the initialize handshake (2025-06-18, 2025-11-25) and the sessionless
 // protocol (2026-07-28, SEP-2575) on one connection, and one sessionless call
 // in a handshake session changes the shape of later results. The session's
-// record (package mcpserver/transport/session, whose Pin.Admit states the
+// record (package mcpserver/transport/internal/session, whose Pin.Admit states the
 // rule, the same over HTTP) pins the protocol at the first initialize or
 // sessionless call, and refuses with -32600 a call of the other protocol, a
 // second initialize and a call go-sdk would refuse as premature; a plain ping
@@ -149,8 +149,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
-	sessions "github.com/automium/automium/mcpserver/transport/session"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
+	sessions "github.com/automium/automium/mcpserver/transport/internal/session"
 )
 
 // DefaultMaxLineBytes is the longest line, line ending excluded, that [Transport]

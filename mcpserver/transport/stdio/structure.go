@@ -1,6 +1,6 @@
 package stdio
 
-import "github.com/automium/automium/mcpserver/transport/envelope"
+import "github.com/automium/automium/mcpserver/transport/internal/envelope"
 
 // DefaultMaxValues is how many JSON values one message may hold when
 // Transport.MaxValues is zero; see [envelope.DefaultMaxValues].

@@ -16,7 +16,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium/internal/testsupport"
-	"github.com/automium/automium/mcpserver/transport/envelope"
 )
 
 // httpProcess is automium-mcp -http, driven with its token over one session.
@@ -411,7 +410,7 @@ func strictJSON(line []byte) bool {
 
 // TestSessionsKeepBoundedInitializeParams: what go-sdk keeps of a session for
 // its whole life, its initialize params, is bounded at the door
-// (envelope.MaxSessionParamsBytes), on both transports. An initialize over the
+// (envelope.MaxSessionParamsBytes, internal to the transport: maxSessionParamsBytes here), on both transports. An initialize over the
 // bound is refused with -32602 and leaves no session; 64 HTTP sessions (the
 // session cap) that each initialized with params just under it stay resident in
 // a few MiB more than one session. Before the bound, a 15 MiB clientInfo.name
@@ -443,7 +442,7 @@ func TestSessionsKeepBoundedInitializeParams(t *testing.T) {
 
 	pid := web.cmd.Process.Pid
 	const sessions = 64 // transport.DefaultHTTPMaxSessions
-	name := envelope.MaxSessionParamsBytes - overhead
+	name := maxSessionParamsBytes - overhead
 	var before int64
 	for i := range sessions {
 		web.session = ""
@@ -465,3 +464,8 @@ func TestSessionsKeepBoundedInitializeParams(t *testing.T) {
 		t.Errorf("%d sessions at the bound grew the server by %.1f MiB, want at most 32 MiB", sessions, float64(grown)/(1<<20))
 	}
 }
+
+// maxSessionParamsBytes is the door's bound on the params a session keeps
+// (envelope.MaxSessionParamsBytes, which is internal to the transport):
+// 64 KiB, as docs/limits.md says.
+const maxSessionParamsBytes = 64 << 10

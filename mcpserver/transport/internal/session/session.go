@@ -26,7 +26,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/automium/automium/internal/echo"
-	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
 )
 
 // SessionlessFrom is the first protocol version that go-sdk v1.8.0 serves

@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"github.com/automium/automium/mcpserver/transport/envelope"
+	"github.com/automium/automium/mcpserver/transport/internal/envelope"
 )
 
 const v2026 = "2026-07-28"
