@@ -116,7 +116,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 		tail = append(tail, fmt.Sprintf("%d planner%s of the baseline did not run this time", n, plural(n)))
 	}
 	if n := len(r.OnlyCurrent); n > 0 {
-		tail = append(tail, fmt.Sprintf("%d planner%s of this run have no baseline", n, plural(n)))
+		tail = append(tail, fmt.Sprintf("%d planner%s of this run %s no baseline", n, plural(n), has(n)))
 	}
 	if len(tail) > 0 {
 		b.WriteString("\n" + strings.Join(tail, "; ") + ".\n")

@@ -386,6 +386,14 @@ func plural(n int) string {
 	return "s"
 }
 
+// has is the verb "has" or "have" agreeing with a count of n.
+func has(n int) string {
+	if n == 1 {
+		return "has"
+	}
+	return "have"
+}
+
 // fixed2 writes a figure with two decimals; one outside ±1e6, which no
 // report of this package has, in three significant digits, so that a report
 // decoded from elsewhere cannot make a cell hundreds of bytes long.

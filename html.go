@@ -130,10 +130,10 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 	}
 	var notes []string
 	if n := len(b.OnlyBaseline); n > 0 {
-		notes = append(notes, strconv.Itoa(n)+" planners of the baseline did not run this time")
+		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of the baseline did not run this time")
 	}
 	if n := len(b.OnlyCurrent); n > 0 {
-		notes = append(notes, strconv.Itoa(n)+" planners of this run have no baseline")
+		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of this run "+has(n)+" no baseline")
 	}
 	g.Note = strings.Join(notes, "; ")
 	v.Gate = g
