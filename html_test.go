@@ -44,7 +44,7 @@ func htmlWorstReport(t testing.TB) ComparisonReport {
 			}
 		}
 	}
-	r, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: planners, Trials: trials})
+	r, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: planners, Trials: trials, Rows: RowSelection{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestWriteHTMLEscapes(t *testing.T) {
 			trials = append(trials, Trial{PlannerID: id, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: "j1", Repetition: rep, Passed: rep <= i%4})
 		}
 	}
-	r, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: planners, Trials: trials})
+	r, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{CorpusVersion: CorpusVersion, Planners: planners, Trials: trials, Rows: RowSelection{All: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
