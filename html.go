@@ -327,24 +327,24 @@ func markerPath(name string, x, y, r float64) string {
 	c := func(xy ...float64) string { return fmtCoords(xy...) }
 	switch name {
 	case "square":
-		r *= 0.9
+		r = float64(r * 0.9)
 		return "M" + c(x-r, y-r) + "H" + fmtCoords(x+r) + "V" + fmtCoords(y+r) + "H" + fmtCoords(x-r) + "Z"
 	case "triangle":
-		return "M" + c(x, y-r*1.15) + "L" + c(x+r*1.1, y+r*0.8) + "L" + c(x-r*1.1, y+r*0.8) + "Z"
+		return "M" + c(x, y-float64(r*1.15)) + "L" + c(x+float64(r*1.1), y+float64(r*0.8)) + "L" + c(x-float64(r*1.1), y+float64(r*0.8)) + "Z"
 	case "down":
-		return "M" + c(x, y+r*1.15) + "L" + c(x+r*1.1, y-r*0.8) + "L" + c(x-r*1.1, y-r*0.8) + "Z"
+		return "M" + c(x, y+float64(r*1.15)) + "L" + c(x+float64(r*1.1), y-float64(r*0.8)) + "L" + c(x-float64(r*1.1), y-float64(r*0.8)) + "Z"
 	case "diamond":
-		return "M" + c(x, y-r*1.25) + "L" + c(x+r, y) + "L" + c(x, y+r*1.25) + "L" + c(x-r, y) + "Z"
+		return "M" + c(x, y-float64(r*1.25)) + "L" + c(x+r, y) + "L" + c(x, y+float64(r*1.25)) + "L" + c(x-r, y) + "Z"
 	case "cross":
-		t := r * 0.35
+		t := float64(r * 0.35)
 		return "M" + c(x-r, y-r+t) + "L" + c(x-r+t, y-r) + "L" + c(x, y-t) + "L" + c(x+r-t, y-r) + "L" + c(x+r, y-r+t) + "L" + c(x+t, y) +
 			"L" + c(x+r, y+r-t) + "L" + c(x+r-t, y+r) + "L" + c(x, y+t) + "L" + c(x-r+t, y+r) + "L" + c(x-r, y+r-t) + "L" + c(x-t, y) + "Z"
 	case "plus":
-		t := r * 0.35
+		t := float64(r * 0.35)
 		return "M" + c(x-t, y-r) + "H" + fmtCoords(x+t) + "V" + fmtCoords(y-t) + "H" + fmtCoords(x+r) + "V" + fmtCoords(y+t) + "H" + fmtCoords(x+t) +
 			"V" + fmtCoords(y+r) + "H" + fmtCoords(x-t) + "V" + fmtCoords(y+t) + "H" + fmtCoords(x-r) + "V" + fmtCoords(y-t) + "H" + fmtCoords(x-t) + "Z"
 	case "bar":
-		return "M" + c(x-r*1.2, y-r*0.45) + "H" + fmtCoords(x+r*1.2) + "V" + fmtCoords(y+r*0.45) + "H" + fmtCoords(x-r*1.2) + "Z"
+		return "M" + c(x-float64(r*1.2), y-float64(r*0.45)) + "H" + fmtCoords(x+float64(r*1.2)) + "V" + fmtCoords(y+float64(r*0.45)) + "H" + fmtCoords(x-float64(r*1.2)) + "Z"
 	}
 	return "M" + c(x-r, y) + "a" + c(r, r) + " 0 1 0 " + c(2*r, 0) + "a" + c(r, r) + " 0 1 0 " + c(-2*r, 0) + "Z"
 }
@@ -529,7 +529,7 @@ func newForest(id, title, desc, leftLabel, rightLabel string, rows int) htmlFore
 // x maps a difference in [−1, 1] to the plot.
 func (f *htmlForest) x(d float64) float64 {
 	d = max(-1, min(1, d))
-	return round1(f.PlotX0 + (d+1)/2*(f.PlotX1-f.PlotX0))
+	return round1(f.PlotX0 + float64((d+1)/2*(f.PlotX1-f.PlotX0)))
 }
 
 func (f *htmlForest) add(label, value, flag, class string, d, lo, hi float64, diamond bool) {
@@ -653,8 +653,8 @@ func newcombe95(x1, n1, x2, n2 int) (lo, hi float64) {
 		return -1, 1
 	}
 	d := p1 - p2
-	lo = d - math.Sqrt((p1-w1.Lower)*(p1-w1.Lower)+(w2.Upper-p2)*(w2.Upper-p2))
-	hi = d + math.Sqrt((w1.Upper-p1)*(w1.Upper-p1)+(p2-w2.Lower)*(p2-w2.Lower))
+	lo = d - math.Sqrt(float64((p1-w1.Lower)*(p1-w1.Lower))+float64((w2.Upper-p2)*(w2.Upper-p2)))
+	hi = d + math.Sqrt(float64((w1.Upper-p1)*(w1.Upper-p1))+float64((p2-w2.Lower)*(p2-w2.Lower)))
 	return max(-1, lo), min(1, hi)
 }
 
@@ -684,9 +684,9 @@ func htmlPassKChart(planners []PlannerReport) *htmlPassK {
 		if kMax == 1 {
 			return round1((c.PlotX0 + c.PlotX1) / 2)
 		}
-		return round1(c.PlotX0 + float64(k-1)/float64(kMax-1)*(c.PlotX1-c.PlotX0))
+		return round1(c.PlotX0 + float64(float64(k-1)/float64(kMax-1)*(c.PlotX1-c.PlotX0)))
 	}
-	y := func(v float64) float64 { return round1(c.PlotY1 - max(0, min(1, v))*(c.PlotY1-c.PlotY0)) }
+	y := func(v float64) float64 { return round1(c.PlotY1 - float64(max(0, min(1, v))*(c.PlotY1-c.PlotY0))) }
 	// The axis and the table show at most about ten values of k, the last
 	// always among them.
 	step := max(1, (kMax+9)/10)
