@@ -1,13 +1,16 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/automium/automium/internal/limit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // markdownBreakout finds what a client value must never make in a summary
@@ -66,5 +69,35 @@ func TestCompileSummaryEscapesProblems(t *testing.T) {
 	}
 	if md, _ := summarize(out); len(md) > maxSummaryBytes {
 		t.Errorf("the summary of %d bytes is over its bound of %d", len(md), maxSummaryBytes)
+	}
+}
+
+// TestPromptWithinItsCharge gets compare_planner_backends with 16 planners
+// whose IDs are 128 characters JSON writes in six bytes each: the prompt's
+// answer stays within what admission charged its request (AnswerBound).
+func TestPromptWithinItsCharge(t *testing.T) {
+	var items []string
+	for i := range limit.MaxPlanners {
+		items = append(items, fmt.Sprintf("%s%02d=v/m", strings.Repeat("<", limit.MaxIDLength-2), i))
+	}
+	args := map[string]string{"appIds": "storefront", "planners": strings.Join(items, ","), "repetitions": "1"}
+	// The request as a client may send it: '<' as itself, one byte.
+	var request bytes.Buffer
+	enc := json.NewEncoder(&request)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": map[string]any{"name": "compare_planner_backends", "arguments": args}}); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, New(nil), "2025-11-25")
+	res, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "compare_planner_backends", Arguments: args})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "result": res})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if charge := AnswerBound("prompts/get", "", int64(request.Len())); int64(len(answer)) > charge {
+		t.Errorf("an answer of %d B to a request of %d B, over its charge of %d B", len(answer), request.Len(), charge)
 	}
 }
