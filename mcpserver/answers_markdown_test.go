@@ -101,3 +101,23 @@ func TestPromptWithinItsCharge(t *testing.T) {
 		t.Errorf("an answer of %d B to a request of %d B, over its charge of %d B", len(answer), request.Len(), charge)
 	}
 }
+
+// TestCompileWithinItsCharge compiles the journeys that make the most answer
+// per request byte: every step the shortest there is, every recovery
+// strategy, for both kinds of client. Each answer stays within its charge at
+// admission.
+func TestCompileWithinItsCharge(t *testing.T) {
+	for _, step := range []string{`{"intent":"go_back"}`, `{"intent":"scroll"}`, `{"intent":"wait_for"}`} {
+		steps := strings.Repeat(step+",", limit.MaxSteps-1) + step
+		for _, assertions := range []int{1, limit.MaxAssertions} {
+			as := strings.Repeat(`{"kind":"url_matches","value":"/"},`, assertions-1) + `{"kind":"url_matches","value":"/"}`
+			j := fmt.Sprintf(`{"id":"j","appId":"storefront","fixtureId":"storefront-guest-catalog","goal":"g","steps":[%s],"assertions":[%s],"recovery":{"maxRetries":%d,"strategies":["dismiss_dialog","go_back","reload_route","replan","re_snapshot","retry_step"]}}`,
+				steps, as, limit.MaxRecoveryRetries)
+			modern, legacy, request := answerSizes(t, "automium_compile_journey", json.RawMessage(j))
+			if charge := AnswerBound("tools/call", "automium_compile_journey", request); int64(max(modern, legacy)) > charge {
+				t.Errorf("%s × %d, %d assertions: answers of %d B (structured) and %d B (2025-03-26) to %d B of arguments, over the charge of %d B",
+					step, limit.MaxSteps, assertions, modern, legacy, request, charge)
+			}
+		}
+	}
+}
