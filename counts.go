@@ -23,7 +23,7 @@ import (
 // minus firstAttemptPasses were rescued by a retry.
 type JourneyCounts struct {
 	PlannerID          string `json:"plannerId" jsonschema:"planner ID" validate:"required,notblank,max_id_length"`
-	AppID              string `json:"appId" jsonschema:"app ID" validate:"required,automium_app"`
+	AppID              string `json:"appId" jsonschema:"app ID" validate:"required,max_id_length,automium_app_or_ext"`
 	JourneyID          string `json:"journeyId" jsonschema:"journey ID" validate:"required,max_id_length,automium_slug"`
 	Runs               int    `json:"runs,omitempty" jsonschema:"evaluable runs" validate:"min=0,max_count_runs"`
 	Passes             int    `json:"passes,omitempty" jsonschema:"passed, retries included" validate:"min=0,max_count_runs"`
@@ -63,6 +63,28 @@ func snapshotCounts(ctx context.Context, in CompareObservedTrialsInput) ([]Journ
 	for _, p := range in.Planners {
 		wanted[p.ID] = true
 	}
+	// An input planner the snapshot has only in another case or character
+	// form would otherwise lose its rows and read as a planner without
+	// counts: name the snapshot's planner meant.
+	inSnapshot := make(map[string]bool, len(s.Planners))
+	for _, p := range s.Planners {
+		inSnapshot[p.ID] = true
+	}
+	folds := foldsOf(namedPlannerIDs(s.Planners))
+	ps := newProblems(nil)
+	for i, p := range in.Planners {
+		if p.ID == "" || inSnapshot[p.ID] {
+			continue
+		}
+		if twin, ok := folds.twin(p.ID); ok && !wanted[twin] { // twins among planners are refused there
+			ps.add(field("planners").at(i).dot("id"), CodeInvalidArgument, nil,
+				"%s is not one of the snapshot's planners: it differs from the snapshot's planner %s only in case or character form, and planner IDs are compared exactly; write %s",
+				echo.Value(p.ID), echo.Value(twin), echo.Value(twin))
+		}
+	}
+	if err := ps.err(); err != nil {
+		return nil, err
+	}
 	counts := make([]JourneyCounts, 0, len(s.Counts))
 	for _, c := range s.Counts {
 		if wanted[c.PlannerID] {
@@ -98,6 +120,11 @@ func compareObservedCounts(ctx context.Context, in CompareObservedTrialsInput) (
 // compare aggregates validated counts with the tally that aggregates trials.
 func (plan *countsPlan) compare(ctx context.Context, planners []PlannerRef, counts []JourneyCounts) (ComparisonReport, error) {
 	report := newComparisonReport(BasisObserved, plan.appIDs, 0, len(planners))
+	// Counts of external apps say so as their trials' report does: the
+	// counts of a report are its trials', whose fixtures were the caller's word.
+	if report.ExternalAppIDs = externalIDs(plan.appIDs...); report.ExternalAppIDs != nil {
+		report.NotChecked = []string{NotCheckedFixtureOfApp}
+	}
 	info := &journeyInfo{ids: plan.journeyIDs, apps: plan.journeyApps, shared: plan.shared}
 	var t trialTally
 	rows := make([]int, len(planners))
@@ -180,6 +207,7 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 		plannerIndex[p.ID] = i
 	}
 	plannerIDs := namedPlannerIDs(in.Planners)
+	folds := foldsOf(plannerIDs)
 	anonymous := hasAnonymousPlanner(in.Planners)
 	type rowKey struct {
 		planner int
@@ -200,8 +228,8 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 			continue // planners[i] says what to fix
 		}
 		if !ok {
-			ps.add(at.dot("plannerId"), CodeInvalidArgument, plannerIDs,
-				"%s is not one of the input's planners; add it to planners or use one of the allowed values", echo.Value(c.PlannerID))
+			ps.addProblem(newProblem(CodeInvalidArgument, at.dot("plannerId"), plannerIDs,
+				folds.unknownPlanner(c.PlannerID, "add it to planners or use one of the allowed values")))
 			continue
 		}
 		countProblems(ps, at, c)

@@ -323,6 +323,12 @@ type trialBuilder struct {
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
+	// slugs, for a format whose journey values are slugged, is each
+	// journey ID's producer ID (its SHA-256) and first trial: a slug is
+	// shorter than what it stands for, so two producer IDs could make one
+	// journey ID (an ID that is a slug already and another's slug, or two
+	// IDs whose 48-bit hashes meet), and they are refused, never merged.
+	slugs map[string]slugSource
 	// run is what the report being read says of the run it records, and
 	// runsRead what each report read before it said (sameRun).
 	run      reportRun
@@ -338,7 +344,7 @@ type trialBuilder struct {
 type junitTotals struct{ Tests, Failures, Errors, Skipped int }
 
 func newTrialBuilder(m ReportMapping) *trialBuilder {
-	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
+	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}, slugs: map[string]slugSource{}}
 	outcomes := m.NotEvaluable
 	if outcomes == nil {
 		outcomes = defaultNotEvaluable
@@ -389,7 +395,15 @@ func (b *trialBuilder) add(t *testRecord) error {
 		return err
 	}
 	if b.format.slugJourneys {
+		source := slugSource{sum: sha256.Sum256([]byte(journey)), trial: len(b.out.Trials)}
+		produced := journey
 		journey = journeySlug(journey)
+		if prev, ok := b.slugs[journey]; !ok {
+			b.slugs[journey] = source
+		} else if prev.sum != source.sum {
+			return newError(CodeInvalidArgument, t.at, nil, "has journey %s, which becomes journey ID %s, as the different journey of %s does; give the two journeys IDs that differ in their letters and digits",
+				echo.Value(produced), echo.Value(journey), b.out.Sources[prev.trial])
+		}
 	}
 	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
 		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
@@ -538,6 +552,13 @@ func (b *trialBuilder) value(src ReportSource, t *testRecord, what string) (stri
 		return "", newError(CodeInvalidArgument, t.at, nil, "has %d %ss (%s and %s) from %s; give each test one", len(found), what, echo.Value(found[0]), echo.Value(found[1]), where)
 	}
 	return "", newError(CodeInvalidArgument, t.at, nil, "has no %s: the mapping reads the %s from %s; add it to the test or change mapping.%s", what, what, where, what)
+}
+
+// slugSource is where a slugged journey ID came from: the producer's ID, by
+// its SHA-256, and the first trial that gave it.
+type slugSource struct {
+	sum   [32]byte
+	trial int
 }
 
 // journeySlug makes a producer's own ID a journey ID: an ID that is one

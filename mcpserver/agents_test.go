@@ -303,10 +303,10 @@ func TestCompareNeverInvitesAChoice(t *testing.T) {
 		pairs []string // as the prompt lists them
 	}{
 		{map[string]string{"appIds": "storefront", "planners": "a=openai/gpt-4.1-mini, b=openai/gpt-4.1-mini"},
-			[]string{"a vs b:"}},
+			[]string{`"a" vs "b":`}},
 		{map[string]string{"appIds": "banking, kanban", "planners": `[{"id":"p","vendor":"v","model":"m"}]`, "repetitions": "20"}, nil},
 		{map[string]string{"appIds": "storefront, kanban", "planners": "a=v/m1, b=v/m2, c=v/m3", "repetitions": "100"},
-			[]string{"a vs b:", "a vs c:", "b vs c:"}},
+			[]string{`"a" vs "b":`, `"a" vs "c":`, `"b" vs "c":`}},
 	}
 	for _, tt := range tests {
 		text := getPrompt(t, cs, "compare_planner_backends", tt.args)

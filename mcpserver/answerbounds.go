@@ -89,7 +89,10 @@ var answerBounds = map[string]answerBound{
 		Worst: 32<<10 + graphNodes*(2<<10+legacyTextBytes*(limit.MaxTextLength+maxTargetName)) + maxSummaryBytes,
 		Formula: "32 KiB + (MaxSteps + MaxAssertions + 3) nodes × (2 KiB + 7 × (MaxTextLength + 200 name)) + 32 KiB summary; " +
 			"the JSON once (structured) or as text (2025-03-26: 7 bytes a character)",
-		Base: 32 << 10, PerByte: 16,
+		// 32 a byte: a step of 20 bytes ({"intent":"go_back"}) is a node
+		// of about 470 bytes in a 2025-03-26 client's text, whose JSON
+		// escapes every quote (TestCompileWithinItsCharge).
+		Base: 32 << 10, PerByte: 32,
 	},
 	"automium_create_run_submission": {
 		Worst:   8<<10 + 16*legacyTextBytes*limit.MaxIDLength + maxSummaryBytes,

@@ -154,10 +154,15 @@ func importSummary(b *strings.Builder, r automium.ReportImport) {
 func compileSummary(b *strings.Builder, r automium.CompileJourneyResult) {
 	if !r.Valid || r.Journey == nil {
 		fmt.Fprintf(b, "Invalid journey: %d problem(s); fix each and compile again.\n\n", len(r.Errors))
-		for _, p := range r.Errors {
-			b.WriteString("- ")
-			b.WriteString(oneLine(p.TextIn(toolWords)))
-			b.WriteByte('\n')
+		// The problems' text is at most MaxProblemBytes, but escaping may
+		// double it: list them while they fit in the summary's bound.
+		for i, p := range r.Errors {
+			line := "- " + oneLine(p.TextIn(toolWords)) + "\n"
+			if b.Len()+len(line) > maxSummaryBytes-256 {
+				fmt.Fprintf(b, "\n%d more problem(s) are in the structured content.\n", len(r.Errors)-i)
+				break
+			}
+			b.WriteString(line)
 		}
 		return
 	}
@@ -275,12 +280,28 @@ func code(s string) string {
 	return "`" + s + "`"
 }
 
-// oneLine keeps a problem's text on its list item's line.
+// oneLine keeps a problem's text on its list item's line and as plain text:
+// a problem quotes what the client sent (an ID of "<script>" or
+// "[x](javascript:…)"), and its list item is Markdown, so a character that
+// could open HTML, an autolink, a link, an image, an entity or a code span
+// is escaped with a backslash, and control, format and line-breaking
+// characters become spaces.
 func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029':
+			b.WriteByte(' ')
+		case strings.ContainsRune(markdownActive, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
 		}
-		return r
-	}, s)
+	}
+	return b.String()
 }
+
+// markdownActive are the characters oneLine escapes: each begins HTML, an
+// autolink, a link or image, an entity or a code span, or is the escape.
+const markdownActive = "\\<>[]`&!"

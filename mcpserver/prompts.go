@@ -674,8 +674,12 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 	b.WriteString("5. Apply each pair's verdict, and nothing else, to say how two planners relate: where it is \"A better\" or \"B better\", that planner passed more first attempts over the shared journeys, taken as a sample of journeys, significantly at alpha 0.05 after the Holm correction, so you may rank that pair on such journeys; where it is \"indistinguishable\", say the two are indistinguishable at this n, quote minDetectableEffect80, and do not rank them, however their pass rates read. In this report every verdict is \"not evidence: modeled draws\": the draws are not measurements, so do not rank the planners or recommend one; report that the pipeline produced every metric and pair with its n, and what the minimum detectable effects say about how many repetitions a real comparison needs. To plan that experiment, call again with assumedPassRates (every planner's assumed first-attempt pass rate in whole percent): each pair then gives the power of its verdict rule at this design and the repetitionsFor80 and journeysFor80 that reach 80%.\n")
 	if len(report.Pairs) > 0 {
 		b.WriteString("\n   The pairs of this call, as the report will give them:\n")
+		// The IDs are quoted and cut, as every echoed value is: a pair
+		// line per pair of 16 planners, each naming two IDs of 128
+		// characters that JSON writes in six bytes each ('<'), would
+		// outgrow the answer's charge at admission (AnswerBound).
 		for _, pc := range report.Pairs {
-			fmt.Fprintf(&b, "   - %s vs %s: %d shared journeys, minimum detectable effect %.2f, verdict %q\n", pc.PlannerA, pc.PlannerB, pc.SharedJourneys, pc.MinDetectableEffect80, pc.Verdict)
+			fmt.Fprintf(&b, "   - %s vs %s: %d shared journeys, minimum detectable effect %.2f, verdict %q\n", echo.Quote(pc.PlannerA), echo.Quote(pc.PlannerB), pc.SharedJourneys, pc.MinDetectableEffect80, pc.Verdict)
 		}
 		b.WriteString("\n")
 	}
