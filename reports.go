@@ -323,6 +323,9 @@ type trialBuilder struct {
 	runs    map[[2]string]int // (planner, journey) -> runs so far
 	reps    map[[3]string]int // (planner, journey, repetition) -> trial, when the mapping reads repetitions
 	seen    map[[32]byte]int  // a test run's identity -> trial
+	// journeyIDs is the SHA-256 of the ID as the report wrote it, by the
+	// journey it became: one journey, one ID.
+	journeyIDs map[string][32]byte
 	// run is what the report being read says of the run it records, and
 	// runsRead what each report read before it said (sameRun).
 	run      reportRun
@@ -338,7 +341,7 @@ type trialBuilder struct {
 type junitTotals struct{ Tests, Failures, Errors, Skipped int }
 
 func newTrialBuilder(m ReportMapping) *trialBuilder {
-	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}}
+	b := &trialBuilder{mapping: m, notEval: map[Outcome]bool{}, runs: map[[2]string]int{}, reps: map[[3]string]int{}, seen: map[[32]byte]int{}, journeyIDs: map[string][32]byte{}}
 	outcomes := m.NotEvaluable
 	if outcomes == nil {
 		outcomes = defaultNotEvaluable
@@ -388,8 +391,18 @@ func (b *trialBuilder) add(t *testRecord) error {
 	if err != nil {
 		return err
 	}
+	raw := sha256.Sum256([]byte(journey))
 	if b.format.slugJourneys {
 		journey = journeySlug(journey)
+	}
+	// Two distinct IDs must never become one journey: an ID that is a slug
+	// already is kept as it is, so it may be another ID's slug, and 48 bits
+	// of digest can be matched on purpose. The first ID read wins.
+	if first, ok := b.journeyIDs[journey]; !ok {
+		b.journeyIDs[journey] = raw
+	} else if first != raw {
+		return newError(CodeInvalidArgument, t.at, nil, "has a journey ID that becomes journey %s, as another, different ID read before did; two tasks must not become one journey: rename one of them",
+			echo.Value(journey))
 	}
 	if t.ms < 0 || t.ms > limit.MaxTrialLatencyMs {
 		return newError(CodeLimitExceeded, t.at, nil, "lasts %g ms in all; a trial lasts from 0 to %d ms", t.ms, limit.MaxTrialLatencyMs)
