@@ -192,6 +192,9 @@ func TestCompareRefusals(t *testing.T) {
 	write("doctype.xml", []byte(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><testsuites/>`))
 	write("escaped.json", []byte(`{"config":{},"suites":[],"\u0073uites":[]}`))
 	write("notests.json", []byte(`{"config":{},"suites":[]}`))
+	// A planner read from the report, no --planner: its problem is told at
+	// the test that names it, not at a flag the user never gave.
+	write("bomplanner.json", bytes.Replace(pw, []byte(`"projectName": "baseline"`), []byte(`"projectName": "\ufeffbaseline"`), 1))
 	write("\x1b]0;pwned\x07.json", pw[:10])
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
@@ -248,6 +251,8 @@ func TestCompareRefusals(t *testing.T) {
 		{"output onto input", []string{"compare", "--html", "report.json", "report.json"}, []string{"--html report.json is also an input"}},
 		{"output onto a directory", []string{"compare", "--html", "adir", "report.json"}, []string{"--html adir is not a regular file"}},
 		{"output in no directory", []string{"compare", "--html", "nodir/x.html", "report.json"}, []string{"nodir/x.html: cannot be written"}},
+		{"external app without a fixture", []string{"compare", "--app", "ext:x", "report.json"}, []string{"--fixture: --app and --fixture go together"}},
+		{"planner read from a report", []string{"compare", "bomplanner.json"}, []string{"bomplanner.json at suites[0].specs[0].tests[0]: ", "U+FEFF"}},
 		{"too many files", append([]string{"compare"}, slicesRepeat("report.json", 65)...), []string{"65 report files"}},
 	}
 	if fifo != "" {
