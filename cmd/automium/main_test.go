@@ -399,3 +399,28 @@ func TestCompareBaselineGate(t *testing.T) {
 		t.Error("a run changed the baseline")
 	}
 }
+
+// TestCompareBaselineRenamedPlanner: a baseline whose planner differs from
+// this run's only in case is refused, not passed: apart, neither would be
+// gated, and the other planner alone would decide the gate.
+func TestCompareBaselineRenamedPlanner(t *testing.T) {
+	dir := t.TempDir()
+	pw, err := os.ReadFile(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.ReplaceAll(pw, []byte(`"projectName": "baseline"`), []byte(`"projectName": "Baseline"`))
+	if err := os.WriteFile(filepath.Join(dir, "renamed.json"), renamed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), pw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := automiumRun(t, dir, nil, "compare", "--snapshot", "base.json", "renamed.json"); got.Code != exitPass {
+		t.Fatalf("the snapshot: exit %d, %s", got.Code, got.Stderr)
+	}
+	got := automiumRun(t, dir, nil, "compare", "--baseline", "base.json", "report.json")
+	if got.Code != exitUsage || !strings.Contains(got.Stderr, `planner "baseline" of this run differs from planner "Baseline" of the baseline only in case`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the renamed planner", got.Code, got.Stderr)
+	}
+}
