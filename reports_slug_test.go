@@ -3,6 +3,7 @@ package automium
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,4 +49,39 @@ func tau2Sim(taskID string, trial int) string {
 
 func jsonString(s string) string {
 	return `"` + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), `"`, `\"`) + `"`
+}
+
+// TestSameRunPartOfAnother: a run written as JSON in parts (as shards
+// split a run; here the fixture without its first spec) and as one JUnit
+// report of all of it would count every test of the part twice: the part
+// holds only some of the JUnit report's tests, so matching whole sets of
+// tests let it through. A report that shares tests with a report of the
+// other reporter, begun then, is the same run, in either order.
+func TestSameRunPartOfAnother(t *testing.T) {
+	lines := strings.Split(string(realPlaywrightReport(t)), "\n")
+	specs := slices.Index(lines, `      "specs": [`)
+	end := specs + slices.Index(lines[specs:], `        },`)
+	if specs < 0 || end <= specs {
+		t.Fatal("the fixture's first spec not found")
+	}
+	part := strings.Join(append(slices.Clip(lines[:specs+1]), lines[end+1:]...), "\n")
+	junit := string(realPlaywrightJUnit(t))
+	pwR := func() ReportReader { return ReportReader{FormatPlaywrightJSON, strings.NewReader(part)} }
+	juR := func() ReportReader { return ReportReader{FormatJUnit, strings.NewReader(junit)} }
+	if got, err := ReadReports(context.Background(), byProjectAndAnnotation, pwR()); err != nil || len(got.Trials) == 0 {
+		t.Fatalf("the part alone: %d trials, %v", len(got.Trials), err)
+	}
+	for _, tt := range []struct {
+		name    string
+		reports []ReportReader
+	}{
+		{"JUnit then the part", []ReportReader{juR(), pwR()}},
+		{"the part then JUnit", []ReportReader{pwR(), juR()}},
+	} {
+		_, err := ReadReports(context.Background(), byProjectAndAnnotation, tt.reports...)
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Field != "reports[1].content" || !strings.Contains(ae.Message, "same run") {
+			t.Errorf("%s: %v; want the same run refused at reports[1].content", tt.name, err)
+		}
+	}
 }
