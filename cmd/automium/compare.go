@@ -271,6 +271,9 @@ func (c *comparer) mapping() (automium.ReportMapping, error) {
 	m.AppID, m.FixtureID = c.o.app, c.o.fixture
 	if c.o.notEvaluable != "" {
 		for _, o := range strings.Split(c.o.notEvaluable, ",") {
+			if strings.TrimSpace(o) == "" {
+				return m, &usageError{fmt.Sprintf("--not-evaluable %s lists an empty outcome; write outcomes separated by single commas, such as error,interrupted, or none", quote(c.o.notEvaluable))}
+			}
 			m.NotEvaluable = append(m.NotEvaluable, automium.Outcome(strings.TrimSpace(o)))
 		}
 	}

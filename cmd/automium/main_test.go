@@ -251,6 +251,7 @@ func TestCompareRefusals(t *testing.T) {
 		{"output onto input", []string{"compare", "--html", "report.json", "report.json"}, []string{"--html report.json is also an input"}},
 		{"output onto a directory", []string{"compare", "--html", "adir", "report.json"}, []string{"--html adir is not a regular file"}},
 		{"output in no directory", []string{"compare", "--html", "nodir/x.html", "report.json"}, []string{"nodir/x.html: cannot be written"}},
+		{"an empty outcome", []string{"compare", "--not-evaluable", "error,", "report.json"}, []string{`--not-evaluable "error," lists an empty outcome`}},
 		{"external app without a fixture", []string{"compare", "--app", "ext:x", "report.json"}, []string{"--fixture: --app and --fixture go together"}},
 		{"planner read from a report", []string{"compare", "bomplanner.json"}, []string{"bomplanner.json at suites[0].specs[0].tests[0]: ", "U+FEFF"}},
 		{"too many files", append([]string{"compare"}, slicesRepeat("report.json", 65)...), []string{"65 report files"}},
