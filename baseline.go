@@ -147,6 +147,19 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 			out.OnlyBaseline = append(out.OnlyBaseline, p.ID)
 		}
 	}
+	// A planner of this run with no baseline, and one of the baseline that
+	// did not run, that differ only in case or character form are one
+	// planner renamed: left apart, neither would be gated, and the gate
+	// would pass without comparing it.
+	if len(out.OnlyCurrent) > 0 && len(out.OnlyBaseline) > 0 {
+		folds := foldsOf(out.OnlyBaseline)
+		for _, id := range out.OnlyCurrent[:min(len(out.OnlyCurrent), maxFoldLookups)] {
+			if twin, ok := folds.twin(id); ok {
+				return BaselineReport{}, newError(CodeInvalidArgument, field("current").dot("planners"), nil,
+					"planner %s of this run differs from planner %s of the baseline only in case or character form, and planner IDs are compared exactly: name the planner as the baseline does, or write a new baseline", echo.Value(id), echo.Value(twin))
+			}
+		}
+	}
 	for _, cur := range in.Current.Planners {
 		b, ok := baseOf[cur.ID]
 		if !ok {

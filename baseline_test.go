@@ -93,6 +93,9 @@ func TestCompareBaselineProblems(t *testing.T) {
 	base := snapshotOfRuns(t, "agent", []int{10, 9}, nil)
 	other := snapshotOfRuns(t, "other", []int{10, 9}, nil)
 	long := snapshotOfRuns(t, strings.Repeat("a", 128), []int{10, 9}, nil)
+	// The same planner renamed only in case: neither side would be gated,
+	// and the gate would pass having compared nothing of it.
+	renamed := snapshotOfRuns(t, "Agent", []int{10, 9}, nil)
 	damaged := base
 	damaged.Counts = append([]JourneyCounts(nil), base.Counts...)
 	damaged.Counts[0].Runs++
@@ -107,6 +110,7 @@ func TestCompareBaselineProblems(t *testing.T) {
 		{"no planner in common", BaselineInput{Baseline: base, Current: other}, errShape{CodeInvalidArgument, "baseline.planners"}},
 		{"damaged baseline", BaselineInput{Baseline: damaged, Current: base}, errShape{CodeInvalidArgument, "baseline.digest"}},
 		{"empty current", BaselineInput{Baseline: base}, errShape{CodeInvalidArgument, "current.format"}},
+		{"planner renamed only in case", BaselineInput{Baseline: base, Current: renamed}, errShape{CodeInvalidArgument, "current.planners"}},
 		{"ID too long", BaselineInput{Baseline: long, Current: long}, errShape{CodeLimitExceeded, "current.planners"}},
 	}
 	for _, tt := range tests {

@@ -351,9 +351,18 @@ func (ps *problems) fixtureOfAppOrExt(at Path, owner reflect.Type, appID, fixtur
 	app := owned().appByID[appID]
 	switch {
 	case appExt && !fixtureExt:
+		// An optional fixture (a report mapping's) may be absent: the
+		// mapping's own check says app and fixture go together.
+		fixture := owned().fixtureByID[fixtureID]
+		if fixture == nil {
+			if fixtureID != "" {
+				ps.add(at, CodeInvalidArgument, nil, "%s is not a fixture; app %s is outside the corpus, so give it a fixture of its own, ext: and a name, such as ext:default", echo.Value(fixtureID), echo.Value(appID))
+			}
+			return nil, false
+		}
 		ps.add(at, CodeFixtureAppMismatch, nil,
 			"fixture %s is the corpus's (of app %s), and app %s is outside the corpus; give your app a fixture of its own, ext: and a name, such as ext:default",
-			echo.Value(fixtureID), owned().fixtureByID[fixtureID].AppID, echo.Value(appID))
+			echo.Value(fixtureID), fixture.AppID, echo.Value(appID))
 		return nil, false
 	case !appExt && app != nil:
 		ps.add(at, CodeFixtureAppMismatch, appFixtureIDs(app.ID),

@@ -337,6 +337,10 @@ func TestExternalAppReports(t *testing.T) {
 		{cmpApp, "ext:default", errShape{CodeFixtureAppMismatch, "mapping.fixtureId"}},
 		{"storefrnt", cmpFixture, errShape{CodeInvalidAppID, "mapping.appId"}},
 		{"Ext:acme", "ext:default", errShape{CodeInvalidAppID, "mapping.appId"}},
+		// An external app without a fixture (optional in a mapping) was a
+		// nil dereference; it is the pair's problem, told at the fixture.
+		{"ext:acme-notes", "", errShape{CodeInvalidArgument, "mapping.fixtureId"}},
+		{"EXT:x", "", errShape{CodeInvalidAppID, "mapping.appId"}},
 	} {
 		bad := in
 		bad.Mapping.AppID, bad.Mapping.FixtureID = tt.app, tt.fixture

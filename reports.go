@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json/jsontext"
 	"io"
@@ -333,8 +334,10 @@ type trialBuilder struct {
 	// runsRead what each report read before it said (sameRun).
 	run      reportRun
 	runsRead []reportRun
-	paths    []Path        // where each trial's test is
-	format   *reportFormat // the format read, for messages
+	// keptRunIDs counts the ids of runsRead, against maxKeptRunIDs.
+	keptRunIDs int
+	paths      []Path        // where each trial's test is
+	format     *reportFormat // the format read, for messages
 	// count, when set, only counts tests as JUnit totals do, with no
 	// mapping: TestRealJUnitReports holds the reader to a producer's header.
 	count *junitTotals
@@ -910,10 +913,15 @@ func newRunKey(titles [32]byte, project string, ordinal int) runKey {
 // timestamp, the same for all). One run written by both reporters is then
 // the same tests, and an instant inside the window.
 type reportRun struct {
-	root     Path
-	keys     []runKey // while the report is read
-	tests    [32]byte // digest of the sorted keys
-	from, to int64    // Unix nanoseconds: a window, or an instant (from == to)
+	root  Path
+	keys  []runKey // while the report is read
+	tests [32]byte // digest of the sorted keys
+	// ids are the keys' first 8 bytes, sorted, kept after the report is
+	// read (up to maxKeptRunIDs over all reports), so that a report that
+	// holds only some of another's tests (the shards of a run written as
+	// JSON, its merged JUnit) is matched too.
+	ids      []uint64
+	from, to int64 // Unix nanoseconds: a window, or an instant (from == to)
 	window   bool
 	// known says the report named every test and its time; unnamed, one
 	// of its tests lacked a title or a zoned time, and the report is never
@@ -962,9 +970,16 @@ func (b *trialBuilder) sameRun() error {
 		h.Write(k[:])
 	}
 	h.Sum(r.tests[:0])
+	if b.keptRunIDs+len(r.keys) <= maxKeptRunIDs {
+		b.keptRunIDs += len(r.keys)
+		r.ids = make([]uint64, len(r.keys))
+		for i, k := range r.keys {
+			r.ids[i] = binary.BigEndian.Uint64(k[:8]) // sorted, as the keys are
+		}
+	}
 	r.keys, r.known = nil, true
 	for _, o := range b.runsRead {
-		if o.window == r.window || o.tests != r.tests {
+		if o.window == r.window || (o.tests != r.tests && !sharesID(o.ids, r.ids)) {
 			continue
 		}
 		w, x := o, r
@@ -973,12 +988,32 @@ func (b *trialBuilder) sameRun() error {
 		}
 		if w.from <= x.from && x.from <= w.to {
 			return newError(CodeInvalidArgument, r.root, nil,
-				"is the same run as %s (the same tests, files, projects and repeats, begun then), written by another reporter; one run counts once: pass one format of each run",
+				"is the same run as %s (the same tests, files, projects and repeats, or some of them, begun then), written by another reporter; one run counts once: pass one format of each run",
 				o.root.String())
 		}
 	}
 	b.runsRead = append(b.runsRead, r)
 	return nil
+}
+
+// maxKeptRunIDs bounds the test keys kept over all the reports of one read
+// for matching a report that holds part of another's run: 8 bytes each, 1.6
+// MB at most. Past it, a report is matched only by all its tests.
+const maxKeptRunIDs = 2 * limit.MaxObservedTrials
+
+// sharesID reports whether two sorted lists have an element in common.
+func sharesID(a, b []uint64) bool {
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] == b[j]:
+			return true
+		case a[i] < b[j]:
+			i++
+		default:
+			j++
+		}
+	}
+	return false
 }
 
 // stripANSI makes a test's error message plain text for triage: it drops the

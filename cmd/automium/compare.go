@@ -201,15 +201,16 @@ func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (i
 	}
 	c.endProgress()
 	planners := c.o.planners
+	var plannerSources []string // where each planner read from the reports is first
 	if len(planners) == 0 {
-		planners, err = plannersOf(imported.Trials)
+		planners, plannerSources, err = plannersOf(imported.Trials, imported.Sources)
 		if err != nil {
 			return exitUsage, err
 		}
 	}
 	report, err := automium.CompareObservedTrials(ctx, automium.CompareObservedTrialsInput{Rows: automium.RowSelection{All: true}, CorpusVersion: automium.CorpusVersion, Planners: planners, Trials: imported.Trials})
 	if err != nil {
-		return exitUsage, placeTrials(err, imported.Sources)
+		return exitUsage, placeTrials(err, imported.Sources, plannerSources)
 	}
 	gate := exitPass
 	var base *baselineResult
@@ -270,6 +271,9 @@ func (c *comparer) mapping() (automium.ReportMapping, error) {
 	m.AppID, m.FixtureID = c.o.app, c.o.fixture
 	if c.o.notEvaluable != "" {
 		for _, o := range strings.Split(c.o.notEvaluable, ",") {
+			if strings.TrimSpace(o) == "" {
+				return m, &usageError{fmt.Sprintf("--not-evaluable %s lists an empty outcome; write outcomes separated by single commas, such as error,interrupted, or none", quote(c.o.notEvaluable))}
+			}
 			m.NotEvaluable = append(m.NotEvaluable, automium.Outcome(strings.TrimSpace(o)))
 		}
 	}
@@ -496,24 +500,32 @@ func (c *comparer) readError(err error) error {
 }
 
 // plannersOf lists the planners of the trials in order of appearance, with
-// vendor and model unspecified: a report names planners by ID only.
-func plannersOf(trials []automium.Trial) ([]automium.PlannerRef, error) {
+// vendor and model unspecified: a report names planners by ID only. It also
+// returns where each is first (sources[i] is trial i's test), so that a
+// problem of a planner no --planner gave is told at a test that names it.
+func plannersOf(trials []automium.Trial, sources []string) ([]automium.PlannerRef, []string, error) {
 	var out []automium.PlannerRef
+	var where []string
 	seen := map[string]bool{}
-	for _, t := range trials {
+	for i, t := range trials {
 		if seen[t.PlannerID] {
 			continue
 		}
 		seen[t.PlannerID] = true
 		if len(out) == limit.MaxPlanners {
-			return nil, &usageError{fmt.Sprintf("the reports name more than %d planners; compare at most %d at once, chosen with --planner (check --planner-from)", limit.MaxPlanners, limit.MaxPlanners)}
+			return nil, nil, &usageError{fmt.Sprintf("the reports name more than %d planners; compare at most %d at once, chosen with --planner (check --planner-from)", limit.MaxPlanners, limit.MaxPlanners)}
 		}
 		out = append(out, automium.PlannerRef{ID: t.PlannerID, Vendor: "unspecified", Model: "unspecified"})
+		src := ""
+		if i < len(sources) {
+			src = sources[i]
+		}
+		where = append(where, src)
 	}
 	if len(out) == 0 {
-		return nil, &usageError{"the reports hold no test that ran (every test was skipped, or there is none); nothing to compare"}
+		return nil, nil, &usageError{"the reports hold no test that ran (every test was skipped, or there is none); nothing to compare"}
 	}
-	return out, nil
+	return out, where, nil
 }
 
 // placedError is a library error about one file: its problems' places are
@@ -527,17 +539,20 @@ func (e *placedError) Error() string { return e.err.Error() }
 
 // placeTrials moves a comparison's problems at trials[i] to the test they
 // came from, in its report.
-func placeTrials(err error, sources []string) error {
+func placeTrials(err error, sources, plannerSources []string) error {
 	var ae *automium.Error
 	if !errors.As(err, &ae) {
 		return err
 	}
-	return &trialsError{err: ae, sources: sources}
+	return &trialsError{err: ae, sources: sources, plannerSources: plannerSources}
 }
 
 type trialsError struct {
 	err     *automium.Error
 	sources []string
+	// plannerSources, when the planners were read from the reports, is
+	// where each is first: planners[i] is no flag the user gave.
+	plannerSources []string
 }
 
 func (e *trialsError) Error() string { return e.err.Error() }
@@ -568,6 +583,9 @@ func (c *comparer) describe(err error) string {
 		c.writeProblems(&b, te.err, func(field string) string {
 			if i, rest, ok := trialIndex(field); ok && i < len(te.sources) {
 				return c.place(te.sources[i]) + rest
+			}
+			if i, ok := plannerIndex(field); ok && i < len(te.plannerSources) && te.plannerSources[i] != "" {
+				return c.place(te.plannerSources[i])
 			}
 			return c.place(field)
 		})
@@ -648,6 +666,7 @@ func (c *comparer) names(msg string) string {
 		{"mapping.appId", "--app"}, {"mapping.fixtureId", "--fixture"}, {"mapping.notEvaluable", "--not-evaluable"},
 		{"add it to planners", "add it with --planner"},
 		{"give appId and fixtureId in the mapping", "give --app and --fixture"},
+		{"appId and fixtureId go together", "--app and --fixture go together"},
 	} {
 		msg = strings.ReplaceAll(msg, f.field, f.flag)
 	}
@@ -672,6 +691,17 @@ func trialIndex(field string) (int, string, bool) {
 		return 0, "", false
 	}
 	return i, "", true
+}
+
+// plannerIndex reads i of planners[i]...
+func plannerIndex(field string) (int, bool) {
+	rest, ok := strings.CutPrefix(field, "planners[")
+	if !ok {
+		return 0, false
+	}
+	n, _, ok := strings.Cut(rest, "]")
+	i, err := strconv.Atoi(n)
+	return i, ok && err == nil && i >= 0
 }
 
 func placeSuffix(field string) string {

@@ -192,6 +192,9 @@ func TestCompareRefusals(t *testing.T) {
 	write("doctype.xml", []byte(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "b">]><testsuites/>`))
 	write("escaped.json", []byte(`{"config":{},"suites":[],"\u0073uites":[]}`))
 	write("notests.json", []byte(`{"config":{},"suites":[]}`))
+	// A planner read from the report, no --planner: its problem is told at
+	// the test that names it, not at a flag the user never gave.
+	write("bomplanner.json", bytes.Replace(pw, []byte(`"projectName": "baseline"`), []byte(`"projectName": "\ufeffbaseline"`), 1))
 	write("\x1b]0;pwned\x07.json", pw[:10])
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
 		t.Fatal(err)
@@ -248,6 +251,9 @@ func TestCompareRefusals(t *testing.T) {
 		{"output onto input", []string{"compare", "--html", "report.json", "report.json"}, []string{"--html report.json is also an input"}},
 		{"output onto a directory", []string{"compare", "--html", "adir", "report.json"}, []string{"--html adir is not a regular file"}},
 		{"output in no directory", []string{"compare", "--html", "nodir/x.html", "report.json"}, []string{"nodir/x.html: cannot be written"}},
+		{"an empty outcome", []string{"compare", "--not-evaluable", "error,", "report.json"}, []string{`--not-evaluable "error," lists an empty outcome`}},
+		{"external app without a fixture", []string{"compare", "--app", "ext:x", "report.json"}, []string{"--fixture: --app and --fixture go together"}},
+		{"planner read from a report", []string{"compare", "bomplanner.json"}, []string{"bomplanner.json at suites[0].specs[0].tests[0]: ", "U+FEFF"}},
 		{"too many files", append([]string{"compare"}, slicesRepeat("report.json", 65)...), []string{"65 report files"}},
 	}
 	if fifo != "" {
@@ -392,5 +398,30 @@ func TestCompareBaselineGate(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "base.json")); !bytes.Equal(now, snap) {
 		t.Error("a run changed the baseline")
+	}
+}
+
+// TestCompareBaselineRenamedPlanner: a baseline whose planner differs from
+// this run's only in case is refused, not passed: apart, neither would be
+// gated, and the other planner alone would decide the gate.
+func TestCompareBaselineRenamedPlanner(t *testing.T) {
+	dir := t.TempDir()
+	pw, err := os.ReadFile(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	renamed := bytes.ReplaceAll(pw, []byte(`"projectName": "baseline"`), []byte(`"projectName": "Baseline"`))
+	if err := os.WriteFile(filepath.Join(dir, "renamed.json"), renamed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), pw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := automiumRun(t, dir, nil, "compare", "--snapshot", "base.json", "renamed.json"); got.Code != exitPass {
+		t.Fatalf("the snapshot: exit %d, %s", got.Code, got.Stderr)
+	}
+	got := automiumRun(t, dir, nil, "compare", "--baseline", "base.json", "report.json")
+	if got.Code != exitUsage || !strings.Contains(got.Stderr, `planner "baseline" of this run differs from planner "Baseline" of the baseline only in case`) {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the renamed planner", got.Code, got.Stderr)
 	}
 }
