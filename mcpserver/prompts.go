@@ -679,7 +679,7 @@ func comparePlannerBackends(ctx context.Context, args map[string]string) (string
 		// characters that JSON writes in six bytes each ('<'), would
 		// outgrow the answer's charge at admission (AnswerBound).
 		for _, pc := range report.Pairs {
-			fmt.Fprintf(&b, "   - %s vs %s: %d shared journeys, minimum detectable effect %.2f, verdict %q\n", echo.Quote(pc.PlannerA), echo.Quote(pc.PlannerB), pc.SharedJourneys, pc.MinDetectableEffect80, pc.Verdict)
+			fmt.Fprintf(&b, "   - %s: %d shared journeys, minimum detectable effect %.2f, verdict %q\n", echo.Msg("%s vs %s", echo.Value(pc.PlannerA), echo.Value(pc.PlannerB)), pc.SharedJourneys, pc.MinDetectableEffect80, pc.Verdict)
 		}
 		b.WriteString("\n")
 	}
