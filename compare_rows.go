@@ -86,7 +86,13 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 			return newError(CodeLimitExceeded, field, nil, "names %d journeys; name at most %d", len(journeys), maxNamedJourneys)
 		}
 		for i, id := range journeys {
-			if !known[id] {
+			switch {
+			case known[id]:
+			case known[journeySlug(id)]:
+				// A producer's own ID (a τ² task, an Inspect sample) that
+				// the report knows by its slug.
+				ps.add(field.at(i), CodeInvalidArgument, nil, "journey %s is in the report as journey ID %s; name it by that ID", echo.Value(id), echo.Value(journeySlug(id)))
+			default:
 				ps.add(field.at(i), CodeInvalidArgument, nil, "journey %s is not in the report; name a journey a planner ran", echo.Value(id))
 			}
 			named[id] = true

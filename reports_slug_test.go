@@ -32,3 +32,32 @@ func TestSlugNeverMerges(t *testing.T) {
 		t.Errorf("one task run twice: %v, %+v", err, got.Trials)
 	}
 }
+
+// TestNamedJourneyBySlug names, for its rows, a journey by the producer's ID
+// the report knows by its slug: the problem gives the journey ID to name.
+func TestNamedJourneyBySlug(t *testing.T) {
+	var sims []string
+	for _, model := range []string{"m1", "m2"} {
+		var s []string
+		for i := range 3 {
+			s = append(s, fmt.Sprintf(`{"task_id":"[billing]Task %d","trial":0,"reward_info":{"reward":1}}`, i))
+		}
+		sims = append(sims, `{"info":{"agent_info":{"llm":"`+model+`"}},"simulations":[`+strings.Join(s, ",")+`]}`)
+	}
+	in := CompareReportsInput{CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "m1", Vendor: "v", Model: "m1"}, {ID: "m2", Vendor: "v", Model: "m2"}},
+		Reports: []ReportContent{{Format: FormatTau2, Content: sims[0]}, {Format: FormatTau2, Content: sims[1]}}, Mapping: tau2Mapping,
+		Journeys: []string{"[billing]Task 1"}}
+	_, err := CompareReports(context.Background(), in)
+	want := fmt.Sprintf(`journeys[0]: journey "[billing]Task 1" is in the report as journey ID %q; name it by that ID`, journeySlug("[billing]Task 1"))
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("%v\nwant it to say %s", err, want)
+	}
+	in.Journeys = []string{journeySlug("[billing]Task 1")}
+	r, err := CompareReports(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := r.Comparison.Planners[0].JourneyRows; len(rows) != 1 || rows[0].JourneyID != in.Journeys[0] {
+		t.Errorf("the named journey's rows: %+v", rows)
+	}
+}
