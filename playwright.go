@@ -165,6 +165,7 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 	pr := &pwRead{b: b, d: d, tags: b.wanted(FromTag), notes: b.wanted(FromAnnotation)}
 	sawSuites := false
 	b.run.window = true
+	pr.lateBytes = 0
 	var started int64
 	startKnown := false
 	if err := d.object(d.root(), func(name string, at docAt) error {
@@ -210,7 +211,37 @@ func (b *trialBuilder) readPlaywright(ctx context.Context, r io.Reader, root Pat
 type pwTitles struct {
 	digest [32]byte
 	known  bool
+	// late, when known is false, is the nearest enclosing suite whose title
+	// was not read yet (a tool that sorts members writes it after the
+	// specs), and rel the titles below that suite down to here: the runs
+	// below wait in late until its title is read.
+	late *pwLate
+	rel  []string
 }
+
+// pwLate holds the runs of a suite whose title comes after them.
+type pwLate struct{ runs []pwRun }
+
+// pwRun is a test run whose title path waits for a suite's title.
+type pwRun struct {
+	rel     []string // the titles below the waiting suite, outermost first
+	project string
+	repeat  int
+	start   int64
+}
+
+// bytes is what a waiting run keeps, against maxLateTitleBytes.
+func (r pwRun) bytes() int {
+	n := len(r.project)
+	for _, x := range r.rel {
+		n += len(x)
+	}
+	return n
+}
+
+// maxLateTitleBytes bounds the titles kept for runs that wait for a suite's
+// title, over one report; past it those runs are unnamed, as before.
+const maxLateTitleBytes = 4 << 20
 
 // pwRead reads one Playwright report's suites into a builder.
 type pwRead struct {
@@ -218,6 +249,30 @@ type pwRead struct {
 	d     *jsonDoc
 	tags  []string // tag names the mapping reads
 	notes []string // annotation types the mapping reads
+	// lateBytes counts the titles kept in pwLate, against maxLateTitleBytes.
+	lateBytes int
+}
+
+// wait keeps a run whose title path is not known yet in its late suite, or
+// names it unnamed when none will know it or the bound is reached.
+func (pr *pwRead) wait(t pwTitles, rel []string, project string, repeat int, start int64) {
+	n := pwRun{rel: rel, project: project}.bytes()
+	if t.late == nil || pr.lateBytes+n > maxLateTitleBytes {
+		pr.b.runTest(runKey{}, start, false)
+		return
+	}
+	pr.lateBytes += n
+	t.late.runs = append(t.late.runs, pwRun{rel: rel, project: project, repeat: repeat, start: start})
+}
+
+// below is the titles of a child of a suite whose own title is s (read) and
+// whose parent's titles are parent.
+func below(parent pwTitles, s string) pwTitles {
+	t := pwTitles{digest: titleStep(parent.digest, s), known: parent.known}
+	if !parent.known && parent.late != nil {
+		t.late, t.rel = parent.late, append(slices.Clip(parent.rel), s)
+	}
+	return t
 }
 
 func (pr *pwRead) suite(at docAt, depth int, parent pwTitles) error {
@@ -226,16 +281,20 @@ func (pr *pwRead) suite(at docAt, depth int, parent pwTitles) error {
 	}
 	d := pr.d
 	// The reporter writes a suite's title first; a title that comes after
-	// its specs or suites leaves their runs unnamed across formats.
-	var titles pwTitles
-	return d.object(at, func(name string, at docAt) error {
+	// its specs or suites (members sorted by a tool) makes their runs wait
+	// for it in late, and a suite with no title leaves them unnamed.
+	late := &pwLate{}
+	titles := pwTitles{late: late}
+	titled := false
+	var title string
+	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "title":
 			if d.dec.PeekKind() != '"' {
 				return d.skip(at)
 			}
 			s, err := d.str(at)
-			titles = pwTitles{digest: titleStep(parent.digest, s), known: parent.known}
+			titles, titled, title = below(parent, s), true, s
 			return err
 		case "specs":
 			return d.array(at, func(_ int, at docAt) error { return pr.spec(at, titles) })
@@ -244,6 +303,22 @@ func (pr *pwRead) suite(at docAt, depth int, parent pwTitles) error {
 		}
 		return d.skip(at)
 	})
+	for _, r := range late.runs {
+		switch {
+		case titled && parent.known:
+			digest := titleStep(parent.digest, title)
+			for _, x := range r.rel {
+				digest = titleStep(digest, x)
+			}
+			pr.b.runTest(newRunKey(digest, r.project, r.repeat), r.start, true)
+		case titled:
+			pr.lateBytes -= r.bytes() // counted again by wait, with the title
+			pr.wait(parent, append([]string{title}, r.rel...), r.project, r.repeat, r.start)
+		default:
+			pr.b.runTest(runKey{}, r.start, false)
+		}
+	}
+	return err
 }
 
 // spec reads one spec. Its tags may come after its tests, so its tests wait
@@ -253,8 +328,9 @@ func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 	var tests []*testRecord
 	var tags [][2]string // (name, value) of the tags the mapping reads
 	var id string
-	var titled bool
+	var titled, specTitled bool
 	var titles [32]byte
+	var specTitle string
 	err := d.object(at, func(name string, at docAt) error {
 		switch name {
 		case "title":
@@ -263,6 +339,7 @@ func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 			}
 			s, err := d.str(at)
 			titles, titled = titleStep(suite.digest, s), suite.known
+			specTitle, specTitled = s, true
 			return err
 		case "id":
 			s, err := d.str(at)
@@ -308,7 +385,14 @@ func (pr *pwRead) spec(at docAt, suite pwTitles) error {
 		if !started {
 			start = math.MaxInt64
 		}
-		pr.b.runTest(newRunKey(titles, t.project, repeat[t.project]), start, titled)
+		switch {
+		case titled:
+			pr.b.runTest(newRunKey(titles, t.project, repeat[t.project]), start, true)
+		case specTitled:
+			pr.wait(suite, append(slices.Clip(suite.rel), specTitle), t.project, repeat[t.project], start)
+		default:
+			pr.b.runTest(runKey{}, start, false)
+		}
 		for _, tg := range tags {
 			t.keep(string(FromTag)+"\x00"+tg[0], tg[1])
 		}

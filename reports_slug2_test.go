@@ -1,7 +1,9 @@
 package automium
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -82,6 +84,42 @@ func TestSameRunPartOfAnother(t *testing.T) {
 		var ae *Error
 		if !errors.As(err, &ae) || ae.Field != "reports[1].content" || !strings.Contains(ae.Message, "same run") {
 			t.Errorf("%s: %v; want the same run refused at reports[1].content", tt.name, err)
+		}
+	}
+}
+
+// TestSameRunMembersSorted: a JSON report whose members a tool sorted (jq
+// -S: a suite's title after its specs and suites, a spec's after its tests)
+// names its tests as the reporter's order does, so the JUnit report of the
+// same run is still refused; before, its runs were unnamed and every test
+// counted twice.
+func TestSameRunMembersSorted(t *testing.T) {
+	var doc any
+	if err := json.Unmarshal(realPlaywrightReport(t), &doc); err != nil {
+		t.Fatal(err)
+	}
+	sorted, err := json.Marshal(doc) // encoding/json writes map keys sorted
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Index(sorted, []byte(`"specs"`)) > bytes.Index(sorted, []byte(`"title"`)) {
+		t.Fatal("the sorted report does not put a suite's specs before its title")
+	}
+	pw := func(b []byte) ReportReader { return ReportReader{FormatPlaywrightJSON, bytes.NewReader(b)} }
+	ju := func() ReportReader { return ReportReader{FormatJUnit, bytes.NewReader(realPlaywrightJUnit(t))} }
+	want, err := ReadReports(context.Background(), byProjectAndAnnotation, pw(realPlaywrightReport(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadReports(context.Background(), byProjectAndAnnotation, pw(sorted))
+	if err != nil || len(got.Trials) != len(want.Trials) {
+		t.Fatalf("the sorted report alone: %d trials, %v; want %d", len(got.Trials), err, len(want.Trials))
+	}
+	for _, order := range [][]ReportReader{{pw(sorted), ju()}, {ju(), pw(sorted)}} {
+		_, err := ReadReports(context.Background(), byProjectAndAnnotation, order...)
+		var ae *Error
+		if !errors.As(err, &ae) || ae.Field != "reports[1].content" || !strings.Contains(ae.Message, "same run") {
+			t.Errorf("%v; want the same run refused at reports[1].content", err)
 		}
 	}
 }
