@@ -82,7 +82,7 @@ var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/transport/ht
 var fileOwners = map[string][]string{
 	"cmd/automium/": {"CreateTemp", "ErrNotExist", "ErrPermission", "FileInfo", "ModeDevice", "ModeNamedPipe",
 		"O_NONBLOCK", "O_RDONLY", "OpenFile", "PathError", "Remove", "Rename", "SameFile", "Stat"},
-	"binding/boltstore/": {"FileMode", "O_CREATE", "O_EXCL", "O_NONBLOCK", "O_RDONLY", "O_RDWR", "OpenFile", "Remove", "Stat"},
+	"binding/boltstore/": {"FileMode", "O_CREATE", "O_EXCL", "O_RDWR", "Open", "OpenFile", "Remove", "Stat"},
 }
 
 var (

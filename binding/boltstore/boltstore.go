@@ -194,7 +194,7 @@ func Create(path string, opts *Options) (*Store, error) {
 		if err != nil {
 			return err
 		}
-		return m.Put(manifestKey, s.encodeManifest(manifest{Tx: uint64(tx.ID())}))
+		return m.Put(manifestKey, s.encodeManifest(manifest{}))
 	}); err != nil {
 		db.Close()
 		os.Remove(path)
@@ -223,7 +223,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	case !info.Mode().IsRegular():
 		return nil, unavailable("boltstore: %q is not a regular file, so it is not a step store", path)
 	}
-	if err := checkFile(path); err != nil {
+	if err := checkFile(path, info.Size()); err != nil {
 		return nil, damaged(path, err.Error())
 	}
 	var file *os.File
@@ -295,13 +295,8 @@ type record struct {
 }
 
 // manifest is what the store holds in all, with its checksum: the runs, the
-// sum of their positions and the XOR of their records' checksums, and the
-// bbolt transaction that wrote it. Every committed transaction writes the
-// manifest, so it is always the current meta page's: a leaf page of an
-// older state put back (manifest and records alike, consistent with each
-// other) is found by its older transaction.
+// sum of their positions and the XOR of their records' checksums.
 type manifest struct {
-	Tx      uint64 `json:"tx"`
 	Runs    uint64 `json:"runs"`
 	Steps   uint64 `json:"steps"`
 	Records string `json:"records"`
@@ -340,7 +335,7 @@ func (s *Store) recordSum(runID []byte, next int, planID string) []byte {
 }
 
 func (s *Store) manifestSum(m manifest) []byte {
-	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Tx, 10)), []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
+	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
 }
 
 func (s *Store) encodeRecord(runID []byte, p binding.Position) []byte {
@@ -393,14 +388,6 @@ func (s *Store) readManifest(tx *bolt.Tx) (manifest, error) {
 	}
 	if _, err := hex.DecodeString(m.Records); err != nil || m.Sum != s.label(s.manifestSum(m)) {
 		return manifest{}, errors.New("the checksum of the store's manifest does not match it (a damaged manifest, or a store written with another key)")
-	}
-	// A read sees the last commit's transaction; a write is the next one.
-	current := uint64(tx.ID())
-	if tx.Writable() {
-		current--
-	}
-	if m.Tx != current {
-		return manifest{}, fmt.Errorf("the store's manifest was written by transaction %d, but the file's last is %d: part of the file is an older copy", m.Tx, current)
 	}
 	return m, nil
 }
@@ -532,7 +519,7 @@ func (s *Store) Advance(runID string, from binding.Position, planID string) (boo
 			xorInto(records, old)
 		}
 		xorInto(records, s.recordSum(k, next.Next, next.PlanID))
-		m.Records, m.Steps, m.Tx = hex.EncodeToString(records), m.Steps+1, uint64(tx.ID())
+		m.Records, m.Steps = hex.EncodeToString(records), m.Steps+1
 		if err := tx.Bucket(recordsBucket).Put(k, s.encodeRecord(k, next)); err != nil {
 			return err
 		}
@@ -628,27 +615,15 @@ func guard(fn func() error) (err error) {
 // damaged newest one would silently roll the store back one transaction;
 // and a high-water mark past the end of a truncated file would make bbolt
 // read unmapped memory.
-//
-// The file is opened without blocking and checked again once open: a FIFO
-// put in its place after Open's Stat would otherwise block the open until a
-// writer came.
-func checkFile(path string) error {
-	f, err := os.OpenFile(path, checkOpenFlags, 0)
+func checkFile(path string, size int64) error {
+	if size == 0 {
+		return errors.New("the file is empty (truncated, or created but never initialized)")
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !info.Mode().IsRegular() {
-		return errors.New("it is no longer a regular file (replaced while it was opened)")
-	}
-	size := info.Size()
-	if size == 0 {
-		return errors.New("the file is empty (truncated, or created but never initialized)")
-	}
 	m0, err := readMeta(f, 0, 0)
 	if err != nil {
 		return fmt.Errorf("meta page 0 is damaged: %w", err)
