@@ -224,7 +224,7 @@ func TestPlaywrightExportRealTools(t *testing.T) {
 			}
 			scripted := automium.PlannerRef{ID: "scripted", Vendor: "automium", Model: automium.PlaywrightSpecVersion}
 			cmpRes, err := automium.ComparePlaywrightReport(ctx, automium.ComparePlaywrightReportInput{
-				CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{scripted}, Report: raw, Mapping: spec.Mapping})
+				CorpusVersion: automium.CorpusVersion, Planners: []automium.PlannerRef{scripted}, Report: raw, Mapping: spec.Mapping, Rows: automium.RowSelection{All: true}})
 			if err != nil {
 				t.Fatal(err)
 			}

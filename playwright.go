@@ -642,6 +642,9 @@ type ComparePlaywrightReportInput struct {
 	Planners      []PlannerRef  `json:"planners" jsonschema:"the planners the report's tests name, 1 to 16, each with id, vendor and model and a unique id; reported in this order" validate:"required,min=1,max=16,dive"`
 	Report        string        `json:"report" jsonschema:"the content of the JSON reporter's output (not a file name), at most 8 MiB" validate:"required,max_playwright_report_bytes"`
 	Mapping       ReportMapping `json:"mapping" jsonschema:"where planner and journey are" validate:"required"`
+	// Rows selects the per-journey rows the comparison carries, as in
+	// [CompareObservedTrialsInput]; the zero value is the summary.
+	Rows RowSelection `json:"-"`
 }
 
 // ComparePlaywrightReport reads the report's content with
@@ -678,7 +681,7 @@ func ComparePlaywrightReport(ctx context.Context, in ComparePlaywrightReportInpu
 		return ReportsComparison{}, err
 	}
 	read, paths := b.out, b.paths
-	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: read.Trials})
+	report, err := CompareObservedTrials(ctx, CompareObservedTrialsInput{CorpusVersion: in.CorpusVersion, Planners: in.Planners, Trials: read.Trials, Rows: in.Rows})
 	if err != nil {
 		// A trial's members have no counterpart of the same name in its
 		// test, so the test's path alone says where to look, and the
