@@ -87,6 +87,7 @@ type BaselinePlanner struct {
 	Regressed  []string         `json:"regressed"`  // journeys with significantly fewer first-attempt passes (Fisher p ≤ 0.05)
 	Fixed      []string         `json:"fixed"`      // journeys with significantly more
 	NewlyFlaky []string         `json:"newlyFlaky"` // journeys whose runs are mixed now and were not in the baseline
+	Missing    []string         `json:"missing"`    // journeys the baseline evaluated and this run did not: they fail the gate
 	Pair       PairedComparison `json:"pair"`
 }
 
@@ -99,7 +100,12 @@ type BaselinePlanner struct {
 // Both snapshots are checked as [ReadCountsSnapshot] checks them (a snapshot
 // built by hand with a wrong digest is refused), must be of one corpus
 // version and share at least one planner; Margin must be 0 or in (0, 1).
-// Planners in one snapshot only are listed, not compared. The report's
+// Planners in this run only are listed, not compared. What the baseline
+// evaluated and this run did not fails the gate, under either rule: a planner
+// of the baseline that did not run, and a journey the baseline evaluated that
+// has no evaluable run now. Otherwise a run that dropped its failing journeys,
+// or a planner, would pass; a team that means to drop them writes a new
+// baseline. The report's
 // Comparison holds each planner's whole [ComparisonReport], for rendering; it
 // is not part of the JSON.
 //
@@ -176,6 +182,9 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 		out.Planners = append(out.Planners, bp)
 		out.Comparison = append(out.Comparison, report)
 	}
+	if len(out.OnlyBaseline) > 0 {
+		out.Pass = false
+	}
 	if len(out.Planners) == 0 {
 		return BaselineReport{}, newError(CodeInvalidArgument, field("baseline").dot("planners"), namedPlannerIDs(in.Current.Planners),
 			"share no planner with this run; a baseline is an earlier run of the same planner IDs, so write one from a run of these planners")
@@ -230,8 +239,14 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 	pair := report.Pairs[0]
 	bp := BaselinePlanner{
 		PlannerID: cur.ID, BaselineID: baseID, Pair: pair,
-		Regressed: []string{}, Fixed: []string{}, NewlyFlaky: []string{},
+		Regressed: []string{}, Fixed: []string{}, NewlyFlaky: []string{}, Missing: []string{},
 	}
+	for id, c := range baseRows {
+		if c.Runs > 0 && (curRows[id] == nil || curRows[id].Runs == 0) {
+			bp.Missing = append(bp.Missing, id)
+		}
+	}
+	slices.Sort(bp.Missing)
 	for _, row := range pair.Journeys {
 		switch row.Flag {
 		case FlagRegressed:
@@ -268,6 +283,10 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 	default:
 		bp.Pass = true
 		bp.Reason = "not decisively worse than the baseline (" + string(bp.Verdict) + "): " + pair.Reason
+	}
+	if n := len(bp.Missing); n > 0 {
+		bp.Pass = false
+		bp.Reason = fmt.Sprintf("this run has no evaluable run of %d journey%s the baseline evaluated, so they are not compared; run them, or write a new baseline without them. Otherwise %s", n, plural(n), bp.Reason)
 	}
 	slices.Sort(bp.NewlyFlaky)
 	return bp, report, nil

@@ -79,7 +79,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 		for _, l := range []struct {
 			what string
 			ids  []string
-		}{{"regressed on", p.Regressed}, {"became flaky on", p.NewlyFlaky}} {
+		}{{"did not run", p.Missing}, {"regressed on", p.Regressed}, {"became flaky on", p.NewlyFlaky}} {
 			if len(l.ids) == 0 {
 				continue
 			}
@@ -113,7 +113,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 	}
 	var tail []string
 	if n := len(r.OnlyBaseline); n > 0 {
-		tail = append(tail, fmt.Sprintf("%d planner%s of the baseline did not run this time", n, plural(n)))
+		tail = append(tail, fmt.Sprintf("%d planner%s of the baseline did not run this time, which fails the gate (run %s, or write a new baseline)", n, plural(n), themIt(n)))
 	}
 	if n := len(r.OnlyCurrent); n > 0 {
 		tail = append(tail, fmt.Sprintf("%d planner%s of this run %s no baseline", n, plural(n), has(n)))

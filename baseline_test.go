@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,6 +123,84 @@ func TestCompareBaselineProblems(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, errShape{e.Code, e.Field}); diff != "" {
 				t.Errorf("error (-want +got):\n%s\n%v", diff, err)
+			}
+		})
+	}
+}
+
+// snapshotOfCounts is the snapshot of an observed comparison of counts.
+func snapshotOfCounts(t *testing.T, planners []string, counts []JourneyCounts) CountsSnapshot {
+	t.Helper()
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Counts: counts}
+	for _, id := range planners {
+		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
+	}
+	r, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SnapshotOf(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// A run that did not evaluate what its baseline evaluated fails the gate:
+// dropping the journeys that fail, or a planner, must not pass a CI job.
+func TestBaselineFailsOnWhatDidNotRun(t *testing.T) {
+	row := func(planner, journey string, runs, firstPasses, notEvaluable int) JourneyCounts {
+		return JourneyCounts{PlannerID: planner, AppID: "storefront", JourneyID: journey,
+			Runs: runs, Passes: firstPasses, FirstAttemptPasses: firstPasses, NotEvaluable: notEvaluable}
+	}
+	agentRows := []JourneyCounts{row("agent", "j00", 10, 10, 0), row("agent", "j01", 10, 10, 0), row("agent", "j02", 10, 0, 0)}
+	base := snapshotOfCounts(t, []string{"agent"}, agentRows)
+	tests := []struct {
+		name        string
+		baseline    CountsSnapshot
+		current     CountsSnapshot
+		wantPass    bool
+		wantMissing []string
+		wantOnly    []string
+	}{
+		{"same run", base, base, true, []string{}, []string{}},
+		{"the failing journey dropped", base,
+			snapshotOfCounts(t, []string{"agent"}, agentRows[:2]), false, []string{"j02"}, []string{}},
+		{"a journey not evaluable now", base,
+			snapshotOfCounts(t, []string{"agent"}, []JourneyCounts{agentRows[0], agentRows[1], row("agent", "j02", 0, 0, 10)}), false, []string{"j02"}, []string{}},
+		{"a journey new in this run", base,
+			snapshotOfCounts(t, []string{"agent"}, append(slices.Clone(agentRows), row("agent", "j03", 10, 10, 0))), true, []string{}, []string{}},
+		{"a journey the baseline could not evaluate", snapshotOfCounts(t, []string{"agent"}, append(slices.Clone(agentRows), row("agent", "j03", 0, 0, 10))),
+			base, true, []string{}, []string{}},
+		{"a planner dropped", snapshotOfCounts(t, []string{"agent", "other"}, append(slices.Clone(agentRows), row("other", "j00", 10, 10, 0))),
+			base, false, []string{}, []string{"other"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CompareBaseline(context.Background(), BaselineInput{Baseline: tt.baseline, Current: tt.current})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Pass != tt.wantPass {
+				t.Errorf("pass = %v, want %v (%s)", got.Pass, tt.wantPass, got.Planners[0].Reason)
+			}
+			if diff := cmp.Diff(tt.wantMissing, got.Planners[0].Missing); diff != "" {
+				t.Errorf("missing (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.wantOnly, got.OnlyBaseline); diff != "" {
+				t.Errorf("only in the baseline (-want +got):\n%s", diff)
+			}
+			var md strings.Builder
+			if err := WriteBaselineMarkdown(&md, &got); err != nil {
+				t.Fatal(err)
+			}
+			if failed := strings.HasPrefix(md.String(), "## Gate **failed**"); failed == tt.wantPass {
+				t.Errorf("the Markdown's decision disagrees with pass %v:\n%s", tt.wantPass, md.String())
+			}
+			for _, id := range tt.wantMissing {
+				if !strings.Contains(md.String(), "did not run: `"+id+"`") {
+					t.Errorf("the Markdown does not name %s as not run:\n%s", id, md.String())
+				}
 			}
 		})
 	}

@@ -386,6 +386,14 @@ func plural(n int) string {
 	return "s"
 }
 
+// themIt is the pronoun "it" or "them" standing for n things.
+func themIt(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
 // has is the verb "has" or "have" agreeing with a count of n.
 func has(n int) string {
 	if n == 1 {

@@ -360,9 +360,10 @@ var (
 
 // A CI job's gate from two nights' Playwright reports: each planner of
 // tonight's run against its own run of the earlier night, kept as a
-// snapshot. The baseline build holds; challenger did not run tonight, and
-// candidate runs for the first time, so neither is gated. The Markdown is
-// what the job writes to its summary.
+// snapshot. The baseline build holds, and candidate runs for the first time,
+// so it is not gated; but challenger did not run tonight, which fails the gate:
+// a run that drops a planner or a journey is not evidence that nothing got
+// worse. The Markdown is what the job writes to its summary.
 func ExampleWriteBaselineMarkdown() {
 	_, earlier := nightlyRun("testdata/playwright/report.json", baselineBuild, challengerBuild)
 	_, tonight := nightlyRun("testdata/playwright/team-report.json", baselineBuild, candidateBuild)
@@ -374,7 +375,7 @@ func ExampleWriteBaselineMarkdown() {
 		panic(err)
 	}
 	// Output:
-	// ## Gate passed: not decisively worse
+	// ## Gate **failed**: not decisively worse
 	//
 	// Each planner against its own earlier run (the baseline snapshot), by first-attempt pass rate over the journeys both runs have.
 	//
@@ -382,7 +383,7 @@ func ExampleWriteBaselineMarkdown() {
 	// |---|---|---|---|---|---|---|
 	// | `baseline` | pass | indistinguishable | +0.22 [−0.52, +0.96] over 3 | 0 | 0 | 0 |
 	//
-	// 1 planner of the baseline did not run this time; 1 planner of this run has no baseline.
+	// 1 planner of the baseline did not run this time, which fails the gate (run it, or write a new baseline); 1 planner of this run has no baseline.
 	//
 	// Flags are per-journey Fisher tests at 0.05 without correction: a screen, not a verdict. The gate decides on the mean over journeys.
 }
@@ -401,9 +402,9 @@ func ExampleWriteBaselineHTML() {
 		panic(err)
 	}
 	html := page.String()
-	fmt.Println(strings.HasPrefix(html, "<!DOCTYPE html>"), strings.Contains(html, "Gate passed"), "scripts:", strings.Count(html, "<script"))
+	fmt.Println(strings.HasPrefix(html, "<!DOCTYPE html>"), strings.Contains(html, "Gate failed"), strings.Contains(html, "did not run"), "scripts:", strings.Count(html, "<script"))
 	// Output:
-	// true true scripts: 0
+	// true true true scripts: 0
 }
 
 // Counts gathered elsewhere (say, rows of the SQL in docs/scale.md) made a

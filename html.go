@@ -130,7 +130,7 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 	}
 	var notes []string
 	if n := len(b.OnlyBaseline); n > 0 {
-		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of the baseline did not run this time")
+		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of the baseline did not run this time, which fails the gate (run "+themIt(n)+", or write a new baseline)")
 	}
 	if n := len(b.OnlyCurrent); n > 0 {
 		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of this run "+has(n)+" no baseline")
@@ -144,6 +144,9 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 			failed += b2i(!p.Pass)
 		}
 		lead.Text = strconv.Itoa(failed) + " of " + strconv.Itoa(len(b.Planners)) + " planners fail the gate (" + g.Rule + ")."
+		if n := len(b.OnlyBaseline); n > 0 {
+			lead.Text += " " + strconv.Itoa(n) + " planner" + plural(n) + " of the baseline did not run."
+		}
 	}
 	if len(r.Pairs) == 0 {
 		v.Headline = nil // "nothing to compare it with": its baseline is

@@ -86,7 +86,7 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
 	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
 	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
-	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse")
+	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse or did not run a planner or journey the baseline evaluated")
 	fs.Float64Var(&o.marginPoints, "margin", 0, "with --baseline, a non-inferiority margin in percentage `POINTS`: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
 	help := fs.Bool("h", false, "print this help")
 

@@ -366,6 +366,19 @@ func TestCompareBaselineGate(t *testing.T) {
 			t.Errorf("the summary does not name gate-journey-%d:\n%s", j, got.Stdout)
 		}
 	}
+	// A run that leaves a journey out is not evidence that it still
+	// passes: the gate fails and names it.
+	var dropped []string
+	for _, line := range strings.SplitAfter(string(junitRun(func(int) int { return 10 })), "\n") {
+		if !strings.Contains(line, `value="gate-journey-3"`) {
+			dropped = append(dropped, line)
+		}
+	}
+	write("dropped.xml", []byte(strings.Join(dropped, "")))
+	if got := automiumRun(t, dir, nil, args("--baseline", "base.json", "dropped.xml")...); got.Code != exitFail ||
+		!strings.Contains(got.Stdout, "did not run: `gate-journey-3`") || got.Stderr != "" {
+		t.Errorf("a run without gate-journey-3: %+v", got)
+	}
 	if strings.Contains(got.Stdout, "regressed on: `gate-journey-7`") || strings.Contains(got.Stdout, ", `gate-journey-7`") {
 		t.Errorf("the summary names the unchanged gate-journey-7 as regressed:\n%s", got.Stdout)
 	}
