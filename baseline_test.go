@@ -26,15 +26,7 @@ func snapshotOfRuns(t *testing.T, id string, passes, rescued []int) CountsSnapsh
 			in.Trials = append(in.Trials, tr)
 		}
 	}
-	r, err := CompareObservedTrials(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := SnapshotOf(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return snapshotOfInput(t, in)
 }
 
 func TestCompareBaseline(t *testing.T) {
@@ -135,15 +127,7 @@ func snapshotOfCounts(t *testing.T, planners []string, counts []JourneyCounts) C
 	for _, id := range planners {
 		in.Planners = append(in.Planners, PlannerRef{ID: id, Vendor: "v", Model: "m"})
 	}
-	r, err := CompareObservedTrials(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := SnapshotOf(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return snapshotOfInput(t, in)
 }
 
 // A run that did not evaluate what its baseline evaluated fails the gate:
@@ -204,4 +188,18 @@ func TestBaselineFailsOnWhatDidNotRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// snapshotOfInput is the snapshot of the observed comparison of in.
+func snapshotOfInput(t *testing.T, in CompareObservedTrialsInput) CountsSnapshot {
+	t.Helper()
+	r, err := CompareObservedTrials(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := SnapshotOf(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

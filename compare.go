@@ -633,15 +633,8 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
-	plan.journeyIDs = make([]string, 0, len(firstJourney))
-	for id := range firstJourney {
-		plan.journeyIDs = append(plan.journeyIDs, id)
-	}
-	slices.Sort(plan.journeyIDs)
-	journeyIndex := make(map[string]int, len(plan.journeyIDs))
-	for j, id := range plan.journeyIDs {
-		journeyIndex[id] = j
-	}
+	var journeyIndex map[string]int
+	plan.journeyIDs, journeyIndex = sortedJourneys(firstJourney)
 	plan.journeyApps = make([]string, len(plan.journeyIDs))
 	ranIt := make([]bool, len(in.Planners)*len(plan.journeyIDs)) // [planner·J + journey]: an evaluable run
 	for i := range in.Trials {

@@ -267,15 +267,8 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 	if err := ps.err(); err != nil {
 		return nil, err
 	}
-	plan.journeyIDs = make([]string, 0, len(firstJourney))
-	for id := range firstJourney {
-		plan.journeyIDs = append(plan.journeyIDs, id)
-	}
-	slices.Sort(plan.journeyIDs)
-	journeyIndex := make(map[string]int, len(plan.journeyIDs))
-	for j, id := range plan.journeyIDs {
-		journeyIndex[id] = j
-	}
+	var journeyIndex map[string]int
+	plan.journeyIDs, journeyIndex = sortedJourneys(firstJourney)
 	plan.journeyApps = make([]string, len(plan.journeyIDs))
 	ranIt := make([]bool, len(in.Planners)*len(plan.journeyIDs))
 	for i := range in.Counts {
@@ -324,4 +317,19 @@ func countProblems(ps *problems, at Path, c *JourneyCounts) {
 	if c.Recovered > c.RecoveryTriggered {
 		ps.add(at.dot("recovered"), CodeInvalidArgument, nil, "is %d, more than the %d runs that triggered recovery; a run can only recover when recovery was triggered", c.Recovered, c.RecoveryTriggered)
 	}
+}
+
+// sortedJourneys is the journey IDs of a comparison's input in order, and
+// each one's index in it: the columns of the planner × journey table.
+func sortedJourneys[V any](seen map[string]V) ([]string, map[string]int) {
+	ids := make([]string, 0, len(seen))
+	for id := range seen {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	index := make(map[string]int, len(ids))
+	for j, id := range ids {
+		index[id] = j
+	}
+	return ids, index
 }
