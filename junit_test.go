@@ -297,13 +297,9 @@ func TestRealJUnitReports(t *testing.T) {
 	}
 
 	// pytest: 6 tests; baseline fails remove, challenger errors in remove's
-	// fixture (not evaluable by default) and skips the checkout.
+	// fixture and skips the checkout. The fixture's <error> is a failure by
+	// default (no mapping hides a regression) and not evaluable on request.
 	data, err := os.ReadFile(filepath.Join(dir, "pytest.xml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := ReportMapping{Planner: ReportSource{From: FromAnnotation, Name: "planner"}, Journey: ReportSource{From: FromAnnotation, Name: "journey"}}
-	got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,25 +308,50 @@ func TestRealJUnitReports(t *testing.T) {
 		Passed, NotEvaluable bool
 		Tokens               int
 	}
-	var outcomes []outcome
-	for _, tr := range got.Trials {
-		outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Passed, tr.NotEvaluable, tr.InputTokens + tr.OutputTokens})
-		if tr.LatencyUnknown || tr.TokensUnknown != tr.NotEvaluable || tr.Attempts != 1 {
-			t.Errorf("trial %+v: want a latency, one attempt, and tokens unless its fixture errored before the test recorded them", tr)
-		}
+	tests := []struct {
+		name         string
+		notEvaluable []Outcome
+		errored      outcome
+		wantNotEval  int
+	}{
+		{"default", nil, outcome{"challenger", "storefront-remove-cart-item", false, false, 0}, 0},
+		{"error on request", []Outcome{OutcomeError}, outcome{"challenger", "storefront-remove-cart-item", false, true, 0}, 1},
 	}
-	want := []outcome{
-		{"baseline", "storefront-search-add-to-cart", true, false, 1050},
-		{"baseline", "storefront-remove-cart-item", false, false, 1050},
-		{"baseline", "storefront-checkout-saved-address", true, false, 1050},
-		{"challenger", "storefront-search-add-to-cart", true, false, 1050},
-		{"challenger", "storefront-remove-cart-item", false, true, 0},
-	}
-	if diff := cmp.Diff(want, outcomes); diff != "" {
-		t.Errorf("pytest trials (-want +got):\n%s", diff)
-	}
-	if got.Skipped != 1 || got.NotEvaluable != 1 {
-		t.Errorf("skipped %d, not evaluable %d; want 1 and 1", got.Skipped, got.NotEvaluable)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := ReportMapping{
+				Planner:      ReportSource{From: FromAnnotation, Name: "planner"},
+				Journey:      ReportSource{From: FromAnnotation, Name: "journey"},
+				NotEvaluable: tc.notEvaluable,
+			}
+			got, err := TrialsFromJUnitReport(ctx, bytes.NewReader(data), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var outcomes []outcome
+			for _, tr := range got.Trials {
+				outcomes = append(outcomes, outcome{tr.PlannerID, tr.JourneyID, tr.Passed, tr.NotEvaluable, tr.InputTokens + tr.OutputTokens})
+				// Only the test whose fixture errored, before the test body
+				// recorded its tokens, has them unknown.
+				fixtureErrored := tr.PlannerID == "challenger" && tr.JourneyID == "storefront-remove-cart-item"
+				if tr.LatencyUnknown || tr.TokensUnknown != fixtureErrored || tr.Attempts != 1 {
+					t.Errorf("trial %+v: want a latency, one attempt, and tokens unless its fixture errored before the test recorded them", tr)
+				}
+			}
+			want := []outcome{
+				{"baseline", "storefront-search-add-to-cart", true, false, 1050},
+				{"baseline", "storefront-remove-cart-item", false, false, 1050},
+				{"baseline", "storefront-checkout-saved-address", true, false, 1050},
+				{"challenger", "storefront-search-add-to-cart", true, false, 1050},
+				tc.errored,
+			}
+			if diff := cmp.Diff(want, outcomes); diff != "" {
+				t.Errorf("pytest trials (-want +got):\n%s", diff)
+			}
+			if got.Skipped != 1 || got.NotEvaluable != tc.wantNotEval {
+				t.Errorf("skipped %d, not evaluable %d; want 1 and %d", got.Skipped, got.NotEvaluable, tc.wantNotEval)
+			}
+		})
 	}
 }
 
