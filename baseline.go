@@ -166,6 +166,9 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 			}
 		}
 	}
+	if err := journeyAppProblems(&in.Baseline, &in.Current, baseOf); err != nil {
+		return BaselineReport{}, err
+	}
 	for _, cur := range in.Current.Planners {
 		b, ok := baseOf[cur.ID]
 		if !ok {
@@ -191,6 +194,42 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 	}
 	return out, nil
 }
+
+// journeyAppProblems refuses a journey of a planner that is on one app in
+// the baseline and on another in this run: the journey moved (or --app
+// changed), so its runs are not runs of one journey, and comparing them would
+// say nothing true. Each such row is a problem at this run's row, naming the
+// baseline's row; at most maxShownAppProblems are listed.
+func journeyAppProblems(base, cur *CountsSnapshot, baseOf map[string]int) error {
+	type key struct{ planner, journey string }
+	where := make(map[key]int, len(base.Counts))
+	for i, c := range base.Counts {
+		where[key{c.PlannerID, c.JourneyID}] = i
+	}
+	var ps []Problem
+	for i, c := range cur.Counts {
+		if _, ok := baseOf[c.PlannerID]; !ok {
+			continue
+		}
+		j, ok := where[key{c.PlannerID, c.JourneyID}]
+		if !ok || base.Counts[j].AppID == c.AppID {
+			continue
+		}
+		if len(ps) == maxShownAppProblems {
+			break
+		}
+		ps = append(ps, newProblem(CodeInvalidArgument, field("current").dot("counts").at(i).dot("appId"), nil, echo.Msg(
+			"journey %s of planner %s is on app %s in this run but on app %s in the baseline (counts[%d]): a journey moved to another app is not the same journey; give the app the baseline has (--app), or write a new baseline",
+			echo.Value(c.JourneyID), echo.Value(c.PlannerID), echo.Value(c.AppID), echo.Value(base.Counts[j].AppID), j)))
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return Join(ps...)
+}
+
+// maxShownAppProblems bounds the moved journeys an error lists.
+const maxShownAppProblems = 20
 
 // placed puts the problems of a snapshot under the field that holds it.
 func placed(err error, name string) error {
