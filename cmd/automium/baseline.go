@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/automium/automium"
@@ -44,7 +43,7 @@ func (c *comparer) compareBaseline(ctx context.Context, report automium.Comparis
 	if err != nil {
 		var ae *automium.Error
 		if errors.As(err, &ae) && strings.HasPrefix(ae.Field, "margin") {
-			return nil, &usageError{"--margin " + strconv.FormatFloat(c.o.marginPoints, 'g', -1, 64) + " is not a margin; give percentage points above 0 and below 100, for example 5"}
+			return nil, &usageError{"--margin " + c.o.margin.String() + " is not a margin; give percentage points above 0 and below 100, for example 5"}
 		}
 		return nil, &placedError{file: in.name, err: trimBaselinePlace(err)}
 	}

@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -54,7 +56,77 @@ type compareOptions struct {
 	app, fixture, notEvaluable               string
 	planners                                 plannerFlags
 	html, snapshot, baseline                 string
-	marginPoints                             float64
+	margin                                   marginFlag
+}
+
+// marginFlag is --margin: percentage points written as a plain decimal (at
+// most three digits, a point and at most two decimals), above 0 and below
+// 100. A float parser would take 1e-400 (0, the other gate), NaN, Inf,
+// 0x1p-2 or +5; this takes only what the help shows.
+type marginFlag struct {
+	points float64
+	set    bool
+}
+
+func (m *marginFlag) String() string {
+	if m == nil || !m.set {
+		return ""
+	}
+	return strconv.FormatFloat(m.points, 'f', -1, 64)
+}
+
+func (m *marginFlag) Set(v string) error {
+	if !marginSyntax.MatchString(v) {
+		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points as a plain decimal above 0 and below 100, such as 5 or 2.5 (no sign, exponent, %% or spaces)", quote(v))}
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f > 0 && f < 100) {
+		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points above 0 and below 100, such as 5 (leave --margin out for the default gate, not decisively worse)", quote(v))}
+	}
+	m.points, m.set = f, true
+	return nil
+}
+
+var marginSyntax = regexp.MustCompile(`^[0-9]{1,3}(\.[0-9]{1,2})?$`)
+
+// emptyFixes say, for each flag that takes a value, what to give instead of
+// an empty one: --html= writes nowhere, --format= reads as no format, and
+// neither is what the user meant.
+var emptyFixes = map[string]string{
+	"format":          "name a format (" + strings.Join(formatNames(), ", ") + "), or leave --format out to tell them apart by content",
+	"planner-from":    "write project, tag:NAME or annotation:NAME, or leave the flag out for project",
+	"journey-from":    "write project, tag:NAME or annotation:NAME, or leave the flag out for annotation:journey",
+	"repetition-from": "write tag:NAME or annotation:NAME, or leave the flag out for report order",
+	"app":             "name a corpus app or ext:NAME, or leave --app out",
+	"fixture":         "name the fixture, or leave --fixture out",
+	"not-evaluable":   "list outcomes such as error,interrupted, or write none",
+	"html":            "name the file to write, such as --html report.html, or leave --html out",
+	"snapshot":        "name the file to write, such as --snapshot baseline.json, or leave --snapshot out",
+	"baseline":        "name the snapshot file to read, such as --baseline baseline.json, or leave --baseline out",
+}
+
+// fileFlags name a file; a value that starts with "-" is a flag typed
+// without the file name before it (--html --baseline b.json), not a file.
+var fileFlags = []string{"html", "snapshot", "baseline"}
+
+// checkFlagValues refuses a flag given an empty value (--html=, --format "")
+// and a file flag whose value looks like another flag.
+func checkFlagValues(fs *flag.FlagSet, set map[string]string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		v, ok := set[f.Name]
+		if err != nil || !ok {
+			return
+		}
+		if strings.TrimSpace(v) == "" {
+			err = &usageError{fmt.Sprintf("--%s is given an empty value; %s", f.Name, emptyFixes[f.Name])}
+			return
+		}
+		if slices.Contains(fileFlags, f.Name) && strings.HasPrefix(v, "-") {
+			err = &usageError{fmt.Sprintf("--%s %s looks like a flag, not a file; give the file name after --%s (for a file whose name starts with -, write ./%s)", f.Name, quoteName(v), f.Name, quoteName(v))}
+		}
+	})
+	return err
 }
 
 // plannerFlags collects --planner ID=VENDOR/MODEL, in order.
@@ -87,12 +159,18 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
 	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
 	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse or did not run a planner or journey the baseline evaluated")
-	fs.Float64Var(&o.marginPoints, "margin", 0, "with --baseline, a non-inferiority margin in percentage `POINTS`: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
+	fs.Var(&o.margin, "margin", "with --baseline, a non-inferiority margin in percentage `POINTS`, a plain decimal above 0 and below 100 such as 5 or 2.5: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
 	help := fs.Bool("h", false, "print this help")
 
 	files, err := parseInterleaved(fs, args)
+	if err == nil {
+		err = checkFlagValues(fs, map[string]string{
+			"format": o.format, "planner-from": o.plannerFrom, "journey-from": o.journeyFrom, "repetition-from": o.repetitionFrom,
+			"app": o.app, "fixture": o.fixture, "not-evaluable": o.notEvaluable, "html": o.html, "snapshot": o.snapshot, "baseline": o.baseline,
+		})
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "automium compare: %s\nRun automium compare -h for the flags.\n", echo.Cut(err.Error(), 300))
+		fmt.Fprintf(stderr, "automium compare: %s\nRun automium compare -h for the flags.\n", echo.Cut(flagErrorText(err), 300))
 		return exitUsage
 	}
 	if *help {
@@ -107,6 +185,21 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprint(stderr, c.describe(err))
 	}
 	return code
+}
+
+// flagErrorText is a flag error as the user reads it: a flag's own refusal
+// (--margin's) without the flag package's "invalid value ... for flag"
+// before it, which would say the value twice.
+func flagErrorText(err error) string {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return ue.msg
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, " for flag -margin: --margin "); strings.HasPrefix(msg, "invalid value ") && i >= 0 {
+		return msg[i+len(" for flag -margin: "):]
+	}
+	return msg
 }
 
 // parseInterleaved parses flags before, between and after the file names,
@@ -177,8 +270,8 @@ func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (i
 	if err := c.checkOutputs(files); err != nil {
 		return exitUsage, err
 	}
-	margin := c.o.marginPoints / 100
-	if c.o.marginPoints != 0 && c.o.baseline == "" {
+	margin := c.o.margin.points / 100
+	if c.o.margin.set && c.o.baseline == "" {
 		return exitUsage, &usageError{"--margin needs --baseline: it is the gate against an earlier run"}
 	}
 	for _, name := range files {
@@ -309,7 +402,12 @@ func (c *comparer) checkOutputs(files []string) error {
 		if o.name == "" {
 			continue
 		}
-		info, err := os.Stat(o.name)
+		// Lstat: a symbolic link in the output's place is refused, not
+		// followed, so the command never writes where it was not told to.
+		info, err := os.Lstat(o.name)
+		if err == nil && info.Mode()&os.ModeSymlink != 0 {
+			return &usageError{fmt.Sprintf("%s %s is a symbolic link; the command does not write through links, so name the file itself or remove the link", o.flag, quoteName(o.name))}
+		}
 		if err == nil && !info.Mode().IsRegular() {
 			return &usageError{fmt.Sprintf("%s %s is not a regular file; name a file to write", o.flag, quoteName(o.name))}
 		}
@@ -714,7 +812,15 @@ func placeSuffix(field string) string {
 // writeFileAtomic writes a file through a temporary file in its directory,
 // renamed over it when complete: a failed run leaves the old file or none,
 // never half of one.
+//
+// The file keeps the permissions it had (a new one is 0644). A symbolic link
+// that took the file's place since checkOutputs is replaced, never written
+// through: rename replaces the link itself.
 func writeFileAtomic(name string, write func(io.Writer) error) error {
+	perm := os.FileMode(0o644)
+	if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() {
+		perm = info.Mode().Perm()
+	}
 	dir := filepath.Dir(name)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
@@ -726,7 +832,7 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 		err = w.Flush()
 	}
 	if err == nil {
-		err = tmp.Chmod(0o644)
+		err = tmp.Chmod(perm)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
