@@ -3,6 +3,7 @@ package automium
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -147,5 +148,64 @@ func TestNoFalseBounds(t *testing.T) {
 		if diff := cmp.Diff([3]string{tt.rate, tt.percent, tt.margin}, got); diff != "" {
 			t.Errorf("%v (-want +got):\n%s", tt.x, diff)
 		}
+	}
+}
+
+// Runs that became not evaluable cannot hide a regression: the gate is
+// decided again with them counted as failures.
+func TestBaselineNotEvaluableCannotHide(t *testing.T) {
+	rows := func(runs, firstPasses, notEvaluable int) []JourneyCounts {
+		var out []JourneyCounts
+		for j := range 8 {
+			out = append(out, JourneyCounts{PlannerID: "agent", AppID: "storefront", JourneyID: fmt.Sprintf("j%02d", j),
+				Runs: runs, Passes: firstPasses, FirstAttemptPasses: firstPasses, NotEvaluable: notEvaluable})
+		}
+		return out
+	}
+	mostlyPass := snapshotOfCounts(t, []string{"agent"}, rows(10, 8, 0))
+	mostlyFail := snapshotOfCounts(t, []string{"agent"}, rows(10, 2, 0))
+	// Every failing run of this run reported as an error: 2 of 2 evaluable
+	// runs pass, 8 not evaluable.
+	hidden := snapshotOfCounts(t, []string{"agent"}, rows(2, 2, 8))
+	oneError := snapshotOfCounts(t, []string{"agent"}, rows(9, 8, 1))
+	all := []string{"j00", "j01", "j02", "j03", "j04", "j05", "j06", "j07"}
+	tests := []struct {
+		name     string
+		baseline CountsSnapshot
+		current  CountsSnapshot
+		margin   float64
+		wantPass bool
+		wantRose []string
+	}{
+		{"unchanged", mostlyPass, mostlyPass, 0, true, []string{}},
+		{"a regression hidden as errors", mostlyPass, hidden, 0, false, all},
+		{"a regression hidden as errors, with a margin", mostlyPass, hidden, 0.1, false, all},
+		{"errors over a run as bad", mostlyFail, hidden, 0, true, all},
+		{"one error a journey", mostlyPass, oneError, 0, true, all},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := CompareBaseline(context.Background(), BaselineInput{Baseline: tt.baseline, Current: tt.current, Margin: tt.margin})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := got.Planners[0]
+			if got.Pass != tt.wantPass || p.Pass != tt.wantPass {
+				t.Errorf("pass = %v/%v, want %v (%s)", got.Pass, p.Pass, tt.wantPass, p.Reason)
+			}
+			if diff := cmp.Diff(tt.wantRose, p.NotEvaluableRose); diff != "" {
+				t.Errorf("not evaluable rose (-want +got):\n%s", diff)
+			}
+			if !tt.wantPass && !strings.Contains(p.Reason, "counted as failures they fail the gate") {
+				t.Errorf("the reason does not say why: %s", p.Reason)
+			}
+			var md bytes.Buffer
+			if err := WriteBaselineMarkdown(&md, &got); err != nil {
+				t.Fatal(err)
+			}
+			if len(tt.wantRose) > 0 && !strings.Contains(md.String(), "had more not-evaluable runs than its baseline on: `j00`") {
+				t.Errorf("the Markdown does not name the journeys:\n%s", md.String())
+			}
+		})
 	}
 }
