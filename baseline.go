@@ -110,8 +110,11 @@ type BaselinePlanner struct {
 // of the baseline that did not run, and a journey the baseline evaluated that
 // has no evaluable run now. Otherwise a run that dropped its failing journeys,
 // or a planner, would pass; a team that means to drop them writes a new
-// baseline. The report's
-// Comparison holds each planner's whole [ComparisonReport], for rendering; it
+// baseline. Runs that became not evaluable cannot hide a regression either:
+// when a journey's share of not-evaluable runs is higher than in the
+// baseline (BaselinePlanner.NotEvaluableRose), a planner that passes is
+// gated again with those runs counted as first-attempt failures, and fails
+// if that fails. The report's Comparison holds each planner's whole [ComparisonReport], for rendering; it
 // is not part of the JSON.
 //
 // The same input gives the same report.
@@ -303,14 +306,7 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 			}
 		}
 	}
-	switch pair.Verdict {
-	case PairABetter:
-		bp.Verdict = BaselineWorse
-	case PairBBetter:
-		bp.Verdict = BaselineBetter
-	default:
-		bp.Verdict = BaselineIndistinguishable
-	}
+	bp.Verdict = baselineVerdictOf(pair.Verdict)
 	bp.Pass, bp.Reason = gateOf(pair, bp.Verdict, margin)
 	bp.NotEvaluableRose = notEvaluableRose(baseRows, curRows)
 	if bp.Pass && len(bp.NotEvaluableRose) > 0 {
@@ -368,15 +364,20 @@ func recountNotEvaluable(ctx context.Context, in CompareObservedTrialsInput, ros
 		return false, "", err
 	}
 	pair := report.Pairs[0]
-	verdict := BaselineIndistinguishable
-	switch pair.Verdict {
-	case PairABetter:
-		verdict = BaselineWorse
-	case PairBBetter:
-		verdict = BaselineBetter
-	}
-	pass, reason := gateOf(pair, verdict, margin)
+	pass, reason := gateOf(pair, baselineVerdictOf(pair.Verdict), margin)
 	return pass, reason, nil
+}
+
+// baselineVerdictOf reads a pair's verdict, A the baseline and B this run,
+// as this run's verdict against its baseline.
+func baselineVerdictOf(v PairVerdict) BaselineVerdict {
+	switch v {
+	case PairABetter:
+		return BaselineWorse
+	case PairBBetter:
+		return BaselineBetter
+	}
+	return BaselineIndistinguishable
 }
 
 // gateOf decides one planner's gate from its pair (A the baseline, B this
