@@ -44,7 +44,7 @@ const compareUsage = `usage: automium compare [flags] REPORT...
 Compares the planners of the report files (Playwright JSON, JUnit XML,
 Inspect AI logs, τ²-bench results; told apart by content or --format) and writes a Markdown summary on standard output.
 Exit status: 0 when the gate passes (no --baseline: always), 1 when it fails,
-2 for bad usage or a bad input.
+2 for bad usage (a flag's value, such as an empty one) or a bad input.
 
 Flags:
 `
@@ -158,7 +158,7 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
 	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
 	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
-	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse or did not run a planner or journey the baseline evaluated")
+	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse, did not run a planner or journey the baseline evaluated, or fails with its runs that became not evaluable counted as failures")
 	fs.Var(&o.margin, "margin", "with --baseline, a non-inferiority margin in percentage `POINTS`, a plain decimal above 0 and below 100 such as 5 or 2.5: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
 	help := fs.Bool("h", false, "print this help")
 
