@@ -76,6 +76,9 @@ func (m *marginFlag) String() string {
 }
 
 func (m *marginFlag) Set(v string) error {
+	if m.set {
+		return &usageError{fmt.Sprintf("--margin is given twice (%s, then %s); give it once", quote(m.String()), quote(v))}
+	}
 	if !marginSyntax.MatchString(v) {
 		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points as a plain decimal above 0 and below 100, such as 5 or 2.5 (no sign, exponent, %% or spaces)", quote(v))}
 	}
@@ -84,6 +87,29 @@ func (m *marginFlag) Set(v string) error {
 		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points above 0 and below 100, such as 5 (leave --margin out for the default gate, not decisively worse)", quote(v))}
 	}
 	m.points, m.set = f, true
+	return nil
+}
+
+// onceString is a flag of one string value: given twice (--html a.html
+// --html b.html), it is refused rather than the last one silently winning.
+type onceString struct {
+	p    *string
+	name string
+	set  bool
+}
+
+func (s *onceString) String() string {
+	if s == nil || s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+func (s *onceString) Set(v string) error {
+	if s.set {
+		return &usageError{fmt.Sprintf("--%s is given twice (%s, then %s); give it once", s.name, quote(*s.p), quote(v))}
+	}
+	*s.p, s.set = v, true
 	return nil
 }
 
@@ -148,22 +174,27 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	var o compareOptions
 	fs := flag.NewFlagSet("automium compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.format, "format", "", "`FORMAT` of every report: "+strings.Join(formatNames(), " or ")+"; default: told apart by content")
-	fs.StringVar(&o.plannerFrom, "planner-from", "project", "where a test's planner is: `SOURCE` project, tag:NAME or annotation:NAME")
-	fs.StringVar(&o.journeyFrom, "journey-from", "annotation:journey", "where a test's journey is: `SOURCE` project, tag:NAME or annotation:NAME")
-	fs.StringVar(&o.repetitionFrom, "repetition-from", "", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
-	fs.StringVar(&o.app, "app", "", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
-	fs.StringVar(&o.fixture, "fixture", "", "`FIXTURE` of journeys that are not reference journeys, with --app")
-	fs.StringVar(&o.notEvaluable, "not-evaluable", "", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
+	fs.Var(&onceString{p: &o.format, name: "format"}, "format", "`FORMAT` of every report: "+strings.Join(formatNames(), " or ")+"; default: told apart by content")
+	o.plannerFrom = "project"
+	fs.Var(&onceString{p: &o.plannerFrom, name: "planner-from"}, "planner-from", "where a test's planner is: `SOURCE` project, tag:NAME or annotation:NAME")
+	o.journeyFrom = "annotation:journey"
+	fs.Var(&onceString{p: &o.journeyFrom, name: "journey-from"}, "journey-from", "where a test's journey is: `SOURCE` project, tag:NAME or annotation:NAME")
+	fs.Var(&onceString{p: &o.repetitionFrom, name: "repetition-from"}, "repetition-from", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
+	fs.Var(&onceString{p: &o.app, name: "app"}, "app", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
+	fs.Var(&onceString{p: &o.fixture, name: "fixture"}, "fixture", "`FIXTURE` of journeys that are not reference journeys, with --app")
+	fs.Var(&onceString{p: &o.notEvaluable, name: "not-evaluable"}, "not-evaluable", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
 	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
-	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
-	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
-	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse, did not run a planner or journey the baseline evaluated, or fails with its runs that became not evaluable counted as failures")
+	fs.Var(&onceString{p: &o.html, name: "html"}, "html", "also write the HTML report to `FILE`")
+	fs.Var(&onceString{p: &o.snapshot, name: "snapshot"}, "snapshot", "also write this run's counts to `FILE`, a baseline for a later --baseline")
+	fs.Var(&onceString{p: &o.baseline, name: "baseline"}, "baseline", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse, did not run a planner or journey the baseline evaluated, or fails with its runs that became not evaluable counted as failures")
 	fs.Var(&o.margin, "margin", "with --baseline, a non-inferiority margin in percentage `POINTS`, a plain decimal above 0 and below 100 such as 5 or 2.5: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
 	help := fs.Bool("h", false, "print this help")
 
 	files, err := parseInterleaved(fs, args)
-	if err == nil {
+	if errors.Is(err, flag.ErrHelp) {
+		*help, err = true, nil // -help and --help, which the flag package knows
+	}
+	if err == nil && !*help {
 		err = checkFlagValues(fs, map[string]string{
 			"format": o.format, "planner-from": o.plannerFrom, "journey-from": o.journeyFrom, "repetition-from": o.repetitionFrom,
 			"app": o.app, "fixture": o.fixture, "not-evaluable": o.notEvaluable, "html": o.html, "snapshot": o.snapshot, "baseline": o.baseline,
@@ -196,11 +227,15 @@ func flagErrorText(err error) string {
 		return ue.msg
 	}
 	msg := err.Error()
-	if i := strings.Index(msg, " for flag -margin: --margin "); strings.HasPrefix(msg, "invalid value ") && i >= 0 {
-		return msg[i+len(" for flag -margin: "):]
+	if m := ownRefusal.FindStringSubmatchIndex(msg); m != nil && msg[m[2]:m[3]] == msg[m[4]:m[5]] {
+		return msg[m[4]-2:]
 	}
 	return msg
 }
+
+// ownRefusal finds a flag's own refusal, which names the flag, in the flag
+// package's error.
+var ownRefusal = regexp.MustCompile(`^invalid value .* for flag -([a-z-]+): --([a-z-]+)[ ]`)
 
 // parseInterleaved parses flags before, between and after the file names,
 // as people type them (automium compare report.json --html out.html); after
@@ -479,7 +514,7 @@ func notRegular(info os.FileInfo) string {
 	case mode.IsDir():
 		return "is a directory; name the report files in it (for example dir/*.json)"
 	case mode&os.ModeNamedPipe != 0:
-		return "is a FIFO; write the report to a regular file first"
+		return "is a FIFO; write it to a regular file first (a pipe or process substitution is one)"
 	case mode&os.ModeDevice != 0:
 		return "is a device, not a report file; name a regular file"
 	}

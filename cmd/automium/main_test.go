@@ -266,6 +266,9 @@ func TestCompareRefusals(t *testing.T) {
 		{"a dangling link as --snapshot", []string{"compare", "--snapshot", "dangling.json", "report.json"}, []string{"--snapshot dangling.json is a symbolic link"}},
 		{"a flag as --html's file", []string{"compare", "--html", "--snapshot", "s.json", "report.json"}, []string{"--html --snapshot looks like a flag", "./--snapshot"}},
 		{"a file after --", []string{"compare", "--", "--html"}, []string{"--html: no such file"}},
+		{"--html twice", []string{"compare", "--html", "a.html", "--html", "b.html", "report.json"}, []string{`--html is given twice ("a.html", then "b.html"); give it once`}},
+		{"--journey-from twice", []string{"compare", "--journey-from", "tag:journey", "report.json", "--journey-from=project"}, []string{`--journey-from is given twice ("tag:journey", then "project")`}},
+		{"--margin twice", []string{"compare", "--baseline", "b.json", "--margin", "5", "--margin", "6", "report.json"}, []string{`--margin is given twice ("5", then "6")`}},
 	}
 	// An empty value is refused, whatever the flag, saying what to give.
 	for _, f := range []struct{ flag, want string }{
@@ -449,6 +452,8 @@ func TestCompareBaselineGate(t *testing.T) {
 		{"a journey moved to another app", []string{"compare", "--app", "ext:shop", "--fixture", "ext:home", "--baseline", "base.json", "same.xml"},
 			[]string{`base.json: this run: journey "gate-journey-0" of planner "agent" is on app "ext:shop" in this run but on app "storefront" in the baseline (counts[0])`, "write a new baseline"}},
 		{"snapshot onto the baseline", args("--baseline", "base.json", "--snapshot", "base.json", "same.xml"), []string{"--snapshot base.json is also an input"}},
+		{"a directory as baseline", args("--baseline", ".", "same.xml"), []string{".: is a directory"}},
+		{"a device as baseline", args("--baseline", "/dev/null", "same.xml"), []string{"/dev/null: is a device"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := automiumRun(t, dir, nil, tt.args...)
@@ -528,5 +533,19 @@ func TestCompareOutputModes(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "old.html")); !bytes.HasPrefix(data, []byte("<!DOCTYPE html>")) {
 		t.Errorf("old.html was not replaced: %.40q", data)
+	}
+}
+
+// TestCompareHelp: every spelling of help prints the flags on standard
+// output and exits 0, whatever else is on the line.
+func TestCompareHelp(t *testing.T) {
+	for _, args := range [][]string{{"compare", "-h"}, {"compare", "--h"}, {"compare", "-help"}, {"compare", "--help"}, {"compare", "report.json", "--help"}, {"compare", "--html=", "-h"}} {
+		got := automiumRun(t, t.TempDir(), nil, args...)
+		if diff := cmp.Diff(result{Code: exitPass, Stderr: ""}, result{Code: got.Code, Stderr: got.Stderr}); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", args, diff)
+		}
+		if !strings.HasPrefix(got.Stdout, "usage: automium compare") || !strings.Contains(got.Stdout, "-margin POINTS") {
+			t.Errorf("%q: stdout %.80q is not the help", args, got.Stdout)
+		}
 	}
 }
