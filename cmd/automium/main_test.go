@@ -183,6 +183,11 @@ func TestCompareRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("report.json", pw)
+	junit, err := os.ReadFile(filepath.Join(filepath.Dir(fixture(t)), "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("junit.xml", junit) // the fixture's run, written by Playwright's JUnit reporter
 	write("truncated.json", pw[:len(pw)/2])
 	write("binary.json", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
 	write("empty.json", nil)
@@ -261,6 +266,7 @@ func TestCompareRefusals(t *testing.T) {
 		{"external app without a fixture", []string{"compare", "--app", "ext:x", "report.json"}, []string{"--fixture: --app and --fixture go together"}},
 		{"planner read from a report", []string{"compare", "bomplanner.json"}, []string{"bomplanner.json at suites[0].specs[0].tests[0]: ", "U+FEFF"}},
 		{"too many files", append([]string{"compare"}, slicesRepeat("report.json", 65)...), []string{"65 report files"}},
+		{"one run in two formats", []string{"compare", "report.json", "junit.xml"}, []string{"junit.xml: is the same run as report.json", "one run counts once"}},
 		{"the same file twice", []string{"compare", "report.json", "./report.json"}, []string{"is the same run of the same test", "pass each shard once"}},
 		{"a symbolic link as --html", []string{"compare", "--html", "link.html", "report.json"}, []string{"--html link.html is a symbolic link"}},
 		{"a dangling link as --snapshot", []string{"compare", "--snapshot", "dangling.json", "report.json"}, []string{"--snapshot dangling.json is a symbolic link"}},
