@@ -416,14 +416,19 @@ func fixed2(x float64) string {
 // rate of 9,999 in 10,000 is ">0.99", not "1.00" (all passed), and one of
 // 10,000 is "<0.01", not "0.00" (none did).
 func rate2(x float64) string {
-	switch s := fixed2(x); {
-	case s == "1.00" && x < 1:
-		return ">0.99"
-	case s == "0.00" && x > 0:
-		return "<0.01"
-	default:
-		return s
+	return notABound(x, fixed2(x), "1.00", ">0.99", "0.00", "<0.01")
+}
+
+// notABound returns s, rate x as rendered, unless s shows a bound x is not
+// at (one or zero as rendered): then the text just inside it.
+func notABound(x float64, s, one, belowOne, zero, aboveZero string) string {
+	switch {
+	case s == one && x < 1:
+		return belowOne
+	case s == zero && x > 0:
+		return aboveZero
 	}
+	return s
 }
 
 // signed2 writes a difference with two decimals and its sign (− for minus).

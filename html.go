@@ -777,14 +777,7 @@ func htmlPercent(v float64) string {
 // htmlRatePercent writes a rate as htmlPercent does, never as a bound it is
 // not at: 99.96% is ">99.9%", not "100.0%".
 func htmlRatePercent(v float64) string {
-	switch s := htmlPercent(v); {
-	case s == "100.0%" && v < 1:
-		return ">99.9%"
-	case s == "0.0%" && v > 0:
-		return "<0.1%"
-	default:
-		return s
-	}
+	return notABound(v, htmlPercent(v), "100.0%", ">99.9%", "0.0%", "<0.1%")
 }
 
 func htmlRate(r Rate) string {
