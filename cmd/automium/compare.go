@@ -710,7 +710,12 @@ func (c *comparer) describe(err error) string {
 		fmt.Fprintf(&b, "%s%s\n", prefix, fe.Error())
 		return b.String()
 	case errors.As(err, &pe) && errors.As(pe.err, &ae):
-		c.writeProblems(&b, ae, func(field string) string { return quoteName(pe.file) + placeSuffix(field) })
+		c.writeProblems(&b, ae, func(field string) string {
+			if field == thisRun {
+				return "the reports, against the baseline " + quoteName(pe.file)
+			}
+			return quoteName(pe.file) + placeSuffix(field)
+		})
 		return b.String()
 	case errors.As(err, &te):
 		c.writeProblems(&b, te.err, func(field string) string {

@@ -456,7 +456,7 @@ func TestCompareBaselineGate(t *testing.T) {
 		{"a report as baseline", args("--baseline", "base.xml", "same.xml"), []string{"base.xml"}},
 		{"margin out of range", args("--baseline", "base.json", "--margin", "150", "same.xml"), []string{`--margin "150" is not a margin`}},
 		{"a journey moved to another app", []string{"compare", "--app", "ext:shop", "--fixture", "ext:home", "--baseline", "base.json", "same.xml"},
-			[]string{`base.json: this run: journey "gate-journey-0" of planner "agent" is on app "ext:shop" in this run but on app "storefront" in the baseline (counts[0])`, "write a new baseline"}},
+			[]string{`the reports, against the baseline base.json: journey "gate-journey-0" of planner "agent" is on app "ext:shop" in this run but on app "storefront" in the baseline (counts[0])`, "write a new baseline"}},
 		{"snapshot onto the baseline", args("--baseline", "base.json", "--snapshot", "base.json", "same.xml"), []string{"--snapshot base.json is also an input"}},
 		{"a directory as baseline", args("--baseline", ".", "same.xml"), []string{".: is a directory"}},
 		{"a device as baseline", args("--baseline", "/dev/null", "same.xml"), []string{"/dev/null: is a device"}},
