@@ -124,6 +124,19 @@ func TestBaselineNamesPlanners(t *testing.T) {
 			t.Errorf("the Markdown lacks %q:\n%s", want, md.String())
 		}
 	}
+	run := fixtureComparison(t)
+	var page bytes.Buffer
+	if err := WriteBaselineHTML(&page, &run, &r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"4 planners of the baseline did not run this time (&#34;gone-a&#34;, &#34;gone-b&#34;, &#34;gone-c&#34;, and 1 more)",
+		"1 planner of this run has no baseline (&#34;new-a&#34;) and is not gated",
+	} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("the HTML lacks %q", want)
+		}
+	}
 }
 
 // Rates and margins never show a bound they are not at.
