@@ -216,7 +216,7 @@ func TestBaselineNotEvaluableCannotHide(t *testing.T) {
 			if err := WriteBaselineMarkdown(&md, &got); err != nil {
 				t.Fatal(err)
 			}
-			if len(tt.wantRose) > 0 && !strings.Contains(md.String(), "had more not-evaluable runs than its baseline on: `j00`") {
+			if len(tt.wantRose) > 0 && !strings.Contains(md.String(), "had more not-evaluable runs than its baseline (the gate also counts them as failures) on: `j00`") {
 				t.Errorf("the Markdown does not name the journeys:\n%s", md.String())
 			}
 		})

@@ -85,7 +85,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 		for _, l := range []struct {
 			what string
 			ids  []string
-		}{{"did not run", p.Missing}, {"regressed on", p.Regressed}, {"had more not-evaluable runs than its baseline on", p.NotEvaluableRose}, {"became flaky on", p.NewlyFlaky}} {
+		}{{"did not run", p.Missing}, {"regressed on", p.Regressed}, {"had more not-evaluable runs than its baseline (the gate also counts them as failures) on", p.NotEvaluableRose}, {"became flaky on", p.NewlyFlaky}} {
 			if len(l.ids) == 0 {
 				continue
 			}

@@ -443,6 +443,17 @@ func TestCompareBaselineGate(t *testing.T) {
 			t.Errorf("--margin %s: exit %d, %q", m.margin, got.Code, got.Stdout[:min(len(got.Stdout), 200)])
 		}
 	}
+	// Failing runs that now end in an error, not evaluable, do not pass
+	// the gate: counted as failures they fail it.
+	write("mostly.xml", junitRun(func(int) int { return 8 }))
+	if got := automiumRun(t, dir, nil, args("--snapshot", "mostly.json", "mostly.xml")...); got.Code != exitPass {
+		t.Fatalf("--snapshot: %+v", got)
+	}
+	write("errors.xml", bytes.ReplaceAll(junitRun(func(int) int { return 2 }), []byte("<failure "), []byte("<error ")))
+	got = automiumRun(t, dir, nil, args("--not-evaluable", "error", "--baseline", "mostly.json", "errors.xml")...)
+	if got.Code != exitFail || !strings.Contains(got.Stdout, "had more not-evaluable runs than its baseline (the gate also counts them as failures) on: `gate-journey-0`") {
+		t.Errorf("failures turned into errors: exit %d\n%s%s", got.Code, got.Stdout, got.Stderr)
+	}
 	write("tampered.json", bytes.Replace(snap, []byte(`"runs":`), []byte(`"runs":1`), 1))
 	write("truncated-base.json", snap[:len(snap)/2])
 	for _, tt := range []struct {
