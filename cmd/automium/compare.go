@@ -22,6 +22,7 @@ import (
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/internal/modversion"
+	"github.com/automium/automium/internal/winname"
 )
 
 // maxInputBytes bounds what one run reads, all report files together: the
@@ -436,6 +437,9 @@ func (c *comparer) checkOutputs(files []string) error {
 	for i, o := range outs {
 		if o.name == "" {
 			continue
+		}
+		if winname.Reserved(filepath.Base(o.name)) {
+			return &usageError{fmt.Sprintf("%s %s is a device on Windows (CON, PRN, AUX, NUL, COM1, LPT1 and the like, with any extension), not a file; name another file", o.flag, quoteName(o.name))}
 		}
 		// Lstat: a symbolic link in the output's place is refused, not
 		// followed, so the command never writes where it was not told to.
