@@ -451,12 +451,12 @@ func (c *comparer) checkOutputs(files []string) error {
 			return &usageError{fmt.Sprintf("%s %s is not a regular file; name a file to write", o.flag, quoteName(o.name))}
 		}
 		for _, r := range reads {
-			if r != "" && sameFile(o.name, r) {
+			if r != "" && sameFile(o.name, r, false) {
 				return &usageError{fmt.Sprintf("%s %s is also an input; write the output to another file", o.flag, quoteName(o.name))}
 			}
 		}
 		for _, p := range outs[:i] {
-			if p.name != "" && sameFile(o.name, p.name) {
+			if p.name != "" && sameFile(o.name, p.name, true) {
 				return &usageError{fmt.Sprintf("%s and %s name one file %s; give each output its own file", p.flag, o.flag, quoteName(o.name))}
 			}
 		}
@@ -465,8 +465,9 @@ func (c *comparer) checkOutputs(files []string) error {
 }
 
 // sameFile reports whether two names are one file: the same file on disk, or,
-// for a file not yet written, the same clean path.
-func sameFile(a, b string) bool {
+// for a file not yet written, the same clean path; with fold, the same in any
+// case, since on Windows and macOS report.html and Report.html are one file.
+func sameFile(a, b string, fold bool) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	if errA == nil && errB == nil {
@@ -474,7 +475,7 @@ func sameFile(a, b string) bool {
 	}
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
+	return errA == nil && errB == nil && (absA == absB || fold && strings.EqualFold(absA, absB))
 }
 
 // open opens a regular file for reading, bounded by limit bytes. A directory,

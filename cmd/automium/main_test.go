@@ -274,6 +274,7 @@ func TestCompareRefusals(t *testing.T) {
 		{"a file after --", []string{"compare", "--", "--html"}, []string{"--html: no such file"}},
 		{"a Windows device as --html", []string{"compare", "--html", "Aux.html", "report.json"}, []string{"--html Aux.html is a device on Windows"}},
 		{"a Windows device as --snapshot", []string{"compare", "--snapshot", "sub/com1 .json", "report.json"}, []string{"--snapshot sub/com1 .json is a device on Windows"}},
+		{"two outputs one in any case", []string{"compare", "--html", "Out.html", "--snapshot", "out.HTML", "report.json"}, []string{"--html and --snapshot name one file out.HTML"}},
 		{"--html twice", []string{"compare", "--html", "a.html", "--html", "b.html", "report.json"}, []string{`--html is given twice ("a.html", then "b.html"); give it once`}},
 		{"--journey-from twice", []string{"compare", "--journey-from", "tag:journey", "report.json", "--journey-from=project"}, []string{`--journey-from is given twice ("tag:journey", then "project")`}},
 		{"--margin twice", []string{"compare", "--baseline", "b.json", "--margin", "5", "--margin", "6", "report.json"}, []string{`--margin is given twice ("5", then "6")`}},
