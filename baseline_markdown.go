@@ -157,12 +157,15 @@ func isAre(n int) string {
 
 // marginPoints writes a margin (a difference of rates) in percentage points
 // with up to six decimals, and never as a bound it is not: 0.999999 is
-// 99.9999, not 100.
+// 99.9999, not 100, and a tiny margin is in exponent form, not 0.
 func marginPoints(m float64) string {
 	x := m * 100
 	s := strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
-	if (s == "100" && x < 100) || (s == "0" && x > 0) {
-		s = strconv.FormatFloat(x, 'f', -1, 64)
+	switch {
+	case s == "100" && x < 100:
+		return strconv.FormatFloat(x, 'f', -1, 64) // at most 17 digits
+	case s == "0" && x > 0:
+		return strconv.FormatFloat(x, 'g', 6, 64) // 5e-322, not 322 digits
 	}
 	return s
 }
