@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/automium/automium/internal/echo"
+	"github.com/automium/automium/internal/winname"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -15,20 +16,6 @@ import (
 // path under the root for all of them at once: a POSIX path, a Windows path and
 // a URL path. A name that is harmless on Linux can leave the root, or open a
 // device, elsewhere.
-
-// windowsReservedNames are the names Windows resolves to devices in any
-// directory, with any extension and in any case: aux.txt opens the AUX device,
-// not a file. The list is Windows' whole list, old and new: CON, PRN, AUX,
-// NUL, CLOCK$, CONIN$, CONOUT$, and COM and LPT followed by a digit 0 to 9 or
-// a superscript ¹, ² or ³ (which Windows reads as the digit).
-var windowsReservedNames = func() map[string]bool {
-	names := map[string]bool{"CON": true, "PRN": true, "AUX": true, "NUL": true, "CLOCK$": true, "CONIN$": true, "CONOUT$": true}
-	for _, d := range []string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "\u00b9", "\u00b2", "\u00b3"} {
-		names["COM"+d] = true
-		names["LPT"+d] = true
-	}
-	return names
-}()
 
 // artifactPathPattern is the part of the path rules a JSON Schema pattern can
 // say, in syntax that Go's RE2 and ECMAScript read alike: segments of allowed
@@ -109,7 +96,7 @@ func artifactPathProblem(p string) (echo.Message, bool) {
 			return bad("%s has a segment ending in a dot or a space, which Windows strips, so it names another file there")
 		case strings.HasPrefix(seg, " "):
 			return bad("%s has a segment starting with a space, which a reader does not see after the slash; remove it")
-		case isWindowsReserved(seg):
+		case winname.Reserved(seg):
 			return bad("%s has a segment Windows reserves for a device (CON, PRN, AUX, NUL, CLOCK$, CONIN$, CONOUT$, COM0-9, LPT0-9, COM or LPT with ¹²³; in any case, with any extension)")
 		}
 	}
@@ -178,14 +165,6 @@ func isSeparatorLookalike(r rune) bool { _, ok := separatorLookalikes[r]; return
 func firstRune(s string) rune {
 	r, _ := utf8.DecodeRuneInString(s)
 	return r
-}
-
-// isWindowsReserved reports whether Windows resolves the path segment seg to a
-// device: its name before the first dot, with trailing spaces removed, is a
-// reserved name in any case.
-func isWindowsReserved(seg string) bool {
-	name, _, _ := strings.Cut(seg, ".")
-	return windowsReservedNames[strings.ToUpper(strings.TrimRight(name, " "))]
 }
 
 // pathKey is what two paths that name one file on a case-insensitive system

@@ -79,16 +79,21 @@ type BaselineReport struct {
 // and B this run, so its meanDifference is baseline − this run; journeys run
 // on one side only are counted in the pair, not compared.
 type BaselinePlanner struct {
-	PlannerID  string           `json:"plannerId"`
-	BaselineID string           `json:"baselineId"`
-	Verdict    BaselineVerdict  `json:"verdict"`
-	Pass       bool             `json:"pass"`
-	Reason     string           `json:"reason"`
-	Regressed  []string         `json:"regressed"`  // journeys with significantly fewer first-attempt passes (Fisher p ≤ 0.05)
-	Fixed      []string         `json:"fixed"`      // journeys with significantly more
-	NewlyFlaky []string         `json:"newlyFlaky"` // journeys whose runs are mixed now and were not in the baseline
-	Missing    []string         `json:"missing"`    // journeys the baseline evaluated and this run did not: they fail the gate
-	Pair       PairedComparison `json:"pair"`
+	PlannerID  string          `json:"plannerId"`
+	BaselineID string          `json:"baselineId"`
+	Verdict    BaselineVerdict `json:"verdict"`
+	Pass       bool            `json:"pass"`
+	Reason     string          `json:"reason"`
+	Regressed  []string        `json:"regressed"`  // journeys with significantly fewer first-attempt passes (Fisher p ≤ 0.05)
+	Fixed      []string        `json:"fixed"`      // journeys with significantly more
+	NewlyFlaky []string        `json:"newlyFlaky"` // journeys whose runs are mixed now and were not in the baseline
+	Missing    []string        `json:"missing"`    // journeys the baseline evaluated and this run did not: they fail the gate
+	// NotEvaluableRose lists the journeys whose share of not-evaluable runs
+	// is higher now than in the baseline. The gate is decided again with
+	// those runs counted as first-attempt failures; if it then fails, it
+	// fails: runs that became not evaluable cannot hide a regression.
+	NotEvaluableRose []string         `json:"notEvaluableRose"`
+	Pair             PairedComparison `json:"pair"`
 }
 
 // CompareBaseline compares each planner of Current that Baseline also has
@@ -105,8 +110,11 @@ type BaselinePlanner struct {
 // of the baseline that did not run, and a journey the baseline evaluated that
 // has no evaluable run now. Otherwise a run that dropped its failing journeys,
 // or a planner, would pass; a team that means to drop them writes a new
-// baseline. The report's
-// Comparison holds each planner's whole [ComparisonReport], for rendering; it
+// baseline. Runs that became not evaluable cannot hide a regression either:
+// when a journey's share of not-evaluable runs is higher than in the
+// baseline (BaselinePlanner.NotEvaluableRose), a planner that passes is
+// gated again with those runs counted as first-attempt failures, and fails
+// if that fails. The report's Comparison holds each planner's whole [ComparisonReport], for rendering; it
 // is not part of the JSON.
 //
 // The same input gives the same report.
@@ -166,6 +174,9 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 			}
 		}
 	}
+	if err := journeyAppProblems(&in.Baseline, &in.Current, baseOf); err != nil {
+		return BaselineReport{}, err
+	}
 	for _, cur := range in.Current.Planners {
 		b, ok := baseOf[cur.ID]
 		if !ok {
@@ -191,6 +202,42 @@ func CompareBaseline(ctx context.Context, in BaselineInput) (BaselineReport, err
 	}
 	return out, nil
 }
+
+// journeyAppProblems refuses a journey of a planner that is on one app in
+// the baseline and on another in this run: the journey moved (or --app
+// changed), so its runs are not runs of one journey, and comparing them would
+// say nothing true. Each such row is a problem at this run's row, naming the
+// baseline's row; at most maxShownAppProblems are listed.
+func journeyAppProblems(base, cur *CountsSnapshot, baseOf map[string]int) error {
+	type key struct{ planner, journey string }
+	where := make(map[key]int, len(base.Counts))
+	for i, c := range base.Counts {
+		where[key{c.PlannerID, c.JourneyID}] = i
+	}
+	var ps []Problem
+	for i, c := range cur.Counts {
+		if _, ok := baseOf[c.PlannerID]; !ok {
+			continue
+		}
+		j, ok := where[key{c.PlannerID, c.JourneyID}]
+		if !ok || base.Counts[j].AppID == c.AppID {
+			continue
+		}
+		if len(ps) == maxShownAppProblems {
+			break
+		}
+		ps = append(ps, newProblem(CodeInvalidArgument, field("current").dot("counts").at(i).dot("appId"), nil, echo.Msg(
+			"journey %s of planner %s is on app %s in this run but on app %s in the baseline (counts[%d]): a journey moved to another app is not the same journey; give the app the baseline has (--app), or write a new baseline",
+			echo.Value(c.JourneyID), echo.Value(c.PlannerID), echo.Value(c.AppID), echo.Value(base.Counts[j].AppID), j)))
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	return Join(ps...)
+}
+
+// maxShownAppProblems bounds the moved journeys an error lists.
+const maxShownAppProblems = 20
 
 // placed puts the problems of a snapshot under the field that holds it.
 func placed(err error, name string) error {
@@ -239,7 +286,7 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 	pair := report.Pairs[0]
 	bp := BaselinePlanner{
 		PlannerID: cur.ID, BaselineID: baseID, Pair: pair,
-		Regressed: []string{}, Fixed: []string{}, NewlyFlaky: []string{}, Missing: []string{},
+		Regressed: []string{}, Fixed: []string{}, NewlyFlaky: []string{}, Missing: []string{}, NotEvaluableRose: []string{},
 	}
 	for id, c := range baseRows {
 		if c.Runs > 0 && (curRows[id] == nil || curRows[id].Runs == 0) {
@@ -259,30 +306,19 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 			}
 		}
 	}
-	switch pair.Verdict {
-	case PairABetter:
-		bp.Verdict = BaselineWorse
-	case PairBBetter:
-		bp.Verdict = BaselineBetter
-	default:
-		bp.Verdict = BaselineIndistinguishable
-	}
-	// The interval of this run − baseline is the pair's interval negated.
-	lower := -pair.Difference95.Upper
-	switch {
-	case margin > 0:
-		bp.Pass = lower > -margin
-		if bp.Pass {
-			bp.Reason = fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, above %.6g over %d shared journeys: non-inferior within the margin", lower, -margin, pair.SharedJourneys)
-		} else {
-			bp.Reason = fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, not above %.6g over %d shared journeys: non-inferiority within the margin is not shown", lower, -margin, pair.SharedJourneys)
+	bp.Verdict = baselineVerdictOf(pair.Verdict)
+	bp.Pass, bp.Reason = gateOf(pair, bp.Verdict, margin)
+	bp.NotEvaluableRose = notEvaluableRose(baseRows, curRows)
+	if bp.Pass && len(bp.NotEvaluableRose) > 0 {
+		pass, reason, err := recountNotEvaluable(ctx, in, bp.NotEvaluableRose, margin)
+		if err != nil {
+			return BaselinePlanner{}, ComparisonReport{}, err
 		}
-	case bp.Verdict == BaselineWorse:
-		bp.Pass = false
-		bp.Reason = "decisively worse than the baseline: " + pair.Reason
-	default:
-		bp.Pass = true
-		bp.Reason = "not decisively worse than the baseline (" + string(bp.Verdict) + "): " + pair.Reason
+		if !pass {
+			n := len(bp.NotEvaluableRose)
+			bp.Pass = false
+			bp.Reason = fmt.Sprintf("%d journey%s had more not-evaluable runs than in the baseline, and counted as failures they fail the gate (%s); make them evaluable, or write a new baseline. As they are: %s", n, plural(n), reason, bp.Reason)
+		}
 	}
 	if n := len(bp.Missing); n > 0 {
 		bp.Pass = false
@@ -290,4 +326,74 @@ func comparePlannerWithBaseline(ctx context.Context, corpusVersion string, baseR
 	}
 	slices.Sort(bp.NewlyFlaky)
 	return bp, report, nil
+}
+
+// notEvaluableRose lists, sorted, the journeys of this run with evaluable
+// runs whose share of not-evaluable runs is above the baseline's.
+func notEvaluableRose(baseRows, curRows map[string]*JourneyCounts) []string {
+	rose := []string{}
+	for id, c := range curRows {
+		b := baseRows[id]
+		if b == nil || c.NotEvaluable == 0 || c.Runs == 0 {
+			continue
+		}
+		// c.NE/(c.Runs+c.NE) > b.NE/(b.Runs+b.NE), in integers.
+		if c.NotEvaluable*(b.Runs+b.NotEvaluable) > b.NotEvaluable*(c.Runs+c.NotEvaluable) {
+			rose = append(rose, id)
+		}
+	}
+	slices.Sort(rose)
+	return rose
+}
+
+// recountNotEvaluable decides the gate again with the not-evaluable runs of
+// this run's rose journeys counted as evaluable first-attempt failures (rows
+// capped at MaxCountRuns runs), and says why.
+func recountNotEvaluable(ctx context.Context, in CompareObservedTrialsInput, rose []string, margin float64) (bool, string, error) {
+	cur := in.Planners[1].ID
+	recount := in
+	recount.Counts = slices.Clone(in.Counts)
+	for i := range recount.Counts {
+		c := &recount.Counts[i]
+		if c.PlannerID == cur && slices.Contains(rose, c.JourneyID) {
+			c.Runs, c.NotEvaluable = min(c.Runs+c.NotEvaluable, limit.MaxCountRuns), 0
+		}
+	}
+	report, err := compareObservedCounts(ctx, recount)
+	if err != nil {
+		return false, "", err
+	}
+	pair := report.Pairs[0]
+	pass, reason := gateOf(pair, baselineVerdictOf(pair.Verdict), margin)
+	return pass, reason, nil
+}
+
+// baselineVerdictOf reads a pair's verdict, A the baseline and B this run,
+// as this run's verdict against its baseline.
+func baselineVerdictOf(v PairVerdict) BaselineVerdict {
+	switch v {
+	case PairABetter:
+		return BaselineWorse
+	case PairBBetter:
+		return BaselineBetter
+	}
+	return BaselineIndistinguishable
+}
+
+// gateOf decides one planner's gate from its pair (A the baseline, B this
+// run) and its verdict, and says why.
+func gateOf(pair PairedComparison, verdict BaselineVerdict, margin float64) (bool, string) {
+	// The interval of this run − baseline is the pair's interval negated.
+	lower := -pair.Difference95.Upper
+	switch {
+	case margin > 0:
+		if lower > -margin {
+			return true, fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, above %.6g over %d shared journeys: non-inferior within the margin", lower, -margin, pair.SharedJourneys)
+		}
+		return false, fmt.Sprintf("the 95%% interval of this run − baseline starts at %.6g, not above %.6g over %d shared journeys: non-inferiority within the margin is not shown", lower, -margin, pair.SharedJourneys)
+	case verdict == BaselineWorse:
+		return false, "decisively worse than the baseline: " + pair.Reason
+	default:
+		return true, "not decisively worse than the baseline (" + string(verdict) + "): " + pair.Reason
+	}
 }

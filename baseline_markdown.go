@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
+	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 )
 
@@ -26,6 +29,9 @@ func WriteBaselineMarkdown(w io.Writer, r *BaselineReport) error {
 	if r == nil {
 		return newError(CodeInvalidArgument, Path{}, nil, "the baseline report is nil; pass the report CompareBaseline returned")
 	}
+	if err := checkBaselineReport(r); err != nil {
+		return err
+	}
 	var b bytes.Buffer
 	renderBaselineMarkdown(&b, r)
 	_, err := w.Write(b.Bytes())
@@ -36,7 +42,7 @@ func WriteBaselineMarkdown(w io.Writer, r *BaselineReport) error {
 // once it holds baselineTableBytes: a row is at most some 260 bytes (an ID
 // of 40 backticks takes 123 in its code span).
 const (
-	baselineTailBytes  = 600
+	baselineTailBytes  = 850
 	baselineTableBytes = baselineMarkdownBytes - baselineTailBytes - 300
 )
 
@@ -47,7 +53,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 	}
 	gate := string(r.Gate)
 	if r.Gate == GateNonInferior {
-		gate += " (" + fixed2(r.Margin*100) + " points)"
+		gate += " (" + marginPoints(r.Margin) + " points)"
 	}
 	fmt.Fprintf(b, "## Gate %s: %s\n\n", decision, gate)
 	b.WriteString("Each planner against its own earlier run (the baseline snapshot), by first-attempt pass rate over the journeys both runs have.\n\n")
@@ -79,7 +85,7 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 		for _, l := range []struct {
 			what string
 			ids  []string
-		}{{"did not run", p.Missing}, {"regressed on", p.Regressed}, {"became flaky on", p.NewlyFlaky}} {
+		}{{"did not run", p.Missing}, {"regressed on", p.Regressed}, {"had more not-evaluable runs than its baseline (the gate also counts them as failures) on", p.NotEvaluableRose}, {"became flaky on", p.NewlyFlaky}} {
 			if len(l.ids) == 0 {
 				continue
 			}
@@ -112,14 +118,77 @@ func renderBaselineMarkdown(b *bytes.Buffer, r *BaselineReport) {
 		}
 	}
 	var tail []string
+	code := func(id string) string { return mdCode(id, false) }
 	if n := len(r.OnlyBaseline); n > 0 {
-		tail = append(tail, fmt.Sprintf("%d planner%s of the baseline did not run this time, which fails the gate (run %s, or write a new baseline)", n, plural(n), themIt(n)))
+		tail = append(tail, fmt.Sprintf("%d planner%s of the baseline did not run this time (%s), which fails the gate (run %s, or write a new baseline)", n, plural(n), namedList(r.OnlyBaseline, code), themIt(n)))
 	}
 	if n := len(r.OnlyCurrent); n > 0 {
-		tail = append(tail, fmt.Sprintf("%d planner%s of this run %s no baseline", n, plural(n), has(n)))
+		tail = append(tail, fmt.Sprintf("%d planner%s of this run %s no baseline (%s) and %s not gated", n, plural(n), has(n), namedList(r.OnlyCurrent, code), isAre(n)))
 	}
 	if len(tail) > 0 {
 		b.WriteString("\n" + strings.Join(tail, "; ") + ".\n")
 	}
 	b.WriteString("\nFlags are per-journey Fisher tests at 0.05 without correction: a screen, not a verdict. The gate decides on the mean over journeys.\n\n")
+}
+
+// maxNamedPlanners bounds the planners a gate's text names; the rest are
+// counted.
+const maxNamedPlanners = 3
+
+// namedList names the first maxNamedPlanners IDs, each cut to 24 runes and
+// rendered by show, and counts the rest.
+func namedList(ids []string, show func(string) string) string {
+	var out []string
+	for _, id := range ids[:min(len(ids), maxNamedPlanners)] {
+		out = append(out, show(cutRunes(id, 24)))
+	}
+	if rest := len(ids) - maxNamedPlanners; rest > 0 {
+		out = append(out, fmt.Sprintf("and %d more", rest))
+	}
+	return strings.Join(out, ", ")
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// marginPoints writes a margin (a difference of rates) in percentage points
+// with up to six decimals, and never as a bound it is not: 0.999999 is
+// 99.9999, not 100, and a tiny margin is in exponent form, not 0.
+func marginPoints(m float64) string {
+	x := m * 100
+	s := strconv.FormatFloat(math.Round(x*1e6)/1e6, 'f', -1, 64)
+	switch {
+	case s == "100" && x < 100:
+		return strconv.FormatFloat(x, 'f', -1, 64) // at most 17 digits
+	case s == "0" && x > 0:
+		return strconv.FormatFloat(x, 'g', 6, 64) // 5e-322, not 322 digits
+	}
+	return s
+}
+
+// checkBaselineReport refuses to render a baseline report whose gate,
+// verdicts or margin are not ones CompareBaseline makes: a report built or
+// decoded by hand must not print a gate or a verdict this package never
+// decided.
+func checkBaselineReport(r *BaselineReport) error {
+	switch {
+	case r.Gate == GateNotWorse && r.Margin == 0:
+	case r.Gate == GateNonInferior && r.Margin > 0 && r.Margin < 1:
+	default:
+		return newError(CodeInvalidArgument, field("gate"), []string{string(GateNonInferior), string(GateNotWorse)},
+			"is %s with margin %v; render only the report CompareBaseline returned (the non-inferiority gate has a margin above 0 and below 1, the other none)", echo.Value(string(r.Gate)), r.Margin)
+	}
+	for i := range r.Planners {
+		switch r.Planners[i].Verdict {
+		case BaselineWorse, BaselineBetter, BaselineIndistinguishable:
+		default:
+			return newError(CodeInvalidArgument, field("planners").at(i).dot("verdict"), []string{string(BaselineBetter), string(BaselineIndistinguishable), string(BaselineWorse)},
+				"is %s, not a verdict CompareBaseline gives; render only the report it returned", echo.Value(string(r.Planners[i].Verdict)))
+		}
+	}
+	return nil
 }

@@ -103,8 +103,8 @@ func markdownPlanners(b *bytes.Buffer, r *ComparisonReport) {
 			continue
 		}
 		fmt.Fprintf(b, " | %d/%d = %s [%s, %s] | %s | %s | %s | %s |\n",
-			p.PassRate.Successes, p.PassRate.N, fixed2(p.PassRate.Value), fixed2(p.PassRate.Wilson95.Lower), fixed2(p.PassRate.Wilson95.Upper),
-			fixed2(p.FirstAttemptPassRate.Value), passKCell(p.Repeatability.PassAtK), latencyCell(p), tokensCell(p))
+			p.PassRate.Successes, p.PassRate.N, rate2(p.PassRate.Value), fixed2(p.PassRate.Wilson95.Lower), fixed2(p.PassRate.Wilson95.Upper),
+			rate2(p.FirstAttemptPassRate.Value), passKCell(p.Repeatability.PassAtK), latencyCell(p), tokensCell(p))
 	}
 	if rest := len(r.Planners) - shown; rest > 0 {
 		fmt.Fprintf(b, "\n%d more planner%s in the JSON.\n", rest, plural(rest))
@@ -117,10 +117,10 @@ func passKCell(ks []PassAtK) string {
 	case 0:
 		return "–"
 	case 1:
-		return "k=1: " + fixed2(ks[0].Value)
+		return "k=1: " + rate2(ks[0].Value)
 	}
 	last := ks[len(ks)-1]
-	return fmt.Sprintf("k=1: %s, k=%d: %s", fixed2(ks[0].Value), last.K, fixed2(last.Value))
+	return fmt.Sprintf("k=1: %s, k=%d: %s", rate2(ks[0].Value), last.K, rate2(last.Value))
 }
 
 func latencyCell(p *PlannerReport) string {
@@ -410,6 +410,25 @@ func fixed2(x float64) string {
 		return shortFloat(x)
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// rate2 writes a rate with two decimals, never as a bound it is not at: a
+// rate of 9,999 in 10,000 is ">0.99", not "1.00" (all passed), and one of
+// 10,000 is "<0.01", not "0.00" (none did).
+func rate2(x float64) string {
+	return notABound(x, fixed2(x), "1.00", ">0.99", "0.00", "<0.01")
+}
+
+// notABound returns s, rate x as rendered, unless s shows a bound x is not
+// at (one or zero as rendered): then the text just inside it.
+func notABound(x float64, s, one, belowOne, zero, aboveZero string) string {
+	switch {
+	case s == one && x < 1:
+		return belowOne
+	case s == zero && x > 0:
+		return aboveZero
+	}
+	return s
 }
 
 // signed2 writes a difference with two decimals and its sign (− for minus).

@@ -383,7 +383,7 @@ func ExampleWriteBaselineMarkdown() {
 	// |---|---|---|---|---|---|---|
 	// | `baseline` | pass | indistinguishable | +0.22 [−0.52, +0.96] over 3 | 0 | 0 | 0 |
 	//
-	// 1 planner of the baseline did not run this time, which fails the gate (run it, or write a new baseline); 1 planner of this run has no baseline.
+	// 1 planner of the baseline did not run this time (`challenger`), which fails the gate (run it, or write a new baseline); 1 planner of this run has no baseline (`candidate`) and is not gated.
 	//
 	// Flags are per-journey Fisher tests at 0.05 without correction: a screen, not a verdict. The gate decides on the mean over journeys.
 }

@@ -102,13 +102,16 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 	if r == nil || b == nil {
 		return newError(CodeInvalidArgument, Path{}, nil, "the report or the baseline report is nil; pass the run's comparison and what CompareBaseline returned")
 	}
+	if err := checkBaselineReport(b); err != nil {
+		return err
+	}
 	v := htmlPage(r)
 	g := &htmlGate{Pass: b.Pass, Decision: "Gate passed", Rule: string(b.Gate)}
 	if !b.Pass {
 		g.Decision = "Gate failed"
 	}
 	if b.Gate == GateNonInferior {
-		g.Rule += " (margin " + strings.TrimSuffix(strings.TrimPrefix(htmlPoints(b.Margin), "+"), " pp") + " points)"
+		g.Rule += " (margin " + marginPoints(b.Margin) + " points)"
 	}
 	var forests []htmlPairForest
 	for i, p := range b.Planners {
@@ -130,10 +133,10 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 	}
 	var notes []string
 	if n := len(b.OnlyBaseline); n > 0 {
-		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of the baseline did not run this time, which fails the gate (run "+themIt(n)+", or write a new baseline)")
+		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of the baseline did not run this time ("+namedList(b.OnlyBaseline, strconv.Quote)+"), which fails the gate (run "+themIt(n)+", or write a new baseline)")
 	}
 	if n := len(b.OnlyCurrent); n > 0 {
-		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of this run "+has(n)+" no baseline")
+		notes = append(notes, strconv.Itoa(n)+" planner"+plural(n)+" of this run "+has(n)+" no baseline ("+namedList(b.OnlyCurrent, strconv.Quote)+") and "+isAre(n)+" not gated")
 	}
 	g.Note = strings.Join(notes, "; ")
 	v.Gate = g
@@ -145,7 +148,7 @@ func WriteBaselineHTML(w io.Writer, r *ComparisonReport, b *BaselineReport) erro
 		}
 		lead.Text = strconv.Itoa(failed) + " of " + strconv.Itoa(len(b.Planners)) + " planners fail the gate (" + g.Rule + ")."
 		if n := len(b.OnlyBaseline); n > 0 {
-			lead.Text += " " + strconv.Itoa(n) + " planner" + plural(n) + " of the baseline did not run."
+			lead.Text += " " + strconv.Itoa(n) + " planner" + plural(n) + " of the baseline did not run: " + namedList(b.OnlyBaseline, strconv.Quote) + "."
 		}
 	}
 	if len(r.Pairs) == 0 {
@@ -718,14 +721,14 @@ func htmlPassKChart(planners []PlannerReport) *htmlPassK {
 		for _, k := range c.Ks {
 			v := "—"
 			if i := slices.IndexFunc(p.Repeatability.PassAtK, func(pk PassAtK) bool { return pk.K == k }); i >= 0 {
-				v = htmlPercent(p.Repeatability.PassAtK[i].Value)
+				v = htmlRatePercent(p.Repeatability.PassAtK[i].Value)
 			}
 			row.Values = append(row.Values, v)
 		}
 		for _, pk := range p.Repeatability.PassAtK {
 			px, py := x(pk.K), y(pk.Value)
 			pts = append(pts, fmtCoords(px, py))
-			line.Marks = append(line.Marks, htmlMark{X: px, Y: py, Path: markerPath(line.Shape.Marker, px, py, 5), Title: p.Planner.ID + ": pass^" + strconv.Itoa(pk.K) + " = " + htmlPercent(pk.Value)})
+			line.Marks = append(line.Marks, htmlMark{X: px, Y: py, Path: markerPath(line.Shape.Marker, px, py, 5), Title: p.Planner.ID + ": pass^" + strconv.Itoa(pk.K) + " = " + htmlRatePercent(pk.Value)})
 		}
 		line.Points = strings.Join(pts, " ")
 		if n := len(line.Marks); n > 0 {
@@ -771,11 +774,17 @@ func htmlPercent(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1000)/10, 'f', 1, 64) + "%"
 }
 
+// htmlRatePercent writes a rate as htmlPercent does, never as a bound it is
+// not at: 99.96% is ">99.9%", not "100.0%".
+func htmlRatePercent(v float64) string {
+	return notABound(v, htmlPercent(v), "100.0%", ">99.9%", "0.0%", "<0.1%")
+}
+
 func htmlRate(r Rate) string {
 	if r.N == 0 {
 		return "—"
 	}
-	return htmlPercent(r.Value) + " (" + strconv.Itoa(r.Successes) + "/" + strconv.Itoa(r.N) + ")"
+	return htmlRatePercent(r.Value) + " (" + strconv.Itoa(r.Successes) + "/" + strconv.Itoa(r.N) + ")"
 }
 
 func htmlInterval(lo, hi float64) string {

@@ -74,13 +74,15 @@ var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/transport/ht
 // and the extra members of os and syscall each may use for that; every other
 // rule applies to them: no environment, process or socket. The command line,
 // automium, reads the files a user names and writes the files it is told to
-// write (stat, open without blocking, a temporary file renamed into place).
+// write (stat, lstat to refuse a symbolic link in an output's place, open
+// without blocking, a temporary file renamed into place with the old file's
+// mode).
 // The step store, binding/boltstore, creates, checks and opens the one store
 // file its caller names (issue 40: creating is explicit, and a file is
 // checked before bbolt maps it). automium-mcp links neither: it imports
 // package binding for the catalog digest, never binding/boltstore.
 var fileOwners = map[string][]string{
-	"cmd/automium/": {"CreateTemp", "ErrNotExist", "ErrPermission", "FileInfo", "ModeDevice", "ModeNamedPipe",
+	"cmd/automium/": {"CreateTemp", "ErrNotExist", "ErrPermission", "FileInfo", "FileMode", "Lstat", "ModeDevice", "ModeNamedPipe", "ModeSymlink",
 		"O_NONBLOCK", "O_RDONLY", "OpenFile", "PathError", "Remove", "Rename", "SameFile", "Stat"},
 	"binding/boltstore/": {"FileMode", "O_CREATE", "O_EXCL", "O_RDWR", "Open", "OpenFile", "Remove", "Stat"},
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/automium/automium"
@@ -44,7 +43,7 @@ func (c *comparer) compareBaseline(ctx context.Context, report automium.Comparis
 	if err != nil {
 		var ae *automium.Error
 		if errors.As(err, &ae) && strings.HasPrefix(ae.Field, "margin") {
-			return nil, &usageError{"--margin " + strconv.FormatFloat(c.o.marginPoints, 'g', -1, 64) + " is not a margin; give percentage points above 0 and below 100, for example 5"}
+			return nil, &usageError{"--margin " + c.o.margin.String() + " is not a margin; give percentage points above 0 and below 100, for example 5"}
 		}
 		return nil, &placedError{file: in.name, err: trimBaselinePlace(err)}
 	}
@@ -53,7 +52,8 @@ func (c *comparer) compareBaseline(ctx context.Context, report automium.Comparis
 
 // trimBaselinePlace keeps a problem of the baseline at its place in the
 // file: CompareBaseline says baseline.X for the snapshot's X. A problem of
-// this run's side (current.X) is about the reports, said without a place.
+// this run's side (current.X) is about the reports, not the baseline file:
+// its field becomes thisRun, which describe tells as such.
 func trimBaselinePlace(err error) error {
 	var ae *automium.Error
 	if !errors.As(err, &ae) {
@@ -67,12 +67,15 @@ func trimBaselinePlace(err error) error {
 		case ps[i].Field == "baseline":
 			ps[i].Field = ""
 		case strings.HasPrefix(ps[i].Field, "current"):
-			ps[i].Field = ""
-			ps[i].Message = "this run: " + ps[i].Message
+			ps[i].Field = thisRun
 		}
 	}
 	return automium.Join(ps...)
 }
+
+// thisRun is the field of a baseline comparison's problem with this run's
+// side, the reports, rather than with the baseline file.
+const thisRun = "\x00this run"
 
 // writeSnapshot writes this run's counts to name.
 func writeSnapshot(name string, report automium.ComparisonReport) error {

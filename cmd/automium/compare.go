@@ -10,7 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -20,6 +22,7 @@ import (
 	"github.com/automium/automium/internal/echo"
 	"github.com/automium/automium/internal/limit"
 	"github.com/automium/automium/internal/modversion"
+	"github.com/automium/automium/internal/winname"
 )
 
 // maxInputBytes bounds what one run reads, all report files together: the
@@ -42,7 +45,7 @@ const compareUsage = `usage: automium compare [flags] REPORT...
 Compares the planners of the report files (Playwright JSON, JUnit XML,
 Inspect AI logs, τ²-bench results; told apart by content or --format) and writes a Markdown summary on standard output.
 Exit status: 0 when the gate passes (no --baseline: always), 1 when it fails,
-2 for bad usage or a bad input.
+2 for bad usage (a flag's value, such as an empty one) or a bad input.
 
 Flags:
 `
@@ -54,7 +57,103 @@ type compareOptions struct {
 	app, fixture, notEvaluable               string
 	planners                                 plannerFlags
 	html, snapshot, baseline                 string
-	marginPoints                             float64
+	margin                                   marginFlag
+}
+
+// marginFlag is --margin: percentage points written as a plain decimal (at
+// most three digits, a point and at most two decimals), above 0 and below
+// 100. A float parser would take 1e-400 (0, the other gate), NaN, Inf,
+// 0x1p-2 or +5; this takes only what the help shows.
+type marginFlag struct {
+	points float64
+	set    bool
+}
+
+func (m *marginFlag) String() string {
+	if m == nil || !m.set {
+		return ""
+	}
+	return strconv.FormatFloat(m.points, 'f', -1, 64)
+}
+
+func (m *marginFlag) Set(v string) error {
+	if m.set {
+		return &usageError{fmt.Sprintf("--margin is given twice (%s, then %s); give it once", quote(m.String()), quote(v))}
+	}
+	if !marginSyntax.MatchString(v) {
+		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points as a plain decimal above 0 and below 100, such as 5 or 2.5 (no sign, exponent, %% or spaces)", quote(v))}
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(f > 0 && f < 100) {
+		return &usageError{fmt.Sprintf("--margin %s is not a margin; give percentage points above 0 and below 100, such as 5 (leave --margin out for the default gate, not decisively worse)", quote(v))}
+	}
+	m.points, m.set = f, true
+	return nil
+}
+
+// onceString is a flag of one string value: given twice (--html a.html
+// --html b.html), it is refused rather than the last one silently winning.
+type onceString struct {
+	p    *string
+	name string
+	set  bool
+}
+
+func (s *onceString) String() string {
+	if s == nil || s.p == nil {
+		return ""
+	}
+	return *s.p
+}
+
+func (s *onceString) Set(v string) error {
+	if s.set {
+		return &usageError{fmt.Sprintf("--%s is given twice (%s, then %s); give it once", s.name, quote(*s.p), quote(v))}
+	}
+	*s.p, s.set = v, true
+	return nil
+}
+
+var marginSyntax = regexp.MustCompile(`^[0-9]{1,3}(\.[0-9]{1,2})?$`)
+
+// emptyFixes say, for each flag that takes a value, what to give instead of
+// an empty one: --html= writes nowhere, --format= reads as no format, and
+// neither is what the user meant.
+var emptyFixes = map[string]string{
+	"format":          "name a format (" + strings.Join(formatNames(), ", ") + "), or leave --format out to tell them apart by content",
+	"planner-from":    "write project, tag:NAME or annotation:NAME, or leave the flag out for project",
+	"journey-from":    "write project, tag:NAME or annotation:NAME, or leave the flag out for annotation:journey",
+	"repetition-from": "write tag:NAME or annotation:NAME, or leave the flag out for report order",
+	"app":             "name a corpus app or ext:NAME, or leave --app out",
+	"fixture":         "name the fixture, or leave --fixture out",
+	"not-evaluable":   "list outcomes such as error,interrupted, or write none",
+	"html":            "name the file to write, such as --html report.html, or leave --html out",
+	"snapshot":        "name the file to write, such as --snapshot baseline.json, or leave --snapshot out",
+	"baseline":        "name the snapshot file to read, such as --baseline baseline.json, or leave --baseline out",
+}
+
+// fileFlags name a file; a value that starts with "-" is a flag typed
+// without the file name before it (--html --baseline b.json), not a file.
+var fileFlags = []string{"html", "snapshot", "baseline"}
+
+// checkFlagValues refuses a flag given an empty value (--html=, --format "")
+// and a file flag whose value looks like another flag.
+func checkFlagValues(fs *flag.FlagSet, set map[string]string) error {
+	var err error
+	fs.Visit(func(f *flag.Flag) {
+		v, ok := set[f.Name]
+		if err != nil || !ok {
+			return
+		}
+		if strings.TrimSpace(v) == "" {
+			err = &usageError{fmt.Sprintf("--%s is given an empty value; %s", f.Name, emptyFixes[f.Name])}
+			return
+		}
+		if slices.Contains(fileFlags, f.Name) && strings.HasPrefix(v, "-") {
+			err = &usageError{fmt.Sprintf("--%s %s looks like a flag, not a file; give the file name after --%s (for a file whose name starts with -, write ./%s)", f.Name, quoteName(v), f.Name, quoteName(v))}
+		}
+	})
+	return err
 }
 
 // plannerFlags collects --planner ID=VENDOR/MODEL, in order.
@@ -76,23 +175,34 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	var o compareOptions
 	fs := flag.NewFlagSet("automium compare", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&o.format, "format", "", "`FORMAT` of every report: "+strings.Join(formatNames(), " or ")+"; default: told apart by content")
-	fs.StringVar(&o.plannerFrom, "planner-from", "project", "where a test's planner is: `SOURCE` project, tag:NAME or annotation:NAME")
-	fs.StringVar(&o.journeyFrom, "journey-from", "annotation:journey", "where a test's journey is: `SOURCE` project, tag:NAME or annotation:NAME")
-	fs.StringVar(&o.repetitionFrom, "repetition-from", "", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
-	fs.StringVar(&o.app, "app", "", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
-	fs.StringVar(&o.fixture, "fixture", "", "`FIXTURE` of journeys that are not reference journeys, with --app")
-	fs.StringVar(&o.notEvaluable, "not-evaluable", "", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
+	fs.Var(&onceString{p: &o.format, name: "format"}, "format", "`FORMAT` of every report: "+strings.Join(formatNames(), " or ")+"; default: told apart by content")
+	o.plannerFrom = "project"
+	fs.Var(&onceString{p: &o.plannerFrom, name: "planner-from"}, "planner-from", "where a test's planner is: `SOURCE` project, tag:NAME or annotation:NAME")
+	o.journeyFrom = "annotation:journey"
+	fs.Var(&onceString{p: &o.journeyFrom, name: "journey-from"}, "journey-from", "where a test's journey is: `SOURCE` project, tag:NAME or annotation:NAME")
+	fs.Var(&onceString{p: &o.repetitionFrom, name: "repetition-from"}, "repetition-from", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
+	fs.Var(&onceString{p: &o.app, name: "app"}, "app", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
+	fs.Var(&onceString{p: &o.fixture, name: "fixture"}, "fixture", "`FIXTURE` of journeys that are not reference journeys, with --app")
+	fs.Var(&onceString{p: &o.notEvaluable, name: "not-evaluable"}, "not-evaluable", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
 	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
-	fs.StringVar(&o.html, "html", "", "also write the HTML report to `FILE`")
-	fs.StringVar(&o.snapshot, "snapshot", "", "also write this run's counts to `FILE`, a baseline for a later --baseline")
-	fs.StringVar(&o.baseline, "baseline", "", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse or did not run a planner or journey the baseline evaluated")
-	fs.Float64Var(&o.marginPoints, "margin", 0, "with --baseline, a non-inferiority margin in percentage `POINTS`: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
+	fs.Var(&onceString{p: &o.html, name: "html"}, "html", "also write the HTML report to `FILE`")
+	fs.Var(&onceString{p: &o.snapshot, name: "snapshot"}, "snapshot", "also write this run's counts to `FILE`, a baseline for a later --baseline")
+	fs.Var(&onceString{p: &o.baseline, name: "baseline"}, "baseline", "compare each planner with its earlier run in the snapshot `FILE`; exit 1 when one is decisively worse, did not run a planner or journey the baseline evaluated, or fails with its runs that became not evaluable counted as failures")
+	fs.Var(&o.margin, "margin", "with --baseline, a non-inferiority margin in percentage `POINTS`, a plain decimal above 0 and below 100 such as 5 or 2.5: a planner passes only when the 95% interval's lower bound of (this run − baseline) is above −POINTS")
 	help := fs.Bool("h", false, "print this help")
 
 	files, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		*help, err = true, nil // -help and --help, which the flag package knows
+	}
+	if err == nil && !*help {
+		err = checkFlagValues(fs, map[string]string{
+			"format": o.format, "planner-from": o.plannerFrom, "journey-from": o.journeyFrom, "repetition-from": o.repetitionFrom,
+			"app": o.app, "fixture": o.fixture, "not-evaluable": o.notEvaluable, "html": o.html, "snapshot": o.snapshot, "baseline": o.baseline,
+		})
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "automium compare: %s\nRun automium compare -h for the flags.\n", echo.Cut(err.Error(), 300))
+		fmt.Fprintf(stderr, "automium compare: %s\nRun automium compare -h for the flags.\n", echo.Cut(flagErrorText(err), 300))
 		return exitUsage
 	}
 	if *help {
@@ -108,6 +218,25 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	return code
 }
+
+// flagErrorText is a flag error as the user reads it: a flag's own refusal
+// (--margin's) without the flag package's "invalid value ... for flag"
+// before it, which would say the value twice.
+func flagErrorText(err error) string {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return ue.msg
+	}
+	msg := err.Error()
+	if m := ownRefusal.FindStringSubmatchIndex(msg); m != nil && msg[m[2]:m[3]] == msg[m[4]:m[5]] {
+		return msg[m[4]-2:]
+	}
+	return msg
+}
+
+// ownRefusal finds a flag's own refusal, which names the flag, in the flag
+// package's error.
+var ownRefusal = regexp.MustCompile(`^invalid value .* for flag -([a-z-]+): --([a-z-]+)[ ]`)
 
 // parseInterleaved parses flags before, between and after the file names,
 // as people type them (automium compare report.json --html out.html); after
@@ -177,8 +306,8 @@ func (c *comparer) run(ctx context.Context, files []string, stdout io.Writer) (i
 	if err := c.checkOutputs(files); err != nil {
 		return exitUsage, err
 	}
-	margin := c.o.marginPoints / 100
-	if c.o.marginPoints != 0 && c.o.baseline == "" {
+	margin := c.o.margin.points / 100
+	if c.o.margin.set && c.o.baseline == "" {
 		return exitUsage, &usageError{"--margin needs --baseline: it is the gate against an earlier run"}
 	}
 	for _, name := range files {
@@ -309,17 +438,25 @@ func (c *comparer) checkOutputs(files []string) error {
 		if o.name == "" {
 			continue
 		}
-		info, err := os.Stat(o.name)
+		if winname.Reserved(filepath.Base(o.name)) {
+			return &usageError{fmt.Sprintf("%s %s is a device on Windows (CON, PRN, AUX, NUL, COM1, LPT1 and the like, with any extension), not a file; name another file", o.flag, quoteName(o.name))}
+		}
+		// Lstat: a symbolic link in the output's place is refused, not
+		// followed, so the command never writes where it was not told to.
+		info, err := os.Lstat(o.name)
+		if err == nil && info.Mode()&os.ModeSymlink != 0 {
+			return &usageError{fmt.Sprintf("%s %s is a symbolic link; the command does not write through links, so name the file itself or remove the link", o.flag, quoteName(o.name))}
+		}
 		if err == nil && !info.Mode().IsRegular() {
 			return &usageError{fmt.Sprintf("%s %s is not a regular file; name a file to write", o.flag, quoteName(o.name))}
 		}
 		for _, r := range reads {
-			if r != "" && sameFile(o.name, r) {
+			if r != "" && sameFile(o.name, r, false) {
 				return &usageError{fmt.Sprintf("%s %s is also an input; write the output to another file", o.flag, quoteName(o.name))}
 			}
 		}
 		for _, p := range outs[:i] {
-			if p.name != "" && sameFile(o.name, p.name) {
+			if p.name != "" && sameFile(o.name, p.name, true) {
 				return &usageError{fmt.Sprintf("%s and %s name one file %s; give each output its own file", p.flag, o.flag, quoteName(o.name))}
 			}
 		}
@@ -328,8 +465,9 @@ func (c *comparer) checkOutputs(files []string) error {
 }
 
 // sameFile reports whether two names are one file: the same file on disk, or,
-// for a file not yet written, the same clean path.
-func sameFile(a, b string) bool {
+// for a file not yet written, the same clean path; with fold, the same in any
+// case, since on Windows and macOS report.html and Report.html are one file.
+func sameFile(a, b string, fold bool) bool {
 	ia, errA := os.Stat(a)
 	ib, errB := os.Stat(b)
 	if errA == nil && errB == nil {
@@ -337,7 +475,7 @@ func sameFile(a, b string) bool {
 	}
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
+	return errA == nil && errB == nil && (absA == absB || fold && strings.EqualFold(absA, absB))
 }
 
 // open opens a regular file for reading, bounded by limit bytes. A directory,
@@ -381,7 +519,7 @@ func notRegular(info os.FileInfo) string {
 	case mode.IsDir():
 		return "is a directory; name the report files in it (for example dir/*.json)"
 	case mode&os.ModeNamedPipe != 0:
-		return "is a FIFO; write the report to a regular file first"
+		return "is a FIFO; write it to a regular file first (a pipe or process substitution is one)"
 	case mode&os.ModeDevice != 0:
 		return "is a device, not a report file; name a regular file"
 	}
@@ -577,7 +715,12 @@ func (c *comparer) describe(err error) string {
 		fmt.Fprintf(&b, "%s%s\n", prefix, fe.Error())
 		return b.String()
 	case errors.As(err, &pe) && errors.As(pe.err, &ae):
-		c.writeProblems(&b, ae, func(field string) string { return quoteName(pe.file) + placeSuffix(field) })
+		c.writeProblems(&b, ae, func(field string) string {
+			if field == thisRun {
+				return "the reports, against the baseline " + quoteName(pe.file)
+			}
+			return quoteName(pe.file) + placeSuffix(field)
+		})
 		return b.String()
 	case errors.As(err, &te):
 		c.writeProblems(&b, te.err, func(field string) string {
@@ -714,7 +857,15 @@ func placeSuffix(field string) string {
 // writeFileAtomic writes a file through a temporary file in its directory,
 // renamed over it when complete: a failed run leaves the old file or none,
 // never half of one.
+//
+// The file keeps the permissions it had (a new one is 0644). A symbolic link
+// that took the file's place since checkOutputs is replaced, never written
+// through: rename replaces the link itself.
 func writeFileAtomic(name string, write func(io.Writer) error) error {
+	perm := os.FileMode(0o644)
+	if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() {
+		perm = info.Mode().Perm()
+	}
 	dir := filepath.Dir(name)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
@@ -726,7 +877,7 @@ func writeFileAtomic(name string, write func(io.Writer) error) error {
 		err = w.Flush()
 	}
 	if err == nil {
-		err = tmp.Chmod(0o644)
+		err = tmp.Chmod(perm)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr

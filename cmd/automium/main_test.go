@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +183,11 @@ func TestCompareRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("report.json", pw)
+	junit, err := os.ReadFile(filepath.Join(filepath.Dir(fixture(t)), "junit.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("junit.xml", junit) // the fixture's run, written by Playwright's JUnit reporter
 	write("truncated.json", pw[:len(pw)/2])
 	write("binary.json", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))
 	write("empty.json", nil)
@@ -211,6 +217,11 @@ func TestCompareRefusals(t *testing.T) {
 	unreadable := write("unreadable.json", pw)
 	if err := os.Chmod(filepath.Join(dir, unreadable), 0); err != nil {
 		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"link.html": "report.json", "dangling.json": "nowhere.json"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	fifo := filepath.Join(dir, "fifo.json")
 	if err := mkfifo(fifo); errors.Is(err, errors.ErrUnsupported) {
@@ -255,6 +266,41 @@ func TestCompareRefusals(t *testing.T) {
 		{"external app without a fixture", []string{"compare", "--app", "ext:x", "report.json"}, []string{"--fixture: --app and --fixture go together"}},
 		{"planner read from a report", []string{"compare", "bomplanner.json"}, []string{"bomplanner.json at suites[0].specs[0].tests[0]: ", "U+FEFF"}},
 		{"too many files", append([]string{"compare"}, slicesRepeat("report.json", 65)...), []string{"65 report files"}},
+		{"one run in two formats", []string{"compare", "report.json", "junit.xml"}, []string{"junit.xml: is the same run as report.json", "one run counts once"}},
+		{"the same file twice", []string{"compare", "report.json", "./report.json"}, []string{"is the same run of the same test", "pass each shard once"}},
+		{"a symbolic link as --html", []string{"compare", "--html", "link.html", "report.json"}, []string{"--html link.html is a symbolic link"}},
+		{"a dangling link as --snapshot", []string{"compare", "--snapshot", "dangling.json", "report.json"}, []string{"--snapshot dangling.json is a symbolic link"}},
+		{"a flag as --html's file", []string{"compare", "--html", "--snapshot", "s.json", "report.json"}, []string{"--html --snapshot looks like a flag", "./--snapshot"}},
+		{"a file after --", []string{"compare", "--", "--html"}, []string{"--html: no such file"}},
+		{"a Windows device as --html", []string{"compare", "--html", "Aux.html", "report.json"}, []string{"--html Aux.html is a device on Windows"}},
+		{"a Windows device as --snapshot", []string{"compare", "--snapshot", "sub/com1 .json", "report.json"}, []string{"--snapshot sub/com1 .json is a device on Windows"}},
+		{"two outputs one in any case", []string{"compare", "--html", "Out.html", "--snapshot", "out.HTML", "report.json"}, []string{"--html and --snapshot name one file out.HTML"}},
+		{"--html twice", []string{"compare", "--html", "a.html", "--html", "b.html", "report.json"}, []string{`--html is given twice ("a.html", then "b.html"); give it once`}},
+		{"--journey-from twice", []string{"compare", "--journey-from", "tag:journey", "report.json", "--journey-from=project"}, []string{`--journey-from is given twice ("tag:journey", then "project")`}},
+		{"--margin twice", []string{"compare", "--baseline", "b.json", "--margin", "5", "--margin", "6", "report.json"}, []string{`--margin is given twice ("5", then "6")`}},
+	}
+	// An empty value is refused, whatever the flag, saying what to give.
+	for _, f := range []struct{ flag, want string }{
+		{"html", "name the file to write"}, {"snapshot", "name the file to write"}, {"baseline", "name the snapshot file to read"},
+		{"format", "leave --format out"}, {"planner-from", "tag:NAME"}, {"journey-from", "tag:NAME"}, {"repetition-from", "tag:NAME"},
+		{"app", "ext:NAME"}, {"fixture", "leave --fixture out"}, {"not-evaluable", "error,interrupted"},
+	} {
+		for _, form := range [][]string{{"--" + f.flag + "="}, {"--" + f.flag, ""}, {"-" + f.flag + "= "}} {
+			tests = append(tests, struct {
+				name string
+				args []string
+				want []string
+			}{"empty " + strings.Join(form, " "), append(append([]string{"compare"}, form...), "report.json"), []string{"--" + f.flag + " is given an empty value", f.want}})
+		}
+	}
+	// --margin takes a plain decimal above 0 and below 100, nothing a float
+	// parser would also take.
+	for _, m := range []string{"", "0", "0.0", "100", "100.00", "150", "1e-400", "1e2", "NaN", "nan", "Inf", "+Inf", "-5", "+5", " 5", "5 ", "5%", "0x1p-2", "5.", ".5", "5.123", "1_0", "５", "0005"} {
+		tests = append(tests, struct {
+			name string
+			args []string
+			want []string
+		}{"margin " + m, []string{"compare", "--baseline", "b.json", "--margin", m, "report.json"}, []string{"--margin " + strconv.Quote(m) + " is not a margin", "above 0 and below 100"}})
 	}
 	if fifo != "" {
 		tests = append(tests, struct {
@@ -294,6 +340,9 @@ func TestCompareRefusals(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "nodir")); err == nil {
 		t.Errorf("a refused run made a directory")
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "nowhere.json")); err == nil {
+		t.Errorf("a refused run wrote through a dangling link")
 	}
 }
 
@@ -383,6 +432,31 @@ func TestCompareBaselineGate(t *testing.T) {
 		t.Errorf("the summary names the unchanged gate-journey-7 as regressed:\n%s", got.Stdout)
 	}
 
+	// A margin the flag takes decides the non-inferiority gate, named with
+	// its points.
+	// Eight journeys of one planner unchanged give an interval wider than
+	// a few points, so only a wide margin passes.
+	for _, m := range []struct {
+		margin  string
+		code    int
+		heading string
+	}{{"99.99", exitPass, "## Gate passed: non-inferior within margin (99.99 points)"}, {"2.5", exitFail, "## Gate **failed**: non-inferior within margin (2.5 points)"}, {"0.01", exitFail, "## Gate **failed**: non-inferior within margin (0.01 points)"}} {
+		got := automiumRun(t, dir, nil, args("--baseline", "base.json", "--margin", m.margin, "same.xml")...)
+		if got.Code != m.code || !strings.Contains(got.Stdout, m.heading) {
+			t.Errorf("--margin %s: exit %d, %q", m.margin, got.Code, got.Stdout[:min(len(got.Stdout), 200)])
+		}
+	}
+	// Failing runs that now end in an error, not evaluable, do not pass
+	// the gate: counted as failures they fail it.
+	write("mostly.xml", junitRun(func(int) int { return 8 }))
+	if got := automiumRun(t, dir, nil, args("--snapshot", "mostly.json", "mostly.xml")...); got.Code != exitPass {
+		t.Fatalf("--snapshot: %+v", got)
+	}
+	write("errors.xml", bytes.ReplaceAll(junitRun(func(int) int { return 2 }), []byte("<failure "), []byte("<error ")))
+	got = automiumRun(t, dir, nil, args("--not-evaluable", "error", "--baseline", "mostly.json", "errors.xml")...)
+	if got.Code != exitFail || !strings.Contains(got.Stdout, "had more not-evaluable runs than its baseline (the gate also counts them as failures) on: `gate-journey-0`") {
+		t.Errorf("failures turned into errors: exit %d\n%s%s", got.Code, got.Stdout, got.Stderr)
+	}
 	write("tampered.json", bytes.Replace(snap, []byte(`"runs":`), []byte(`"runs":1`), 1))
 	write("truncated-base.json", snap[:len(snap)/2])
 	for _, tt := range []struct {
@@ -394,8 +468,12 @@ func TestCompareBaselineGate(t *testing.T) {
 		{"tampered baseline", args("--baseline", "tampered.json", "same.xml"), []string{"tampered.json"}},
 		{"truncated baseline", args("--baseline", "truncated-base.json", "same.xml"), []string{"truncated-base.json"}},
 		{"a report as baseline", args("--baseline", "base.xml", "same.xml"), []string{"base.xml"}},
-		{"margin out of range", args("--baseline", "base.json", "--margin", "150", "same.xml"), []string{"--margin 150 is not a margin"}},
+		{"margin out of range", args("--baseline", "base.json", "--margin", "150", "same.xml"), []string{`--margin "150" is not a margin`}},
+		{"a journey moved to another app", []string{"compare", "--app", "ext:shop", "--fixture", "ext:home", "--baseline", "base.json", "same.xml"},
+			[]string{`the reports, against the baseline base.json: journey "gate-journey-0" of planner "agent" is on app "ext:shop" in this run but on app "storefront" in the baseline (counts[0])`, "write a new baseline"}},
 		{"snapshot onto the baseline", args("--baseline", "base.json", "--snapshot", "base.json", "same.xml"), []string{"--snapshot base.json is also an input"}},
+		{"a directory as baseline", args("--baseline", ".", "same.xml"), []string{".: is a directory"}},
+		{"a device as baseline", args("--baseline", "/dev/null", "same.xml"), []string{"/dev/null: is a device"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := automiumRun(t, dir, nil, tt.args...)
@@ -436,5 +514,58 @@ func TestCompareBaselineRenamedPlanner(t *testing.T) {
 	got := automiumRun(t, dir, nil, "compare", "--baseline", "base.json", "report.json")
 	if got.Code != exitUsage || !strings.Contains(got.Stderr, `planner "baseline" of this run differs from planner "Baseline" of the baseline only in case`) {
 		t.Errorf("exit %d, stderr %q; want exit 2 naming the renamed planner", got.Code, got.Stderr)
+	}
+}
+
+// TestCompareOutputModes: an output replaced keeps its permissions, a new
+// one is 0644, and the directory holds nothing else afterwards (no
+// temporary file left behind).
+func TestCompareOutputModes(t *testing.T) {
+	dir := t.TempDir()
+	pw, err := os.ReadFile(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "report.json"), pw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "old.html"), []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := automiumRun(t, dir, nil, "compare", "--html", "old.html", "--snapshot", "new.json", "report.json"); got.Code != exitPass {
+		t.Fatalf("exit %d: %s", got.Code, got.Stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]os.FileMode{}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[e.Name()] = info.Mode()
+	}
+	want := map[string]os.FileMode{"report.json": 0o644, "old.html": 0o600, "new.json": 0o644}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("the directory (-want +got):\n%s", diff)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "old.html")); !bytes.HasPrefix(data, []byte("<!DOCTYPE html>")) {
+		t.Errorf("old.html was not replaced: %.40q", data)
+	}
+}
+
+// TestCompareHelp: every spelling of help prints the flags on standard
+// output and exits 0, whatever else is on the line.
+func TestCompareHelp(t *testing.T) {
+	for _, args := range [][]string{{"compare", "-h"}, {"compare", "--h"}, {"compare", "-help"}, {"compare", "--help"}, {"compare", "report.json", "--help"}, {"compare", "--html=", "-h"}} {
+		got := automiumRun(t, t.TempDir(), nil, args...)
+		if diff := cmp.Diff(result{Code: exitPass, Stderr: ""}, result{Code: got.Code, Stderr: got.Stderr}); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", args, diff)
+		}
+		if !strings.HasPrefix(got.Stdout, "usage: automium compare") || !strings.Contains(got.Stdout, "-margin POINTS") {
+			t.Errorf("%q: stdout %.80q is not the help", args, got.Stdout)
+		}
 	}
 }
