@@ -39,21 +39,35 @@ func BenchmarkDispatch(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer ss.Close()
-			benchDispatch(b, f, ct)
+			benchDispatch(b, f, ct, nil)
 		})
 	}
 }
 
 // BenchmarkDispatchCannedPeer is BenchmarkDispatch against a peer that
 // answers every request with bytes the go-sdk server encoded once, before
-// the benchmark: per request it reads one line and writes bytes it holds.
+// the benchmark: per request it reads one line and writes bytes it holds,
+// allocating only the line's head.
 // What is left is the dispatcher's cost (go-sdk's client included) and the
 // pipe's.
 func BenchmarkDispatchCannedPeer(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			f := benchFixture(n)
-			benchDispatch(b, f, cannedPeer(b, f))
+			benchDispatch(b, f, cannedPeer(b, f), nil)
+		})
+	}
+}
+
+// BenchmarkDispatchTrusted is BenchmarkDispatchCannedPeer with
+// TrustNotifications: no list is read before the call. It is the cost of a
+// dispatch without the verification, so the difference from
+// BenchmarkDispatchCannedPeer is the verification's.
+func BenchmarkDispatchTrusted(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			f := benchFixture(n)
+			benchDispatch(b, f, cannedPeer(b, f), &dispatch.Options{TrustNotifications: true})
 		})
 	}
 }
@@ -72,8 +86,8 @@ func benchFixture(n int) *fixture {
 }
 
 // benchDispatch measures dispatches of one granted click over ct to f's
-// catalog.
-func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport) {
+// catalog, with opts.
+func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Options) {
 	ctx := context.Background()
 	pinnedCatalog := func() binding.Catalog {
 		st, ct := mcp.NewInMemoryTransports()
@@ -106,7 +120,7 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	d := dispatch.New(broker, nil)
+	d := dispatch.New(broker, opts)
 	srv, err := d.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		b.Fatal(err)
@@ -183,10 +197,11 @@ func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 			if !ok {
 				res = []byte(`{}`)
 			}
-			out := make([]byte, 0, len(res)+64)
-			out = append(append(append(append(append(out, `{"jsonrpc":"2.0","id":`...), req.ID...), `,"result":`...), res...), "}\n"...)
-			if _, err := peer.Write(out); err != nil {
-				return
+			head := append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...)
+			for _, part := range [][]byte{head, res, []byte("}\n")} {
+				if _, err := peer.Write(part); err != nil {
+					return
+				}
 			}
 		}
 	}()
