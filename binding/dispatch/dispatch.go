@@ -16,7 +16,10 @@
 // and time) and hands the broker the digest of that fresh read, so a server
 // that changed without announcing it is refused as contract drift before
 // anything reaches it, and a read that fails or is overtaken by a list_changed
-// refuses the call ([binding.CodeCatalogStale]). [Options.TrustNotifications]
+// refuses the call ([binding.CodeCatalogStale]). An unchanged catalog is
+// re-read by replaying the last full read's list requests: answers identical
+// byte for byte to the verified ones prove the same catalog, and any other
+// answer makes the read a full one (see tap). [Options.TrustNotifications]
 // trades that read for trust in the server's notifications, which is weaker.
 // A server whose session ended is removed at once, so a call to it sends
 // nothing and its identity can connect again; and every error says whether
