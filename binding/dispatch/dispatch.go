@@ -342,7 +342,7 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 	}
 	var rec *recording
 	if s.tap != nil {
-		rec = s.tap.record()
+		rec = s.tap.record(s.limits.MaxCatalogBytes)
 		ctx = context.WithValue(ctx, recordingKey{}, rec)
 	}
 	c, err := listCatalog(ctx, s.session, s.limits)

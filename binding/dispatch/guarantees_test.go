@@ -447,3 +447,31 @@ func TestUnchangedCatalogIsReplayed(t *testing.T) {
 		t.Errorf("%d of 2 verifications were proved by a replay", n)
 	}
 }
+
+// TestLargeAnswersAreNotRecorded: answers larger in raw bytes than
+// MaxCatalogBytes (here, a result's _meta that is no part of the catalog)
+// are not kept for a replay: every verification reads in full, and a server
+// cannot make the dispatcher hold more than the bound between calls.
+func TestLargeAnswersAreNotRecorded(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	f.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.ListToolsResult); ok {
+				r.Meta = mcp.Meta{"padding": strings.Repeat("x", 8<<10)}
+			}
+			return res, err
+		}
+	})
+	g := grants(t, click("button:Sign in"), click("button:Next"))
+	d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogBytes: 8 << 10})
+	srv := connect(t, d, f)
+	for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+		if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dispatch.Replayed(srv); n != 0 {
+		t.Errorf("%d verifications were replays of answers larger than MaxCatalogBytes, want 0", n)
+	}
+}

@@ -39,8 +39,9 @@ var listMethods = map[string]bool{"tools/list": true, "resources/list": true, "r
 // its answer's raw result, in the order each list was read.
 type recording struct {
 	asked map[jsonrpc.ID]int // request ID -> index in pages
+	left  int                // bytes of answers the recording may still keep
 	pages []recorded         // in the order asked
-	bad   bool               // an answer was an error or unmatched
+	bad   bool               // an error answer, or answers past the bound
 	order map[string][]int   // method -> indexes of its pages, in order
 
 	mu    sync.Mutex
@@ -128,11 +129,15 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		if r := c.t.rec; r != nil {
 			if i, ok := r.asked[resp.ID]; ok {
 				delete(r.asked, resp.ID)
-				if resp.Error != nil {
+				r.left -= len(resp.Result)
+				if resp.Error != nil || r.left < 0 {
+					// An error, or answers larger than the bound: the
+					// next read is a full one.
 					r.bad = true
+				} else {
+					r.pages[i].result = bytes.Clone(resp.Result)
+					r.pages[i].done = true
 				}
-				r.pages[i].result = bytes.Clone(resp.Result)
-				r.pages[i].done = true
 			}
 		}
 		c.t.mu.Unlock()
@@ -140,10 +145,11 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// record starts recording a full read; stop ends it and returns the
-// recording if it holds every page listCatalog read and nothing else.
-func (t *tap) record() *recording {
-	r := &recording{asked: map[jsonrpc.ID]int{}, order: map[string][]int{}, count: map[string]int{}}
+// record starts recording a full read, keeping at most maxBytes of raw
+// answers; stop ends it and returns the recording if it holds every page
+// listCatalog read and nothing else.
+func (t *tap) record(maxBytes int) *recording {
+	r := &recording{asked: map[jsonrpc.ID]int{}, order: map[string][]int{}, count: map[string]int{}, left: maxBytes}
 	t.mu.Lock()
 	t.rec = r
 	t.mu.Unlock()

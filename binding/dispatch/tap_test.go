@@ -26,7 +26,7 @@ func TestRecordingIsComplete(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tp := &tap{}
-			r := tp.record()
+			r := tp.record(1 << 10)
 			r.pages = []recorded{page}
 			r.order["tools/list"] = []int{0}
 			r.count["tools/list"] = 1
