@@ -89,24 +89,10 @@ func benchFixture(n int) *fixture {
 // catalog, with opts.
 func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Options) {
 	ctx := context.Background()
-	pinnedCatalog := func() binding.Catalog {
-		st, ct := mcp.NewInMemoryTransports()
-		ss, err := f.server.Connect(ctx, st, nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer ss.Close()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "planner", Version: "v1"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer cs.Close()
-		c, err := dispatch.ListCatalog(ctx, cs, 10_000, 100)
-		if err != nil {
-			b.Fatal(err)
-		}
-		return c
-	}()
+	pinnedCatalog, err := dispatch.ListCatalog(ctx, plannerSession(b, f), 10_000, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
 	pol, _ := binding.Digest(map[string]any{"servers": []string{"synthetic-ui"}})
 	grants, err := binding.IssuePlan(binding.Plan{
 		Servers: []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinnedCatalog}}, RunID: runID, PolicyDigest: pol, Host: host, VMUUID: vmUUID,
@@ -138,17 +124,7 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Op
 // with the result f's server gave to the same method once, encoded then.
 func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := f.server.Connect(ctx, st, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "planner", Version: "v1"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer cs.Close()
+	cs := plannerSession(b, f)
 	canned := map[string][]byte{}
 	keep := func(method string, res any, err error) {
 		if err != nil {
