@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -473,5 +475,33 @@ func TestLargeAnswersAreNotRecorded(t *testing.T) {
 	}
 	if n := dispatch.Replayed(srv); n != 0 {
 		t.Errorf("%d verifications were replays of answers larger than MaxCatalogBytes, want 0", n)
+	}
+}
+
+// TestStreamableIsReadInFull: the tap cannot wrap go-sdk's streamable HTTP
+// client (its connection is told about the session through an unexported
+// method), so such a server is verified by a full read before every call,
+// and dispatches work.
+func TestStreamableIsReadInFull(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.server }, nil))
+	t.Cleanup(hs.Close)
+	g := grants(t, click("button:Sign in"), click("button:Next"))
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv, err := d.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+		if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dispatch.Replayed(srv); n != 0 {
+		t.Errorf("%d verifications were replays over streamable HTTP, want 0", n)
+	}
+	if got := f.received(); len(got) != 2 {
+		t.Errorf("the server received %q, want both calls", got)
 	}
 }
