@@ -1,9 +1,11 @@
 package dispatch_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"testing"
 	"time"
 
@@ -23,69 +25,161 @@ func (freshStore) Advance(string, binding.Position, string) (bool, error) { retu
 
 // BenchmarkDispatch measures one dispatch with the default verification (the
 // whole catalog read again, its digest checked, the call sent) against an
-// in-memory server of 10, 100 and 1,000 tools, unchanged between calls. The
-// goal (docs/performance.md) is 1,000 tools at most 5× 10 tools.
+// in-memory go-sdk server of 10, 100 and 1,000 tools, unchanged between
+// calls. The go-sdk server's own work (encoding its lists on every call) is
+// part of each figure; BenchmarkDispatchCannedPeer leaves it out. The goal
+// (docs/performance.md) is 1,000 tools at most 5× 10 tools.
 func BenchmarkDispatch(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			f := newFixture(uiIdentity, clickSchema)
-			for i := range n - 3 {
-				f.server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool%04d", i), Description: "Press a key of the VM's keyboard",
-					InputSchema: json.RawMessage(failSchema)},
-					func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-						return &mcp.CallToolResult{}, nil
-					})
-			}
-			ctx := context.Background()
+			f := benchFixture(n)
 			st, ct := mcp.NewInMemoryTransports()
-			ss, err := f.server.Connect(ctx, st, nil)
+			ss, err := f.server.Connect(context.Background(), st, nil)
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer ss.Close()
-			pinnedCatalog := func() binding.Catalog {
-				st, ct := mcp.NewInMemoryTransports()
-				ss, err := f.server.Connect(ctx, st, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer ss.Close()
-				cs, err := mcp.NewClient(&mcp.Implementation{Name: "planner", Version: "v1"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer cs.Close()
-				c, err := dispatch.ListCatalog(ctx, cs, 10_000, 100)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return c
-			}()
-			pol, _ := binding.Digest(map[string]any{"servers": []string{"synthetic-ui"}})
-			grants, err := binding.IssuePlan(binding.Plan{
-				Servers: []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinnedCatalog}}, RunID: runID, PolicyDigest: pol, Host: host, VMUUID: vmUUID,
-				IssuedAt: issuedAt, ExpiresAt: issuedAt.Add(10 * time.Minute), Steps: [][]binding.Call{{click("button:Sign in")}},
-			}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			broker, err := binding.NewBroker(binding.BrokerOptions{RunID: runID, PolicyDigest: pol, Host: host, VMUUID: vmUUID,
-				Now: func() time.Time { return issuedAt }, Steps: freshStore{}})
-			if err != nil {
-				b.Fatal(err)
-			}
-			d := dispatch.New(broker, nil)
-			srv, err := d.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				if _, err := d.Dispatch(ctx, grants[0], click("button:Sign in")); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchDispatch(b, f, ct, nil)
 		})
 	}
+}
+
+// BenchmarkDispatchCannedPeer is BenchmarkDispatch against a peer that
+// answers every request with bytes the go-sdk server encoded once, before
+// the benchmark: per request it reads one line and writes bytes it holds,
+// allocating only the line's head.
+// What is left is the dispatcher's cost (go-sdk's client included) and the
+// pipe's.
+func BenchmarkDispatchCannedPeer(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			f := benchFixture(n)
+			benchDispatch(b, f, cannedPeer(b, f), nil)
+		})
+	}
+}
+
+// BenchmarkDispatchTrusted is BenchmarkDispatchCannedPeer with
+// TrustNotifications: no list is read before the call. It is the cost of a
+// dispatch without the verification, so the difference from
+// BenchmarkDispatchCannedPeer is the verification's.
+func BenchmarkDispatchTrusted(b *testing.B) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			f := benchFixture(n)
+			benchDispatch(b, f, cannedPeer(b, f), &dispatch.Options{TrustNotifications: true})
+		})
+	}
+}
+
+// benchFixture is the fixture's server with n tools.
+func benchFixture(n int) *fixture {
+	f := newFixture(uiIdentity, clickSchema)
+	for i := range n - 3 {
+		f.server.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool%04d", i), Description: "Press a key of the VM's keyboard",
+			InputSchema: json.RawMessage(failSchema)},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				return &mcp.CallToolResult{}, nil
+			})
+	}
+	return f
+}
+
+// benchDispatch measures dispatches of one granted click over ct to f's
+// catalog, with opts.
+func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Options) {
+	ctx := context.Background()
+	pinnedCatalog, err := dispatch.ListCatalog(ctx, plannerSession(b, f), 10_000, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pol, _ := binding.Digest(map[string]any{"servers": []string{"synthetic-ui"}})
+	grants, err := binding.IssuePlan(binding.Plan{
+		Servers: []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinnedCatalog}}, RunID: runID, PolicyDigest: pol, Host: host, VMUUID: vmUUID,
+		IssuedAt: issuedAt, ExpiresAt: issuedAt.Add(10 * time.Minute), Steps: [][]binding.Call{{click("button:Sign in")}},
+	}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	broker, err := binding.NewBroker(binding.BrokerOptions{RunID: runID, PolicyDigest: pol, Host: host, VMUUID: vmUUID,
+		Now: func() time.Time { return issuedAt }, Steps: freshStore{}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := dispatch.New(broker, opts)
+	srv, err := d.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.Dispatch(ctx, grants[0], click("button:Sign in")); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// cannedPeer returns a client transport to a peer that answers each request
+// with the result f's server gave to the same method once, encoded then.
+func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
+	ctx := context.Background()
+	cs := plannerSession(b, f)
+	canned := map[string][]byte{}
+	keep := func(method string, res any, err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		raw, err := json.Marshal(res)
+		if err != nil {
+			b.Fatal(err)
+		}
+		canned[method] = raw
+	}
+	init := cs.InitializeResult()
+	keep("initialize", init, nil)
+	tools, err := cs.ListTools(ctx, nil)
+	if tools != nil && tools.NextCursor != "" {
+		b.Fatal("the canned peer serves one page")
+	}
+	keep("tools/list", tools, err)
+	if init.Capabilities.Resources != nil {
+		r, err := cs.ListResources(ctx, nil)
+		keep("resources/list", r, err)
+		rt, err := cs.ListResourceTemplates(ctx, nil)
+		keep("resources/templates/list", rt, err)
+	}
+	if init.Capabilities.Prompts != nil {
+		p, err := cs.ListPrompts(ctx, nil)
+		keep("prompts/list", p, err)
+	}
+	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)})
+	keep("tools/call", call, err)
+
+	peer, client := net.Pipe()
+	go func() {
+		defer peer.Close()
+		in := bufio.NewScanner(peer)
+		in.Buffer(nil, 1<<20)
+		for in.Scan() {
+			var req struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal(in.Bytes(), &req) != nil || req.ID == nil {
+				continue // a notification
+			}
+			res, ok := canned[req.Method]
+			if !ok {
+				res = []byte(`{}`)
+			}
+			head := append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...)
+			for _, part := range [][]byte{head, res, []byte("}\n")} {
+				if _, err := peer.Write(part); err != nil {
+					return
+				}
+			}
+		}
+	}()
+	return &mcp.IOTransport{Reader: client, Writer: client}
 }

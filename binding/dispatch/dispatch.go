@@ -16,7 +16,10 @@
 // and time) and hands the broker the digest of that fresh read, so a server
 // that changed without announcing it is refused as contract drift before
 // anything reaches it, and a read that fails or is overtaken by a list_changed
-// refuses the call ([binding.CodeCatalogStale]). [Options.TrustNotifications]
+// refuses the call ([binding.CodeCatalogStale]). An unchanged catalog is
+// re-read by replaying the last full read's list requests: answers identical
+// byte for byte to the verified ones prove the same catalog, and any other
+// answer makes the read a full one (see tap). [Options.TrustNotifications]
 // trades that read for trust in the server's notifications, which is weaker.
 // A server whose session ended is removed at once, so a call to it sends
 // nothing and its identity can connect again; and every error says whether
@@ -33,6 +36,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -42,6 +46,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
 	"github.com/automium/automium/internal/echo"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -127,6 +132,11 @@ type Server struct {
 	// (see listCatalog). A re-read after a notification never waits for it;
 	// a verification waits, bounded by its own context.
 	reading chan struct{}
+	// tap records a full read's list answers and replays them (see tap);
+	// nil for a transport it cannot wrap. rec is the recording of the
+	// read that produced digest, or nil; it is used with reading held.
+	tap *tap
+	rec *recording
 
 	mu      sync.Mutex
 	catalog binding.Catalog
@@ -134,13 +144,14 @@ type Server struct {
 	// schemas maps each tool of catalog to its input schema, built once per
 	// digest (on the first dispatch that needs it), so a dispatch looks its
 	// tool up in O(1) instead of reading every tool again.
-	schemas map[string]json.RawMessage
-	changes uint64        // list_changed notifications received
-	readAt  uint64        // the value of changes when the current catalog was read
-	readErr error         // why the last re-read failed, if it did
-	closed  bool          // the session ended; the server is no longer routable
-	ended   chan struct{} // closed when closed is set
-	noticed chan struct{} // signalled, without blocking, on each list_changed
+	schemas  map[string]json.RawMessage
+	changes  uint64        // list_changed notifications received
+	readAt   uint64        // the value of changes when the current catalog was read
+	readErr  error         // why the last re-read failed, if it did
+	replayed uint64        // reads proved by a byte-identical replay
+	closed   bool          // the session ended; the server is no longer routable
+	ended    chan struct{} // closed when closed is set
+	noticed  chan struct{} // signalled, without blocking, on each list_changed
 }
 
 // Identity returns the identity the server reported in initialize.
@@ -189,6 +200,12 @@ func (s *Server) markClosed() {
 // the session ends, from either side, the server is removed, and the same
 // identity may connect again.
 func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ClientSessionOptions) (*Server, error) {
+	if err := d.misuse(binding.CodeServerUnknown, echo.Msg("nothing is connected"), ctx); err != nil {
+		return nil, err
+	}
+	if t == nil || isNilPointer(t) {
+		return nil, refuse(binding.CodeServerUnknown, "transport", "the transport is nil; pass the mcp.Transport of the server to connect; nothing is connected")
+	}
 	srv := &Server{limits: d.opts, d: d, ended: make(chan struct{}), noticed: make(chan struct{}, 1), reading: make(chan struct{}, 1)}
 	markChanged := func() {
 		srv.mu.Lock()
@@ -204,6 +221,10 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { markChanged() },
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { markChanged() },
 	})
+	if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
+		srv.tap = &tap{waiting: map[jsonrpc.ID]chan *jsonrpc.Response{}, closed: make(chan struct{})}
+		t = tapTransport{t, srv.tap}
+	}
 	cs, err := client.Connect(ctx, t, opts)
 	if err != nil {
 		return nil, refuse(binding.CodeServerUnknown, "server",
@@ -248,6 +269,26 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 	return srv, nil
 }
 
+// misuse refuses, with code, a dispatcher not made by [New] or a nil
+// context: either would otherwise panic or fail with a message that does
+// not say how to fix it. outcome says what did not happen.
+func (d *Dispatcher) misuse(code automium.Code, outcome echo.Message, ctx context.Context) error {
+	if d == nil || d.opts.Client == nil {
+		return refuse(code, "dispatcher", "the dispatcher is nil or was not made by dispatch.New; make it with dispatch.New(broker, opts); %s", outcome)
+	}
+	if ctx == nil {
+		return refuse(code, "ctx", "the context is nil; pass context.Background() or a context with a deadline; %s", outcome)
+	}
+	return nil
+}
+
+// isNilPointer reports whether v holds a nil pointer, such as a nil
+// *mcp.CommandTransport, which go-sdk would dereference.
+func isNilPointer(v any) bool {
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
 func (d *Dispatcher) remove(s *Server) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -279,11 +320,37 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 	ctx, cancel := context.WithTimeout(context.WithValue(ctx, verifyDeadlineKey{}, verifyDeadline{s.limits.VerifyTimeout}), s.limits.VerifyTimeout)
 	defer cancel()
 	s.mu.Lock()
-	at := s.changes
+	at, prevDigest := s.changes, s.digest
 	s.mu.Unlock()
+	if s.rec != nil && prevDigest != "" {
+		// The catalog of prevDigest was recorded as it was read: an
+		// answer byte-identical to its recording proves it again.
+		switch err := s.tap.replay(ctx, s.rec); {
+		case err == nil:
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.readAt, s.readErr = at, nil
+			s.replayed++
+			return at, nil
+		case !errors.Is(err, errReplayDiffers):
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.readErr = err
+			return at, err
+		}
+		// An answer differs: read the catalog in full.
+	}
+	var rec *recording
+	if s.tap != nil {
+		rec = s.tap.record(s.limits.MaxCatalogBytes)
+		ctx = context.WithValue(ctx, recordingKey{}, rec)
+	}
 	c, err := listCatalog(ctx, s.session, s.limits)
+	if rec != nil {
+		rec = s.tap.stop(rec)
+	}
 	s.mu.Lock()
-	prev, prevDigest := s.catalog, s.digest
+	prev := s.catalog
 	s.mu.Unlock()
 	var digest string
 	same := err == nil && prevDigest != "" && sameCatalog(c, prev)
@@ -298,9 +365,11 @@ func (s *Server) read(ctx context.Context) (uint64, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err != nil {
+		s.rec = nil
 		s.readErr = err
 		return at, err
 	}
+	s.rec = rec
 	if !same {
 		s.schemas = nil
 	}
@@ -463,6 +532,12 @@ func closedError(s *Server) error {
 // A result with isError is a call that reached the server and failed; its step
 // is consumed too.
 func (d *Dispatcher) Dispatch(ctx context.Context, grant binding.Grant, call binding.Call) (*mcp.CallToolResult, error) {
+	if err := d.misuse(binding.CodeNotDispatched, echo.Msg("nothing was dispatched and the grant is unused"), ctx); err != nil {
+		return nil, err
+	}
+	if d.broker == nil {
+		return nil, refuse(binding.CodeNotDispatched, "broker", "the dispatcher has no broker to authorize the call; make it with dispatch.New and a broker from binding.NewBroker; nothing was dispatched and the grant is unused")
+	}
 	srv := d.server(call.Server)
 	if srv == nil {
 		return nil, refuse(binding.CodeServerUnknown, "server",
@@ -644,6 +719,7 @@ func pages[T any](ctx context.Context, method string, maxItems, maxPages int, bu
 		if pageHook != nil {
 			pageHook(ctx, method)
 		}
+		counted(ctx, method)
 		got, next, err := page(cursor)
 		if err != nil {
 			return nil, readError(ctx, method, err)

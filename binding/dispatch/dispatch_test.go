@@ -265,3 +265,47 @@ func TestDefaultLimitsDocumented(t *testing.T) {
 		}
 	}
 }
+
+// TestMisuseIsRefused: a nil dispatcher, one not made by New, one without a
+// broker, a nil context or a nil transport is a coded refusal, never a panic.
+func TestMisuseIsRefused(t *testing.T) {
+	var nilCtx context.Context
+	var nilCommand *mcp.CommandTransport
+	g := choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinned(t)}}, []binding.Call{click("button:Sign in")})
+	_, ct := mcp.NewInMemoryTransports()
+	for _, tt := range []struct {
+		name string
+		d    *dispatch.Dispatcher
+		ctx  context.Context
+		t    mcp.Transport
+		want automium.Code // of Connect
+	}{
+		{"nil dispatcher", nil, context.Background(), ct, binding.CodeServerUnknown},
+		{"zero dispatcher", &dispatch.Dispatcher{}, context.Background(), ct, binding.CodeServerUnknown},
+		{"nil context", dispatch.New(newBroker(t, issuedAt), nil), nilCtx, ct, binding.CodeServerUnknown},
+		{"nil transport", dispatch.New(newBroker(t, issuedAt), nil), context.Background(), nil, binding.CodeServerUnknown},
+		{"nil *CommandTransport", dispatch.New(newBroker(t, issuedAt), nil), context.Background(), nilCommand, binding.CodeServerUnknown},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tt.d.Connect(tt.ctx, tt.t, nil); codeOf(err) != tt.want {
+				t.Errorf("Connect: error %v, want %s", err, tt.want)
+			}
+		})
+	}
+	for _, tt := range []struct {
+		name string
+		d    *dispatch.Dispatcher
+		ctx  context.Context
+	}{
+		{"nil dispatcher", nil, context.Background()},
+		{"zero dispatcher", &dispatch.Dispatcher{}, context.Background()},
+		{"no broker", dispatch.New(nil, nil), context.Background()},
+		{"nil context", dispatch.New(newBroker(t, issuedAt), nil), nilCtx},
+	} {
+		t.Run("Dispatch "+tt.name, func(t *testing.T) {
+			if _, err := tt.d.Dispatch(tt.ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeNotDispatched {
+				t.Errorf("Dispatch: error %v, want %s", err, binding.CodeNotDispatched)
+			}
+		})
+	}
+}

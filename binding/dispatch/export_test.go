@@ -26,3 +26,11 @@ func Noticed(s *Server) <-chan struct{} { return s.noticed }
 
 // SetPageHook sets the hook run before each page is asked for.
 func SetPageHook(f func(ctx context.Context, method string)) { pageHook = f }
+
+// Replayed returns how many of s's reads were proved by a byte-identical
+// replay of the recorded list answers.
+func Replayed(s *Server) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.replayed
+}

@@ -104,23 +104,31 @@ func pinned(t *testing.T) binding.Catalog { return pinnedOf(t, newFixture(uiIden
 func pinnedOf(t *testing.T, f *fixture) binding.Catalog {
 	t.Helper()
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := f.server.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	client := mcp.NewClient(&mcp.Implementation{Name: "planner", Version: "v1"}, nil)
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := plannerSession(t, f)
 	c, err := dispatch.ListCatalog(ctx, cs, 100, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// plannerSession connects a planner's client session to f's server, both
+// closed when tb ends.
+func plannerSession(tb testing.TB, f *fixture) *mcp.ClientSession {
+	tb.Helper()
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := f.server.Connect(ctx, st, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "planner", Version: "v1"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 func policy(t *testing.T) string {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -26,7 +28,7 @@ func newPagedFixture() *fixture {
 	f.server = mcp.NewServer(&mcp.Implementation{Name: uiIdentity.Name, Version: uiIdentity.Version}, &mcp.ServerOptions{PageSize: 2})
 	for _, name := range []string{"click", "fail", "hang"} {
 		tool := name
-		f.server.AddTool(&mcp.Tool{Name: tool, InputSchema: jsonSchema(tool)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		f.server.AddTool(&mcp.Tool{Name: tool, Description: "the " + tool + " tool", InputSchema: jsonSchema(tool)}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			f.mu.Lock()
 			f.calls = append(f.calls, req.Params.Name+" "+string(req.Params.Arguments))
 			f.mu.Unlock()
@@ -81,6 +83,19 @@ func cursorOf(req mcp.Request) string {
 // driftOn makes page `page` (1 = the first) of list `method` describe its
 // first item differently while silent is set, without any notification;
 // page 0 means the last page. It counts the pages it served of each list.
+// The changed answer is as long as the unchanged one, so only a comparison
+// of every byte tells them apart.
+// sameLength is s with its first byte changed, as long as s.
+func sameLength(s string) string {
+	b := []byte(s) // every item of the paged fixture has a description
+	if b[0] == 'X' {
+		b[0] = 'Y'
+	} else {
+		b[0] = 'X'
+	}
+	return string(b)
+}
+
 func driftOn(f *fixture, method string, page int, silent *atomic.Bool) *sync.Map {
 	served := new(sync.Map)
 	var mu sync.Mutex
@@ -107,28 +122,28 @@ func driftOn(f *fixture, method string, page int, silent *atomic.Bool) *sync.Map
 			case *mcp.ListToolsResult:
 				if n == page || (page == 0 && r.NextCursor == "") {
 					c, t := *r, *r.Tools[0]
-					t.Description += " (changed)"
+					t.Description = sameLength(t.Description)
 					c.Tools = append([]*mcp.Tool{&t}, r.Tools[1:]...)
 					return &c, nil
 				}
 			case *mcp.ListResourcesResult:
 				if n == page || (page == 0 && r.NextCursor == "") {
 					c, x := *r, *r.Resources[0]
-					x.Description += " (changed)"
+					x.Description = sameLength(x.Description)
 					c.Resources = append([]*mcp.Resource{&x}, r.Resources[1:]...)
 					return &c, nil
 				}
 			case *mcp.ListResourceTemplatesResult:
 				if n == page || (page == 0 && r.NextCursor == "") {
 					c, x := *r, *r.ResourceTemplates[0]
-					x.Description += " (changed)"
+					x.Description = sameLength(x.Description)
 					c.ResourceTemplates = append([]*mcp.ResourceTemplate{&x}, r.ResourceTemplates[1:]...)
 					return &c, nil
 				}
 			case *mcp.ListPromptsResult:
 				if n == page || (page == 0 && r.NextCursor == "") {
 					c, x := *r, *r.Prompts[0]
-					x.Description += " (changed)"
+					x.Description = sameLength(x.Description)
 					c.Prompts = append([]*mcp.Prompt{&x}, r.Prompts[1:]...)
 					return &c, nil
 				}
@@ -379,5 +394,114 @@ func TestListCacheOfEveryList(t *testing.T) {
 				t.Errorf("the server received %q", got)
 			}
 		})
+	}
+}
+
+// TestReplayProvesOnlyWhatItRecorded: a catalog read in full is recorded,
+// and a later byte-identical replay of that recording proves that catalog
+// and no other. The server goes from catalog A to B and back to A, each time
+// silently; the grant pins B. A's recording must not prove B again, and
+// the schemas of A must not be used to check a call against B.
+func TestReplayProvesOnlyWhatItRecorded(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	silent := lieSilently(f)
+	silent.Store(true)
+	b := pinnedOf(t, f) // B: a looser click, where "" is a target
+	silent.Store(false)
+	g := choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: b}},
+		[]binding.Call{click("")}, []binding.Call{click("button:Next")})
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv := connect(t, d, f)
+	ctx := context.Background()
+	if _, err := d.Dispatch(ctx, g[0], click("")); codeOf(err) != binding.CodeContractDrift {
+		t.Fatalf("A against a grant for B: error %v, want %s", err, binding.CodeContractDrift)
+	}
+	silent.Store(true)
+	if _, err := d.Dispatch(ctx, g[0], click("")); err != nil {
+		t.Fatalf("B, checked against B's schema: %v", err)
+	}
+	silent.Store(false)
+	if _, err := d.Dispatch(ctx, g[1], click("button:Next")); codeOf(err) != binding.CodeContractDrift {
+		t.Errorf("back to A: error %v, want %s", err, binding.CodeContractDrift)
+	}
+	if got := f.received(); len(got) != 1 {
+		t.Errorf("the server received %q, want only the call under B", got)
+	}
+	if n := dispatch.Replayed(srv); n != 1 {
+		t.Errorf("%d reads were proved by a replay, want 1 (A's first verification)", n)
+	}
+}
+
+// TestUnchangedCatalogIsReplayed: every verification of an unchanged paged
+// catalog is proved by a byte-identical replay, not a full read.
+func TestUnchangedCatalogIsReplayed(t *testing.T) {
+	f := newPagedFixture()
+	g := choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinnedOf(t, f)}},
+		[]binding.Call{click("button:Sign in")}, []binding.Call{click("button:Next")})
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv := connect(t, d, f)
+	for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+		if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dispatch.Replayed(srv); n != 2 {
+		t.Errorf("%d of 2 verifications were proved by a replay", n)
+	}
+}
+
+// TestLargeAnswersAreNotRecorded: answers larger in raw bytes than
+// MaxCatalogBytes (here, a result's _meta that is no part of the catalog)
+// are not kept for a replay: every verification reads in full, and a server
+// cannot make the dispatcher hold more than the bound between calls.
+func TestLargeAnswersAreNotRecorded(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	f.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if r, ok := res.(*mcp.ListToolsResult); ok {
+				r.Meta = mcp.Meta{"padding": strings.Repeat("x", 8<<10)}
+			}
+			return res, err
+		}
+	})
+	g := grants(t, click("button:Sign in"), click("button:Next"))
+	d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogBytes: 8 << 10})
+	srv := connect(t, d, f)
+	for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+		if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dispatch.Replayed(srv); n != 0 {
+		t.Errorf("%d verifications were replays of answers larger than MaxCatalogBytes, want 0", n)
+	}
+}
+
+// TestStreamableIsReadInFull: the tap cannot wrap go-sdk's streamable HTTP
+// client (its connection is told about the session through an unexported
+// method), so such a server is verified by a full read before every call,
+// and dispatches work.
+func TestStreamableIsReadInFull(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return f.server }, nil))
+	t.Cleanup(hs.Close)
+	g := grants(t, click("button:Sign in"), click("button:Next"))
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv, err := d.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+		if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := dispatch.Replayed(srv); n != 0 {
+		t.Errorf("%d verifications were replays over streamable HTTP, want 0", n)
+	}
+	if got := f.received(); len(got) != 2 {
+		t.Errorf("the server received %q, want both calls", got)
 	}
 }

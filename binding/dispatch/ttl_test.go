@@ -41,8 +41,8 @@ func TestListCacheDoesNotHideDrift(t *testing.T) {
 	connect(t, d, ui)
 	silent.Store(true)
 	_, err := d.Dispatch(context.Background(), g[0], click("button:Sign in"))
-	if lists := lists.Load(); lists != 2 {
-		t.Errorf("the server answered tools/list %d times, want 2 (at connect, and to verify the call); the rest came from go-sdk's cache", lists)
+	if lists := lists.Load(); lists != 3 {
+		t.Errorf("the server answered tools/list %d times, want 3 (at connect, the replay that differs, the full read that follows); the rest came from go-sdk's cache", lists)
 	}
 	if codeOf(err) != binding.CodeContractDrift {
 		t.Errorf("silent drift behind a cached tools/list: error %v, want %s", err, binding.CodeContractDrift)

@@ -251,17 +251,27 @@ func TestListChangedOfEveryKind(t *testing.T) {
 // catalog_stale and sends nothing, in both modes, and the next dispatch,
 // whose read nothing overtakes, runs the unused grant.
 func TestChangeDuringReadRefuses(t *testing.T) {
-	for _, trust := range []bool{false, true} {
+	// replayed: the read is a byte-identical replay of the recorded
+	// answers; otherwise each answer differs in bytes (its ttlMs, which is
+	// not part of the catalog), so the replay differs and the change comes
+	// during the full read that follows it.
+	for _, tt := range []struct{ trust, replayed bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
+		trust := tt.trust
 		ui := newFixture(uiIdentity, clickSchema)
 		calls := countCalls(ui)
-		var armed atomic.Bool
+		var armed atomic.Int64 // the tools/list answers to let pass before the change, plus one
+		var answers atomic.Int64
 		var srv *dispatch.Server
 		ui.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 			return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-				if method == "tools/list" && armed.CompareAndSwap(true, false) {
+				if method == "tools/list" && armed.Load() > 0 && armed.Add(-1) == 0 {
 					dispatch.MarkChanged(srv)
 				}
-				return next(ctx, method, req)
+				res, err := next(ctx, method, req)
+				if r, ok := res.(*mcp.ListToolsResult); ok && !tt.replayed {
+					r.TTLMs = int(answers.Add(1))
+				}
+				return res, err
 			}
 		})
 		g := grants(t, click("button:Sign in"))
@@ -270,16 +280,20 @@ func TestChangeDuringReadRefuses(t *testing.T) {
 		if trust {
 			dispatch.MarkChanged(srv) // so that the dispatch reads again
 		}
-		armed.Store(true)
+		if tt.replayed {
+			armed.Store(1)
+		} else {
+			armed.Store(2)
+		}
 		_, err := d.Dispatch(context.Background(), g[0], click("button:Sign in"))
 		if codeOf(err) != binding.CodeCatalogStale || !strings.Contains(err.Error(), "change") {
-			t.Errorf("TrustNotifications %v: error %v, want %s for a change during the read", trust, err, binding.CodeCatalogStale)
+			t.Errorf("TrustNotifications %v, replayed %v: error %v, want %s for a change during the read", trust, tt.replayed, err, binding.CodeCatalogStale)
 		}
 		if n := calls.Load(); n != 0 {
-			t.Fatalf("TrustNotifications %v: the server received %d tools/call requests", trust, n)
+			t.Fatalf("TrustNotifications %v, replayed %v: the server received %d tools/call requests", trust, tt.replayed, n)
 		}
 		if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); err != nil {
-			t.Errorf("TrustNotifications %v: the next dispatch: %v", trust, err)
+			t.Errorf("TrustNotifications %v, replayed %v: the next dispatch: %v", trust, tt.replayed, err)
 		}
 		if diff := cmp.Diff([]string{`click {"target":"button:Sign in"}`}, ui.received()); diff != "" {
 			t.Errorf("server received (-want +got):\n%s", diff)

@@ -1,0 +1,262 @@
+package dispatch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A tap sits between go-sdk's client session and the transport. It keeps the
+// raw bytes of every list answer of a full catalog read (a recording), and
+// replays that read's requests later, comparing each answer's bytes with the
+// recorded ones without decoding them. An answer byte-identical to one whose
+// decoding was verified proves what that verification proved, so an
+// unchanged catalog is re-verified at the cost of moving and comparing its
+// bytes: no go-sdk decode, no schema check, no digest.
+//
+// The tap is not used for a *mcp.StreamableClientTransport: go-sdk tells its
+// connection about the session through an unexported method that a wrapper
+// cannot forward. Those servers are read in full before every call.
+type tap struct {
+	mu      sync.Mutex
+	conn    mcp.Connection
+	rec     *recording // the full read being recorded, if any
+	waiting map[jsonrpc.ID]chan *jsonrpc.Response
+	sent    uint64
+	closed  chan struct{} // closed once the connection's Read failed
+	once    sync.Once
+}
+
+// listMethods are the methods whose answers make up a catalog.
+var listMethods = map[string]bool{"tools/list": true, "resources/list": true, "resources/templates/list": true, "prompts/list": true}
+
+// recording is one full read's list traffic: each request's raw params and
+// its answer's raw result, in the order each list was read.
+type recording struct {
+	asked map[jsonrpc.ID]int // request ID -> index in pages
+	left  int                // bytes of answers the recording may still keep
+	pages []recorded         // in the order asked
+	bad   bool               // an error answer, or answers past the bound
+	order map[string][]int   // method -> indexes of its pages, in order
+
+	mu    sync.Mutex
+	count map[string]int // pages listCatalog read per method (see counted)
+}
+
+// recordingKey marks the context of a recorded read, so that pages counts
+// the pages it reads of each list.
+type recordingKey struct{}
+
+// counted records that pages read one page of method in the read of ctx.
+func counted(ctx context.Context, method string) {
+	if r, ok := ctx.Value(recordingKey{}).(*recording); ok {
+		r.mu.Lock()
+		r.count[method]++
+		r.mu.Unlock()
+	}
+}
+
+type recorded struct {
+	method string
+	params []byte
+	result []byte
+	done   bool
+}
+
+// tapTransport wraps a transport so that its connection goes through t.
+type tapTransport struct {
+	inner mcp.Transport
+	t     *tap
+}
+
+func (tt tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := tt.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tt.t.mu.Lock()
+	tt.t.conn = c
+	tt.t.mu.Unlock()
+	return tapConn{c, tt.t}, nil
+}
+
+type tapConn struct {
+	inner mcp.Connection
+	t     *tap
+}
+
+func (c tapConn) SessionID() string { return c.inner.SessionID() }
+func (c tapConn) Close() error      { return c.inner.Close() }
+
+func (c tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && listMethods[req.Method] {
+		c.t.mu.Lock()
+		if r := c.t.rec; r != nil {
+			r.asked[req.ID] = len(r.pages)
+			r.order[req.Method] = append(r.order[req.Method], len(r.pages))
+			r.pages = append(r.pages, recorded{method: req.Method, params: bytes.Clone(req.Params)})
+		}
+		c.t.mu.Unlock()
+	}
+	return c.inner.Write(ctx, msg)
+}
+
+// Read hands go-sdk every message but the answers to the tap's own replayed
+// requests, which go to the replay waiting for them.
+func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	for {
+		msg, err := c.inner.Read(ctx)
+		if err != nil {
+			c.t.once.Do(func() { close(c.t.closed) })
+			return msg, err
+		}
+		resp, ok := msg.(*jsonrpc.Response)
+		if !ok {
+			return msg, nil
+		}
+		c.t.mu.Lock()
+		if ch, mine := c.t.waiting[resp.ID]; mine {
+			delete(c.t.waiting, resp.ID)
+			c.t.mu.Unlock()
+			ch <- resp // buffered: never blocks
+			continue
+		}
+		if r := c.t.rec; r != nil {
+			if i, ok := r.asked[resp.ID]; ok {
+				delete(r.asked, resp.ID)
+				r.left -= len(resp.Result)
+				if resp.Error != nil || r.left < 0 {
+					// An error, or answers larger than the bound: the
+					// next read is a full one.
+					r.bad = true
+				} else {
+					r.pages[i].result = bytes.Clone(resp.Result)
+					r.pages[i].done = true
+				}
+			}
+		}
+		c.t.mu.Unlock()
+		return msg, nil
+	}
+}
+
+// record starts recording a full read, keeping at most maxBytes of raw
+// answers; stop ends it and returns the recording if it holds every page
+// listCatalog read and nothing else.
+func (t *tap) record(maxBytes int) *recording {
+	r := &recording{asked: map[jsonrpc.ID]int{}, order: map[string][]int{}, count: map[string]int{}, left: maxBytes}
+	t.mu.Lock()
+	t.rec = r
+	t.mu.Unlock()
+	return r
+}
+
+func (t *tap) stop(r *recording) *recording {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rec = nil
+	if r.bad || len(r.asked) != 0 {
+		return nil
+	}
+	for m := range listMethods {
+		// A page go-sdk answered from its list cache was not asked for:
+		// the recording would miss it.
+		if len(r.order[m]) != r.count[m] {
+			return nil
+		}
+	}
+	for _, p := range r.pages {
+		if !p.done {
+			return nil
+		}
+	}
+	return r
+}
+
+// errReplayDiffers: an answer of the replay differs from the recorded one.
+var errReplayDiffers = errors.New("dispatch: a list answer differs from the verified one")
+
+// replay asks for every recorded page again, the lists at once and tools
+// last, and returns nil only if every answer is byte for byte the recorded
+// one; errReplayDiffers if one differs; a read error otherwise.
+func (t *tap) replay(ctx context.Context, r *recording) error {
+	var wg sync.WaitGroup
+	var errs [4]error
+	for i, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
+		if len(r.order[m]) > 0 {
+			wg.Go(func() { errs[i+1] = t.replayList(ctx, r, m) })
+		}
+	}
+	if len(r.order["tools/list"]) > 0 {
+		errs[0] = t.replayList(ctx, r, "tools/list")
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !errors.Is(err, errReplayDiffers) {
+			return err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *tap) replayList(ctx context.Context, r *recording, method string) error {
+	for _, i := range r.order[method] {
+		p := r.pages[i]
+		if err := ctx.Err(); err != nil {
+			return readError(ctx, method, err)
+		}
+		if pageHook != nil {
+			pageHook(ctx, method)
+		}
+		resp, err := t.roundTrip(ctx, method, p.params)
+		if err != nil {
+			return readError(ctx, method, err)
+		}
+		if resp.Error != nil || !bytes.Equal(resp.Result, p.result) {
+			return errReplayDiffers
+		}
+	}
+	return nil
+}
+
+// roundTrip sends one request on the tap's own ID space and waits for its
+// answer, the context, or the connection's end.
+func (t *tap) roundTrip(ctx context.Context, method string, params []byte) (*jsonrpc.Response, error) {
+	t.mu.Lock()
+	t.sent++
+	id, err := jsonrpc.MakeID(fmt.Sprintf("automium-verify-%d", t.sent))
+	if err != nil {
+		t.mu.Unlock()
+		return nil, err
+	}
+	ch := make(chan *jsonrpc.Response, 1)
+	t.waiting[id] = ch
+	conn := t.conn
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		delete(t.waiting, id)
+		t.mu.Unlock()
+	}()
+	if err := conn.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: params}); err != nil {
+		return nil, err
+	}
+	select {
+	case resp := <-ch:
+		return resp, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.closed:
+		return nil, errors.New("the connection closed")
+	}
+}
