@@ -5,9 +5,10 @@
 // unavoidable cost a call adds.
 //
 // It answers initialize, ignores notifications, and serves tools/call from a
-// table the harness fills first with bench_load calls ({"tool", "args", "body"}):
-// a call with that tool name and those argument bytes gets the body as one text
-// block and as structured content, as automium-mcp's tools answer. It imports
+// table the harness fills first with bench_load calls ({"tool", "args", "text",
+// "structured"}): a call with that tool name and those argument bytes gets text
+// as one text block and structured as its structured content, as automium-mcp's
+// tools answer. It imports
 // nothing but the standard library, so its start-up is the Go runtime's.
 package main
 
@@ -27,9 +28,10 @@ type request struct {
 }
 
 type load struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
-	Body string          `json:"body"`
+	Tool       string          `json:"tool"`
+	Args       json.RawMessage `json:"args"`
+	Text       string          `json:"text"`
+	Structured json.RawMessage `json:"structured"`
 }
 
 type textContent struct {
@@ -73,7 +75,7 @@ func main() {
 			if req.Params.Name == "bench_load" {
 				var l load
 				if json.Unmarshal(req.Params.Arguments, &l) == nil {
-					results[l.Tool+"\x00"+string(l.Args)], _ = json.Marshal(toolResult{Content: []textContent{{"text", l.Body}}, StructuredContent: json.RawMessage(l.Body)})
+					results[l.Tool+"\x00"+string(l.Args)], _ = json.Marshal(toolResult{Content: []textContent{{"text", l.Text}}, StructuredContent: l.Structured})
 				}
 				result = ok
 			} else if result = results[req.Params.Name+"\x00"+string(req.Params.Arguments)]; result == nil {
