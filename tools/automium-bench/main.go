@@ -26,7 +26,8 @@
 //   - the resident set size (VmRSS) of a fresh server after 1,000, 5,000 and
 //     10,000 calls (scaled by -rss-calls), to show it is small and not growing;
 //   - with -sdk-peer and -floor-peer (peers.go), automium-mcp against two servers
-//     that return the very same bytes: a minimal go-sdk server (sdkpeer) and a
+//     that return the very same bytes (each answer's text and structured
+//     content, recorded apart and checked byte for byte): a minimal go-sdk server (sdkpeer) and a
 //     plain-Go floor that decodes a line and writes a response (floorpeer), as
 //     ratios per round, interleaved: list_apps, the 200-step compile and the
 //     maximal comparison in sequential calls/s and in server CPU per call (the
@@ -49,7 +50,8 @@
 //
 // Tool calls from the two servers are interleaved in -rounds rounds, so drift in a
 // shared machine's speed affects both sides of a ratio alike. Every loop is
-// bounded and the whole run stops after -timeout. It prints Markdown tables to
+// bounded, a call that gets no answer within -call-timeout fails the run, and
+// the whole run stops after -timeout. It prints Markdown tables to
 // stdout and writes nothing else; reading /proc/<pid>/status (memory) and
 // /proc/<pid>/task/*/schedstat (CPU time) of its own child servers are the only
 // files it reads.
