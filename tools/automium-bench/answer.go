@@ -21,16 +21,6 @@ type answer struct {
 	structured json.RawMessage
 }
 
-// load is a peer's bench_load call: a call with this tool name and these
-// argument bytes answers text as its one text block and structured as its
-// structured content. sdkpeer and floorpeer decode the same four fields.
-type load struct {
-	Tool       string          `json:"tool"`
-	Args       json.RawMessage `json:"args"`
-	Text       string          `json:"text"`
-	Structured json.RawMessage `json:"structured"`
-}
-
 // recording wraps a client transport and keeps the raw result of the last
 // response it read, so the harness sees a call's structured content as the
 // server wrote it: the go-sdk client decodes it into a map, which loses the

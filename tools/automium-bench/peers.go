@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 )
 
 // The peer comparison of docs/performance.md: automium-mcp against a minimal
@@ -274,7 +276,7 @@ func fmtFloats(xs []float64) string {
 
 // loadPeer gives a peer the answer it must return for w.
 func loadPeer(ctx context.Context, cs session, w workload, a answer) error {
-	args, err := json.Marshal(load{Tool: w.tool, Args: w.args, Text: a.text, Structured: a.structured})
+	args, err := json.Marshal(benchload.Load{Tool: w.tool, Args: w.args, Text: a.text, Structured: a.structured})
 	if err != nil {
 		return err
 	}

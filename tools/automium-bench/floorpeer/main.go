@@ -9,13 +9,16 @@
 // "structured"}): a call with that tool name and those argument bytes gets text
 // as one text block and structured as its structured content, as automium-mcp's
 // tools answer. It imports
-// nothing but the standard library, so its start-up is the Go runtime's.
+// nothing but the standard library and the harness's record type (benchload,
+// itself only encoding/json), so its start-up is the Go runtime's.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
 	"os"
+
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 )
 
 type request struct {
@@ -25,13 +28,6 @@ type request struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"params"`
-}
-
-type load struct {
-	Tool       string          `json:"tool"`
-	Args       json.RawMessage `json:"args"`
-	Text       string          `json:"text"`
-	Structured json.RawMessage `json:"structured"`
 }
 
 type textContent struct {
@@ -73,7 +69,7 @@ func main() {
 			result = initialized
 		case "tools/call":
 			if req.Params.Name == "bench_load" {
-				var l load
+				var l benchload.Load
 				if json.Unmarshal(req.Params.Arguments, &l) == nil {
 					results[l.Tool+"\x00"+string(l.Args)], _ = json.Marshal(toolResult{Content: []textContent{{"text", l.Text}}, StructuredContent: l.Structured})
 				}

@@ -13,24 +13,18 @@ import (
 	"os"
 	"sync"
 
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-type load struct {
-	Tool       string          `json:"tool"`
-	Args       json.RawMessage `json:"args"`
-	Text       string          `json:"text"`
-	Structured json.RawMessage `json:"structured"`
-}
-
 func main() {
 	var mu sync.Mutex
-	answers := map[string]load{}
+	answers := map[string]benchload.Load{}
 	server := mcp.NewServer(&mcp.Implementation{Name: "sdkpeer", Version: "1"}, nil)
 	object := json.RawMessage(`{"type":"object"}`)
 	answer := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if req.Params.Name == "bench_load" {
-			var l load
+			var l benchload.Load
 			if err := json.Unmarshal(req.Params.Arguments, &l); err != nil {
 				return nil, err
 			}
@@ -42,7 +36,7 @@ func main() {
 		a, ok := answers[req.Params.Name+"\x00"+string(req.Params.Arguments)]
 		mu.Unlock()
 		if !ok {
-			a = load{Text: "{}", Structured: json.RawMessage("{}")}
+			a = benchload.Load{Text: "{}", Structured: json.RawMessage("{}")}
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}, StructuredContent: a.Structured}, nil
 	}
