@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -24,19 +25,24 @@ import (
 // receiving middleware, as automium-mcp does. A name Automium
 // uses that the server already has is replaced, as mcp.Server.AddTool does.
 func Register(server *mcp.Server, opts *Options) {
-	register(server, opts.logger(), tools(), prompts(), resources())
+	register(server, opts.logger(), tools(), prompts(), resources(), false)
 }
 
 // register adds the rows of the tool, prompt and resource tables to s, and the
 // reference journey template; each resource handler marks its request served
-// (markServed).
-func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []prompt, resourceTable []resource) {
+// (markServed). fresh says no session can reach s yet (New's server), so the
+// tools may skip go-sdk's schema checks (addShippedTool).
+func register(s *mcp.Server, log *slog.Logger, toolTable []tool, promptTable []prompt, resourceTable []resource, fresh bool) {
 	// The prompts' closed sets are checked against the root package now, so a
 	// build whose prompts miss a lane or verdict fails at start-up, not on a
 	// client's first call.
 	closedSets()
 	for _, t := range toolTable {
-		s.AddTool(t.def, t.handler(log))
+		if fresh {
+			addShippedTool(s, t.def, t.handler(log))
+		} else {
+			s.AddTool(t.def, t.handler(log))
+		}
 	}
 	for _, r := range resourceTable {
 		s.AddResource(r.def, served(r.read))
@@ -54,4 +60,25 @@ func served(h mcp.ResourceHandler) mcp.ResourceHandler {
 		markServed(ctx)
 		return h(ctx, req)
 	}
+}
+
+// placeholderInput is the input schema addShippedTool hands go-sdk's AddTool.
+var placeholderInput = &jsonschema.Schema{Type: "object"}
+
+// addShippedTool adds def to s as s.AddTool does, without AddTool's checks
+// of the schemas. AddTool checks a schema it is not handed as a
+// *jsonschema.Schema by encoding it and decoding it into a map: the input
+// schema twice (its type, then its x-mcp-header annotations), the output
+// schema once. For Automium's schemas that was most of New's time and memory,
+// paid by every start. The shipped schemas are checked by the tests instead
+// (TestListedSchemasAreShipped: an object input, valid JSON, no
+// x-mcp-header). So AddTool gets a copy of def with a placeholder input
+// schema and no output schema, and the shipped schemas go back into that
+// copy at once. This is safe only while no session can list the tools, so
+// New uses it and Register does not.
+func addShippedTool(s *mcp.Server, def *mcp.Tool, h mcp.ToolHandler) {
+	t := *def
+	t.InputSchema, t.OutputSchema = placeholderInput, nil
+	s.AddTool(&t, h)
+	t.InputSchema, t.OutputSchema = def.InputSchema, def.OutputSchema
 }

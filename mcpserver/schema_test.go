@@ -13,6 +13,7 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/schemaref"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // specTools are the tools the spec names. They are the spec's, not a copy of
@@ -419,4 +420,51 @@ func typeUnions(s map[string]any, path string) []string {
 		}
 	}
 	return found
+}
+
+// TestListedSchemasAreShipped holds what New's tools/list serves against the
+// schema files, for New (whose tools skip go-sdk's schema checks,
+// addShippedTool) and for Register (whose tools do not): every tool lists
+// exactly its shipped input and output schema, not the placeholder. It also
+// makes the checks addShippedTool leaves to it: each input schema is an
+// object, each schema is JSON, and none has an x-mcp-header annotation (which
+// AddTool would check over HTTP).
+func TestListedSchemasAreShipped(t *testing.T) {
+	want := map[string][2]any{}
+	for _, row := range tools() {
+		var pair [2]any
+		for i, side := range []string{"input", "output"} {
+			raw := advertisedSchema(row.def.Name, side)
+			if err := json.Unmarshal(raw, &pair[i]); err != nil {
+				t.Fatalf("%s %s schema: not JSON: %v", row.def.Name, side, err)
+			}
+			if strings.Contains(string(raw), "x-mcp-header") {
+				t.Errorf("%s %s schema: has an x-mcp-header annotation, which AddTool would check", row.def.Name, side)
+			}
+		}
+		if typ := pair[0].(map[string]any)["type"]; typ != "object" {
+			t.Errorf("%s input schema: type %v, want object", row.def.Name, typ)
+		}
+		want[row.def.Name] = pair
+	}
+	registered := mcp.NewServer(&mcp.Implementation{Name: "host", Version: "v0.0.0"}, nil)
+	Register(registered, nil)
+	for _, tc := range []struct {
+		name   string
+		server *mcp.Server
+	}{{"New", New(nil)}, {"Register", registered}} {
+		t.Run(tc.name, func(t *testing.T) {
+			list, err := connect(t, tc.server, "2025-11-25").ListTools(context.Background(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string][2]any{}
+			for _, tool := range list.Tools {
+				got[tool.Name] = [2]any{tool.InputSchema, tool.OutputSchema}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("listed schemas differ from the shipped ones (-shipped +listed):\n%s", diff)
+			}
+		})
+	}
 }

@@ -146,7 +146,7 @@ func newServer(opts *Options, toolTable []tool, promptTable []prompt) *mcp.Serve
 	// New builds advertises one and serves its contract; Register leaves it
 	// out, since the caller's own features are part of that server too.
 	catalog := catalogFor(toolTable, promptTable)
-	register(s, log, toolTable, promptTable, catalog.withResource(resources()))
+	register(s, log, toolTable, promptTable, catalog.withResource(resources()), true)
 	s.AddReceivingMiddleware(guardNames, catalog.advertise)
 	return s
 }

@@ -26,7 +26,8 @@
 //   - the resident set size (VmRSS) of a fresh server after 1,000, 5,000 and
 //     10,000 calls (scaled by -rss-calls), to show it is small and not growing;
 //   - with -sdk-peer and -floor-peer (peers.go), automium-mcp against two servers
-//     that return the very same bytes: a minimal go-sdk server (sdkpeer) and a
+//     that return the very same bytes (each answer's text and structured
+//     content, recorded apart and checked byte for byte): a minimal go-sdk server (sdkpeer) and a
 //     plain-Go floor that decodes a line and writes a response (floorpeer), as
 //     ratios per round, interleaved: list_apps, the 200-step compile and the
 //     maximal comparison in sequential calls/s and in server CPU per call (the
@@ -49,7 +50,8 @@
 //
 // Tool calls from the two servers are interleaved in -rounds rounds, so drift in a
 // shared machine's speed affects both sides of a ratio alike. Every loop is
-// bounded and the whole run stops after -timeout. It prints Markdown tables to
+// bounded, a call that gets no answer within -call-timeout fails the run, and
+// the whole run stops after -timeout. It prints Markdown tables to
 // stdout and writes nothing else; reading /proc/<pid>/status (memory) and
 // /proc/<pid>/task/*/schedstat (CPU time) of its own child servers are the only
 // files it reads.
@@ -125,6 +127,8 @@ type config struct {
 	// both are set, it runs after the tables above, or alone with peersOnly.
 	sdkPeer, floorPeer string
 	peersOnly          bool
+	// callTimeout bounds each tool call (-call-timeout).
+	callTimeout time.Duration
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -140,6 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./tools/automium-bench/floorpeer)")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
+	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call gets no answer within this long")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
 			"Measures automium-mcp over stdio with the go-sdk client and prints Markdown tables.\n"+
@@ -156,8 +161,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only needs them")
 		return 2
 	}
-	if flags.NArg() > 0 || c.starts < 1 || c.calls < 1 || c.rounds < 1 || c.rssCalls < 10 {
-		fmt.Fprintln(stderr, "automium-bench: -starts, -calls and -rounds must be at least 1, -rss-calls at least 10, and there are no arguments")
+	if flags.NArg() > 0 || c.starts < 1 || c.calls < 1 || c.rounds < 1 || c.rssCalls < 10 || c.callTimeout <= 0 {
+		fmt.Fprintln(stderr, "automium-bench: -starts, -calls and -rounds must be at least 1, -rss-calls at least 10, -call-timeout above 0, and there are no arguments")
 		return 2
 	}
 	c.rounds = min(c.rounds, c.calls)
@@ -182,11 +187,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// server says how to start one of the two servers.
+// server says how to start one of the servers.
 type server struct {
-	label string
-	path  string
-	args  []string
+	label       string
+	path        string
+	args        []string
+	callTimeout time.Duration
 }
 
 func (s server) command() *exec.Cmd {
@@ -198,7 +204,10 @@ func (s server) command() *exec.Cmd {
 // session is a connected client with the child it talks to.
 type session struct {
 	*mcp.ClientSession
-	cmd *exec.Cmd
+	cmd         *exec.Cmd
+	label       string
+	callTimeout time.Duration
+	last        *lastResult // the raw result of the last response read
 }
 
 // connect starts s and performs the initialize handshake, returning how long
@@ -206,8 +215,9 @@ type session struct {
 func connect(ctx context.Context, s server) (session, time.Duration, error) {
 	cmd := s.command()
 	client := mcp.NewClient(&mcp.Implementation{Name: "automium-bench", Version: "1"}, nil)
+	last := &lastResult{}
 	start := time.Now()
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	cs, err := client.Connect(ctx, recording{&mcp.CommandTransport{Command: cmd}, last}, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	took := time.Since(start)
 	if err != nil {
 		if cmd.Process != nil {
@@ -220,19 +230,19 @@ func connect(ctx context.Context, s server) (session, time.Duration, error) {
 		cs.Close()
 		return session{}, 0, fmt.Errorf("%s negotiated protocol %s, want %s", s.label, got, protocolVersion)
 	}
-	return session{cs, cmd}, took, nil
+	return session{cs, cmd, s.label, s.callTimeout, last}, took, nil
 }
 
 func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	servers := []server{
-		{label: "automium-mcp", path: c.server},
-		{label: "no-op server (automium-bench " + serveNoopArg + ")", path: self, args: []string{serveNoopArg}},
+		{label: "automium-mcp", path: c.server, callTimeout: c.callTimeout},
+		{label: "no-op server (automium-bench " + serveNoopArg + ")", path: self, args: []string{serveNoopArg}, callTimeout: c.callTimeout},
 	}
 	loads, err := workloads(ctx)
 	if err != nil {
 		return err
 	}
-	peers := []server{servers[0], {label: "go-sdk", path: c.sdkPeer}, {label: "floor", path: c.floorPeer}}
+	peers := []server{servers[0], {label: "go-sdk", path: c.sdkPeer, callTimeout: c.callTimeout}, {label: "floor", path: c.floorPeer, callTimeout: c.callTimeout}}
 	if c.peersOnly {
 		fmt.Fprintf(out, "# automium-bench\n\nserver %s, protocol %s over stdio, go-sdk client; %s %s/%s, %d CPUs\n",
 			c.server, protocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
@@ -279,18 +289,18 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	replays := make([]workload, len(loads))
 	for i, w := range loads {
 		replays[i] = workload{name: "replay of " + w.name, tool: replayTool(i), args: w.args}
-		answer, err := callText(ctx, auto.ClientSession, w)
+		answer, err := callAnswer(ctx, auto, w)
 		if err != nil {
 			return err
 		}
-		replayed, err := callText(ctx, noop.ClientSession, replays[i])
+		replayed, err := callAnswer(ctx, noop, replays[i])
 		if err != nil {
 			return err
 		}
-		if replayed != answer {
-			return fmt.Errorf("%s: the replay's answer differs from the tool's, so the same-bytes ratio would compare unlike calls", w.name)
+		if diff := sameAnswer(answer, replayed); diff != "" {
+			return fmt.Errorf("%s: the replay's answer differs from the tool's (%s), so the same-bytes ratio would compare unlike calls", w.name, diff)
 		}
-		loads[i].answerBytes = len(answer)
+		loads[i].answerBytes = len(answer.text) + len(answer.structured)
 		if err := warmUp(ctx, auto, w, c.calls); err != nil {
 			return err
 		}
@@ -347,8 +357,8 @@ type workload struct {
 	// exempt marks the workload the overhead goal does not cover: the comparison
 	// at large sizes, whose work is meant to dominate the protocol's.
 	exempt bool
-	// answerBytes is the size of the tool's JSON answer, which the result carries
-	// twice: as structured content and as one text block.
+	// answerBytes is the size of the tool's answer: its text block (a Markdown
+	// summary) and its structured content (JSON) together.
 	answerBytes int
 }
 
@@ -489,26 +499,14 @@ func worstJourney() (workload, error) {
 // call makes one tool call and insists it succeeded, so a benchmark of bad
 // arguments (an error result is cheap) cannot pass unnoticed.
 func call(ctx context.Context, cs session, w workload) error {
-	_, err := callText(ctx, cs.ClientSession, w)
-	return err
-}
-
-// callText makes one tool call and returns the text of its first content block.
-func callText(ctx context.Context, cs *mcp.ClientSession, w workload) (string, error) {
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: w.tool, Arguments: w.args})
+	res, err := callTool(ctx, cs, w.tool, w.args)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", w.name, err)
-	}
-	var text string
-	if len(res.Content) > 0 {
-		if t, ok := res.Content[0].(*mcp.TextContent); ok {
-			text = t.Text
-		}
+		return fmt.Errorf("%s: %w", w.name, err)
 	}
 	if res.IsError {
-		return "", fmt.Errorf("%s: tool error: %s", w.name, text)
+		return fmt.Errorf("%s: tool error: %s", w.name, firstText(res))
 	}
-	return text, nil
+	return nil
 }
 
 // warmUp makes a tenth of the measured calls, at least one, so lazy
@@ -711,7 +709,7 @@ func serveNoop() int {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	// Computed on the first replay call, so the no-op server starts as fast as
 	// automium-mcp does.
-	payloads := sync.OnceValues(func() ([]string, error) { return replayPayloads(ctx) })
+	payloads := sync.OnceValues(func() ([]answer, error) { return replayPayloads(ctx) })
 	s := mcpserver.New(&mcpserver.Options{Logger: logger})
 	s.AddTool(&mcp.Tool{Name: noopTool, Description: "Does nothing; the protocol floor automium-bench compares tools with.",
 		InputSchema: json.RawMessage(`{"type":"object"}`)}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -733,7 +731,7 @@ func serveNoop() int {
 						return nil, err
 					}
 					if i < len(bodies) {
-						return textResult(bodies[i]), nil
+						return replayResult(bodies[i]), nil
 					}
 				}
 			}
@@ -748,12 +746,14 @@ func serveNoop() int {
 }
 
 // noopResult has the shape of an automium tool result with the smallest body.
-func noopResult() *mcp.CallToolResult { return textResult("{}") }
+func noopResult() *mcp.CallToolResult {
+	return replayResult(answer{text: "{}", structured: json.RawMessage("{}")})
+}
 
-// textResult has the shape of an automium tool result: the JSON answer as one
-// text block and again as structured content.
-func textResult(body string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: body}}, StructuredContent: json.RawMessage(body)}
+// replayResult has the shape of an automium tool result: one text block and
+// the structured content, each as the tool wrote it.
+func replayResult(a answer) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.text}}, StructuredContent: a.structured}
 }
 
 // replayPrefix names the no-op server's replay of workload i: replay_<i>.
@@ -772,7 +772,7 @@ func replayIndex(name string) (int, bool) {
 
 // replayPayloads calls every workload once on an in-process mcpserver and keeps
 // the answers, so the no-op server can return the same bytes without the work.
-func replayPayloads(ctx context.Context) ([]string, error) {
+func replayPayloads(ctx context.Context) ([]answer, error) {
 	loads, err := workloads(ctx)
 	if err != nil {
 		return nil, err
@@ -783,14 +783,16 @@ func replayPayloads(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "automium-bench", Version: "1"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	last := &lastResult{}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "automium-bench", Version: "1"}, nil).Connect(ctx, recording{ct, last}, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	if err != nil {
 		return nil, err
 	}
 	defer cs.Close()
-	payloads := make([]string, len(loads))
+	in := session{ClientSession: cs, label: "in-process mcpserver", callTimeout: defaultCallTimeout, last: last}
+	payloads := make([]answer, len(loads))
 	for i, w := range loads {
-		if payloads[i], err = callText(ctx, cs, w); err != nil {
+		if payloads[i], err = callAnswer(ctx, in, w); err != nil {
 			return nil, err
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 )
 
 // The peer comparison of docs/performance.md: automium-mcp against a minimal
@@ -105,7 +105,7 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 	listApps := loads[peerLoads[0].index]
 	for _, p := range peerLoads {
 		w := loads[p.index]
-		answer, err := callText(ctx, sessions[0].ClientSession, w)
+		answer, err := callAnswer(ctx, sessions[0], w)
 		if err != nil {
 			return err
 		}
@@ -116,18 +116,11 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 		}
 	}
 	// The peers hold the answers; check them before measuring anything.
+	if err := checkPeers(ctx, sessions, loads); err != nil {
+		return err
+	}
 	for _, p := range peerLoads {
 		w := loads[p.index]
-		want, _ := callText(ctx, sessions[0].ClientSession, w)
-		for i, cs := range sessions[1:] {
-			got, err := callText(ctx, cs.ClientSession, w)
-			if err != nil {
-				return err
-			}
-			if got != want {
-				return fmt.Errorf("%s: %s answers other bytes than automium-mcp", w.name, servers[i+1].label)
-			}
-		}
 		for _, cs := range sessions {
 			if err := warmUp(ctx, cs, w, c.calls); err != nil {
 				return err
@@ -282,17 +275,46 @@ func fmtFloats(xs []float64) string {
 }
 
 // loadPeer gives a peer the answer it must return for w.
-func loadPeer(ctx context.Context, cs session, w workload, body string) error {
-	args, err := json.Marshal(struct {
-		Tool string          `json:"tool"`
-		Args json.RawMessage `json:"args"`
-		Body string          `json:"body"`
-	}{w.tool, w.args, body})
+func loadPeer(ctx context.Context, cs session, w workload, a answer) error {
+	args, err := json.Marshal(benchload.Load{Tool: w.tool, Args: w.args, Text: a.text, Structured: a.structured})
 	if err != nil {
 		return err
 	}
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "bench_load", Arguments: json.RawMessage(args)})
-	return err
+	if _, err := callTool(ctx, cs, "bench_load", args); err != nil {
+		return fmt.Errorf("loading %s's answer into %s: %w", w.name, cs.label, err)
+	}
+	return nil
+}
+
+// checkPeers asks automium-mcp (sessions[0]) and each peer for every peer
+// workload and fails unless the peer's text and structured content are
+// automium-mcp's, byte for byte.
+func checkPeers(ctx context.Context, sessions []session, loads []workload) error {
+	for _, p := range peerLoads {
+		w := loads[p.index]
+		want, err := callAnswer(ctx, sessions[0], w)
+		if err != nil {
+			return err
+		}
+		if err := checkAnswer(ctx, sessions, w, want); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkAnswer fails unless every peer in sessions[1:] answers w with want.
+func checkAnswer(ctx context.Context, sessions []session, w workload, want answer) error {
+	for _, cs := range sessions[1:] {
+		got, err := callAnswer(ctx, cs, w)
+		if err != nil {
+			return err
+		}
+		if diff := sameAnswer(want, got); diff != "" {
+			return fmt.Errorf("%s: %s answers other bytes than automium-mcp: %s", w.name, cs.label, diff)
+		}
+	}
+	return nil
 }
 
 // burstRate sends n calls of w at once, without waiting for any answer before
@@ -337,7 +359,7 @@ func peerRSS(ctx context.Context, servers []server, loads []workload, calls int)
 			if i == 0 {
 				continue
 			}
-			answer, err := callText(ctx, sessions[0].ClientSession, w)
+			answer, err := callAnswer(ctx, sessions[0], w)
 			if err != nil {
 				return nil, err
 			}
@@ -387,22 +409,21 @@ func worstCall(ctx context.Context, servers []server, n int, out io.Writer) erro
 		return err
 	}
 	defer closeAll(sessions)
-	res, err := sessions[0].CallTool(ctx, &mcp.CallToolParams{Name: w.tool, Arguments: w.args})
-	if err != nil {
-		return fmt.Errorf("%s: %w", w.name, err)
-	}
-	if res.IsError || res.StructuredContent == nil {
-		return fmt.Errorf("%s: not a valid compile: %v", w.name, res.Content)
-	}
-	result, err := json.Marshal(res)
+	answer, err := callAnswer(ctx, sessions[0], w)
 	if err != nil {
 		return err
 	}
-	answer := res.Content[0].(*mcp.TextContent).Text
+	if len(answer.structured) == 0 {
+		return fmt.Errorf("%s: not a valid compile: no structured content", w.name)
+	}
+	result := sessions[0].last.get()
 	for _, cs := range sessions[1:] {
 		if err := loadPeer(ctx, cs, w, answer); err != nil {
 			return err
 		}
+	}
+	if err := checkAnswer(ctx, sessions, w, answer); err != nil {
+		return err
 	}
 	latencies := make([][]time.Duration, len(servers))
 	for i := range n {

@@ -5,16 +5,20 @@
 // unavoidable cost a call adds.
 //
 // It answers initialize, ignores notifications, and serves tools/call from a
-// table the harness fills first with bench_load calls ({"tool", "args", "body"}):
-// a call with that tool name and those argument bytes gets the body as one text
-// block and as structured content, as automium-mcp's tools answer. It imports
-// nothing but the standard library, so its start-up is the Go runtime's.
+// table the harness fills first with bench_load calls ({"tool", "args", "text",
+// "structured"}): a call with that tool name and those argument bytes gets text
+// as one text block and structured as its structured content, as automium-mcp's
+// tools answer. It imports
+// nothing but the standard library and the harness's record type (benchload,
+// itself only encoding/json), so its start-up is the Go runtime's.
 package main
 
 import (
 	"bufio"
 	"encoding/json"
 	"os"
+
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 )
 
 type request struct {
@@ -24,12 +28,6 @@ type request struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"params"`
-}
-
-type load struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
-	Body string          `json:"body"`
 }
 
 type textContent struct {
@@ -71,9 +69,9 @@ func main() {
 			result = initialized
 		case "tools/call":
 			if req.Params.Name == "bench_load" {
-				var l load
+				var l benchload.Load
 				if json.Unmarshal(req.Params.Arguments, &l) == nil {
-					results[l.Tool+"\x00"+string(l.Args)], _ = json.Marshal(toolResult{Content: []textContent{{"text", l.Body}}, StructuredContent: json.RawMessage(l.Body)})
+					results[l.Tool+"\x00"+string(l.Args)], _ = json.Marshal(toolResult{Content: []textContent{{"text", l.Text}}, StructuredContent: l.Structured})
 				}
 				result = ok
 			} else if result = results[req.Params.Name+"\x00"+string(req.Params.Arguments)]; result == nil {

@@ -2,9 +2,9 @@
 // automium-mcp with: mcp.NewServer, one raw tool handler per name and the SDK's
 // own stdio transport, and nothing of Automium. It returns the same bytes as
 // automium-mcp's tools: the harness fills its table first with bench_load calls
-// ({"tool", "args", "body"}), and a call with that tool name and those argument
-// bytes gets the body as one text block and as structured content, built per call
-// as any go-sdk server builds its result.
+// ({"tool", "args", "text", "structured"}), and a call with that tool name and
+// those argument bytes gets text as one text block and structured as its
+// structured content, built per call as any go-sdk server builds its result.
 package main
 
 import (
@@ -13,37 +13,32 @@ import (
 	"os"
 	"sync"
 
+	"github.com/automium/automium/tools/automium-bench/internal/benchload"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-type load struct {
-	Tool string          `json:"tool"`
-	Args json.RawMessage `json:"args"`
-	Body string          `json:"body"`
-}
-
 func main() {
 	var mu sync.Mutex
-	bodies := map[string]string{}
+	answers := map[string]benchload.Load{}
 	server := mcp.NewServer(&mcp.Implementation{Name: "sdkpeer", Version: "1"}, nil)
 	object := json.RawMessage(`{"type":"object"}`)
 	answer := func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if req.Params.Name == "bench_load" {
-			var l load
+			var l benchload.Load
 			if err := json.Unmarshal(req.Params.Arguments, &l); err != nil {
 				return nil, err
 			}
 			mu.Lock()
-			bodies[l.Tool+"\x00"+string(l.Args)] = l.Body
+			answers[l.Tool+"\x00"+string(l.Args)] = l
 			mu.Unlock()
 		}
 		mu.Lock()
-		body, ok := bodies[req.Params.Name+"\x00"+string(req.Params.Arguments)]
+		a, ok := answers[req.Params.Name+"\x00"+string(req.Params.Arguments)]
 		mu.Unlock()
 		if !ok {
-			body = "{}"
+			a = benchload.Load{Text: "{}", Structured: json.RawMessage("{}")}
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: body}}, StructuredContent: json.RawMessage(body)}, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: a.Text}}, StructuredContent: a.Structured}, nil
 	}
 	for _, name := range []string{"bench_load", "automium_list_apps", "automium_list_fixtures", "automium_compile_journey",
 		"automium_create_run_submission", "automium_get_replay_summary", "automium_get_artifact_manifest", "automium_compare_planners"} {
