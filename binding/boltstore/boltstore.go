@@ -194,7 +194,7 @@ func Create(path string, opts *Options) (*Store, error) {
 		if err != nil {
 			return err
 		}
-		return m.Put(manifestKey, s.encodeManifest(manifest{}))
+		return m.Put(manifestKey, s.encodeManifest(manifest{Tx: uint64(tx.ID())}))
 	}); err != nil {
 		db.Close()
 		os.Remove(path)
@@ -295,8 +295,13 @@ type record struct {
 }
 
 // manifest is what the store holds in all, with its checksum: the runs, the
-// sum of their positions and the XOR of their records' checksums.
+// sum of their positions and the XOR of their records' checksums, and the
+// bbolt transaction that wrote it. Every committed transaction writes the
+// manifest, so it is always the current meta page's: a leaf page of an
+// older state put back (manifest and records alike, consistent with each
+// other) is found by its older transaction.
 type manifest struct {
+	Tx      uint64 `json:"tx"`
 	Runs    uint64 `json:"runs"`
 	Steps   uint64 `json:"steps"`
 	Records string `json:"records"`
@@ -335,7 +340,7 @@ func (s *Store) recordSum(runID []byte, next int, planID string) []byte {
 }
 
 func (s *Store) manifestSum(m manifest) []byte {
-	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
+	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Tx, 10)), []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
 }
 
 func (s *Store) encodeRecord(runID []byte, p binding.Position) []byte {
@@ -388,6 +393,14 @@ func (s *Store) readManifest(tx *bolt.Tx) (manifest, error) {
 	}
 	if _, err := hex.DecodeString(m.Records); err != nil || m.Sum != s.label(s.manifestSum(m)) {
 		return manifest{}, errors.New("the checksum of the store's manifest does not match it (a damaged manifest, or a store written with another key)")
+	}
+	// A read sees the last commit's transaction; a write is the next one.
+	current := uint64(tx.ID())
+	if tx.Writable() {
+		current--
+	}
+	if m.Tx != current {
+		return manifest{}, fmt.Errorf("the store's manifest was written by transaction %d, but the file's last is %d: part of the file is an older copy", m.Tx, current)
 	}
 	return m, nil
 }
@@ -519,7 +532,7 @@ func (s *Store) Advance(runID string, from binding.Position, planID string) (boo
 			xorInto(records, old)
 		}
 		xorInto(records, s.recordSum(k, next.Next, next.PlanID))
-		m.Records, m.Steps = hex.EncodeToString(records), m.Steps+1
+		m.Records, m.Steps, m.Tx = hex.EncodeToString(records), m.Steps+1, uint64(tx.ID())
 		if err := tx.Bucket(recordsBucket).Put(k, s.encodeRecord(k, next)); err != nil {
 			return err
 		}
