@@ -223,7 +223,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	case !info.Mode().IsRegular():
 		return nil, unavailable("boltstore: %q is not a regular file, so it is not a step store", path)
 	}
-	if err := checkFile(path, info.Size()); err != nil {
+	if err := checkFile(path); err != nil {
 		return nil, damaged(path, err.Error())
 	}
 	var file *os.File
@@ -628,15 +628,27 @@ func guard(fn func() error) (err error) {
 // damaged newest one would silently roll the store back one transaction;
 // and a high-water mark past the end of a truncated file would make bbolt
 // read unmapped memory.
-func checkFile(path string, size int64) error {
-	if size == 0 {
-		return errors.New("the file is empty (truncated, or created but never initialized)")
-	}
-	f, err := os.Open(path)
+//
+// The file is opened without blocking and checked again once open: a FIFO
+// put in its place after Open's Stat would otherwise block the open until a
+// writer came.
+func checkFile(path string) error {
+	f, err := os.OpenFile(path, checkOpenFlags, 0)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return errors.New("it is no longer a regular file (replaced while it was opened)")
+	}
+	size := info.Size()
+	if size == 0 {
+		return errors.New("the file is empty (truncated, or created but never initialized)")
+	}
 	m0, err := readMeta(f, 0, 0)
 	if err != nil {
 		return fmt.Errorf("meta page 0 is damaged: %w", err)

@@ -31,3 +31,6 @@ func LockTimeout(opts *Options) time.Duration {
 func Drop(s *Store, runID string) error {
 	return s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(recordsBucket).Delete([]byte(runID)) })
 }
+
+// CheckFile is the check Open runs on the file before bbolt maps it.
+func CheckFile(path string) error { return checkFile(path) }
