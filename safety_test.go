@@ -77,12 +77,12 @@ var httpModeFiles = []string{"cmd/automium-mcp/http.go", "mcpserver/transport/ht
 // write (stat, open without blocking, a temporary file renamed into place).
 // The step store, binding/boltstore, creates, checks and opens the one store
 // file its caller names (issue 40: creating is explicit, and a file is
-// checked before bbolt maps it). automium-mcp links neither: it imports
+// checked, opened without blocking, before bbolt maps it). automium-mcp links neither: it imports
 // package binding for the catalog digest, never binding/boltstore.
 var fileOwners = map[string][]string{
 	"cmd/automium/": {"CreateTemp", "ErrNotExist", "ErrPermission", "FileInfo", "ModeDevice", "ModeNamedPipe",
 		"O_NONBLOCK", "O_RDONLY", "OpenFile", "PathError", "Remove", "Rename", "SameFile", "Stat"},
-	"binding/boltstore/": {"FileMode", "O_CREATE", "O_EXCL", "O_RDWR", "Open", "OpenFile", "Remove", "Stat"},
+	"binding/boltstore/": {"FileMode", "O_CREATE", "O_EXCL", "O_NONBLOCK", "O_RDWR", "OpenFile", "Remove", "Stat"},
 }
 
 var (

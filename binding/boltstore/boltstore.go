@@ -127,7 +127,8 @@ var _ binding.StepStore = (*Store)(nil)
 // boltOptions are the options every bbolt handle of a store is opened with:
 // the lock timeout, and bbolt's defaults for durability, which the store
 // relies on (fsync at every commit, the freelist synced), stated rather than
-// assumed.
+// assumed. With file set (Open, an existing store), the handle bbolt opens is
+// checked (checkFile) before bbolt reads it, and kept in *file.
 func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
 	return &bolt.Options{
 		Timeout:        timeout,
@@ -135,16 +136,29 @@ func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
 		NoGrowSync:     false,
 		NoFreelistSync: false,
 		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			// bbolt opens the file itself; keeping its handle lets a panic
-			// inside bbolt's Open close it (and so release the lock).
-			f, err := os.OpenFile(name, flag, mode)
-			if err == nil && file != nil {
-				*file = f
+			// Without blocking: a FIFO put at the path would otherwise hold
+			// the open until a writer came. Reads and writes of a regular
+			// file ignore the flag.
+			f, err := os.OpenFile(name, flag|openNonBlock, mode)
+			if err != nil || file == nil {
+				return f, err
 			}
-			return f, err
+			// The check reads the very file bbolt maps, not the path again:
+			// a file put at the path after Open's Stat is checked too.
+			if err := checkFile(f); err != nil {
+				f.Close()
+				return nil, checkError{err}
+			}
+			// Kept, so that a panic inside bbolt's Open can close it (and
+			// so release the lock).
+			*file = f
+			return f, nil
 		},
 	}
 }
+
+// checkError is checkFile's refusal, returned through bbolt's Open.
+type checkError struct{ error }
 
 func settings(opts *Options) (time.Duration, []byte, uint64, error) {
 	if opts == nil {
@@ -221,10 +235,10 @@ func Open(path string, opts *Options) (*Store, error) {
 	case err != nil:
 		return nil, unavailable("boltstore: cannot read the step store at %q: %s", path, err)
 	case !info.Mode().IsRegular():
-		return nil, unavailable("boltstore: %q is not a regular file, so it is not a step store", path)
+		return nil, unavailable("boltstore: %q is not a regular file but a %s, so it is not a step store; give the path of the store file itself", path, kind(info.Mode()))
 	}
-	if err := checkFile(path); err != nil {
-		return nil, damaged(path, err.Error())
+	if beforeOpen != nil {
+		beforeOpen()
 	}
 	var file *os.File
 	var db *bolt.DB
@@ -241,6 +255,10 @@ func Open(path string, opts *Options) (*Store, error) {
 				file.Close()
 			}
 			return nil, damaged(path, perr.Error())
+		}
+		var cerr checkError
+		if errors.As(err, &cerr) {
+			return nil, damaged(path, cerr.Error())
 		}
 		return nil, openError(path, err)
 	}
@@ -495,6 +513,10 @@ func (s *Store) Position(runID string) (binding.Position, error) {
 	return p, err
 }
 
+// beforeOpen, when set (by a test), runs after Open's Stat of the path and
+// before bbolt opens it: a file put at the path then is the one bbolt maps.
+var beforeOpen func()
+
 // beforeWrite, when set (by a test), runs after Advance's arguments are
 // checked and before its write transaction starts: a compare-and-swap read
 // outside that transaction would happen before it, and be stale after it.
@@ -629,21 +651,16 @@ func guard(fn func() error) (err error) {
 // and a high-water mark past the end of a truncated file would make bbolt
 // read unmapped memory.
 //
-// The file is opened without blocking and checked again once open: a FIFO
-// put in its place after Open's Stat would otherwise block the open until a
-// writer came.
-func checkFile(path string) error {
-	f, err := os.OpenFile(path, checkOpenFlags, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
+// It reads f, the handle bbolt is about to map, so that what is checked is
+// what bbolt reads: a file put at the path after Open's Stat (a FIFO, a
+// directory, a truncated copy) is refused here.
+func checkFile(f *os.File) error {
 	info, err := f.Stat()
 	if err != nil {
 		return err
 	}
 	if !info.Mode().IsRegular() {
-		return errors.New("it is no longer a regular file (replaced while it was opened)")
+		return fmt.Errorf("it is no longer a regular file but a %s (put at the path while it was opened)", kind(info.Mode()))
 	}
 	size := info.Size()
 	if size == 0 {
@@ -862,6 +879,23 @@ func readMeta(f *os.File, off int64, id uint64) (meta, error) {
 		return meta{}, fmt.Errorf("its page size %d is not one bbolt writes", m.pageSize)
 	}
 	return m, nil
+}
+
+// kind names what a path that is no regular file is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "file of mode " + m.String()
 }
 
 func quoteKey(k []byte) string {

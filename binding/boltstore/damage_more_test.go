@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/automium/automium/binding/boltstore"
@@ -143,5 +144,30 @@ func TestDamageRearranged(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestStaleManifestRefused: a manifest that names an earlier transaction
+// than the file's last (a leaf page of an older state put back, its records
+// and counts agreeing) is refused at the next read, at the next write and at
+// Open, saying part of the file is an older copy.
+func TestStaleManifestRefused(t *testing.T) {
+	path := write(t, built(t))
+	s := open(t, path)
+	if err := boltstore.Stale(s); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Position("run-1"); err == nil || refusal(err) != "" || !strings.Contains(err.Error(), "older copy") {
+		t.Errorf("Position over a stale manifest = %v; want it refused as an older copy", err)
+	}
+	if ok, err := s.Advance("run-1", truth["run-1"], truth["run-1"].PlanID); ok || err == nil || !strings.Contains(err.Error(), "older copy") {
+		t.Errorf("Advance over a stale manifest = %v, %v; want it refused as an older copy", ok, err)
+	}
+	s.Close()
+	if s, err := boltstore.Open(path, nil); err == nil {
+		s.Close()
+		t.Fatal("a store with a stale manifest opened")
+	} else if p := refusal(err); p != "" || !strings.Contains(err.Error(), "older copy") {
+		t.Errorf("Open = %v; want it refused as an older copy", err)
 	}
 }

@@ -2,8 +2,6 @@
 
 package boltstore
 
-import "os"
-
-// checkOpenFlags opens the file checkFile reads; only Unix has FIFOs that
-// block an open.
-const checkOpenFlags = os.O_RDONLY
+// openNonBlock is added to the flags bbolt opens the file with; only Unix
+// has FIFOs that block an open.
+const openNonBlock = 0

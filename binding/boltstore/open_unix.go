@@ -2,12 +2,9 @@
 
 package boltstore
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-// checkOpenFlags opens the file checkFile reads without blocking: opening a
-// FIFO for reading waits for a writer. Reads of a regular file ignore the
-// flag.
-const checkOpenFlags = os.O_RDONLY | syscall.O_NONBLOCK
+// openNonBlock is added to the flags bbolt opens the file with: opening a
+// FIFO waits for its other end, and POSIX leaves O_RDWR on a FIFO undefined.
+// Reads and writes of a regular file ignore it.
+const openNonBlock = syscall.O_NONBLOCK
