@@ -22,11 +22,14 @@
 // a manifest, itself checksummed, holds how many runs the store has, the sum
 // of their positions and the XOR of the records' checksums, so a record
 // dropped, added or rolled back alone is found when [Open] reads every record.
-// Before bbolt maps the file, Open checks its size against the page size and
-// both meta pages' checksums and bounds (bbolt would fall back one transaction
-// over a damaged newest meta page, and would read past the end of a truncated
-// file); every bbolt call runs with its panics and memory faults recovered
-// into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
+// The manifest also names the transaction that wrote it, and every commit
+// writes it, so a page of an older state put back is found. Before bbolt
+// maps the file, Open checks the very handle bbolt opens (opened without
+// blocking, and refused unless a regular file): its size against the page
+// size and both meta pages' checksums and bounds (bbolt would fall back one
+// transaction over a damaged newest meta page, and would read past the end
+// of a truncated file); every bbolt call runs with its panics and memory
+// faults recovered into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
 // was found and what to do. What a local file cannot prove (an older intact
 // copy of the whole file put back, or the file deleted) is in docs/binding.md.
 //
@@ -285,7 +288,7 @@ func openError(path string, err error) error {
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
 		return damaged(path, "bbolt refused it: "+err.Error())
 	}
-	return unavailable("boltstore: cannot open the step store at %q: %s", path, err)
+	return unavailable("boltstore: cannot open the step store at %q: %s; check that the path names the store file and that this process may read and write it", path, err)
 }
 
 // Close closes the file; the store cannot be used afterwards.

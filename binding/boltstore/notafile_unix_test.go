@@ -68,7 +68,7 @@ func TestSwappedAfterStat(t *testing.T) {
 			if err := os.Mkdir(path, 0o700); err != nil {
 				t.Fatal(err)
 			}
-		}, "is a directory"},
+		}, "is a directory; check that the path names the store file"},
 		{"an empty file", func(t *testing.T, path string) { fileAt(t, path, nil) }, "the file is empty"},
 		{"a truncated copy", func(t *testing.T, path string) { fileAt(t, path, clean[:len(clean)/2]) }, "damaged"},
 		{"an intact store", func(t *testing.T, path string) { fileAt(t, path, clean) }, ""},
