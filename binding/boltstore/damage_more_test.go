@@ -10,8 +10,9 @@ import (
 	"github.com/automium/automium/binding/boltstore"
 )
 
-// history builds truth as built does and returns the file's bytes after
-// every step: the older, intact states a damage can put back in part.
+// history writes truth into a new store, step by step as brokers would, and
+// returns the file's bytes after every step: the older, intact states a
+// damage can put back in part.
 func history(t *testing.T) [][]byte {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "steps.db")
