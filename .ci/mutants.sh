@@ -4,7 +4,11 @@
 # names to FAIL. A mutant that does not apply, or does not build, is an error
 # of the list (fix the patch); one whose tests pass survived, and the check
 # fails. Each run is targeted (one package, one -run pattern).
+#
+# Usage: .ci/mutants.sh [REGEX]. With REGEX (grep -E), only the mutants whose
+# names match it run, to iterate on a few; CI runs them all.
 set -euo pipefail
+only=${1:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 list="$root/.ci/mutants.txt"
 work=$(mktemp -d)
@@ -19,6 +23,9 @@ survived=0
 killed=0
 while IFS=$'\t' read -r name pkg run flags; do
 	case "$name" in '' | '#'*) continue ;; esac
+	if [ -n "$only" ] && ! grep -qE -e "$only" <<<"$name"; then
+		continue
+	fi
 	if ! patch -s -p1 -d "$copy" --no-backup-if-mismatch <"$root/.ci/mutants/$name.patch"; then
 		echo "ERROR  $name: the patch does not apply; regenerate it" >&2
 		exit 2
@@ -38,5 +45,9 @@ while IFS=$'\t' read -r name pkg run flags; do
 	fi
 	patch -s -R -p1 -d "$copy" --no-backup-if-mismatch <"$root/.ci/mutants/$name.patch"
 done <"$list"
-echo "$killed mutants killed, $survived survived"
+echo "$killed mutants killed, $survived survived${only:+ (only those matching $only)}"
+if [ $((killed + survived)) -eq 0 ]; then
+	echo "ERROR  no mutant matches ${only:-the list}" >&2
+	exit 2
+fi
 [ "$survived" -eq 0 ]

@@ -22,11 +22,14 @@
 // a manifest, itself checksummed, holds how many runs the store has, the sum
 // of their positions and the XOR of the records' checksums, so a record
 // dropped, added or rolled back alone is found when [Open] reads every record.
-// Before bbolt maps the file, Open checks its size against the page size and
-// both meta pages' checksums and bounds (bbolt would fall back one transaction
-// over a damaged newest meta page, and would read past the end of a truncated
-// file); every bbolt call runs with its panics and memory faults recovered
-// into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
+// The manifest also names the transaction that wrote it, and every commit
+// writes it, so a page of an older state put back is found. Before bbolt
+// maps the file, Open checks the very handle bbolt opens (opened without
+// blocking, and refused unless a regular file): its size against the page
+// size and both meta pages' checksums and bounds (bbolt would fall back one
+// transaction over a damaged newest meta page, and would read past the end
+// of a truncated file); every bbolt call runs with its panics and memory
+// faults recovered into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
 // was found and what to do. What a local file cannot prove (an older intact
 // copy of the whole file put back, or the file deleted) is in docs/binding.md.
 //
@@ -127,7 +130,8 @@ var _ binding.StepStore = (*Store)(nil)
 // boltOptions are the options every bbolt handle of a store is opened with:
 // the lock timeout, and bbolt's defaults for durability, which the store
 // relies on (fsync at every commit, the freelist synced), stated rather than
-// assumed.
+// assumed. With file set (Open, an existing store), the handle bbolt opens is
+// checked (checkFile) before bbolt reads it, and kept in *file.
 func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
 	return &bolt.Options{
 		Timeout:        timeout,
@@ -135,16 +139,29 @@ func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
 		NoGrowSync:     false,
 		NoFreelistSync: false,
 		OpenFile: func(name string, flag int, mode os.FileMode) (*os.File, error) {
-			// bbolt opens the file itself; keeping its handle lets a panic
-			// inside bbolt's Open close it (and so release the lock).
-			f, err := os.OpenFile(name, flag, mode)
-			if err == nil && file != nil {
-				*file = f
+			// Without blocking: a FIFO put at the path would otherwise hold
+			// the open until a writer came. Reads and writes of a regular
+			// file ignore the flag.
+			f, err := os.OpenFile(name, flag|openNonBlock, mode)
+			if err != nil || file == nil {
+				return f, err
 			}
-			return f, err
+			// The check reads the very file bbolt maps, not the path again:
+			// a file put at the path after Open's Stat is checked too.
+			if err := checkFile(f); err != nil {
+				f.Close()
+				return nil, checkError{err}
+			}
+			// Kept, so that a panic inside bbolt's Open can close it (and
+			// so release the lock).
+			*file = f
+			return f, nil
 		},
 	}
 }
+
+// checkError is checkFile's refusal, returned through bbolt's Open.
+type checkError struct{ error }
 
 func settings(opts *Options) (time.Duration, []byte, uint64, error) {
 	if opts == nil {
@@ -194,7 +211,7 @@ func Create(path string, opts *Options) (*Store, error) {
 		if err != nil {
 			return err
 		}
-		return m.Put(manifestKey, s.encodeManifest(manifest{}))
+		return m.Put(manifestKey, s.encodeManifest(manifest{Tx: uint64(tx.ID())}))
 	}); err != nil {
 		db.Close()
 		os.Remove(path)
@@ -221,10 +238,10 @@ func Open(path string, opts *Options) (*Store, error) {
 	case err != nil:
 		return nil, unavailable("boltstore: cannot read the step store at %q: %s", path, err)
 	case !info.Mode().IsRegular():
-		return nil, unavailable("boltstore: %q is not a regular file, so it is not a step store", path)
+		return nil, unavailable("boltstore: %q is not a regular file but a %s, so it is not a step store; give the path of the store file itself", path, kind(info.Mode()))
 	}
-	if err := checkFile(path, info.Size()); err != nil {
-		return nil, damaged(path, err.Error())
+	if beforeOpen != nil {
+		beforeOpen()
 	}
 	var file *os.File
 	var db *bolt.DB
@@ -241,6 +258,10 @@ func Open(path string, opts *Options) (*Store, error) {
 				file.Close()
 			}
 			return nil, damaged(path, perr.Error())
+		}
+		var cerr checkError
+		if errors.As(err, &cerr) {
+			return nil, damaged(path, cerr.Error())
 		}
 		return nil, openError(path, err)
 	}
@@ -267,7 +288,7 @@ func openError(path string, err error) error {
 	case errors.Is(err, bolterrors.ErrInvalid), errors.Is(err, bolterrors.ErrChecksum), errors.Is(err, bolterrors.ErrVersionMismatch):
 		return damaged(path, "bbolt refused it: "+err.Error())
 	}
-	return unavailable("boltstore: cannot open the step store at %q: %s", path, err)
+	return unavailable("boltstore: cannot open the step store at %q: %s; check that the path names the store file and that this process may read and write it", path, err)
 }
 
 // Close closes the file; the store cannot be used afterwards.
@@ -295,8 +316,13 @@ type record struct {
 }
 
 // manifest is what the store holds in all, with its checksum: the runs, the
-// sum of their positions and the XOR of their records' checksums.
+// sum of their positions and the XOR of their records' checksums, and the
+// bbolt transaction that wrote it. Every committed transaction writes the
+// manifest, so it is always the current meta page's: a leaf page of an
+// older state put back (manifest and records alike, consistent with each
+// other) is found by its older transaction.
 type manifest struct {
+	Tx      uint64 `json:"tx"`
 	Runs    uint64 `json:"runs"`
 	Steps   uint64 `json:"steps"`
 	Records string `json:"records"`
@@ -335,7 +361,7 @@ func (s *Store) recordSum(runID []byte, next int, planID string) []byte {
 }
 
 func (s *Store) manifestSum(m manifest) []byte {
-	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
+	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Tx, 10)), []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
 }
 
 func (s *Store) encodeRecord(runID []byte, p binding.Position) []byte {
@@ -388,6 +414,14 @@ func (s *Store) readManifest(tx *bolt.Tx) (manifest, error) {
 	}
 	if _, err := hex.DecodeString(m.Records); err != nil || m.Sum != s.label(s.manifestSum(m)) {
 		return manifest{}, errors.New("the checksum of the store's manifest does not match it (a damaged manifest, or a store written with another key)")
+	}
+	// A read sees the last commit's transaction; a write is the next one.
+	current := uint64(tx.ID())
+	if tx.Writable() {
+		current--
+	}
+	if m.Tx != current {
+		return manifest{}, fmt.Errorf("the store's manifest was written by transaction %d, but the file's last is %d: part of the file is an older copy", m.Tx, current)
 	}
 	return m, nil
 }
@@ -482,6 +516,10 @@ func (s *Store) Position(runID string) (binding.Position, error) {
 	return p, err
 }
 
+// beforeOpen, when set (by a test), runs after Open's Stat of the path and
+// before bbolt opens it: a file put at the path then is the one bbolt maps.
+var beforeOpen func()
+
 // beforeWrite, when set (by a test), runs after Advance's arguments are
 // checked and before its write transaction starts: a compare-and-swap read
 // outside that transaction would happen before it, and be stale after it.
@@ -519,7 +557,7 @@ func (s *Store) Advance(runID string, from binding.Position, planID string) (boo
 			xorInto(records, old)
 		}
 		xorInto(records, s.recordSum(k, next.Next, next.PlanID))
-		m.Records, m.Steps = hex.EncodeToString(records), m.Steps+1
+		m.Records, m.Steps, m.Tx = hex.EncodeToString(records), m.Steps+1, uint64(tx.ID())
 		if err := tx.Bucket(recordsBucket).Put(k, s.encodeRecord(k, next)); err != nil {
 			return err
 		}
@@ -615,15 +653,22 @@ func guard(fn func() error) (err error) {
 // damaged newest one would silently roll the store back one transaction;
 // and a high-water mark past the end of a truncated file would make bbolt
 // read unmapped memory.
-func checkFile(path string, size int64) error {
-	if size == 0 {
-		return errors.New("the file is empty (truncated, or created but never initialized)")
-	}
-	f, err := os.Open(path)
+//
+// It reads f, the handle bbolt is about to map, so that what is checked is
+// what bbolt reads: a file put at the path after Open's Stat (a FIFO, a
+// directory, a truncated copy) is refused here.
+func checkFile(f *os.File) error {
+	info, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("it is no longer a regular file but a %s (put at the path while it was opened)", kind(info.Mode()))
+	}
+	size := info.Size()
+	if size == 0 {
+		return errors.New("the file is empty (truncated, or created but never initialized)")
+	}
 	m0, err := readMeta(f, 0, 0)
 	if err != nil {
 		return fmt.Errorf("meta page 0 is damaged: %w", err)
@@ -837,6 +882,23 @@ func readMeta(f *os.File, off int64, id uint64) (meta, error) {
 		return meta{}, fmt.Errorf("its page size %d is not one bbolt writes", m.pageSize)
 	}
 	return m, nil
+}
+
+// kind names what a path that is no regular file is.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "file of mode " + m.String()
 }
 
 func quoteKey(k []byte) string {

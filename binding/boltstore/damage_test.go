@@ -29,23 +29,8 @@ var truth = map[string]binding.Position{
 // returns the file's bytes.
 func built(t *testing.T) []byte {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "steps.db")
-	s := create(t, path)
-	for _, run := range []string{"run-1", "run-2", "run-3", "run-1", "run-3", "run-1"} {
-		p, err := s.Position(run)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if ok, err := s.Advance(run, p, truth[run].PlanID); !ok || err != nil {
-			t.Fatalf("Advance(%s) = %v, %v", run, ok, err)
-		}
-	}
-	s.Close()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	states := history(t)
+	return states[len(states)-1]
 }
 
 // judge opens the store at path, as a fresh process would, and returns what
