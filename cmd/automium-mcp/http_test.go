@@ -27,16 +27,15 @@ import (
 
 // httpProcess is the binary serving -http on a free loopback port.
 type httpProcess struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	url    string
-	token  string
+	t     *testing.T
+	cmd   *exec.Cmd
+	url   string
+	token string
+	// mu guards stderr; the reader takes it for each line, so a test that
+	// holds it stops the reading and the server's lines queue behind the pipe.
 	mu     sync.Mutex
 	stderr bytes.Buffer
 	done   chan struct{} // closed when stderr reaches EOF
-	// gate is taken by the reader before each line; a test that holds it
-	// stops reading stderr, so the server's lines queue behind the pipe.
-	gate sync.Mutex
 }
 
 var (
@@ -67,12 +66,7 @@ func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 		sc := bufio.NewScanner(stderr)
 		sc.Buffer(nil, 1<<20)
 		signaled := false
-		for {
-			p.gate.Lock()
-			p.gate.Unlock()
-			if !sc.Scan() {
-				break
-			}
+		for sc.Scan() {
 			p.mu.Lock()
 			p.stderr.Write(sc.Bytes())
 			p.stderr.WriteByte('\n')
@@ -519,19 +513,19 @@ func TestHTTPAuditBacklogSurvivesShutdown(t *testing.T) {
 	p := startHTTP(t, nil)
 	session := p.post(t, "", initializeLine).session
 	p.post(t, session, initializedLine)
-	p.gate.Lock()
+	p.mu.Lock()
 	for i := range calls {
 		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{}}}`, i+2)
 		if r := p.post(t, session, call); r.status != http.StatusOK {
-			p.gate.Unlock()
+			p.mu.Unlock()
 			t.Fatalf("call %d: HTTP %d, want 200", i+2, r.status)
 		}
 	}
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		p.gate.Unlock()
+		p.mu.Unlock()
 		t.Fatal(err)
 	}
-	p.gate.Unlock()
+	p.mu.Unlock()
 	if code := p.waitExit(); code != 0 {
 		t.Errorf("exit status %d after SIGTERM, want 0", code)
 	}
