@@ -80,6 +80,9 @@ func mustJSON(t *testing.T, v any) []byte {
 // counts pair by journeys), 100 more seeded inputs of up to 16 planners, and
 // inputs with long rows.
 func TestCountsEqualTrials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a seeded sweep of 100 inputs and long rows; skipped with -short")
+	}
 	input := func(ids []string, trials []Trial, matched bool) CompareObservedTrialsInput {
 		in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Trials: trials, MatchedRounds: matched}
 		for _, id := range ids {
@@ -224,6 +227,9 @@ func TestCountsProblems(t *testing.T) {
 // TestReadCountsSnapshotHostile: every damaged or hostile snapshot is a coded,
 // bounded error, never a panic.
 func TestReadCountsSnapshotHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every damaged snapshot; skipped with -short")
+	}
 	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: []PlannerRef{{ID: "a", Vendor: "v", Model: "m"}}, Trials: countsTrials("a", "j1", 2, 3, false)}
 	r, err := CompareObservedTrials(context.Background(), in)
 	if err != nil {

@@ -288,6 +288,9 @@ func walkerDecode(t reflect.Type, raw string) (any, error) {
 // a bounded, escaped, case-variant or unknown name, is refused after one pass
 // over its bytes without decoding them, and its error stays small.
 func TestHostileArgumentsCostOnePass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("byte-cap-sized hostile calls; skipped with -short")
+	}
 	huge := func(key, item string) []byte {
 		var b bytes.Buffer
 		b.WriteString(`{"` + key + `":[`)

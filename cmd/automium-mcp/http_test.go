@@ -20,16 +20,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // httpProcess is the binary serving -http on a free loopback port.
 type httpProcess struct {
-	t      *testing.T
-	cmd    *exec.Cmd
-	url    string
-	token  string
+	t     *testing.T
+	cmd   *exec.Cmd
+	url   string
+	token string
+	// mu guards stderr; the reader takes it for each line, so a test that
+	// holds it stops the reading and the server's lines queue behind the pipe.
 	mu     sync.Mutex
 	stderr bytes.Buffer
 	done   chan struct{} // closed when stderr reaches EOF
@@ -67,9 +70,8 @@ func startHTTP(t *testing.T, stdin io.Reader, args ...string) *httpProcess {
 			p.mu.Lock()
 			p.stderr.Write(sc.Bytes())
 			p.stderr.WriteByte('\n')
-			text := p.stderr.String()
 			p.mu.Unlock()
-			if !signaled && strings.Contains(text, "automium-mcp: VS Code") {
+			if !signaled && strings.Contains(sc.Text(), "automium-mcp: VS Code") {
 				signaled = true
 				close(ready)
 			}
@@ -107,14 +109,21 @@ func (p *httpProcess) stop(sig os.Signal) int {
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		p.t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { p.cmd.Wait(); close(exited) }()
+	return p.waitExit()
+}
+
+// waitExit waits for the process to exit and returns its status. It reads
+// stderr to its end first: Wait closes the pipe, so a Wait that ran before
+// the reader was done would lose the last lines, such as the audit lines
+// the server flushes as it exits.
+func (p *httpProcess) waitExit() int {
+	p.t.Helper()
 	select {
-	case <-exited:
-	case <-time.After(20 * time.Second):
-		p.t.Fatalf("still running 20 s after %v", sig)
+	case <-p.done:
+	case <-testsupport.Deadline(p.t):
+		p.t.Fatalf("stderr still open at the test's deadline; stderr:\n%s", p.stderrText())
 	}
-	<-p.done
+	p.cmd.Wait()
 	return p.cmd.ProcessState.ExitCode()
 }
 
@@ -492,6 +501,41 @@ func TestHTTPNoAuthWarnsAndLogLevel(t *testing.T) {
 	}
 }
 
+// TestHTTPAuditBacklogSurvivesShutdown: no audit line is lost on SIGTERM. The
+// test stops reading stderr while it sends 1,500 calls, so most of their audit
+// lines are still queued in the server when the signal arrives; it then reads
+// stderr to its end, and every call has its line.
+func TestHTTPAuditBacklogSurvivesShutdown(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
+	const calls = 1500
+	p := startHTTP(t, nil)
+	session := p.post(t, "", initializeLine).session
+	p.post(t, session, initializedLine)
+	p.mu.Lock()
+	for i := range calls {
+		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"automium_list_apps","arguments":{}}}`, i+2)
+		if r := p.post(t, session, call); r.status != http.StatusOK {
+			p.mu.Unlock()
+			t.Fatalf("call %d: HTTP %d, want 200", i+2, r.status)
+		}
+	}
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		p.mu.Unlock()
+		t.Fatal(err)
+	}
+	p.mu.Unlock()
+	if code := p.waitExit(); code != 0 {
+		t.Errorf("exit status %d after SIGTERM, want 0", code)
+	}
+	got := strings.Count(p.stderrText(), `"method":"tools/call","name":"automium_list_apps","outcome":"ok"`)
+	if got != calls {
+		text := p.stderrText()
+		t.Errorf("%d audit lines for %d calls; the end of stderr:\n%s", got, calls, text[max(0, len(text)-2000):])
+	}
+}
+
 // TestHTTPHeaderLimit: headers beyond 64 KiB are refused before the handler.
 func TestHTTPHeaderLimit(t *testing.T) {
 	p := startHTTP(t, nil)
@@ -582,14 +626,7 @@ func TestHTTPShutdownDrains(t *testing.T) {
 	if a.err != nil || a.status != http.StatusOK || !strings.Contains(a.body, `"id":7,"result"`) {
 		t.Errorf("the request in flight: status %d, error %v, body %.200q; want 200 and its result; stderr:\n%s", a.status, a.err, a.body, p.stderrText())
 	}
-	exited := make(chan struct{})
-	go func() { p.cmd.Wait(); close(exited) }()
-	select {
-	case <-exited:
-	case <-time.After(20 * time.Second):
-		t.Fatal("still running 20 s after SIGTERM")
-	}
-	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+	if code := p.waitExit(); code != 0 {
 		t.Errorf("exit status %d, want 0; stderr:\n%s", code, p.stderrText())
 	}
 }

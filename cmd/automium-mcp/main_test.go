@@ -447,6 +447,9 @@ func TestFlags(t *testing.T) {
 // shapes (the session's record now drops the duplicates before go-sdk logs
 // them; each logging/setLevel still logs), and the ping must still be answered.
 func TestUndrainedStderrKeepsTheSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	floods := []struct{ name, line string }{
 		{"duplicate initialized", initializedLine},
 		{"unknown notification", `{"jsonrpc":"2.0","method":"notifications/automium-unknown"}`},

@@ -17,35 +17,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/testsupport"
 )
 
-// The tests run the real binary, built once per test process with
-// CGO_ENABLED=0, as the README builds it.
-var (
-	binDir   string
-	buildBin = sync.OnceValues(func() (string, error) {
-		dir, err := os.MkdirTemp("", "automium-cli-test-")
-		if err != nil {
-			return "", err
-		}
-		binDir = dir
-		path := filepath.Join(dir, "automium")
-		cmd := exec.Command("go", "build", "-o", path, ".")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", fmt.Errorf("building automium: %v\n%s", err, out)
-		}
-		return path, nil
-	})
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
+// The tests run the real binary, built with CGO_ENABLED=0 as the README
+// builds it, once for all test runs of the checkout until its sources change.
+var buildBin = sync.OnceValues(func() (string, error) {
+	return testsupport.BuildCached("github.com/automium/automium/cmd/automium")
+})
 
 // result is what one run of the binary did.
 type result struct {

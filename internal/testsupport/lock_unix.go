@@ -8,7 +8,7 @@ import (
 	"syscall"
 )
 
-// buildLock serialises the builds of automium-mcp across the test processes
+// buildLock serialises the test binaries' builds (BuildCached) across the test processes
 // of one go test ./... run (each package's tests are a process of their own),
 // so that with a cold build cache the second build finds every package the
 // first compiled instead of compiling them again beside it, on a machine

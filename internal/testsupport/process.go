@@ -7,9 +7,7 @@ import (
 	"debug/elf"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -26,30 +24,18 @@ const (
 	InitializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
 )
 
-var (
-	buildDir string
-	built    = sync.OnceValues(build)
-)
+var built = sync.OnceValues(build)
 
-// build compiles automium-mcp once per test process, with CGO_ENABLED=0 so
-// that it is linked statically, as the README builds it: the strace allowlist
-// then needs no dynamic loader or libc. It is built on first use, not in
-// TestMain, because fuzzing runs TestMain in every worker process and fuzz
-// targets do not need the binary.
+// build compiles automium-mcp (through BuildCached, so once for all the test
+// processes of a checkout until its sources change), with CGO_ENABLED=0 so
+// that it is linked statically, as the README builds it: the strace
+// allowlist then needs no dynamic loader or libc. It is built on first use,
+// not in TestMain, because fuzzing runs TestMain in every worker process and
+// fuzz targets do not need the binary.
 func build() (string, error) {
-	dir, err := os.MkdirTemp("", "automium-test-")
+	path, err := BuildCached("github.com/automium/automium/cmd/automium-mcp")
 	if err != nil {
 		return "", err
-	}
-	buildDir = dir
-	path := filepath.Join(dir, "automium-mcp")
-	cmd := exec.Command("go", "build", "-o", path, "github.com/automium/automium/cmd/automium-mcp")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	unlock := buildLock()
-	out, err := cmd.CombinedOutput()
-	unlock()
-	if err != nil {
-		return "", fmt.Errorf("building automium-mcp: %v\n%s", err, out)
 	}
 	if err := checkStatic(path); err != nil {
 		return "", err
@@ -73,15 +59,10 @@ func Binary(t testing.TB) string {
 	return path
 }
 
-// Main runs the tests and removes the binary Binary built; a package whose
-// tests use Binary calls it from TestMain: os.Exit(testsupport.Main(m)).
-func Main(m *testing.M) int {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	return code
-}
+// Main runs the tests; a package whose tests use Binary calls it from
+// TestMain: os.Exit(testsupport.Main(m)). The binary stays in BuildCached's
+// directory for the next run.
+func Main(m *testing.M) int { return m.Run() }
 
 // checkStatic fails when the binary asks for a program interpreter (a dynamic
 // loader), which would make the loader and libc legitimate reads under strace.

@@ -263,6 +263,9 @@ func TestHostileLineStructure(t *testing.T) {
 // initialize or sessionless call to its end; a call of the other protocol is
 // refused with -32600, never served in another shape.
 func TestOneProtocolPerSession(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a process-level proof; skipped with -short, run in full by go test ./... and CI")
+	}
 	list := func(id string) string { return fmt.Sprintf(`{"jsonrpc":"2.0","id":%q,"method":"tools/list"}`, id) }
 	tests := []struct {
 		name  string

@@ -58,7 +58,9 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	// The banner names the port and the token.
 	var stderr testsupport.LockedBuffer
 	banner := make(chan [2]string, 1)
+	stderrDone := make(chan struct{}) // closed at stderr's end, which Wait must not precede
 	go func() {
+		defer close(stderrDone)
 		sc := bufio.NewScanner(stderrPipe)
 		sc.Buffer(nil, 1<<20)
 		var url, token string
@@ -121,13 +123,12 @@ func TestStraceWholeHTTPSession(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
 	select {
-	case <-exited:
+	case <-stderrDone:
 	case <-testsupport.Deadline(t):
 		t.Fatal("the server is still running at the test's deadline after SIGTERM")
 	}
+	cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 0 {
 		t.Fatalf("strace exited with status %d (the server's status); stderr: %s", code, stderr.String())
 	}

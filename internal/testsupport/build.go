@@ -1,0 +1,122 @@
+package testsupport
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// BuildCached builds the main package pkg with CGO_ENABLED=0 and the extra
+// go build flags, and returns the path of the binary. The binary is kept in
+// os.TempDir, so the test processes of one go test ./... run, and the runs
+// after it, build each binary once instead of once per package and run.
+//
+// Its name is a hash of everything the build reads: the go version, the
+// flags, GOFLAGS, GOOS and GOARCH, go.mod and go.sum, and the path and
+// content of every file of every package pkg imports outside the standard
+// library (go list -deps; the standard library is the go version's). A
+// change to any of them is a new name, so a stale binary is never run; the
+// checkout's path is in the hash too, since the binary records it. Parallel
+// test processes are safe: each builds to a temporary name and renames it,
+// so a reader sees a whole binary or none.
+func BuildCached(pkg string, flags ...string) (string, error) {
+	key, err := buildKey(pkg, flags)
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(os.TempDir(), "automium-test-bin")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, path.Base(pkg)+"-"+key)
+	if _, err := os.Stat(out); err == nil {
+		return out, nil
+	}
+	unlock := buildLock()
+	defer unlock()
+	if _, err := os.Stat(out); err == nil { // built by another process meanwhile
+		return out, nil
+	}
+	tmp, err := os.CreateTemp(dir, ".build-*")
+	if err != nil {
+		return "", err
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	cmd := exec.Command("go", append(append([]string{"build", "-o", tmp.Name()}, flags...), pkg)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+	}
+	if err := os.Rename(tmp.Name(), out); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// buildKey hashes what a build of pkg with flags reads (see BuildCached).
+func buildKey(pkg string, flags []string) (string, error) {
+	const format = `{{if not .Standard}}{{.ImportPath}}{{"\t"}}{{.Dir}}{{"\t"}}` +
+		`{{join .GoFiles " "}} {{join .CgoFiles " "}} {{join .SFiles " "}} {{join .EmbedFiles " "}}{{"\t"}}{{with .Module}}{{.GoMod}}{{end}}{{"\n"}}{{end}}`
+	list := exec.Command("go", "list", "-deps", "-f", format, pkg)
+	list.Env = append(os.Environ(), "CGO_ENABLED=0")
+	var stderr bytes.Buffer
+	list.Stderr = &stderr
+	listed, err := list.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
+	}
+	version, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS").Output()
+	if err != nil {
+		return "", fmt.Errorf("go env: %v", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%q\n%q\n%s\n", pkg, flags, version)
+	h.Write(listed)
+	hashed := map[string]bool{}
+	file := func(name string) error {
+		if hashed[name] {
+			return nil
+		}
+		hashed[name] = true
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "%s\n", name)
+		_, err = io.Copy(h, f)
+		return err
+	}
+	sc := bufio.NewScanner(bytes.NewReader(listed))
+	for sc.Scan() {
+		fields := strings.Split(sc.Text(), "\t")
+		if len(fields) != 4 {
+			continue
+		}
+		for _, name := range strings.Fields(fields[2]) {
+			if err := file(filepath.Join(fields[1], name)); err != nil {
+				return "", err
+			}
+		}
+		if mod := fields[3]; mod != "" {
+			if err := file(mod); err != nil {
+				return "", err
+			}
+			if sum := strings.TrimSuffix(mod, ".mod") + ".sum"; sum != mod {
+				if err := file(sum); err != nil && !os.IsNotExist(err) {
+					return "", err
+				}
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24], nil
+}
