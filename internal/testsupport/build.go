@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // BuildCached builds the main package pkg with CGO_ENABLED=0 and the extra
@@ -38,6 +39,9 @@ func BuildCached(pkg string, flags ...string) (string, error) {
 	}
 	out := filepath.Join(dir, path.Base(pkg)+"-"+key)
 	if _, err := os.Stat(out); err == nil {
+		// Marked as used, so that pruning keeps it (see pruneUnused).
+		now := time.Now()
+		_ = os.Chtimes(out, now, now)
 		return out, nil
 	}
 	unlock := buildLock()
@@ -59,7 +63,31 @@ func BuildCached(pkg string, flags ...string) (string, error) {
 	if err := os.Rename(tmp.Name(), out); err != nil {
 		return "", err
 	}
+	pruneUnused(dir, time.Now().Add(-unusedFor))
 	return out, nil
+}
+
+// unusedFor is how long a cached binary may go unused before a new build
+// removes it: each source change leaves a binary of 13 to 22 MB behind, and
+// nothing else would ever remove them. A binary in use by another checkout is
+// touched on every hit, so it stays.
+const unusedFor = 24 * time.Hour
+
+// pruneUnused removes the cached binaries last used before cutoff, and
+// temporary files of builds that died. It is best effort: a file another
+// process removes first is no error.
+func pruneUnused(dir string, cutoff time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		_ = os.Remove(filepath.Join(dir, e.Name()))
+	}
 }
 
 // buildKey hashes what a build of pkg with flags reads (see BuildCached).

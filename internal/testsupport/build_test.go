@@ -3,7 +3,11 @@ package testsupport
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestBuildKeyFollowsSources: the cached binary's name changes with the
@@ -42,5 +46,48 @@ func TestBuildKeyFollowsSources(t *testing.T) {
 	write("lib/lib.go", "package lib\n\nfunc F() int { return 2 }\n")
 	if k := key(); k == first {
 		t.Error("a changed imported file gave the same key")
+	}
+}
+
+// TestPruneUnused: binaries unused since the cutoff go, the rest stay.
+func TestPruneUnused(t *testing.T) {
+	dir := t.TempDir()
+	cutoff := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	files := []struct {
+		name string
+		used time.Time
+		kept bool
+	}{
+		{"automium-mcp-old", cutoff.Add(-time.Hour), false},
+		{".build-died", cutoff.Add(-time.Minute), false},
+		{"automium-mcp-new", cutoff.Add(time.Hour), true},
+		{"automium-recent", cutoff, true},
+	}
+	for _, f := range files {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, nil, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, f.used, f.used); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneUnused(dir, cutoff)
+	var want, got []string
+	for _, f := range files {
+		if f.kept {
+			want = append(want, f.name)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	slices.Sort(want)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("kept (-want +got):\n%s", diff)
 	}
 }
