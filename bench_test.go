@@ -13,7 +13,7 @@ import (
 // Benchmarks of every capability on its success path, the path an agent loop
 // takes. Sized capabilities run at several sizes as sub-benchmarks, and report
 // ns per element too: when that figure stays flat as the size grows, the cost is
-// linear. The comparison benchmarks live in compare_bench_test.go; the figures of
+// linear. The comparison benchmarks live in compare_test.go; the figures of
 // both are in docs/performance.md.
 
 // benchJourney returns a valid storefront journey of n steps. The steps cycle

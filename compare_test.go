@@ -3,16 +3,20 @@ package automium
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
+	"os"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/automium/automium/internal/limit"
@@ -910,6 +914,560 @@ func FuzzCompareObservedTrials(f *testing.F) {
 			if n != len(in.Trials) {
 				t.Fatalf("report counts %d trials, input has %d", n, len(in.Trials))
 			}
+		}
+	})
+}
+
+// TestAnonymousPlannerHidesNoTrial: a planner without a usable ID (missing,
+// blank, or not an object, which the MCP walker leaves zero) may be the one a
+// trial or an assumed rate names, so its own problem is the one reported, not
+// "not one of the input's planners" with an empty or blank allowed list; a
+// trial naming an ID no planner has is still reported while every planner has
+// one, with the named IDs allowed.
+func TestAnonymousPlannerHidesNoTrial(t *testing.T) {
+	raw, err := os.ReadFile("e2e/calls.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls struct {
+		Tools map[string]struct {
+			Good json.RawMessage `json:"good"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &calls); err != nil {
+		t.Fatal(err)
+	}
+	baseline := PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}
+	type want struct {
+		Field   string
+		Allowed []string
+	}
+	fields := func(err error) []want {
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("want *Error, got %v", err)
+		}
+		var out []want
+		for _, p := range e.Problems() {
+			out = append(out, want{p.Field, p.Allowed})
+		}
+		return out
+	}
+	t.Run("observed trials", func(t *testing.T) {
+		for _, tt := range []struct {
+			name     string
+			planners []PlannerRef
+			want     []want
+		}{
+			{"a zero planner (not an object over MCP)", []PlannerRef{{}},
+				[]want{{Field: "planners[0]"}}},
+			{"a blank ID", []PlannerRef{{ID: "  ", Vendor: "a", Model: "b"}, {ID: "challenger", Vendor: "a", Model: "b"}},
+				[]want{{Field: "planners[0].id"}}},
+			{"every planner named, one trial's missing", []PlannerRef{baseline},
+				[]want{{"trials[2].plannerId", []string{"baseline"}}, {"trials[3].plannerId", []string{"baseline"}}}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				var in CompareObservedTrialsInput
+				if err := json.Unmarshal(calls.Tools["automium_compare_observed_trials"].Good, &in); err != nil {
+					t.Fatal(err)
+				}
+				in.Planners = tt.planners
+				_, err := CompareObservedTrials(context.Background(), in)
+				if diff := cmp.Diff(tt.want, fields(err)); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+			})
+		}
+	})
+	t.Run("assumed rates", func(t *testing.T) {
+		for _, tt := range []struct {
+			name     string
+			planners []PlannerRef
+			rate     string
+			want     []want
+		}{
+			{"a zero planner", []PlannerRef{{}}, "baseline", []want{{Field: "planners[0]"}}},
+			{"every planner named, the rate's missing", []PlannerRef{baseline}, "nope",
+				[]want{{Field: "assumedPassRates"}, {"assumedPassRates[0].plannerId", []string{"baseline"}}}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				var in ComparePlannersInput
+				if err := json.Unmarshal(calls.Tools["automium_compare_planners"].Good, &in); err != nil {
+					t.Fatal(err)
+				}
+				in.Planners = tt.planners
+				in.AssumedPassRates = []AssumedPassRate{{PlannerID: tt.rate, FirstAttemptPassPercent: 50}}
+				_, err := ComparePlanners(context.Background(), in)
+				if diff := cmp.Diff(tt.want, fields(err)); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+			})
+		}
+	})
+	t.Run("reports", func(t *testing.T) {
+		// compare_reports advertises its planners as the planner of
+		// create_run_submission, and checks them as every comparison does.
+		type coded struct{ Code, Field string }
+		for _, tt := range []struct {
+			name     string
+			planners []PlannerRef
+			want     []coded
+		}{
+			{"a zero planner", []PlannerRef{{}}, []coded{{"malformed_planner", "planners[0]"}}},
+			{"a blank ID", []PlannerRef{{ID: " ", Vendor: "a", Model: "b"}}, []coded{{"malformed_planner", "planners[0].id"}}},
+			{"a line break in an ID, before the reports are read",
+				[]PlannerRef{{ID: "base\nline", Vendor: "a", Model: "b"}, {ID: "challenger", Vendor: "a", Model: "b"}},
+				[]coded{{"malformed_planner", "planners[0].id"}}},
+			{"an ID twice", []PlannerRef{baseline, baseline}, []coded{{"invalid_argument", "planners[1].id"}}},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				var in CompareReportsInput
+				if err := json.Unmarshal(calls.Tools["automium_compare_reports"].Good, &in); err != nil {
+					t.Fatal(err)
+				}
+				in.Planners = tt.planners
+				_, err := CompareReports(context.Background(), in)
+				var e *Error
+				if !errors.As(err, &e) {
+					t.Fatalf("want *Error, got %v", err)
+				}
+				var got []coded
+				for _, p := range e.Problems() {
+					got = append(got, coded{string(p.Code), p.Field})
+				}
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("problems (-want +got):\n%s", diff)
+				}
+			})
+		}
+	})
+}
+
+// TestModelPlannersWorkers holds the reports of a comparison spread over any
+// number of goroutines to those of one goroutine: the planners' reports are
+// independent and land in their own places, whatever the scheduling. Run it
+// with -race and -count to shake the scheduling.
+func TestModelPlannersWorkers(t *testing.T) {
+	journeys, err := modeledJourneysOf(owned().appIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planners := cmpPlanners(limit.MaxPlanners)
+	model := func(workers int) []PlannerReport {
+		t.Helper()
+		reports := make([]PlannerReport, len(planners))
+		if err := modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, journeys, 7, modeledJourneyInfo(journeys), reports, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		return reports
+	}
+	want := model(1)
+	for _, workers := range []int{0, 2, 3, limit.MaxPlanners, limit.MaxPlanners + 5} {
+		if diff := cmp.Diff(want, model(workers)); diff != "" {
+			t.Errorf("%d workers (-want +got):\n%s", workers, diff)
+		}
+	}
+}
+
+// cancelAfter is a context whose Err turns to Canceled after its first n calls.
+type cancelAfter struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *cancelAfter) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestModelPlannersCanceledMidway cancels a comparison while its goroutines
+// draw: every goroutine checks the context before each planner, so the call
+// stops with the canceled error after a few planners instead of finishing.
+func TestModelPlannersCanceledMidway(t *testing.T) {
+	journeys, err := modeledJourneysOf(owned().appIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	planners := cmpPlanners(limit.MaxPlanners)
+	for _, workers := range []int{1, 2, 4} {
+		ctx := &cancelAfter{Context: context.Background()}
+		ctx.n.Store(3)
+		reports := make([]PlannerReport, len(planners))
+		err := modelPlanners(ctx, workers, DefaultComparisonSeed, planners, journeys, 3, modeledJourneyInfo(journeys), reports, nil, nil)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%d workers: got %v, want context.Canceled", workers, err)
+		}
+		done := 0
+		for _, r := range reports {
+			if r.Trials > 0 {
+				done++
+			}
+		}
+		if done != 3 {
+			t.Errorf("%d workers: %d planners were drawn after the context was canceled at the fourth check; want 3", workers, done)
+		}
+	}
+}
+
+// TestModelPlannersPanicReachesTheCaller makes every goroutine of a comparison
+// panic (a missing journey model) and checks the panic is raised on the calling
+// goroutine, where a caller's recovery can catch it, instead of ending the
+// process from a helper goroutine.
+func TestModelPlannersPanicReachesTheCaller(t *testing.T) {
+	planners := cmpPlanners(limit.MaxPlanners)
+	for _, workers := range []int{1, 2, 4} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%d workers: no panic reached the caller", workers)
+				}
+			}()
+			reports := make([]PlannerReport, len(planners))
+			_ = modelPlanners(context.Background(), workers, DefaultComparisonSeed, planners, []*modeledJourney{nil}, 3, &journeyInfo{}, reports, nil, nil)
+		}()
+	}
+}
+
+// TestModeledBytesPinned pins the bytes of 135 outputs of the model: modeled
+// reports of every size up to the largest under five seeds, the trials behind
+// the smaller ones and the observed reports built from those trials.
+//
+// The digest was taken when planner-comparison-v3 made every planner draw
+// with the shared traits (an A/A baseline) and added the per-journey rows and
+// the journey-level pairs. The walk itself is the one v1 and v2 pinned
+// (TestDrawMatchesReference holds it to a step-by-step reference); only the
+// traits it walks with changed. A change that moves the digest is a new model
+// or report version, not a speed-up, and must be documented as one.
+//
+// It moved once since, for names only (December 2026): a pair's journey row
+// says aFirstAttemptPasses and bFirstAttemptPasses, where it said aPasses and
+// bPasses; with those names written back, the bytes hash to the digest
+// before (040db1b7...).
+func TestModeledBytesPinned(t *testing.T) {
+	v3 := sha256.New()
+	n := 0
+	add := func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v3.Write(b)
+		n++
+	}
+	apps := owned().appIDs
+	inputs := []ComparePlannersInput{}
+	for _, seed := range []uint64{0, 1, 7, 12345, 1<<53 - 1} {
+		for _, reps := range []int{0, 1, 2, 3, 10, 37, 100} {
+			inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: apps, Planners: cmpPlanners(16), Repetitions: reps, Seed: seed})
+		}
+		for i, app := range apps {
+			inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: []string{app}, Planners: cmpPlanners(1 + i%16), Repetitions: 1 + 13*i, Seed: seed})
+		}
+		inputs = append(inputs, ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: apps, Planners: []PlannerRef{
+			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"}, {ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"},
+			{ID: "x", Vendor: "y", Model: "z"}}, Repetitions: 100, Seed: seed})
+	}
+	for _, in := range inputs {
+		r, err := ComparePlanners(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(r)
+		if in.Repetitions <= 10 {
+			trials, err := drawModeledTrials(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(trials)
+			o, err := CompareObservedTrials(context.Background(), CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials})
+			if err != nil {
+				t.Fatal(err)
+			}
+			add(o)
+		}
+	}
+	const want = "b8f42521663a2a29e3db0f5e3b4162fb02725460bb533751ded65a79671eec23"
+	if got := fmt.Sprintf("%x", v3.Sum(nil)); n != 135 || got != want {
+		t.Errorf("%d outputs hash to %s; want 135 hashing to %s", n, got, want)
+	}
+}
+
+// The model as it was drawn trial by trial before the draw was sped up, kept as
+// the reference the fast draw must match bit for bit (TestDrawMatchesReference).
+// Only the names differ (and the stride is spelled out), it also returns its
+// sums after the steps, before any assertion, and every product is rounded
+// before it is added (float64(…)), as amd64 computed it: so the reference is
+// the same on every platform (TestNoFusedMultiplyAdd).
+
+type splitMix64 struct{ state uint64 }
+
+func (s *splitMix64) float() float64 {
+	s.state += 0x9E3779B97F4A7C15
+	z := s.state
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return unitFloat(z ^ (z >> 31))
+}
+
+// The step probabilities did not change with the draw, so the reference uses
+// stepOdds as the fast draw does.
+
+func referenceDraw(m *modeledJourney, o *stepOdds, id string, p plannerTraits, base uint64, r int) (Trial, trialSums) {
+	rng := splitMix64{state: base + uint64(r)*0x9E3779B97F4A7C15}
+	jitterTime := 0.8 + float64(0.4*rng.float())
+	jitterTokens := 0.9 + float64(0.2*rng.float())
+	strategies := float64(m.strategies)
+	var ms, in, out float64
+	triggered, reached := false, true
+	for i, w := range m.weights {
+		ms += float64(stepMsPerWeight * w)
+		in += stepInputTokens + float64(stepInputPerWeight*w)
+		out += stepOutputTokens + float64(stepOutputPerWeight*w)
+		if rng.float() < o.step[i] {
+			continue
+		}
+		triggered = true
+		ok := false
+		for range m.maxRetries {
+			ms += float64(recoveryMsPerStrategy*strategies) + float64(stepMsPerWeight*w)
+			in += float64(recoveryInputPerStrat*strategies) + stepInputTokens + float64(stepInputPerWeight*w)
+			out += recoveryOutputTokens + stepOutputTokens + float64(stepOutputPerWeight*w)
+			if rng.float() < o.retry[i] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			reached = false
+			break
+		}
+	}
+	afterSteps := trialSums{ms: ms, in: in, out: out}
+	passed := reached
+	if reached {
+		for range m.assertions {
+			ms += assertionMs
+			if rng.float() >= o.assertion {
+				passed = false
+				break
+			}
+		}
+	}
+	return Trial{
+		PlannerID:         id,
+		AppID:             m.appID,
+		FixtureID:         m.fixtureID,
+		JourneyID:         m.id,
+		Repetition:        r,
+		Passed:            passed,
+		LatencyMs:         int(math.Round(p.speed * jitterTime * ms)),
+		InputTokens:       int(math.Round(p.verbosity * jitterTokens * in)),
+		OutputTokens:      int(math.Round(p.verbosity * jitterTokens * out)),
+		RecoveryTriggered: triggered,
+		Recovered:         triggered && reached,
+	}, afterSteps
+}
+
+// TestDrawMatchesReference holds the segmented draw to the step-by-step
+// reference, bit for bit: every trial's outcome and its raw sums after the steps
+// (compared as IEEE bits, not within a tolerance). It covers every reference
+// journey under many seeds and planners, and made-up journeys and traits that
+// fail often and deeply: long journeys, retry budgets from 0 to 5, planners
+// that fail most steps and rarely recover, so that walks below the last level
+// of segments, exhausted retries at every step and journeys that recover on
+// their last step all occur.
+func TestDrawMatchesReference(t *testing.T) {
+	journeys, err := modeledJourneysOf(owned().appIDs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	intents := slices.Sorted(maps.Keys(intentWeights))
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 31, 100} {
+		for retries := range 6 {
+			m := &modeledJourney{id: fmt.Sprintf("made-up-%d-%d", n, retries), appID: "a", fixtureID: "f",
+				assertions: (n + retries) % 4, maxRetries: retries, strategies: (n * retries) % 5}
+			for i := range n {
+				m.weights = append(m.weights, intentWeights[intents[(7*i+n+retries)%len(intents)]])
+			}
+			m.prepare()
+			journeys = append(journeys, m)
+		}
+	}
+	traits := []plannerTraits{sharedTraits}
+	for _, lambda := range []float64{0, 0.05, 0.3, 0.9, 2.5} {
+		for _, rho := range []float64{0, 0.3, 0.7, 1} {
+			traits = append(traits, plannerTraits{lambda: lambda, rho: rho, speed: 0.7 + lambda/4, verbosity: 1.3 - rho/2})
+		}
+	}
+	var (
+		o      stepOdds
+		keyer  trialKeyer
+		tally  trialTally
+		stream []float64
+		count  int
+	)
+	const reps = 60
+	stopped := map[string]int{} // how the trials ended, to show the cases occurred
+	for _, seed := range []uint64{1, DefaultComparisonSeed, 1<<53 - 1} {
+		for pi, p := range traits {
+			id := fmt.Sprintf("planner-%d", pi)
+			for _, m := range journeys {
+				o.set(m, p)
+				base := keyer.streamBase(seed, id, m.id)
+				stream = fillStream(stream, base, reps+m.maxDraws)
+				var got []Trial
+				tally.reset(1, reps)
+				m.drawReps(&o, p, stream, reps, 0, &tally, func(r int, o trialOutcome) { got = append(got, m.trial(id, r, o)) })
+				for r := 1; r <= reps; r++ {
+					want, wantSums := referenceDraw(m, &o, id, p, base, r)
+					if got[r-1] != want {
+						t.Fatalf("seed %d, %s, %s, repetition %d (-want +got):\n%s", seed, id, m.id, r, cmp.Diff(want, got[r-1]))
+					}
+					gotSums, _, _, _ := m.walk(stream[r+2:], &o)
+					if sumBits(gotSums) != sumBits(wantSums) {
+						t.Fatalf("seed %d, %s, %s, repetition %d: sums after the steps (-want +got):\n%s",
+							seed, id, m.id, r, cmp.Diff(sumBits(wantSums), sumBits(gotSums)))
+					}
+					count++
+					switch {
+					case !want.RecoveryTriggered:
+						stopped["no failure"]++
+					case want.Recovered:
+						stopped["recovered"]++
+					default:
+						stopped["failed"]++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d trials: %v", count, stopped)
+	for _, c := range []string{"no failure", "recovered", "failed"} {
+		if stopped[c] < 1000 {
+			t.Errorf("only %d trials ended %s", stopped[c], c)
+		}
+	}
+}
+
+func sumBits(s trialSums) [3]uint64 {
+	return [3]uint64{math.Float64bits(s.ms), math.Float64bits(s.in), math.Float64bits(s.out)}
+}
+
+// The cost of a comparison grows with the number of trials, planners × journeys ×
+// repetitions. These sizes hold planners and apps at the full corpus scale and
+// vary repetitions by factors of ten, so ns/trial staying flat shows the growth is
+// linear. The largest is the documented goal: 16 planners × all corpus apps × 100
+// repetitions in under 50 ms. See docs/benchmarks.md for the figures.
+var compareBenchSizes = []struct{ planners, reps int }{
+	{16, 1},
+	{16, 10},
+	{16, 100},
+	{2, 100},
+}
+
+func BenchmarkComparePlanners(b *testing.B) {
+	for _, size := range compareBenchSizes {
+		in := ComparePlannersInput{Rows: RowSelection{All: true},
+			CorpusVersion: CorpusVersion,
+			AppIDs:        owned().appIDs,
+			Planners:      cmpPlanners(size.planners),
+			Repetitions:   size.reps,
+		}
+		trials := size.planners * len(owned().ReferenceJourneys) * size.reps
+		name := fmt.Sprintf("planners=%d/apps=%d/reps=%d/trials=%d", size.planners, len(owned().appIDs), size.reps, trials)
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ComparePlanners(context.Background(), in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*trials), "ns/trial")
+		})
+	}
+}
+
+// BenchmarkCompareObservedTrials aggregates the trials of the largest modeled
+// comparison through the observed path, where validating every trial dominates.
+func BenchmarkCompareObservedTrials(b *testing.B) {
+	for _, size := range compareBenchSizes[1:3] {
+		in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Planners: cmpPlanners(size.planners), Repetitions: size.reps}
+		trials, err := drawModeledTrials(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		obs := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: in.Planners, Trials: trials}
+		b.Run(fmt.Sprintf("trials=%d", len(trials)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := CompareObservedTrials(context.Background(), obs); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(trials)), "ns/trial")
+		})
+	}
+}
+
+// largestObservedInput is the largest observed comparison the limits allow:
+// MaxPlanners planners × 625 journeys × 10 repetitions = MaxObservedTrials
+// trials, every planner on every journey, so all 120 pairs share 6,250 runs.
+// Outcomes, latencies and tokens are fixed SplitMix64 draws of the trial's
+// place, so the input is the same on every run.
+func largestObservedInput() CompareObservedTrialsInput {
+	const journeys, reps = 625, 10
+	in := CompareObservedTrialsInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, Planners: cmpPlanners(limit.MaxPlanners)}
+	u := fillStream(nil, 20260414, limit.MaxObservedTrials)
+	for p := range in.Planners {
+		for j := range journeys {
+			for r := 1; r <= reps; r++ {
+				x := u[len(in.Trials)]
+				in.Trials = append(in.Trials, Trial{
+					PlannerID: in.Planners[p].ID, AppID: cmpApp, FixtureID: cmpFixture,
+					JourneyID: fmt.Sprintf("journey-%03d", j), Repetition: r,
+					Passed: x < 0.5+float64(p)/40, LatencyMs: int(x * 90_000), InputTokens: int(x * 40_000), OutputTokens: int(x * 2_000),
+					RecoveryTriggered: x > 0.8, Recovered: x > 0.9,
+				})
+			}
+		}
+	}
+	return in
+}
+
+// BenchmarkCompareObservedLargest is the per-call cost of the largest observed
+// comparison allowed (docs/performance.md): 100,000 trials of 16 planners, and
+// its 120 paired comparisons alone.
+func BenchmarkCompareObservedLargest(b *testing.B) {
+	in := largestObservedInput()
+	b.Run("call", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := CompareObservedTrials(context.Background(), in); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("pairs", func(b *testing.B) {
+		plan, err := observedTrialsPlan(in)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runs := make([][]journeyRuns, len(in.Planners))
+		var t trialTally
+		for p := range in.Planners {
+			t.reset(len(plan.journeyIDs), plan.trialsPerPlanner[p])
+			for i, tr := range in.Trials {
+				if plan.planner[i] == p {
+					t.add(plan.journey[i], tr.Repetition, tr.outcome())
+				}
+			}
+			runs[p] = t.journeyRuns()
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			pairComparisons(BasisObserved, false, in.Planners, runs, plan.journeyIDs)
 		}
 	})
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -664,5 +665,25 @@ func TestReferenceJourney(t *testing.T) {
 	}
 	if _, ok := ReferenceJourney("no-such-journey"); ok {
 		t.Error(`ReferenceJourney("no-such-journey") found a journey`)
+	}
+}
+
+// TestGenerated holds this package's generated files to what their sources
+// give today (see generatedFiles): corpus_data.go to corpus/corpus.json,
+// schemas/ to the struct tags and the corpus. go generate ./... rewrites them.
+func TestGenerated(t *testing.T) {
+	testsupport.Generated(t, generatedFiles)
+}
+
+// TestCorpusData holds corpusData, the corpus compiled in, to
+// corpus/corpus.json, the file people edit, value for value: what
+// TestGenerated checks as text, this checks as data.
+func TestCorpusData(t *testing.T) {
+	decoded, err := decodeCorpusJSON(os.DirFS("."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(decoded, corpusData, cmpopts.IgnoreUnexported(corpus{})); diff != "" {
+		t.Errorf("corpusData differs from %s (-json +go); run go generate ./...:\n%s", corpusJSONFile, diff)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/limit"
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -576,7 +577,7 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 			// the message's parts), whatever the size. The race detector adds a few
 			// allocations of its own at random, so under it only a ceiling that no
 			// per-element cost could stay under is checked.
-			if raceEnabled {
+			if testsupport.RaceEnabled {
 				if overAllocs > 16 || hugeAllocs > 16 {
 					t.Errorf("rejecting %d elements costs %.0f allocations, rejecting %d costs %.0f; want at most 16 under -race whatever the size", over, overAllocs, huge, hugeAllocs)
 				}

@@ -340,7 +340,7 @@ func TestDefaultLineLimit(t *testing.T) {
 	if diff := cmp.Diff([]summary{{"1", jsonrpc.CodeInvalidRequest}, {"2", 0}}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if raceEnabled {
+	if testsupport.RaceEnabled {
 		return
 	}
 	s.send(paddedPing(3, DefaultMaxLineBytes))
