@@ -112,17 +112,7 @@ func TestHostileWireAroundTheReplay(t *testing.T) {
 				[]binding.Call{click("button:Sign in")}, []binding.Call{click("button:Next")})
 			d := dispatch.New(newBroker(t, issuedAt), nil)
 			ctx := context.Background()
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := f.server.Connect(ctx, st, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ss.Close() })
-			srv, err := d.Connect(ctx, hostileWire{ct, tt.around}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-			if err != nil {
-				t.Fatalf("Connect: %v", err)
-			}
-			t.Cleanup(func() { srv.Close() })
+			srv := connectOver(t, d, f, func(ct mcp.Transport) mcp.Transport { return hostileWire{ct, tt.around} })
 			for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
 				if _, err := d.Dispatch(ctx, g[i], c); err != nil {
 					t.Fatalf("dispatch %d: %v", i, err)
