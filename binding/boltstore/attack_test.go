@@ -4,9 +4,12 @@ import (
 	"encoding/binary"
 	"hash/fnv"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/automium/automium/binding"
 	"github.com/automium/automium/binding/boltstore"
 )
 
@@ -72,5 +75,28 @@ func TestSparseFileClaimsHugePage(t *testing.T) {
 				t.Errorf("Open: %v, want a refusal that names the page's overflow", err)
 			}
 		})
+	}
+}
+
+// TestHardLinkSharesTheLock: a hard link is another path to the same file,
+// and bbolt's lock is on the file, not the path: a store opened through
+// one link cannot be opened through the other at once (as two brokers in
+// two processes could otherwise each hold the run's position).
+func TestHardLinkSharesTheLock(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "steps.db")
+	s := create(t, path)
+	defer s.Close()
+	link := filepath.Join(dir, "link.db")
+	if err := os.Link(path, link); err != nil {
+		t.Skipf("no hard links here: %v", err)
+	}
+	other, err := boltstore.Open(link, &boltstore.Options{LockTimeout: 50 * time.Millisecond})
+	if err == nil {
+		other.Close()
+		t.Fatal("Open through a hard link succeeded while the store is open")
+	}
+	if p := codeOf(err); p != binding.CodeStateUnavailable || !strings.Contains(err.Error(), "lock") {
+		t.Errorf("Open through a hard link: %v, want a state_unavailable lock refusal", err)
 	}
 }
