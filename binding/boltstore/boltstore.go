@@ -725,6 +725,10 @@ const (
 	pageHeaderSize   = 16
 	elementSize      = 16
 	maxDepth         = 64
+	// maxPageBytes bounds one page with its overflow pages. The store's
+	// records are at most a 1 KiB run ID and a short value, so only the
+	// freelist grows past a page: 64 MiB of it is 8 million free pages.
+	maxPageBytes = 64 << 20
 )
 
 // page reads page id, with its overflow pages, checking that it lies in the
@@ -741,6 +745,12 @@ func (w *walker) page(id uint64, flag uint16) ([]byte, error) {
 	overflow := uint64(e.Uint32(head[12:]))
 	if e.Uint64(head) != id || e.Uint16(head[8:])&flag == 0 || id+overflow >= w.pages {
 		return nil, fmt.Errorf("page %d is not the page its parent names (id %d, kind %#x, %d overflow pages)", id, e.Uint64(head), e.Uint16(head[8:]), overflow)
+	}
+	if (overflow+1)*uint64(w.ps) > maxPageBytes {
+		// A few bytes of a header would otherwise make the check read and
+		// allocate the whole file, which a sparse file makes as large as
+		// the file system allows: a fatal out-of-memory, or a hang.
+		return nil, fmt.Errorf("page %d claims %d overflow pages, %d bytes, more than the %d of any page a store writes", id, overflow, (overflow+1)*uint64(w.ps), maxPageBytes)
 	}
 	for p := id; p <= id+overflow; p++ {
 		if w.seen[p] {

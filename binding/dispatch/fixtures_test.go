@@ -81,6 +81,12 @@ func newFixture(id binding.ServerIdentity, click string) *fixture {
 // connect serves f in memory and connects the dispatcher to it.
 func connect(t *testing.T, d *dispatch.Dispatcher, f *fixture) *dispatch.Server {
 	t.Helper()
+	return connectOver(t, d, f, func(ct mcp.Transport) mcp.Transport { return ct })
+}
+
+// connectOver is connect with the client's transport wrapped by wrap.
+func connectOver(t *testing.T, d *dispatch.Dispatcher, f *fixture, wrap func(mcp.Transport) mcp.Transport) *dispatch.Server {
+	t.Helper()
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := f.server.Connect(ctx, st, nil)
@@ -88,7 +94,7 @@ func connect(t *testing.T, d *dispatch.Dispatcher, f *fixture) *dispatch.Server 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ss.Close() })
-	srv, err := d.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	srv, err := d.Connect(ctx, wrap(ct), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("Connect: %v", err)
 	}
