@@ -359,7 +359,16 @@ func CompareObservedTrials(ctx context.Context, in CompareObservedTrialsInput) (
 		in.Counts = counts
 	}
 	if len(in.Counts) > 0 {
-		return compareObservedCounts(ctx, in)
+		// Counts are cut to the rows asked for as trials are: without
+		// this, counts answered every row, past the answer's bound.
+		report, err := compareObservedCounts(ctx, in)
+		if err != nil {
+			return ComparisonReport{}, err
+		}
+		if err := report.selectRows(in.Journeys, in.Rows); err != nil {
+			return ComparisonReport{}, err
+		}
+		return report, nil
 	}
 	plan, err := observedTrialsPlan(in)
 	if err != nil {
@@ -624,6 +633,7 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		plan.trialsPerPlanner[p]++
 		apps[tr.AppID] = true
 	}
+	appsProblem(ps, field("trials"), apps)
 	for p, n := range plan.trialsPerPlanner {
 		if n == 0 && !ps.has(field("planners").at(p)) && !ps.has(field("trials")) {
 			ps.add(field("planners").at(p), CodeInvalidArgument, nil,
@@ -657,4 +667,13 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 	}
 	slices.Sort(plan.appIDs)
 	return plan, nil
+}
+
+// appsProblem refuses more than limit.MaxObservedApps distinct apps in an
+// observed comparison: every planner carries a rollup per app in each answer,
+// and more rollups than that would not fit the answer's bound.
+func appsProblem(ps *problems, at Path, apps map[string]bool) {
+	if len(apps) > limit.MaxObservedApps {
+		ps.add(at, CodeLimitExceeded, nil, "hold %d distinct apps; an observed comparison takes at most %d, so compare the apps in groups of at most %d", len(apps), limit.MaxObservedApps, limit.MaxObservedApps)
+	}
 }

@@ -211,9 +211,18 @@ func pairLine(b *strings.Builder, pc *PairedComparison) {
 	case PairModeledNotEvidence:
 		b.WriteString("not evidence (modeled draws)")
 	case PairIndistinguishable:
+		if pc.SharedJourneys == 0 {
+			b.WriteString("no verdict") // nothing was compared, so nothing is indistinguishable
+			break
+		}
 		b.WriteString("indistinguishable")
 	default:
 		b.WriteString("no verdict")
+	}
+	if pc.SharedJourneys == 0 {
+		// An estimate of 0.00 over nothing would read as a measured tie.
+		b.WriteString("; no estimate: the two share no journey with an evaluable run.\n")
+		return
 	}
 	fmt.Fprintf(b, "; A − B = %s [%s, %s] over %d shared journey%s; %s.\n",
 		signed2(pc.MeanDifference), signed2(pc.Difference95.Lower), signed2(pc.Difference95.Upper), pc.SharedJourneys, plural(pc.SharedJourneys), pairWhy(pc))
@@ -300,7 +309,11 @@ func markdownFlagged(b *bytes.Buffer, r *ComparisonReport, budget int) {
 	total := len(rows)
 	total += max(r.FlaggedRowsOmitted, 0)
 	if total == 0 {
-		if len(r.Pairs) > 0 {
+		switch {
+		case len(r.Pairs) == 0:
+		case !slices.ContainsFunc(r.Pairs, func(pc PairedComparison) bool { return pc.SharedJourneys > 0 }):
+			b.WriteString("\nNo journey is flagged: no pair shares a journey with an evaluable run.\n")
+		default:
 			b.WriteString("\nNo journey is flagged: every shared journey reads unchanged.\n")
 		}
 		return

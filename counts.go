@@ -258,6 +258,7 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 		rowsPerPlanner[p]++
 		apps[c.AppID] = true
 	}
+	appsProblem(ps, field("counts"), apps)
 	for p, n := range rowsPerPlanner {
 		if n == 0 && !ps.has(field("planners").at(p)) && !ps.has(field("counts")) {
 			ps.add(field("planners").at(p), CodeInvalidArgument, nil,

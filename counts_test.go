@@ -344,7 +344,7 @@ func TestSnapshotInput(t *testing.T) {
 	// Two of the three planners, in the other order.
 	two := []PlannerRef{in.Planners[2], in.Planners[0]}
 	var want CompareObservedTrialsInput
-	want.CorpusVersion, want.Planners = CorpusVersion, two
+	want.CorpusVersion, want.Planners, want.Rows = CorpusVersion, two, RowSelection{All: true}
 	for _, c := range snap.Counts {
 		if c.PlannerID != in.Planners[1].ID {
 			want.Counts = append(want.Counts, c)

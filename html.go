@@ -392,9 +392,13 @@ func htmlPage(r *ComparisonReport) htmlView {
 		})
 	}
 	for _, pc := range r.Pairs {
+		diff, ci := htmlPoints(pc.MeanDifference), htmlPointsInterval(pc.Difference95.Lower, pc.Difference95.Upper)
+		if pc.SharedJourneys == 0 {
+			diff, ci = "—", "no shared journey"
+		}
 		v.Pairs = append(v.Pairs, htmlPair{
 			A: pc.PlannerA, B: pc.PlannerB, Verdict: string(pc.Verdict), Mark: htmlVerdictMark(pc.Verdict), Class: htmlVerdictClass(pc.Verdict),
-			Diff: htmlPoints(pc.MeanDifference), CI: htmlPointsInterval(pc.Difference95.Lower, pc.Difference95.Upper),
+			Diff: diff, CI: ci,
 			P: htmlP(pc.P), HolmP: htmlP(pc.HolmP), Reason: pc.Reason,
 			Shared: pc.SharedJourneys, OnlyA: pc.JourneysOnlyA, OnlyB: pc.JourneysOnlyB,
 		})
@@ -485,6 +489,10 @@ func htmlPairLine(p PairedComparison) htmlLine {
 		return htmlLine{Lead: p.PlannerA + " is better than " + p.PlannerB + ":", Text: htmlPoints(p.MeanDifference) + " in first-attempt pass rate, 95% interval " + htmlPointsInterval(p.Difference95.Lower, p.Difference95.Upper) + ", over " + strconv.Itoa(p.SharedJourneys) + " shared journeys."}
 	case PairBBetter:
 		return htmlLine{Lead: p.PlannerB + " is better than " + p.PlannerA + ":", Text: htmlPoints(-p.MeanDifference) + " in first-attempt pass rate, 95% interval " + htmlPointsInterval(-p.Difference95.Upper, -p.Difference95.Lower) + ", over " + strconv.Itoa(p.SharedJourneys) + " shared journeys."}
+	}
+	if p.SharedJourneys == 0 {
+		// A difference of 0.0 pp over nothing would read as a measured tie.
+		return htmlLine{Lead: p.PlannerA + " and " + p.PlannerB + ": " + string(p.Verdict) + ".", Text: "No estimate: the two share no journey with an evaluable run."}
 	}
 	return htmlLine{Lead: p.PlannerA + " and " + p.PlannerB + ": " + string(p.Verdict) + ".", Text: "Difference " + htmlPoints(p.MeanDifference) + ", 95% interval " + htmlPointsInterval(p.Difference95.Lower, p.Difference95.Upper) + ". " + htmlSentence(p.Reason)}
 }

@@ -48,6 +48,7 @@ var limits = []Limit{
 	{"MaxAppIDs", limit.MaxAppIDs, "max_app_ids", "app IDs of a comparison"},
 	{"MaxRetryCount", limit.MaxRetryCount, "max_retry_count", "retryCount of a replay summary"},
 	{"MaxObservedTrials", limit.MaxObservedTrials, "max_observed_trials", "recorded trials of an observed comparison; tests of a Playwright report"},
+	{"MaxObservedApps", limit.MaxObservedApps, "", "distinct apps of an observed comparison (trials, counts or reports)"},
 	{"MaxObservedCounts", limit.MaxObservedCounts, "max_observed_counts", "rows (one per planner and journey) of a counts input"},
 	{"MaxCountRuns", limit.MaxCountRuns, "max_count_runs", "evaluable runs, or not-evaluable runs, of one counts row"},
 	{"MaxCountTokens", limit.MaxCountTokens, "max_count_tokens", "input or output tokens of one counts row"},

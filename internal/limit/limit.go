@@ -144,6 +144,11 @@ const (
 	// bounds trials: a report has at most one journey row per input row either
 	// way, so a counts input answers no more rows than trials do.
 	MaxObservedCounts = 100_000
+	// MaxObservedApps bounds the distinct apps of an observed comparison
+	// (trials or counts): each planner carries one rollup per app in every
+	// answer, so more apps than this could not fit the comparison answer's
+	// bound even with every pair left out.
+	MaxObservedApps = 16
 	// MaxCountRuns bounds the evaluable and the not-evaluable runs of one row.
 	// Fisher's exact test of a journey builds one weight per table, and its
 	// weights stay finite in float64 up to 500 runs a side (C(1000,500) is
