@@ -355,7 +355,9 @@ func recountNotEvaluable(ctx context.Context, in CompareObservedTrialsInput, ros
 	recount.Counts = slices.Clone(in.Counts)
 	for i := range recount.Counts {
 		c := &recount.Counts[i]
-		if c.PlannerID == cur && slices.Contains(rose, c.JourneyID) {
+		// rose is sorted (notEvaluableRose): a search, not a scan, so that
+		// 100,000 rows against thousands of rose journeys cost rows × log(rose).
+		if _, found := slices.BinarySearch(rose, c.JourneyID); found && c.PlannerID == cur {
 			c.Runs, c.NotEvaluable = min(c.Runs+c.NotEvaluable, limit.MaxCountRuns), 0
 		}
 	}

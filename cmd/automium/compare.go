@@ -183,7 +183,7 @@ func compareCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fs.Var(&onceString{p: &o.repetitionFrom, name: "repetition-from"}, "repetition-from", "where a test's repetition is (`SOURCE` tag:NAME or annotation:NAME); default: its place in report order")
 	fs.Var(&onceString{p: &o.app, name: "app"}, "app", "`APP` of journeys that are not reference journeys: a corpus app or ext:NAME")
 	fs.Var(&onceString{p: &o.fixture, name: "fixture"}, "fixture", "`FIXTURE` of journeys that are not reference journeys, with --app")
-	fs.Var(&onceString{p: &o.notEvaluable, name: "not-evaluable"}, "not-evaluable", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: error,interrupted")
+	fs.Var(&onceString{p: &o.notEvaluable, name: "not-evaluable"}, "not-evaluable", "comma-separated `OUTCOMES` that are not evaluable: error, interrupted, timedOut, or none; default: interrupted (and, in Inspect AI logs, a sample error), so that a thrown error stays a failure")
 	fs.Var(&o.planners, "planner", "a planner as `ID=VENDOR/MODEL`, once per planner, in the order to compare; default: every planner of the reports, in order of appearance, vendor and model \"unspecified\"")
 	fs.Var(&onceString{p: &o.html, name: "html"}, "html", "also write the HTML report to `FILE`")
 	fs.Var(&onceString{p: &o.snapshot, name: "snapshot"}, "snapshot", "also write this run's counts to `FILE`, a baseline for a later --baseline")
