@@ -474,7 +474,7 @@ func TestCutTriage(t *testing.T) {
 // pair that shares no journey with an evaluable run (disjoint journeys, or
 // every run of one side not evaluable): no estimate, rather than a
 // difference of 0.00 that reads as a measured tie, and no claim that shared
-// journeys read unchanged.
+// journeys read unchanged. The HTML's forest plots draw no diamond for it.
 func TestNoSharedJourneySummary(t *testing.T) {
 	tr := func(p, j string, passed, notEvaluable bool) Trial {
 		return Trial{PlannerID: p, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: j, Repetition: 1, Passed: passed, NotEvaluable: notEvaluable, LatencyMs: 5}
@@ -514,6 +514,10 @@ func TestNoSharedJourneySummary(t *testing.T) {
 			got := []bool{strings.Contains(md, mdPair), strings.Contains(md, mdNone), strings.Contains(h1.String(), html)}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("holds (pair line, no-flag line, HTML line) (-want +got):\n%s\nMarkdown:\n%s", diff, md)
+			}
+			// The forest plots draw a pair's diamond only over an estimate.
+			if drawn, shared := strings.Contains(h1.String(), `<polygon class="dia"`), r.Pairs[0].SharedJourneys > 0; drawn != shared {
+				t.Errorf("a diamond drawn: %v, with %d shared journeys", drawn, r.Pairs[0].SharedJourneys)
 			}
 			if strings.Contains(md, "over 0 shared journeys") || strings.Contains(h1.String(), "over 0 shared") {
 				t.Errorf("an estimate over 0 shared journeys:\n%s", md)

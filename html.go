@@ -283,7 +283,10 @@ type (
 		Square             string
 		Diamond            bool
 		DiamondPoints      string
-		Class              string
+		// NoMark is a pair that shares no evaluable journey: its row says
+		// so and draws nothing, since a mark at zero would read as a tie.
+		NoMark bool
+		Class  string
 	}
 	htmlPassK struct {
 		ID, Title, Desc string
@@ -558,6 +561,18 @@ func (f *htmlForest) x(d float64) float64 {
 	return round1(f.PlotX0 + float64((d+1)/2*(f.PlotX1-f.PlotX0)))
 }
 
+// addPair adds a pair's overall row: a diamond spanning its 95% interval,
+// or, when the two share no evaluable journey, a row that says there is no
+// estimate and draws no mark.
+func (f *htmlForest) addPair(label, class string, p PairedComparison) {
+	if p.SharedJourneys == 0 {
+		f.add(label, "no estimate", string(p.Verdict), class, 0, 0, 0, true)
+		f.Rows[len(f.Rows)-1].NoMark = true
+		return
+	}
+	f.add(label, htmlPointsCompact(p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper), string(p.Verdict), class, p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper, true)
+}
+
 func (f *htmlForest) add(label, value, flag, class string, d, lo, hi float64, diamond bool) {
 	y := float64(forestTop + len(f.Rows)*forestRowH + forestRowH/2)
 	row := htmlForestRow{Label: cutRunes(label, htmlLabelRunes), Value: value, Flag: flag, Class: class, Y: y, X: f.x(d), Lo: f.x(lo), Hi: f.x(hi), Diamond: diamond,
@@ -576,7 +591,7 @@ func htmlOverallForest(pairs []PairedComparison) *htmlForest {
 		"For each pair A − B: the mean over shared journeys of A's first-attempt pass rate minus B's, in percentage points, drawn as a diamond spanning its 95% interval. Right of zero favours A, left favours B.",
 		"◀ favours B", "favours A ▶", n)
 	for _, p := range pairs[:n] {
-		f.add(p.PlannerA+" − "+p.PlannerB, htmlPointsCompact(p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper), string(p.Verdict), htmlVerdictClass(p.Verdict), p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper, true)
+		f.addPair(p.PlannerA+" − "+p.PlannerB, htmlVerdictClass(p.Verdict), p)
 	}
 	f.Left, f.LeftWhat = len(pairs)-n, "pairs"
 	return &f
@@ -641,7 +656,7 @@ func htmlPairForestOf(i int, p PairedComparison) htmlPairForest {
 		pf.Chart.add(j.JourneyID, htmlPoints(d), flag, string(j.Flag), d, lo, hi, false)
 	}
 	pf.Chart.Left, pf.Chart.LeftWhat = len(rows)-n, "journeys"
-	pf.Chart.add("All "+strconv.Itoa(p.SharedJourneys)+" shared journeys", htmlPointsCompact(p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper), string(p.Verdict), "overall "+htmlVerdictClass(p.Verdict), p.MeanDifference, p.Difference95.Lower, p.Difference95.Upper, true)
+	pf.Chart.addPair("All "+strconv.Itoa(p.SharedJourneys)+" shared journeys", "overall "+htmlVerdictClass(p.Verdict), p)
 	// The table lists the journeys a reader acts on: every flag but unchanged.
 	for _, j := range rows {
 		if j.Flag == FlagUnchanged {
