@@ -328,8 +328,8 @@ func TestComparisonAnswerBound(t *testing.T) {
 			check(fmt.Sprintf("page %d", page), nil, RowSelection{Page: page})
 		}
 		r := cloneReport(full)
-		if err := r.selectRows(nil, RowSelection{Page: sum.Pages + 1}); err == nil || !strings.Contains(err.Error(), "past the last page") {
-			t.Errorf("a page past the last: %v", err)
+		if err := r.selectRows(nil, RowSelection{Page: sum.Pages + 1}); err == nil || !strings.Contains(err.Error(), "past the last page") || fieldOf(err) != "Rows.Page" {
+			t.Errorf("a page past the last: %v (field %q, want Rows.Page)", err, fieldOf(err))
 		}
 	}
 	// With IDs of 16 characters, every pair's aggregates fit.

@@ -183,7 +183,7 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 	starts := paginate(cands)
 	page := max(sel.Page, 1)
 	if page > len(starts) {
-		return newError(CodeInvalidArgument, Path{}, nil, "page %d is past the last page, %d; ask for a page from 1 to %d", sel.Page, len(starts), len(starts))
+		return newError(CodeInvalidArgument, PathOf("Rows").dot("Page"), nil, "page %d is past the last page, %d; ask for a page from 1 to %d", sel.Page, len(starts), len(starts))
 	}
 	end := len(cands)
 	if page < len(starts) {
