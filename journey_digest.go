@@ -3,7 +3,9 @@ package automium
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json/jsontext"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,6 +222,15 @@ func (w *journeyWriter) int(n int) {
 		w.err = errors.New("an integer of the journey is beyond 2^53")
 	}
 	w.out = strconv.AppendInt(w.out, int64(n), 10)
+}
+
+// float writes f as encoding/json does (ES6 number formatting). encoding/json
+// has no form for NaN or an infinity, nor has either form here.
+func (w *journeyWriter) float(f float64) {
+	if (math.IsNaN(f) || math.IsInf(f, 0)) && w.err == nil {
+		w.err = errors.New("a number is NaN or infinite")
+	}
+	w.out = jsontext.AppendFloat(w.out, f, 64)
 }
 
 // appendHTMLSafeString appends s as encoding/json writes a string by default:
