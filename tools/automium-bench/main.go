@@ -52,9 +52,9 @@
 // shared machine's speed affects both sides of a ratio alike. Every loop is
 // bounded, a call that gets no answer within -call-timeout fails the run, and
 // the whole run stops after -timeout. It prints Markdown tables to
-// stdout and writes nothing else; reading /proc/<pid>/status (memory) and
-// /proc/<pid>/task/*/schedstat (CPU time) of its own child servers are the only
-// files it reads.
+// stdout and writes nothing else; reading /proc/<pid>/status and
+// /proc/<pid>/smaps_rollup (memory) and /proc/<pid>/task/*/schedstat (CPU
+// time) of its own child servers are the only files it reads.
 package main
 
 import (
