@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
+	jsonv2 "encoding/json/v2"
 	"math"
 	"slices"
 
@@ -107,12 +108,16 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 	// flagged count.
 	var all []rowRef
 	flaggedTotal := 0
+	// Where each planner's and each pair's rows start in all.
+	plannerStart, pairStart := make([]int, len(r.Planners)), make([]int, len(r.Pairs))
 	for p := range r.Planners {
+		plannerStart[p] = len(all)
 		for i := range r.Planners[p].JourneyRows {
 			all = append(all, rowRef{planner: p, pair: -1, index: i})
 		}
 	}
 	for q := range r.Pairs {
+		pairStart[q] = len(all)
 		for i, row := range r.Pairs[q].Journeys {
 			all = append(all, rowRef{pair: q, index: i})
 			flaggedTotal += b2i(flagRank(row.Flag) >= 0)
@@ -161,15 +166,19 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 	// aggregates leave. The summary is the first page of the flagged rows;
 	// rows.pages counts the pages of every row (of the named journeys' rows
 	// when journeys are named), the ones page asks for.
-	sizes := map[rowRef]int{}
+	sizes := make([]int, len(all)) // by position in all; 0 until measured
 	var sizer rowSizer
 	size := func(ref rowRef) int {
-		n, ok := sizes[ref]
-		if !ok {
-			n = sizer.size(ref, plannerRows, pairRows) + 1
-			sizes[ref] = n
+		var at int
+		if ref.pair < 0 {
+			at = plannerStart[ref.planner] + ref.index
+		} else {
+			at = pairStart[ref.pair] + ref.index
 		}
-		return n
+		if sizes[at] == 0 {
+			sizes[at] = sizer.size(ref, plannerRows, pairRows) + 1
+		}
+		return sizes[at]
 	}
 	paginate := func(refs []rowRef) []int {
 		starts, used := []int{0}, 0
@@ -344,13 +353,22 @@ var (
 	)
 )
 
-// jsonSize is the size of v's JSON as encoding/json writes it.
+// jsonSize is the size of v's JSON as encoding/json writes it (its v1
+// options), counted as it is written rather than kept.
 func jsonSize(v any) int {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var n byteCount
+	if err := jsonv2.MarshalWrite(&n, v, json.DefaultOptionsV1()); err != nil {
 		panic("automium: a report value does not encode: " + err.Error())
 	}
-	return len(b)
+	return int(n)
+}
+
+// byteCount is a writer that counts what is written to it.
+type byteCount int
+
+func (n *byteCount) Write(p []byte) (int, error) {
+	*n += byteCount(len(p))
+	return len(p), nil
 }
 
 // pairIndex is where the full report's pair q sits among the kept pairs.

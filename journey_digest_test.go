@@ -188,6 +188,9 @@ func TestRowJSONMatchesReflection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if whole, err := json.Marshal(report); err != nil || jsonSize(&report) != len(whole) {
+		t.Errorf("jsonSize = %d, encoding/json wrote %d bytes (%v)", jsonSize(&report), len(whole), err)
+	}
 	var planner []PlannerJourneyRow
 	for _, p := range report.Planners {
 		planner = append(planner, p.JourneyRows...)
