@@ -377,30 +377,11 @@ type memorySplit struct{ rss, anon, file float64 }
 
 // residentSplit reads the memorySplit of a child process.
 func residentSplit(pid int) (memorySplit, error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+	kb, err := procKB("/proc/"+strconv.Itoa(pid)+"/smaps_rollup", "Rss", "Anonymous")
 	if err != nil {
-		return memorySplit{}, fmt.Errorf("reading the server's memory (Linux /proc only): %w", err)
+		return memorySplit{}, err
 	}
-	var rss, anon int64 = -1, -1
-	for line := range strings.SplitSeq(string(data), "\n") {
-		key, value, ok := strings.Cut(line, ":")
-		if !ok || (key != "Rss" && key != "Anonymous") {
-			continue
-		}
-		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
-		if err != nil {
-			return memorySplit{}, fmt.Errorf("parsing %s of /proc/%d/smaps_rollup: %w", key, pid, err)
-		}
-		if key == "Rss" {
-			rss = kb
-		} else {
-			anon = kb
-		}
-	}
-	if rss < 0 || anon < 0 {
-		return memorySplit{}, fmt.Errorf("/proc/%d/smaps_rollup has no Rss or Anonymous", pid)
-	}
-	return memorySplit{rss: float64(rss) / 1024, anon: float64(anon) / 1024, file: float64(rss-anon) / 1024}, nil
+	return memorySplit{rss: float64(kb[0]) / 1024, anon: float64(kb[1]) / 1024, file: float64(kb[0]-kb[1]) / 1024}, nil
 }
 
 // peerRSS starts each server fresh and makes calls calls to each, interleaved:
