@@ -2,7 +2,10 @@ package automium
 
 import (
 	"cmp"
+	"encoding/binary"
 	"encoding/json"
+	jsonv2 "encoding/json/v2"
+	"math"
 	"slices"
 
 	"github.com/automium/automium/internal/echo"
@@ -105,12 +108,16 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 	// flagged count.
 	var all []rowRef
 	flaggedTotal := 0
+	// Where each planner's and each pair's rows start in all.
+	plannerStart, pairStart := make([]int, len(r.Planners)), make([]int, len(r.Pairs))
 	for p := range r.Planners {
+		plannerStart[p] = len(all)
 		for i := range r.Planners[p].JourneyRows {
 			all = append(all, rowRef{planner: p, pair: -1, index: i})
 		}
 	}
 	for q := range r.Pairs {
+		pairStart[q] = len(all)
 		for i, row := range r.Pairs[q].Journeys {
 			all = append(all, rowRef{pair: q, index: i})
 			flaggedTotal += b2i(flagRank(row.Flag) >= 0)
@@ -127,8 +134,8 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 		pairRows[q] = r.Pairs[q].Journeys
 		r.Pairs[q].Journeys = []PairJourneyRow{}
 	}
-	keptPairs := r.fitPairs(pairRows)
-	budget := maxReportJSONBytes - jsonSize(r) - 64 // 64: room for the counts to grow
+	keptPairs, aggregates := r.fitPairs(pairRows)
+	budget := maxReportJSONBytes - aggregates - 64 // 64: room for the counts to grow
 	// The candidates, in the order they are taken.
 	var cands []rowRef
 	switch {
@@ -159,14 +166,19 @@ func (r *ComparisonReport) selectRows(journeys []string, sel RowSelection) error
 	// aggregates leave. The summary is the first page of the flagged rows;
 	// rows.pages counts the pages of every row (of the named journeys' rows
 	// when journeys are named), the ones page asks for.
-	sizes := map[rowRef]int{}
+	sizes := make([]int, len(all)) // by position in all; 0 until measured
+	var sizer rowSizer
 	size := func(ref rowRef) int {
-		n, ok := sizes[ref]
-		if !ok {
-			n = rowJSONSize(ref, plannerRows, pairRows) + 1
-			sizes[ref] = n
+		var at int
+		if ref.pair < 0 {
+			at = plannerStart[ref.planner] + ref.index
+		} else {
+			at = pairStart[ref.pair] + ref.index
 		}
-		return n
+		if sizes[at] == 0 {
+			sizes[at] = sizer.size(ref, plannerRows, pairRows) + 1
+		}
+		return sizes[at]
 	}
 	paginate := func(refs []rowRef) []int {
 		starts, used := []int{0}, 0
@@ -247,21 +259,116 @@ func refJourney(ref rowRef, plannerRows [][]PlannerJourneyRow, pairRows [][]Pair
 	return pairRows[ref.pair][ref.index].JourneyID
 }
 
-// rowJSONSize is the size of a row's JSON.
-func rowJSONSize(ref rowRef, plannerRows [][]PlannerJourneyRow, pairRows [][]PairJourneyRow) int {
-	if ref.pair < 0 {
-		return jsonSize(&plannerRows[ref.planner][ref.index])
-	}
-	return jsonSize(&pairRows[ref.pair][ref.index])
+// rowSizer measures the JSON of journey rows. The summary sizes every row
+// of the full report to count its pages: 2,992 rows for the maximal
+// comparison, whose 352 planner rows carry 35,200 pass^k figures. Through
+// encoding/json that was most of the comparison's time (December 4). Rows
+// are written directly from their fields, as compiled journeys are
+// (journey_digest.go), and a pass^k list's size is looked up by its values,
+// which repeat across rows (they depend on a row's runs and passes only).
+// TestRowJSONMatchesReflection holds the sizes and the bytes to encoding/json's.
+type rowSizer struct {
+	w     journeyWriter
+	lists map[string]int // a pass^k list's JSON size, by its float64 bits
+	key   []byte
 }
 
-// jsonSize is the size of v's JSON as encoding/json writes it.
+// size is the size of a row's JSON.
+func (s *rowSizer) size(ref rowRef, plannerRows [][]PlannerJourneyRow, pairRows [][]PairJourneyRow) int {
+	if ref.pair >= 0 {
+		return writeSized(&s.w, pairRowMembers, &pairRows[ref.pair][ref.index])
+	}
+	row := plannerRows[ref.planner][ref.index]
+	list := row.PassAtK
+	if list == nil {
+		return writeSized(&s.w, plannerRowMembers, &row)
+	}
+	row.PassAtK = []float64{}
+	n := writeSized(&s.w, plannerRowMembers, &row) - len("[]")
+	s.key = s.key[:0]
+	for _, x := range list {
+		s.key = binary.LittleEndian.AppendUint64(s.key, math.Float64bits(x))
+	}
+	m, ok := s.lists[string(s.key)]
+	if !ok {
+		s.w.out = s.w.out[:0]
+		writeList(&s.w, list, func(x *float64) { s.w.float(*x) })
+		m = len(s.w.out)
+		if s.lists == nil {
+			s.lists = map[string]int{}
+		}
+		s.lists[string(s.key)] = m
+	}
+	return n + m
+}
+
+// writeSized writes v's JSON, as encoding/json writes it, into w's buffer,
+// which it reuses, and returns its size.
+func writeSized[T any](w *journeyWriter, ms members[T], v *T) int {
+	w.out = w.out[:0]
+	writeObject(w, ms, v)
+	if w.err != nil {
+		panic("automium: a report value does not encode: " + w.err.Error())
+	}
+	return len(w.out)
+}
+
+type (
+	plannerRowMember = member[PlannerJourneyRow]
+	pairRowMember    = member[PairJourneyRow]
+)
+
+// The members of the journey rows in field order, as encoding/json writes them.
+var (
+	plannerRowMembers = newMembers(
+		plannerRowMember{"journeyId", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.string(r.JourneyID) }},
+		plannerRowMember{"appId", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.string(r.AppID) }},
+		plannerRowMember{"runs", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.Runs) }},
+		plannerRowMember{"passes", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.Passes) }},
+		plannerRowMember{"firstAttemptPasses", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.FirstAttemptPasses) }},
+		plannerRowMember{"rescuedByRetry", func(r *PlannerJourneyRow) bool { return r.RescuedByRetry == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.RescuedByRetry) }},
+		plannerRowMember{"notEvaluable", func(r *PlannerJourneyRow) bool { return r.NotEvaluable == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.NotEvaluable) }},
+		plannerRowMember{"passAtK", nil, func(w *journeyWriter, r *PlannerJourneyRow) {
+			writeList(w, r.PassAtK, func(x *float64) { w.float(*x) })
+		}},
+		plannerRowMember{"medianLatencyMs", func(r *PlannerJourneyRow) bool { return r.MedianLatencyMs == nil }, func(w *journeyWriter, r *PlannerJourneyRow) { w.float(*r.MedianLatencyMs) }},
+		plannerRowMember{"latencyUnknown", func(r *PlannerJourneyRow) bool { return r.LatencyUnknown == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.LatencyUnknown) }},
+		plannerRowMember{"inputTokens", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.InputTokens) }},
+		plannerRowMember{"outputTokens", nil, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.OutputTokens) }},
+		plannerRowMember{"tokensUnknown", func(r *PlannerJourneyRow) bool { return r.TokensUnknown == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.TokensUnknown) }},
+		plannerRowMember{"recoveryTriggered", func(r *PlannerJourneyRow) bool { return r.RecoveryTriggered == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.RecoveryTriggered) }},
+		plannerRowMember{"recovered", func(r *PlannerJourneyRow) bool { return r.Recovered == 0 }, func(w *journeyWriter, r *PlannerJourneyRow) { w.int(r.Recovered) }},
+	)
+	pairRowMembers = newMembers(
+		pairRowMember{"journeyId", nil, func(w *journeyWriter, r *PairJourneyRow) { w.string(r.JourneyID) }},
+		pairRowMember{"aRuns", nil, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.ARuns) }},
+		pairRowMember{"aFirstAttemptPasses", nil, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.APasses) }},
+		pairRowMember{"bRuns", nil, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.BRuns) }},
+		pairRowMember{"bFirstAttemptPasses", nil, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.BPasses) }},
+		pairRowMember{"matchedRuns", func(r *PairJourneyRow) bool { return r.MatchedRuns == 0 }, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.MatchedRuns) }},
+		pairRowMember{"aPassedOnly", func(r *PairJourneyRow) bool { return r.APassedOnly == 0 }, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.APassedOnly) }},
+		pairRowMember{"bPassedOnly", func(r *PairJourneyRow) bool { return r.BPassedOnly == 0 }, func(w *journeyWriter, r *PairJourneyRow) { w.int(r.BPassedOnly) }},
+		pairRowMember{"fisherP", nil, func(w *journeyWriter, r *PairJourneyRow) { w.float(r.FisherP) }},
+		pairRowMember{"flag", nil, func(w *journeyWriter, r *PairJourneyRow) { w.string(string(r.Flag)) }},
+	)
+)
+
+// jsonSize is the size of v's JSON as encoding/json writes it (its v1
+// options), counted as it is written rather than kept.
 func jsonSize(v any) int {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var n byteCount
+	if err := jsonv2.MarshalWrite(&n, v, json.DefaultOptionsV1()); err != nil {
 		panic("automium: a report value does not encode: " + err.Error())
 	}
-	return len(b)
+	return int(n)
+}
+
+// byteCount is a writer that counts what is written to it.
+type byteCount int
+
+func (n *byteCount) Write(p []byte) (int, error) {
+	*n += byteCount(len(p))
+	return len(p), nil
 }
 
 // pairIndex is where the full report's pair q sits among the kept pairs.
@@ -278,15 +385,16 @@ func pairIndex(kept []bool, q int) int {
 // names both of its planners). Otherwise it keeps the pairs that fit,
 // decisive first, then by Holm-adjusted p, then in report order, and counts
 // the rest in rows.pairsOmitted; the kept pairs stay in report order. It
-// reports, by the full report's pair index, which are kept.
-func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) []bool {
+// reports, by the full report's pair index, which are kept, and the size
+// of the JSON of what is left of r (the aggregates).
+func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) ([]bool, int) {
 	kept := make([]bool, len(r.Pairs))
 	for q := range kept {
 		kept[q] = true
 	}
 	limit := maxReportJSONBytes - minRowJSONBytes
-	if jsonSize(r) <= limit {
-		return kept
+	if n := jsonSize(r); n <= limit {
+		return kept, n
 	}
 	pairs := r.Pairs
 	r.Pairs = []PairedComparison{}
@@ -316,5 +424,5 @@ func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) []bool {
 			r.PairsOmitted++
 		}
 	}
-	return kept
+	return kept, jsonSize(r)
 }

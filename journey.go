@@ -272,10 +272,13 @@ func journeyProblems(in CompileJourneyInput) *problems {
 }
 
 // targetLineProblems checks the accessible name of t, if any, the member of
-// at, as one line. It makes the name's path only for a target: a 200-step
-// journey made thousands of paths it never used.
+// at, as one line. It makes the name's path only for a name that is not
+// one line: a 200-step journey made thousands of paths it never used.
 func (ps *problems) targetLineProblems(at Path, member string, t *Target) {
-	if t != nil {
+	if t == nil {
+		return
+	}
+	if _, bad := lineProblem(t.Name); bad {
 		ps.lineProblems(at.dot(member).dot("name"), t.Name)
 	}
 }

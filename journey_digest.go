@@ -3,7 +3,10 @@ package automium
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json/jsontext"
 	"errors"
+	"hash"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,15 +34,21 @@ import (
 
 // journeyDigest returns the digest of g, exactly digestOf(g) (g.Digest is
 // hashed as it is; compile leaves it "").
+// The canonical form goes to the hash in chunks of digestChunk bytes, not
+// into one buffer of the whole journey (90 KB at 200 steps) hashed at the end.
 func journeyDigest(g *CompiledJourney) (string, error) {
-	w := journeyWriter{canonical: true, out: make([]byte, 0, journeySize(g))}
+	h := sha256.New()
+	w := journeyWriter{canonical: true, out: make([]byte, 0, digestChunk+1<<10), sink: h}
 	writeObject(&w, journeyMembers, g)
 	if w.err != nil {
 		return "", w.err
 	}
-	sum := sha256.Sum256(w.out)
-	return digestPrefix + hex.EncodeToString(sum[:]), nil
+	h.Write(w.out)
+	return digestPrefix + hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// digestChunk is how much of the canonical form is kept before it is hashed.
+const digestChunk = 8 << 10
 
 // appendResultJSON appends r as encoding/json writes it, for the MCP
 // adapter's answer (internal/adapter.AppendJSON): without reflection for a
@@ -158,6 +167,9 @@ type journeyWriter struct {
 	canonical bool
 	out       []byte
 	err       error
+	// sink, when set, takes out whenever a list element leaves it longer
+	// than digestChunk.
+	sink hash.Hash
 }
 
 // writeObject writes v with the members of ms in the form's order.
@@ -197,6 +209,10 @@ func writeList[E any](w *journeyWriter, list []E, write func(*E)) {
 			w.out = append(w.out, ',')
 		}
 		write(&list[i])
+		if w.sink != nil && len(w.out) >= digestChunk {
+			w.sink.Write(w.out)
+			w.out = w.out[:0]
+		}
 	}
 	w.out = append(w.out, ']')
 }
@@ -220,6 +236,15 @@ func (w *journeyWriter) int(n int) {
 		w.err = errors.New("an integer of the journey is beyond 2^53")
 	}
 	w.out = strconv.AppendInt(w.out, int64(n), 10)
+}
+
+// float writes f as encoding/json does (ES6 number formatting). encoding/json
+// has no form for NaN or an infinity, nor has either form here.
+func (w *journeyWriter) float(f float64) {
+	if (math.IsNaN(f) || math.IsInf(f, 0)) && w.err == nil {
+		w.err = errors.New("a number is NaN or infinite")
+	}
+	w.out = jsontext.AppendFloat(w.out, f, 64)
 }
 
 // appendHTMLSafeString appends s as encoding/json writes a string by default:

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -174,4 +175,90 @@ func digestOfAnswer(t *testing.T, answer any) string {
 	}
 	sum := sha256.Sum256(canonical)
 	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// TestRowJSONMatchesReflection holds the hand-written JSON of a comparison's
+// journey rows (writeSized, rowSizer) to encoding/json's bytes: every row of a full
+// comparison with matched rounds, and rows that set every field, with
+// strings that need escaping and numbers at each change of form.
+func TestRowJSONMatchesReflection(t *testing.T) {
+	in := ComparePlannersInput{Rows: RowSelection{All: true}, CorpusVersion: CorpusVersion, AppIDs: owned().appIDs, Repetitions: 7, Planners: []PlannerRef{
+		{ID: "a<&>", Vendor: "v", Model: "m"}, {ID: "b", Vendor: "v", Model: "m"}}}
+	report, err := ComparePlanners(context.Background(), in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole, err := json.Marshal(report); err != nil || jsonSize(&report) != len(whole) {
+		t.Errorf("jsonSize = %d, encoding/json wrote %d bytes (%v)", jsonSize(&report), len(whole), err)
+	}
+	var planner []PlannerJourneyRow
+	for _, p := range report.Planners {
+		planner = append(planner, p.JourneyRows...)
+	}
+	var pair []PairJourneyRow
+	for _, p := range report.Pairs {
+		pair = append(pair, p.Journeys...)
+	}
+	latency := 1234.5
+	fullPlanner := PlannerJourneyRow{JourneyID: "j", AppID: "a", Runs: 1, Passes: 2, FirstAttemptPasses: 3, RescuedByRetry: 4, NotEvaluable: 5,
+		PassAtK: []float64{1, 0.5}, MedianLatencyMs: &latency, LatencyUnknown: 6, InputTokens: 7, OutputTokens: 8, TokensUnknown: 9, RecoveryTriggered: 10, Recovered: 11}
+	fullPair := PairJourneyRow{JourneyID: "j", ARuns: 1, APasses: 2, BRuns: 3, BPasses: 4, MatchedRuns: 5, APassedOnly: 6, BPassedOnly: 7, FisherP: 0.25, Flag: JourneyFlag("f")}
+	planner = append(planner, fullPlanner, PlannerJourneyRow{}, PlannerJourneyRow{PassAtK: []float64{}})
+	pair = append(pair, fullPair, PairJourneyRow{})
+	texts := []string{`"quoted" \ back`, "\x00\x1f\b\t\n\f\r\x7f", "<>&\u2028\u2029", "日本語😀\U0010ffff", "a\xffb", "\xed\xa0\x80"}
+	numbers := []float64{0, math.Copysign(0, -1), 1e-7, 1e-6, 123456789.125, 1e20, 1e21, 5e-324, math.MaxFloat64, -2.5e-9, 0.1 + 0.2}
+	for i, text := range texts {
+		x := numbers[i%len(numbers)]
+		p := fullPlanner
+		p.JourneyID, p.AppID, p.PassAtK, p.MedianLatencyMs = text, text, numbers, &x
+		planner = append(planner, p)
+		q := fullPair
+		q.JourneyID, q.Flag, q.FisherP = text, JourneyFlag(text), numbers[(i+5)%len(numbers)]
+		pair = append(pair, q)
+	}
+	for _, x := range numbers {
+		q := fullPair
+		q.FisherP = x
+		pair = append(pair, q)
+	}
+	var w journeyWriter
+	var sizer rowSizer
+	check := func(ref rowRef, v any) {
+		t.Helper()
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, pairs := [][]PlannerJourneyRow{planner}, [][]PairJourneyRow{pair}
+		var n int
+		if ref.pair < 0 {
+			n = writeSized(&w, plannerRowMembers, &planner[ref.index])
+		} else {
+			n = writeSized(&w, pairRowMembers, &pair[ref.index])
+		}
+		if n != len(want) || string(w.out) != string(want) {
+			t.Errorf("row %+v: hand-written %d bytes %q, encoding/json %d bytes %q", ref, n, w.out, len(want), want)
+		}
+		for range 2 { // measured, then looked up
+			if n := sizer.size(ref, rows, pairs); n != len(want) {
+				t.Errorf("row %+v: size %d, encoding/json %d bytes %q", ref, n, len(want), want)
+			}
+		}
+	}
+	for i := range planner {
+		check(rowRef{planner: 0, pair: -1, index: i}, &planner[i])
+	}
+	for i := range pair {
+		check(rowRef{pair: 0, index: i}, &pair[i])
+	}
+	// Every field is set in the full rows, so a field added without its
+	// line in compare_rows.go changes the bytes above.
+	for _, v := range []any{fullPlanner, fullPair} {
+		rv := reflect.ValueOf(v)
+		for i := range rv.NumField() {
+			if rv.Field(i).IsZero() {
+				t.Errorf("%s.%s is not set in the full row", rv.Type().Name(), rv.Type().Field(i).Name)
+			}
+		}
+	}
 }

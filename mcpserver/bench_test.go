@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"testing"
 
@@ -156,5 +157,80 @@ func BenchmarkMaximalCompileJourney(b *testing.B) {
 		if _, err := json.Marshal(res); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkHeavyCalls measures the server's side of the harness's heaviest
+// peer workloads (tools/automium-bench): the tool handler and the SDK's
+// encoding of its result, which both sides of the harness's ratio pay.
+// "/encode only" is what a server replaying the same answer pays.
+func BenchmarkHeavyCalls(b *testing.B) {
+	j, ok := automium.ReferenceJourney("storefront-search-add-to-cart")
+	if !ok {
+		b.Fatal("reference journey gone")
+	}
+	long := j
+	long.ID += "-max-steps"
+	long.Steps = nil
+	for len(long.Steps) < limit.MaxSteps {
+		for _, s := range j.Steps {
+			if s.Intent != "finish" && len(long.Steps) < limit.MaxSteps {
+				long.Steps = append(long.Steps, s)
+			}
+		}
+	}
+	apps, err := automium.ListApps(context.Background(), automium.ListAppsInput{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	compare := automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, Repetitions: limit.MaxRepetitions}
+	for _, a := range apps.Apps {
+		compare.AppIDs = append(compare.AppIDs, a.ID)
+	}
+	for i := range limit.MaxPlanners {
+		compare.Planners = append(compare.Planners, automium.PlannerRef{ID: fmt.Sprintf("planner-%02d", i), Vendor: "vendor", Model: fmt.Sprintf("model-%d", i)})
+	}
+	for _, c := range []struct {
+		name, tool string
+		args       any
+	}{
+		{"compile 200 steps", "automium_compile_journey", long},
+		{"compare maximal", "automium_compare_planners", compare},
+	} {
+		raw, err := json.Marshal(c.args)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var h mcp.ToolHandler
+		for _, t := range tools() {
+			if t.def.Name == c.tool {
+				h = t.handler(slog.New(slog.DiscardHandler))
+			}
+		}
+		req := &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: c.tool, Arguments: raw}}
+		res, err := h(context.Background(), req)
+		if err != nil || res.IsError {
+			b.Fatalf("%s failed: %v %v", c.name, err, res.Content)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := h(context.Background(), req)
+				if err != nil || res.IsError {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/encode only", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := json.Marshal(res); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -52,9 +52,9 @@
 // shared machine's speed affects both sides of a ratio alike. Every loop is
 // bounded, a call that gets no answer within -call-timeout fails the run, and
 // the whole run stops after -timeout. It prints Markdown tables to
-// stdout and writes nothing else; reading /proc/<pid>/status (memory) and
-// /proc/<pid>/task/*/schedstat (CPU time) of its own child servers are the only
-// files it reads.
+// stdout and writes nothing else; reading /proc/<pid>/status and
+// /proc/<pid>/smaps_rollup (memory) and /proc/<pid>/task/*/schedstat (CPU
+// time) of its own child servers are the only files it reads.
 package main
 
 import (
@@ -600,29 +600,37 @@ func measureRSS(ctx context.Context, s server, loads []workload, calls int) ([]r
 
 // memoryOf reads VmRSS and VmHWM of a child process from /proc.
 func memoryOf(pid int) (rss, peak int64, err error) {
-	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	kb, err := procKB("/proc/"+strconv.Itoa(pid)+"/status", "VmRSS", "VmHWM")
 	if err != nil {
-		return 0, 0, fmt.Errorf("reading the server's memory (Linux /proc only): %w", err)
+		return 0, 0, err
 	}
+	return kb[0] << 10, kb[1] << 10, nil
+}
+
+// procKB reads the given "key: N kB" lines of a /proc file, in kB, in the
+// order of keys; every key must be there.
+func procKB(path string, keys ...string) ([]int64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the server's memory (Linux /proc only): %w", err)
+	}
+	kb := make([]int64, len(keys))
+	found := 0
 	for line := range strings.SplitSeq(string(data), "\n") {
 		key, value, ok := strings.Cut(line, ":")
-		if !ok || (key != "VmRSS" && key != "VmHWM") {
+		i := slices.Index(keys, key)
+		if !ok || i < 0 {
 			continue
 		}
-		kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
-		if err != nil {
-			return 0, 0, fmt.Errorf("parsing %s of /proc/%d/status: %w", key, pid, err)
+		if kb[i], err = strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64); err != nil {
+			return nil, fmt.Errorf("parsing %s of %s: %w", key, path, err)
 		}
-		if key == "VmRSS" {
-			rss = kb << 10
-		} else {
-			peak = kb << 10
-		}
+		found++
 	}
-	if rss == 0 {
-		return 0, 0, fmt.Errorf("/proc/%d/status has no VmRSS", pid)
+	if found != len(keys) {
+		return nil, fmt.Errorf("%s lacks one of %s", path, strings.Join(keys, ", "))
 	}
-	return rss, peak, nil
+	return kb, nil
 }
 
 func printReport(out io.Writer, c config, version string, servers []server, spawn [][]time.Duration,

@@ -216,6 +216,31 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 	for j := 1; j < len(servers); j++ {
 		per(fmt.Sprintf("VmRSS after %d calls, MiB", c.rssCalls), j, []float64{rss[0].last}, []float64{rss[j].last}, "MiB", map[int]float64{1: goalRSSSDK}[j], true)
 	}
+	// Where the resident memory is: the binary's pages, mapped from its file,
+	// and the anonymous ones the process allocated (smaps_rollup).
+	for _, at := range []struct {
+		label string
+		split func(rssFigures) memorySplit
+	}{
+		{"after initialize", func(f rssFigures) memorySplit { return f.idle }},
+		{fmt.Sprintf("after %d calls", c.rssCalls), func(f rssFigures) memorySplit { return f.loaded }},
+	} {
+		for _, part := range []struct {
+			label string
+			of    func(memorySplit) float64
+		}{
+			{"Rss", func(m memorySplit) float64 { return m.rss }},
+			{"Rss file-backed (binary)", func(m memorySplit) float64 { return m.file }},
+			{"Rss anonymous", func(m memorySplit) float64 { return m.anon }},
+		} {
+			if part.label == "Rss" && at.label != "after initialize" {
+				continue // the VmRSS row above
+			}
+			for j := 1; j < len(servers); j++ {
+				per(part.label+" "+at.label+", MiB", j, []float64{part.of(at.split(rss[0]))}, []float64{part.of(at.split(rss[j]))}, "MiB", 0, true)
+			}
+		}
+	}
 
 	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
 	p("\n## automium-mcp against a minimal go-sdk server and a plain-Go floor, same answer bytes\n\n")
@@ -340,12 +365,32 @@ func burstRate(ctx context.Context, cs session, w workload, n int) (float64, err
 type rssFigures struct {
 	samples []float64
 	last    float64
+	// idle and loaded split the resident pages after initialize and after
+	// all the calls into the binary's (file-backed) and anonymous ones.
+	idle, loaded memorySplit
+}
+
+// memorySplit is a process's resident memory from /proc/<pid>/smaps_rollup,
+// in MiB: Rss, its Anonymous pages (heap, stacks, runtime data) and the rest,
+// file-backed (the pages of the executable mapped from its file).
+type memorySplit struct{ rss, anon, file float64 }
+
+// residentSplit reads the memorySplit of a child process.
+func residentSplit(pid int) (memorySplit, error) {
+	kb, err := procKB("/proc/"+strconv.Itoa(pid)+"/smaps_rollup", "Rss", "Anonymous")
+	if err != nil {
+		return memorySplit{}, err
+	}
+	return memorySplit{rss: float64(kb[0]) / 1024, anon: float64(kb[1]) / 1024, file: float64(kb[0]-kb[1]) / 1024}, nil
 }
 
 // peerRSS starts each server fresh and makes calls calls to each, interleaved:
 // mostly list_apps, with a 200-step compile and a maximal comparison every 20th
-// call, and samples VmRSS after a tenth, half and all of them.
+// call, and samples VmRSS after a tenth, half and all of them. It splits the
+// resident memory into file-backed and anonymous right after initialize, before
+// the peers are loaded with their answers, and after the last call.
 func peerRSS(ctx context.Context, servers []server, loads []workload, calls int) ([]rssFigures, error) {
+	figs := make([]rssFigures, len(servers))
 	sessions := make([]session, len(servers))
 	for i, s := range servers {
 		cs, _, err := connect(ctx, s)
@@ -354,6 +399,11 @@ func peerRSS(ctx context.Context, servers []server, loads []workload, calls int)
 		}
 		defer cs.Close()
 		sessions[i] = cs
+		if figs[i].idle, err = residentSplit(cs.cmd.Process.Pid); err != nil {
+			return nil, err
+		}
+	}
+	for i, cs := range sessions {
 		for _, p := range peerLoads {
 			w := loads[p.index]
 			if i == 0 {
@@ -368,7 +418,6 @@ func peerRSS(ctx context.Context, servers []server, loads []workload, calls int)
 			}
 		}
 	}
-	figs := make([]rssFigures, len(servers))
 	marks := []int{calls / 10, calls / 2, calls}
 	for n := 1; n <= calls; n++ {
 		w := loads[peerLoads[0].index]
@@ -389,6 +438,11 @@ func peerRSS(ctx context.Context, servers []server, loads []workload, calls int)
 				}
 				figs[i].samples = append(figs[i].samples, float64(rss)/(1<<20))
 				figs[i].last = float64(rss) / (1 << 20)
+				if n == calls {
+					if figs[i].loaded, err = residentSplit(cs.cmd.Process.Pid); err != nil {
+						return nil, err
+					}
+				}
 			}
 		}
 	}
