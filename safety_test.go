@@ -564,6 +564,11 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 			// the count in the message allocates alike (Go boxes integers below 256
 			// without allocating).
 			over, huge := max(10_000, c.limit+1_000), max(1_000_000, 10*c.limit)
+			if testing.Short() {
+				// Still ten times over (twice for trials): a per-element cost would
+				// show; the full run's million elements cost a second of memory.
+				huge = max(100_000, 2*over)
+			}
 			overCall, hugeCall := c.build(over), c.build(huge)
 			for n, call := range map[int]func() error{over: overCall, huge: hugeCall} {
 				var e *automium.Error
