@@ -88,6 +88,7 @@ func countOf(read ImportedTrials) agentEvalCount {
 // TestAgentEvalSamples: each real file reads to the counts its README states
 // (and count_outcomes.py recounts: TestAgentEvalCountsMatchPython).
 func TestAgentEvalSamples(t *testing.T) {
+	t.Parallel() // it waits for python3
 	tests := []struct {
 		file    string
 		want    agentEvalCount
@@ -180,6 +181,7 @@ func requireTool(t *testing.T, tool string, err error) {
 // fail and not-evaluable (with unscored) counts, and Inspect's tokens, are
 // the Go readers' counts.
 func TestAgentEvalCountsMatchPython(t *testing.T) {
+	t.Parallel() // it waits for python3
 	out, err := exec.Command("python3", filepath.Join(agentEvalDir, "count_outcomes.py"), agentEvalDir).Output()
 	if err != nil {
 		requireTool(t, "python3", err)
@@ -362,6 +364,7 @@ func TestAgentEvalCompareReports(t *testing.T) {
 // tool, an independent producer, reads to the same trials as the deflate
 // original.
 func TestInspectZstd(t *testing.T) {
+	t.Parallel() // it waits for zstd
 	if _, err := exec.LookPath("zstd"); err != nil {
 		requireTool(t, "zstd", err)
 	}
