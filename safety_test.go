@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/automium/automium"
@@ -150,15 +151,12 @@ func TestNoForbiddenCallsInNonTestCode(t *testing.T) {
 // the scripts the tests replay. (The generator's registrations are built only
 // with the automiumgen tag, which the server is not built with.)
 func TestDevToolsNotInTheServer(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
+	t.Parallel() // it waits for go list
+	out := serverDeps(t)
+	var deps []string
+	for line := range strings.Lines(out) {
+		deps = append(deps, strings.Split(line, "\t")[0])
 	}
-	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}", "./cmd/automium-mcp").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	deps := strings.Fields(string(out))
 	if !slices.Contains(deps, "github.com/automium/automium/mcpserver") {
 		t.Fatalf("go list -deps did not list mcpserver; the listing is broken:\n%s", out)
 	}
@@ -168,6 +166,34 @@ func TestDevToolsNotInTheServer(t *testing.T) {
 		}
 	}
 }
+
+// serverDeps is go list -deps of automium-mcp, one line a package: its import
+// path, whether it is the standard library's, its directory, its Go files
+// and its module, tab-separated. One go list serves every test that asks.
+func serverDeps(t *testing.T) string {
+	t.Helper()
+	out, err := listServerDeps()
+	if errors.Is(err, exec.ErrNotFound) {
+		t.Skip("the go command is not on PATH")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var listServerDeps = sync.OnceValues(func() (string, error) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}\t{{join .GoFiles \",\"}}\t{{with .Module}}{{.Path}}{{end}}", "./cmd/automium-mcp").Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return "", fmt.Errorf("go list: %v\n%s", err, exit.Stderr)
+	}
+	return string(out), err
+})
 
 // TestForbiddenUsesAreCaught runs the scanner on code that breaks every rule, so
 // TestNoForbiddenCallsInNonTestCode is known to be able to fail.
@@ -378,26 +404,16 @@ var credentialLike = regexp.MustCompile(`(?i)(token|key|secret|passw|credential|
 // switches, and its proxy variables only when an HTTP client runs, which the
 // strace test shows never happens (no socket is ever opened).
 func TestDependencyEnvironmentReads(t *testing.T) {
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("the go command is not on PATH")
-	}
-	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}\t{{.Dir}}\t{{join .GoFiles \",\"}}\t{{with .Module}}{{.Path}}{{end}}{{end}}", "./cmd/automium-mcp").Output()
-	if err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			t.Fatalf("go list: %v\n%s", err, exit.Stderr)
-		}
-		t.Fatal(err)
-	}
+	t.Parallel() // it waits for go list
+	out := serverDeps(t)
 	var got []string
 	packages := 0
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
 		fields := strings.Split(line, "\t")
-		if len(fields) != 4 {
-			continue
+		if len(fields) != 5 || fields[1] == "true" {
+			continue // the standard library
 		}
-		importPath, dir, goFiles, module := fields[0], fields[1], fields[2], fields[3]
+		importPath, dir, goFiles, module := fields[0], fields[2], fields[3], fields[4]
 		if module == "github.com/automium/automium" {
 			continue // TestNoForbiddenCallsInNonTestCode covers our own code
 		}
@@ -564,6 +580,11 @@ func TestOversizedInputsCostTheSameAsJustOversized(t *testing.T) {
 			// the count in the message allocates alike (Go boxes integers below 256
 			// without allocating).
 			over, huge := max(10_000, c.limit+1_000), max(1_000_000, 10*c.limit)
+			if testing.Short() {
+				// Still ten times over (twice for trials): a per-element cost would
+				// show; the full run's million elements cost a second of memory.
+				huge = max(100_000, 2*over)
+			}
 			overCall, hugeCall := c.build(over), c.build(huge)
 			for n, call := range map[int]func() error{over: overCall, huge: hugeCall} {
 				var e *automium.Error

@@ -299,17 +299,23 @@ func TestNotLinkedByTheServer(t *testing.T) {
 	if err != nil {
 		t.Skip("the go command is not on PATH")
 	}
-	for _, pkg := range []string{"github.com/automium/automium/cmd/automium-mcp", "github.com/automium/automium",
-		"github.com/automium/automium/binding", "github.com/automium/automium/binding/dispatch"} {
-		out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}", pkg).Output()
-		if err != nil {
-			t.Fatalf("go list %s: %v", pkg, err)
+	pkgs := []string{"github.com/automium/automium/cmd/automium-mcp", "github.com/automium/automium",
+		"github.com/automium/automium/binding", "github.com/automium/automium/binding/dispatch"}
+	// One go list for all four: each line is a package and everything it links.
+	out, err := exec.Command(goTool, append([]string{"list", "-f", "{{.ImportPath}}{{range .Deps}} {{.}}{{end}}"}, pkgs...)...).Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != len(pkgs) {
+		t.Fatalf("go list gave %d lines for %d packages; the listing is broken:\n%s", len(lines), len(pkgs), out)
+	}
+	for i, line := range lines {
+		pkg, deps := pkgs[i], strings.Fields(line)
+		if deps[0] != pkg || !slices.Contains(deps, "runtime") {
+			t.Fatalf("go list gave %.80q for %s; the listing is broken", line, pkg)
 		}
-		deps := strings.Fields(string(out))
-		if !slices.Contains(deps, pkg) {
-			t.Fatalf("go list -deps %s did not list it; the listing is broken", pkg)
-		}
-		for _, dep := range deps {
+		for _, dep := range deps[1:] {
 			if dep == "github.com/automium/automium/binding/boltstore" || strings.HasPrefix(dep, "go.etcd.io/bbolt") {
 				t.Errorf("%s links %s", pkg, dep)
 			}

@@ -251,6 +251,9 @@ var untimed = &dispatch.Options{VerifyTimeout: time.Hour}
 // deadline on every page.
 func TestDefaultBounds(t *testing.T) {
 	t.Run("pages", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("reading 1,000 pages takes a second; under -short TestItemAndByteBoundsAreExact holds the page bound (3 and 4 pages) and \"items\" its default")
+		}
 		f := newFixture(uiIdentity, clickSchema)
 		n := endless(f)
 		wantBound(t, connectErr(t, dispatch.New(newBroker(t, issuedAt), untimed), f), "tools/list has more than 1000 pages (MaxCatalogPages)")

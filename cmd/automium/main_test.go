@@ -295,9 +295,23 @@ func TestCompareRefusals(t *testing.T) {
 			want []string
 		}{"unreadable", []string{"compare", unreadable}, []string{"unreadable.json: cannot be read (permission denied)"}})
 	}
+	// The full run gives every case to the built binary. Under -short the
+	// cases run in this process, through run (main with its process state
+	// passed in): a hundred processes cost seconds. TestCompareFixture,
+	// TestCompareBaselineGate and TestCompareHelp still run the binary, its
+	// exit statuses (2 included) and its standard error.
+	runCase := automiumRun
+	if testing.Short() {
+		t.Chdir(dir)
+		runCase = func(t *testing.T, _ string, _ []string, args ...string) result {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, &stdout, &stderr, false)
+			return result{code, stdout.String(), stderr.String()}
+		}
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := automiumRun(t, dir, nil, tt.args...)
+			got := runCase(t, dir, nil, tt.args...)
 			if got.Code != exitUsage || got.Stdout != "" {
 				t.Errorf("exit %d, stdout %q; want exit 2 and nothing on stdout", got.Code, got.Stdout)
 			}

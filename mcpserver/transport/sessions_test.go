@@ -265,9 +265,12 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 				` bytes; a session keeps them for its whole life, so the limit is 65536: ` + fixes[method] + `"}}`
 		}
 		name := strings.Repeat("n", 15<<20)
+		if testing.Short() {
+			name = name[:1<<20] // still 16 times the limit
+		}
 		escaped := strings.Repeat(`\u0041`, 20_000)
 		cases := []struct{ name, params, method string }{
-			{"15 MiB clientInfo.name", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + name + `","version":"0"}}`, "initialize"},
+			{"long clientInfo.name", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + name + `","version":"0"}}`, "initialize"},
 			{"capabilities", `{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"x":"` + strings.Repeat("c", 70_000) + `"}},"clientInfo":{"name":"c","version":"0"}}`, "initialize"},
 			{"escapes", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"` + escaped + `","version":"0"}}`, "initialize"},
 			{"white space", `{"protocolVersion":"2025-11-25"` + strings.Repeat(" ", 70_000) + `,"capabilities":{},"clientInfo":{"name":"c","version":"0"}}`, "initialize"},
@@ -293,14 +296,18 @@ func TestSessionPromisesBothTransports(t *testing.T) {
 		for _, w := range wires {
 			t.Run(w.name, func(t *testing.T) {
 				c := w.open(t, mcpserver.New(&mcpserver.Options{Logger: blockedStderr(t)}))
-				for range 2000 {
+				duplicates, setLevels := 2000, 1000
+				if testing.Short() {
+					duplicates, setLevels = 200, 100
+				}
+				for range duplicates {
 					if got := c.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`); got != "" {
 						t.Fatalf("a duplicate notifications/initialized was answered: %s", got)
 					}
 				}
 				// The session's record drops the duplicates before go-sdk logs
 				// them; a logging/setLevel still logs, at INFO, every time.
-				for i := range 1000 {
+				for i := range setLevels {
 					id := strconv.Itoa(100 + i)
 					if got := c.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"logging/setLevel","params":{"level":"debug"}}`); got != `{"jsonrpc":"2.0","id":`+id+`,"result":{}}` {
 						t.Fatalf("logging/setLevel %s: %s", id, got)
