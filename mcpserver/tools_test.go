@@ -36,15 +36,15 @@ func referenceJourneyJSON(t testing.TB) string {
 }
 
 // exampleRunID is the run ID the tool table's examples share.
-func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
+func exampleRunID() string { return exampleData().run.RunID }
 
 // validArgs returns arguments every tool accepts: each tool's example call from
 // the tool table. Other tests derive bad inputs from them.
 func validArgs(t testing.TB) map[string]string {
 	t.Helper()
 	args := map[string]string{}
-	for name, call := range toolExamples().calls() {
-		args[name] = string(call)
+	for _, call := range exampleCalls() {
+		args[call.Tool] = string(call.Args)
 	}
 	return args
 }
@@ -310,7 +310,7 @@ func callCases(t testing.TB) []callCase {
 		// automium_compare_reports
 		{name: "compare JUnit reports", tool: "automium_compare_reports", args: v["automium_compare_reports"]},
 		{name: "compare JUnit reports with a DOCTYPE", tool: "automium_compare_reports",
-			args:     strings.Replace(v["automium_compare_reports"], `"content":"\u003ctestsuites\u003e`, `"content":"\u003c!DOCTYPE x [\u003c!ENTITY e SYSTEM \"file:///etc/passwd\"\u003e]\u003e\u003ctestsuites\u003e`, 1),
+			args:     strings.Replace(v["automium_compare_reports"], `"content":"<testsuites>`, `"content":"<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><testsuites>`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content"},
 		{name: "compare reports of an unknown format", tool: "automium_compare_reports",
 			args:     strings.Replace(v["automium_compare_reports"], `"format":"junit"`, `"format":"tap"`, 1),
