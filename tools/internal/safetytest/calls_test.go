@@ -68,6 +68,6 @@ func TestSessionCallsEveryTool(t *testing.T) {
 		}
 	}
 	if len(missed) > 0 || len(want) == 0 {
-		t.Errorf("the scripted session calls none of %v with good arguments (of the %d tools listed)", missed, len(want))
+		t.Errorf("the scripted session never calls %v with good arguments (of the %d tools listed)", missed, len(want))
 	}
 }
