@@ -26,26 +26,10 @@ const (
 	corpusDataFile = "corpus_data.go"
 )
 
-// precomputedSchemaTypes lists the types whose schemas ship in schemas/: every
-// capability's input and output, which a server needs as soon as it starts.
-// The contract message types ship theirs in contract/schemas/.
-var precomputedSchemaTypes = []reflect.Type{
-	reflect.TypeFor[ListAppsInput](), reflect.TypeFor[ListAppsResult](),
-	reflect.TypeFor[ListFixturesInput](), reflect.TypeFor[ListFixturesResult](),
-	reflect.TypeFor[CompileJourneyInput](), reflect.TypeFor[CompileJourneyResult](),
-	reflect.TypeFor[CreateRunSubmissionInput](), reflect.TypeFor[CreateRunSubmissionResult](),
-	reflect.TypeFor[GetReplaySummaryInput](), reflect.TypeFor[GetReplaySummaryResult](),
-	reflect.TypeFor[GetArtifactManifestInput](), reflect.TypeFor[GetArtifactManifestResult](),
-	reflect.TypeFor[ComparePlannersInput](), reflect.TypeFor[ComparisonReport](),
-	reflect.TypeFor[CompareObservedTrialsInput](),
-	reflect.TypeFor[ComparePlaywrightReportInput](), reflect.TypeFor[ReportsComparison](),
-	reflect.TypeFor[ExportPlaywrightSpecInput](), reflect.TypeFor[PlaywrightSpec](),
-}
-
 // generatedFiles lists the root package's generated files: corpus_data.go from
-// corpus/corpus.json, the schemas in schemas/ from the struct tags (their enums
-// from the corpus as compiled), and the exported spec of every reference
-// journey. A field's description is written once, in its jsonschema tag, which
+// corpus/corpus.json and the exported spec of every reference journey. The
+// schemas in schemas/ are every tool's input and result, so mcpserver, which
+// has the table of tools, writes them (its generate.go). A field's description is written once, in its jsonschema tag, which
 // the schemas advertise and go doc prints with the field; no doc comment
 // repeats it (TestFieldDescriptionsWrittenOnce).
 func generatedFiles(module fs.FS) ([]gen.Output, error) {
@@ -57,14 +41,7 @@ func generatedFiles(module fs.FS) ([]gen.Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	outs := []gen.Output{gen.GoFile(corpusDataFile, src), gen.PruneGlob("schemas/*.json")}
-	for _, typ := range precomputedSchemaTypes {
-		derived, err := deriveSchema(typ)
-		if err != nil {
-			return nil, fmt.Errorf("deriving the schema of %s: %w", typ, err)
-		}
-		outs = append(outs, gen.File(precomputedSchemaFile(typ), append(derived, '\n')))
-	}
+	outs := []gen.Output{gen.GoFile(corpusDataFile, src)}
 	// The export of every reference journey, so a review sees every change to
 	// what a team runs; CI runs these very bytes' twins (run.sh exports again).
 	outs = append(outs, gen.PruneGlob(exportedSpecsDir+"/*"))

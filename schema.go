@@ -24,9 +24,10 @@ import (
 // spawn → initialized stays near the Go runtime's own start-up time.
 //
 // The struct tags stay the one source of truth: go generate ./... writes the
-// files (generate.go lists them) and TestGenerated derives every schema again
-// and fails when one no longer matches, for instance after a change to a
-// validate tag or to the corpus behind an enum.
+// files, one for each input and result type of a tool of mcpserver's table
+// (mcpserver/generate.go), and mcpserver's TestGenerated derives every schema
+// again and fails when one no longer matches, for instance after a change to
+// a validate tag or to the corpus behind an enum.
 //
 //go:embed schemas/*.json
 var precomputedSchemaFiles embed.FS
@@ -38,7 +39,7 @@ func precomputedSchemaFile(t reflect.Type) string { return "schemas/" + t.Name()
 // of this package with a file in schemas/. A type without one is derived on each
 // call, which is correct, only slower. Looking the file up by the type's name,
 // rather than keeping a list of types here, keeps this low-level file free of
-// the capability types above it; the test holds the list.
+// the capability types above it; mcpserver's table of tools is the list.
 func precomputedSchema(t reflect.Type) (json.RawMessage, bool) {
 	if t.PkgPath() != packagePath {
 		return nil, false

@@ -106,7 +106,13 @@ func TestAnswerBounds(t *testing.T) {
 			t.Logf("%d B (structured), %d B (2025-03-26), of at most %d B", modern, legacy, worst)
 		})
 	}
-	for _, c := range callCases(t) {
+	cases := callCases(t)
+	// Every row's example too, so a tool without a row of its own in
+	// answerBounds is held to the charge of every other request.
+	for _, c := range exampleCalls() {
+		cases = append(cases, callCase{name: c.Tool + " example", tool: c.Tool, args: string(c.Args)})
+	}
+	for _, c := range cases {
 		if c.args == "-" {
 			continue
 		}

@@ -14,7 +14,7 @@ import (
 // example's trials as the text of their counts snapshot.
 func snapshotArgs(t testing.TB) string {
 	t.Helper()
-	in := toolExamples().compareObserved
+	in := exampleCompareObservedTrials()
 	in.Rows.All = true
 	r, err := automium.CompareObservedTrials(context.Background(), in)
 	if err != nil {

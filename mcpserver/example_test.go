@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/automium/automium/mcpserver"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,19 +34,14 @@ func Example() {
 		log.Fatal(err)
 	}
 	for _, tool := range tools.Tools {
-		fmt.Println(tool.Name)
+		if tool.Name == "automium_compile_journey" {
+			fmt.Println(tool.Title)
+			fmt.Println("read-only:", tool.Annotations.ReadOnlyHint)
+		}
 	}
 	// Output:
-	// automium_compare_observed_trials
-	// automium_compare_planners
-	// automium_compare_reports
-	// automium_compile_journey
-	// automium_create_run_submission
-	// automium_export_playwright_spec
-	// automium_get_artifact_manifest
-	// automium_get_replay_summary
-	// automium_list_apps
-	// automium_list_fixtures
+	// Validate and compile a journey
+	// read-only: true
 }
 
 // A bad argument comes back as a tool error the model can read and correct: the
@@ -100,9 +96,15 @@ func ExampleRegister() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	ours := 0
 	for _, tool := range tools.Tools {
-		fmt.Println(tool.Name)
+		if strings.HasPrefix(tool.Name, "automium_") {
+			ours++
+		} else {
+			fmt.Println(tool.Name)
+		}
 	}
+	fmt.Println(ours > 0)
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "my_flaky_tests"})
 	if err != nil {
 		log.Fatal(err)
@@ -114,17 +116,8 @@ func ExampleRegister() {
 	}
 	fmt.Println(vocabulary.Contents[0].MIMEType)
 	// Output:
-	// automium_compare_observed_trials
-	// automium_compare_planners
-	// automium_compare_reports
-	// automium_compile_journey
-	// automium_create_run_submission
-	// automium_export_playwright_spec
-	// automium_get_artifact_manifest
-	// automium_get_replay_summary
-	// automium_list_apps
-	// automium_list_fixtures
 	// my_flaky_tests
+	// true
 	// checkout.spec.ts
 	// application/json
 }

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -23,14 +24,26 @@ import (
 // in a server: no code the server reaches calls generatedFiles.
 
 // generatedFiles lists the adapter's generated files: every tool's advertised
-// schemas (toolschemas/), the tool-catalog-v1 digests of the server New builds,
+// schemas (toolschemas/), the root package's schema of every tool's input and
+// result (schemas/), the good calls of e2e/calls.json (each row's example),
+// the tool-catalog-v1 digests of the server New builds,
 // the size of every fixed resource, the texts of the prompt and resource
 // goldens in testdata/, the README's inventory of tools, resources and
 // prompts, and the tool-catalog-v1 rule in docs/binding.md. The schemas come
 // from the root package's schemas as compiled in, so after a change there the
 // generator runs twice (see tools/gen).
-func generatedFiles(fs.FS) ([]gen.Output, error) {
+func generatedFiles(module fs.FS) ([]gen.Output, error) {
 	outs := []gen.Output{gen.PruneGlob("mcpserver/toolschemas/*")}
+	typeSchemas, err := capabilitySchemas()
+	if err != nil {
+		return nil, err
+	}
+	outs = append(outs, typeSchemas...)
+	calls, err := callsFile(module)
+	if err != nil {
+		return nil, err
+	}
+	outs = append(outs, gen.File(callsFixture, calls))
 	var derived []tool
 	catalog := newCatalog()
 	for _, tl := range tools() {
@@ -94,6 +107,94 @@ func generatedFiles(fs.FS) ([]gen.Output, error) {
 	}
 	begin, end = gen.BlockMarkers("tool-catalog-v1 rules, binding.CatalogRules")
 	return append(outs, gen.BlockOf("docs/binding.md", begin, end, rules.String())), nil
+}
+
+// capabilitySchemas are the root package's schemas/: the schema of every
+// tool's input and result, one file per type, which the root package ships
+// precomputed (its schema.go) and publishes. They are the root package's
+// schemas, not the tools' compacted ones, derived from the struct tags with
+// the corpus as compiled.
+func capabilitySchemas() ([]gen.Output, error) {
+	outs := []gen.Output{gen.PruneGlob("schemas/*.json")}
+	seen := map[reflect.Type]bool{}
+	for _, r := range toolTable() {
+		for _, t := range []reflect.Type{r.in, r.out} {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
+			s, err := adapter.Schema(t)
+			if err != nil {
+				return nil, fmt.Errorf("deriving the schema of %s: %w", t, err)
+			}
+			b, err := json.Marshal(s)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, gen.File("schemas/"+t.Name()+".json", append(b, '\n')))
+		}
+	}
+	return outs, nil
+}
+
+// callsFixture is the end-to-end test's calls, from the module root.
+const callsFixture = "e2e/calls.json"
+
+// callEntry is one tool's entry in e2e/calls.json: the good call, which is
+// the row's example, and what the tool owes by hand: what its good answer
+// shows (goodExpect, optional), a bad call and the code it gets.
+type callEntry struct {
+	Good       json.RawMessage `json:"good"`
+	GoodExpect json.RawMessage `json:"goodExpect,omitempty"`
+	Bad        json.RawMessage `json:"bad,omitempty"`
+	BadCode    string          `json:"badCode,omitempty"`
+}
+
+// callsFile is e2e/calls.json with every row's example as its tool's good
+// call, in the table's order, keeping the hand-written rest of each entry and
+// the prompts' calls. A row with no entry yet gets one with its good call
+// alone: its bad call is for its author to write, and the tests that read
+// the file fail until it is there. An entry of a tool the table no longer has
+// is dropped.
+func callsFile(module fs.FS) ([]byte, error) {
+	raw, err := fs.ReadFile(module, callsFixture)
+	if err != nil {
+		return nil, err
+	}
+	var file struct {
+		Tools   map[string]callEntry `json:"tools"`
+		Prompts json.RawMessage      `json:"prompts"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&file); err != nil {
+		return nil, fmt.Errorf("%s: %w", callsFixture, err)
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"tools":{`)
+	for i, c := range exampleCalls() {
+		entry := file.Tools[c.Tool]
+		entry.Good = c.Args
+		e, err := marshalUnescaped(entry)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(c.Tool)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(e)
+	}
+	b.WriteString(`},"prompts":`)
+	b.Write(file.Prompts)
+	b.WriteString("}")
+	var out bytes.Buffer
+	if err := json.Indent(&out, b.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return append(out.Bytes(), '\n'), nil
 }
 
 // Files of the package that generatedFiles writes, relative to the package.

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/adapter"
 	"github.com/automium/automium/internal/schemaref"
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -433,8 +435,8 @@ func TestListedSchemasAreShipped(t *testing.T) {
 	want := map[string][2]any{}
 	for _, row := range tools() {
 		var pair [2]any
-		for i, side := range []string{"input", "output"} {
-			raw := advertisedSchema(row.def.Name, side)
+		for i, raw := range []json.RawMessage{row.def.InputSchema.(json.RawMessage), row.def.OutputSchema.(json.RawMessage)} {
+			side := [...]string{"input", "output"}[i]
 			if err := json.Unmarshal(raw, &pair[i]); err != nil {
 				t.Fatalf("%s %s schema: not JSON: %v", row.def.Name, side, err)
 			}
@@ -467,4 +469,35 @@ func TestListedSchemasAreShipped(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestClosedSetsTyped: every closed set of a tool's input or result
+// has a named type with a constant per value, so a Go caller's typo does not
+// compile. The values exempt are the corpus's, which it lists (ListApps,
+// ListFixtures, SupportedCorpusVersions) and which change with it. A field
+// that also takes an app of the caller's own (ext:…) is no closed set.
+func TestClosedSetsTyped(t *testing.T) {
+	// Beside the tools' types: the specs the vocabulary lists, and the input
+	// of ComparePlaywrightReport, a capability Go callers have and agents do not.
+	roots := []reflect.Type{reflect.TypeFor[automium.IntentSpec](), reflect.TypeFor[automium.AssertionSpec](), reflect.TypeFor[automium.ArtifactSpec](),
+		reflect.TypeFor[automium.ComparePlaywrightReportInput]()}
+	for _, r := range toolTable() {
+		roots = append(roots, r.in, r.out)
+	}
+	const corpus = "corpus data: the corpus lists it, and it changes with the corpus"
+	exempt := map[string]string{
+		"CreateRunSubmissionInput.appId":                corpus,
+		"CreateRunSubmissionInput.fixtureId":            corpus,
+		"CreateRunSubmissionInput.environmentProfileId": corpus,
+		"ListFixturesInput.appId":                       corpus,
+		"CompareObservedTrialsInput.corpusVersion":      corpus,
+		"ComparePlaywrightReportInput.corpusVersion":    corpus,
+		"CompareReportsInput.corpusVersion":             corpus,
+		// Found when the roots became the table's: the one encoding there is.
+		// Typing it changes the Go API, so it is left to a commit of its own.
+		"ReportContent.encoding":             "not typed yet: its one value is base64",
+		"ComparePlannersInput.corpusVersion": corpus,
+		"ComparePlannersInput.appIds[]":      corpus,
+	}
+	testsupport.ClosedSetsTyped(t, roots, adapter.Schema, exempt)
 }

@@ -15,26 +15,58 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/adapter"
+	"github.com/automium/automium/internal/toolcalls"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// tools is the one table of tools. Each row binds a root-package capability to the
-// name and wording an agent sees; adding a capability as a tool is one line here
-// (and go generate ./... to write its advertised schemas). It is built
-// once per process, on first use, from the schemas in toolschemas/.
-var tools = sync.OnceValue(func() []tool {
+// toolTable is the one table of tools. Each row binds a root-package
+// capability to the name and wording an agent sees, and gives one valid call
+// of it (its example, below): adding a capability as a tool is one row here,
+// then go generate ./... (see CONTRIBUTING.md). Every other list of tools is
+// derived from these rows: the advertised schemas and the capability schemas
+// in schemas/ (generate.go), the good calls of e2e/calls.json, the Go API the
+// tests call, the calls of the traced session (tools/internal/safetytest) and
+// of the bench (internal/toolcalls). The rows carry no schemas: tools adds
+// them.
+var toolTable = sync.OnceValue(func() []tool {
 	return []tool{
-		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps),
-		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures),
-		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney),
-		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission),
-		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary),
-		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest),
-		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners),
-		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials),
-		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec),
-		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports),
+		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps, exampleListApps),
+		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures, exampleListFixtures),
+		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney, exampleCompileJourney),
+		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission, exampleCreateRunSubmission),
+		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, exampleGetReplaySummary),
+		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, exampleGetArtifactManifest),
+		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, exampleComparePlanners),
+		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials, exampleCompareObservedTrials),
+		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec, exampleExportPlaywrightSpec),
+		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports, exampleCompareReports),
 	}
+})
+
+// tools is the table with the schemas every tool advertises (see
+// advertisedSchemas), built once per process, on first use. A row whose
+// schema files are not generated yet, a row just added, gets the schemas
+// derived instead, which is correct, only slower: so go generate ./...
+// serves a new row before it has written the row's files, and TestGenerated
+// fails until it has.
+var tools = sync.OnceValue(func() []tool {
+	rows := slices.Clone(toolTable())
+	var derived map[string][2]json.RawMessage
+	for i, r := range rows {
+		in, errIn := advertisedSchemas.ReadFile(advertisedSchemaFile(r.def.Name, "input"))
+		out, errOut := advertisedSchemas.ReadFile(advertisedSchemaFile(r.def.Name, "output"))
+		def := *r.def
+		if errIn == nil && errOut == nil {
+			def.InputSchema, def.OutputSchema = shipped(in), shipped(out)
+		} else {
+			if derived == nil {
+				derived = deriveTableSchemas()
+			}
+			def.InputSchema, def.OutputSchema = derived[r.def.Name][0], derived[r.def.Name][1]
+		}
+		rows[i].def = &def
+	}
+	return rows
 })
 
 // advertisedSchemas holds the input and output schema of every tool exactly as
@@ -48,12 +80,20 @@ var tools = sync.OnceValue(func() []tool {
 //go:embed toolschemas
 var advertisedSchemas embed.FS
 
-// advertisedSchema returns the schema the named tool advertises for its input
-// or output ("input", "output").
-func advertisedSchema(toolName, side string) json.RawMessage {
-	b, err := advertisedSchemas.ReadFile(advertisedSchemaFile(toolName, side))
-	must("the advertised "+side+" schema of "+toolName, err)
-	return bytes.TrimSuffix(b, []byte("\n"))
+// shipped is a schema file's content as advertised, without its final newline.
+func shipped(file []byte) json.RawMessage { return bytes.TrimSuffix(file, []byte("\n")) }
+
+// deriveTableSchemas derives the schemas of every row, as go generate ./...
+// writes them, by tool name.
+func deriveTableSchemas() map[string][2]json.RawMessage {
+	schemas := map[string][2]json.RawMessage{}
+	catalog := newCatalog()
+	for _, r := range toolTable() {
+		in, out, err := deriveSchemas(r, catalog)
+		must("the schemas of "+r.def.Name, err)
+		schemas[r.def.Name] = [2]json.RawMessage{in, out}
+	}
+	return schemas
 }
 
 // advertisedSchemaFile is where the schema of one side of a tool is kept.
@@ -71,7 +111,7 @@ func advertisedSchemaFile(toolName, side string) string {
 // toolNames maps each capability's Go name to its tool's name, built on first
 // use: only a message that names a capability needs it.
 var toolNames = sync.OnceValue(func() map[string]string {
-	rows := tools()
+	rows := toolTable()
 	names := make(map[string]string, len(rows))
 	for _, r := range rows {
 		names[r.goName] = r.def.Name
@@ -127,25 +167,170 @@ const (
 		"and the observed comparison."
 )
 
+// The examples: one valid call of each tool, the steps of the spec's
+// Developer Experience flow on one reference journey, built from the corpus
+// compiled in. They are the good calls of e2e/calls.json, of the traced
+// session and of the bench, and the arguments the tests know every tool
+// accepts. No answer quotes them: they are not advertised in the input
+// schemas, where every session paid for them before its first call (see
+// internal/schemacompact); an agent finds working journeys in the
+// draft_journey prompt and at automium://journeys/{id}.
+
+// exampleJourneyID names the reference journey the examples follow.
+const exampleJourneyID = "storefront-search-add-to-cart"
+
+// exampleFlow is what the examples share: the journey, its fixture, two
+// planners and the modeled run of the journey.
+type exampleFlow struct {
+	journey             automium.CompileJourneyInput
+	fixture             automium.Fixture
+	planner, challenger automium.PlannerRef
+	submission          automium.CreateRunSubmissionInput
+	run                 automium.CreateRunSubmissionResult
+}
+
+var exampleData = sync.OnceValue(func() exampleFlow {
+	journey, ok := automium.ReferenceJourney(exampleJourneyID)
+	if !ok {
+		panic("mcpserver: the examples' reference journey " + exampleJourneyID + " is gone; pick another")
+	}
+	fixture, err := automium.FixtureOfApp(journey.AppID, journey.FixtureID)
+	must("the examples' fixture", err)
+	f := exampleFlow{journey: journey, fixture: fixture,
+		planner:    automium.PlannerRef{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+		challenger: automium.PlannerRef{ID: "challenger", Vendor: "anthropic", Model: "claude-sonnet-4"}}
+	f.submission = automium.CreateRunSubmissionInput{JourneyID: journey.ID, AppID: journey.AppID, FixtureID: journey.FixtureID,
+		Planner: f.planner, EnvironmentProfileID: fixture.EnvironmentProfileIDs[0]}
+	f.run, err = automium.CreateRunSubmission(context.Background(), f.submission)
+	must("the examples' run", err)
+	return f
+})
+
+func exampleListApps() automium.ListAppsInput { return automium.ListAppsInput{} }
+
+func exampleListFixtures() automium.ListFixturesInput {
+	return automium.ListFixturesInput{AppID: exampleData().journey.AppID}
+}
+
+func exampleCompileJourney() automium.CompileJourneyInput { return exampleData().journey }
+
+func exampleCreateRunSubmission() automium.CreateRunSubmissionInput { return exampleData().submission }
+
+func exampleGetReplaySummary() automium.GetReplaySummaryInput {
+	f := exampleData()
+	return automium.GetReplaySummaryInput{RunID: f.run.RunID, Verdict: automium.VerdictFailed, RetryCount: 1,
+		ArtifactManifestRef: f.run.ArtifactManifestRef}
+}
+
+func exampleGetArtifactManifest() automium.GetArtifactManifestInput {
+	f := exampleData()
+	return automium.GetArtifactManifestInput{RunID: f.run.RunID, Root: f.fixture.ArtifactRoot, Entries: []automium.ArtifactEntry{
+		{Kind: "trace", Path: "attempt-1/trace.zip"}, {Kind: "screenshot", Path: "attempt-1/failure.png"}}}
+}
+
+func exampleComparePlanners() automium.ComparePlannersInput {
+	f := exampleData()
+	return automium.ComparePlannersInput{CorpusVersion: automium.CorpusVersion, AppIDs: []string{f.journey.AppID},
+		Planners: []automium.PlannerRef{f.planner}, Repetitions: 2}
+}
+
+func exampleCompareObservedTrials() automium.CompareObservedTrialsInput {
+	f := exampleData()
+	trial := func(plannerID string, rep int, passed bool, ms int) automium.Trial {
+		return automium.Trial{PlannerID: plannerID, AppID: f.journey.AppID, FixtureID: f.journey.FixtureID, JourneyID: f.journey.ID,
+			Repetition: rep, Passed: passed, LatencyMs: ms, InputTokens: 18000, OutputTokens: 900}
+	}
+	return automium.CompareObservedTrialsInput{CorpusVersion: automium.CorpusVersion,
+		Planners: []automium.PlannerRef{f.planner, f.challenger},
+		Trials: []automium.Trial{
+			trial(f.planner.ID, 1, true, 41200), trial(f.planner.ID, 2, false, 58900),
+			trial(f.challenger.ID, 1, true, 36100), trial(f.challenger.ID, 2, true, 39800),
+		}}
+}
+
+func exampleExportPlaywrightSpec() automium.ExportPlaywrightSpecInput {
+	return automium.ExportPlaywrightSpecInput{JourneyID: exampleData().journey.ID}
+}
+
+// exampleCompareReports passes a JUnit report of the example journey, one
+// test for each planner; the challenger's passed on its retry.
+func exampleCompareReports() automium.CompareReportsInput {
+	f := exampleData()
+	testcase := func(seconds, retry string) string {
+		return `<testcase name="search and add to cart" time="` + seconds + `"><properties><property name="journey" value="` +
+			f.journey.ID + `"/></properties>` + retry + `</testcase>`
+	}
+	suite := func(planner, testcase string) string {
+		return `<testsuite name="journeys.spec.ts" timestamp="2026-04-14T09:00:00.000Z" hostname="` + planner + `">` + testcase + `</testsuite>`
+	}
+	return automium.CompareReportsInput{CorpusVersion: automium.CorpusVersion,
+		Planners: []automium.PlannerRef{f.planner, f.challenger},
+		Reports: []automium.ReportContent{{Format: automium.FormatJUnit,
+			Content: `<testsuites>` + suite(f.planner.ID, testcase("41.2", "")) +
+				suite(f.challenger.ID, testcase("36.1", `<flakyFailure message="first attempt" time="30.1"/>`)) + `</testsuites>`}},
+		Mapping: automium.ReportMapping{
+			Planner: automium.ReportSource{From: automium.FromProject},
+			Journey: automium.ReportSource{From: automium.FromAnnotation, Name: "journey"},
+		}}
+}
+
+// exampleCalls is every row's example as its tool's JSON arguments, in the
+// order of the table.
+func exampleCalls() []toolcalls.Call {
+	rows := toolTable()
+	calls := make([]toolcalls.Call, len(rows))
+	for i, r := range rows {
+		args, err := marshalUnescaped(r.example())
+		must("the example of "+r.def.Name, err)
+		calls[i] = toolcalls.Call{Tool: r.def.Name, Args: args}
+	}
+	return calls
+}
+
+// marshalUnescaped is json.Marshal leaving <, > and & as they are: the
+// examples carry XML reports, which people read in e2e/calls.json.
+func marshalUnescaped(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// The tools that replay the examples (the traced session, the bench) reach
+// them through internal/toolcalls; setting the hook costs a start nothing.
+func init() { toolcalls.Register(exampleCalls) }
+
 // tool is one row of the tool table.
 type tool struct {
 	def *mcp.Tool
 	// goName is the root-package function the tool calls, as go doc names it.
 	goName string
+	// fn is the root-package function itself, for the tests that call the Go
+	// API beside the tool.
+	fn any
 	// in and out are the Go input and output types, kept so tests can hold the
 	// schemas against the validator and the root package's snapshots.
 	in, out reflect.Type
+	// example returns one valid call of the tool, built from the corpus: the
+	// good call of e2e/calls.json, of the traced session and of the bench.
+	example func() any
 	// call reads raw arguments with the input type's walker and runs the
 	// capability.
 	call func(ctx context.Context, args json.RawMessage) (any, error)
 }
 
-// capability builds a table row from a root-package function, with the schemas
-// its tool advertises (see advertisedSchemas). The argument walker of In is built
-// on the tool's first call; TestToolCallsAreDeterministic calls every tool, so a type the
-// walker cannot read fails in CI.
-func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error)) tool {
-	return newTool(name, title, description, fn, advertisedSchema(name, "input"), advertisedSchema(name, "output"))
+// capability builds a table row from a root-package function and the
+// function that builds one valid call of it; tools adds the schemas. The
+// argument walker of In is built on the tool's first call;
+// TestToolCallsAreDeterministic calls every tool, so a type the walker cannot
+// read fails in CI.
+func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error), example func() In) tool {
+	t := newTool(name, title, description, fn, nil, nil)
+	t.example = func() any { return example() }
+	return t
 }
 
 // newTool builds a row with the given schemas; tests build their own rows with it.
@@ -166,6 +351,7 @@ func newTool[In, Out any](name, title, description string, fn func(context.Conte
 			},
 		},
 		goName: goFuncName(fn),
+		fn:     fn,
 		in:     reflect.TypeFor[In](),
 		out:    reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,15 +37,15 @@ func referenceJourneyJSON(t testing.TB) string {
 }
 
 // exampleRunID is the run ID the tool table's examples share.
-func exampleRunID() string { return toolExamples().getReplaySummary.RunID }
+func exampleRunID() string { return exampleData().run.RunID }
 
 // validArgs returns arguments every tool accepts: each tool's example call from
 // the tool table. Other tests derive bad inputs from them.
 func validArgs(t testing.TB) map[string]string {
 	t.Helper()
 	args := map[string]string{}
-	for name, call := range toolExamples().calls() {
-		args[name] = string(call)
+	for _, call := range exampleCalls() {
+		args[call.Tool] = string(call.Args)
 	}
 	return args
 }
@@ -106,6 +107,38 @@ type callCase struct {
 	// wantProblem, for automium_compile_journey, is a problem the result must list
 	// (code and field) while the call itself succeeds with valid=false.
 	wantProblem *automium.Error
+	// anyField takes the error's field as wantField: e2e/calls.json gives a
+	// bad call's code only.
+	anyField bool
+}
+
+// fixtureCases are every row's example, a success, and every bad call of
+// e2e/calls.json with its code: a new row is called without a case here, and
+// owes only its bad call there.
+func fixtureCases(t testing.TB) []callCase {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join("..", callsFixture))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Tools map[string]struct {
+			Bad     json.RawMessage `json:"bad"`
+			BadCode automium.Code   `json:"badCode"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &file); err != nil {
+		t.Fatal(err)
+	}
+	var cases []callCase
+	for _, c := range exampleCalls() {
+		cases = append(cases, callCase{name: c.Tool + " example", tool: c.Tool, args: string(c.Args)})
+		if bad := file.Tools[c.Tool]; bad.Bad != nil && bad.BadCode != "" {
+			cases = append(cases, callCase{name: c.Tool + " bad call of e2e/calls.json", tool: c.Tool, args: string(bad.Bad),
+				wantCode: bad.BadCode, anyField: true})
+		}
+	}
+	return cases
 }
 
 func callCases(t testing.TB) []callCase {
@@ -310,7 +343,7 @@ func callCases(t testing.TB) []callCase {
 		// automium_compare_reports
 		{name: "compare JUnit reports", tool: "automium_compare_reports", args: v["automium_compare_reports"]},
 		{name: "compare JUnit reports with a DOCTYPE", tool: "automium_compare_reports",
-			args:     strings.Replace(v["automium_compare_reports"], `"content":"\u003ctestsuites\u003e`, `"content":"\u003c!DOCTYPE x [\u003c!ENTITY e SYSTEM \"file:///etc/passwd\"\u003e]\u003e\u003ctestsuites\u003e`, 1),
+			args:     strings.Replace(v["automium_compare_reports"], `"content":"<testsuites>`, `"content":"<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><testsuites>`, 1),
 			wantCode: automium.CodeInvalidArgument, wantField: "reports[0].content"},
 		{name: "compare reports of an unknown format", tool: "automium_compare_reports",
 			args:     strings.Replace(v["automium_compare_reports"], `"format":"junit"`, `"format":"tap"`, 1),
@@ -337,7 +370,7 @@ func reportOf(args string) string {
 // block that validates against the advertised output schema; failures return a
 // coded tool error at the right field.
 func TestToolCalls(t *testing.T) {
-	cases := callCases(t)
+	cases := append(callCases(t), fixtureCases(t)...)
 	covered := map[string][2]bool{}
 	for _, c := range cases {
 		cov := covered[c.tool]
@@ -346,7 +379,7 @@ func TestToolCalls(t *testing.T) {
 	}
 	for _, tool := range tools() {
 		if cov := covered[tool.def.Name]; !cov[0] || !cov[1] {
-			t.Errorf("%s needs both a success case and a validation failure case", tool.def.Name)
+			t.Errorf("%s needs a success case and a validation failure case: give it a bad call and its code in e2e/calls.json", tool.def.Name)
 		}
 	}
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
@@ -363,6 +396,9 @@ func TestToolCalls(t *testing.T) {
 				}
 				if c.wantCode != "" {
 					e := toolError(t, res)
+					if c.anyField {
+						e.Field = c.wantField
+					}
 					if diff := cmp.Diff([2]string{string(c.wantCode), c.wantField}, [2]string{string(e.Code), e.Field}); diff != "" {
 						t.Errorf("error code and field (-want +got):\n%s\nerror: %s", diff, readable(e))
 					}

@@ -81,6 +81,7 @@ import (
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/internal/limit"
+	"github.com/automium/automium/internal/toolcalls"
 	"github.com/automium/automium/mcpserver"
 	"github.com/automium/automium/mcpserver/transport/stdio"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -449,12 +450,21 @@ func workloads(ctx context.Context) ([]workload, error) {
 		{fmt.Sprintf("automium_compare_planners (%d planners × %d apps × %d reps)", limit.MaxPlanners, all, limit.MaxRepetitions), "automium_compare_planners", compare(limit.MaxPlanners, all, limit.MaxRepetitions), true},
 	}
 	loads := make([]workload, len(rows))
+	covered := map[string]bool{}
 	for i, r := range rows {
 		args, err := json.Marshal(r.args)
 		if err != nil {
 			return nil, err
 		}
 		loads[i] = workload{name: r.name, tool: r.tool, args: args, exempt: r.exempt}
+		covered[r.tool] = true
+	}
+	// Every other tool with its tool table row's example, so a new row is
+	// measured without a line here (TestWorkloadsCallEveryTool).
+	for _, c := range toolcalls.Examples() {
+		if !covered[c.Tool] {
+			loads = append(loads, workload{name: c.Tool + " (example)", tool: c.Tool, args: c.Args})
+		}
 	}
 	return loads, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/automium/automium"
+	"github.com/automium/automium/internal/toolcalls"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -49,9 +50,11 @@ func mustJSON(v any) json.RawMessage {
 }
 
 // sessionCalls lists, in order: every list method, every resource read plus a
-// file:// read, every tool with good and bad arguments (several bad ones for the
-// tools that parse the most), every prompt with good and bad arguments, and every
-// completion.
+// file:// read, tools with good and bad arguments (several bad ones for the
+// tools that parse the most), every prompt with good and bad arguments, every
+// completion, and last every tool's example call: the tool table's rows,
+// through internal/toolcalls, so a new row is in the session without a line
+// here (TestSessionCallsEveryTool holds the session to the server's list).
 // It panics if the corpus lacks what the script needs, which no input can
 // cause: the corpus is compiled in.
 func sessionCalls() []call {
@@ -222,6 +225,10 @@ func sessionCalls() []call {
 	tool("export_playwright_spec bad: file URL route", "automium_export_playwright_spec",
 		map[string]any{"journey": escape}, wantIsError)
 
+	// Last, every tool of the table with its row's example.
+	for _, c := range toolcalls.Examples() {
+		tool(c.Tool+" example", c.Tool, c.Args, wantResult)
+	}
 	return calls
 }
 

@@ -36,3 +36,38 @@ func checkOutcome(t testing.TB, c call, line []byte) {
 		t.Errorf("%s: got %v, want %v: %.500s", c.name, got, c.want, line)
 	}
 }
+
+// TestSessionCallsEveryTool: the scripted session, which the strace tests
+// trace and the memory, concurrency and determinism tests replay, calls every
+// tool the server lists with arguments it accepts. SECURITY.md promises that
+// the traced session calls every tool; the session takes each tool's call
+// from the tool table's row, and this test fails when it misses one.
+func TestSessionCallsEveryTool(t *testing.T) {
+	listed, err := listTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, tl := range listed {
+		want = append(want, tl.Name)
+	}
+	called := map[string]bool{}
+	for _, c := range toolCalls() {
+		var p struct{ Name string }
+		if err := json.Unmarshal(c.params, &p); err != nil {
+			t.Fatal(err)
+		}
+		if c.want == wantResult {
+			called[p.Name] = true
+		}
+	}
+	var missed []string
+	for _, name := range want {
+		if !called[name] {
+			missed = append(missed, name)
+		}
+	}
+	if len(missed) > 0 || len(want) == 0 {
+		t.Errorf("the scripted session never calls %v with good arguments (of the %d tools listed)", missed, len(want))
+	}
+}
