@@ -199,32 +199,15 @@ func TestComparisonPagesPartition(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		var got ComparisonReport
-		pages := 1
-		for page := 1; page <= pages; page++ {
-			in.Rows = RowSelection{Page: page}
-			r, err := CompareObservedTrials(context.Background(), in)
-			if err != nil {
-				t.Fatalf("seed %d, page %d: %v", seed, page, err)
-			}
+		got, pages := walkPages(t, in, func(page int, r *ComparisonReport) {
 			b, err := json.Marshal(r)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(b) > maxReportJSONBytes || jsonSize(&r) != len(b) {
-				t.Errorf("seed %d, page %d of %d: %d bytes (jsonSize %d), over %d", seed, page, r.Pages, len(b), jsonSize(&r), maxReportJSONBytes)
+			if len(b) > maxReportJSONBytes || jsonSize(r) != len(b) {
+				t.Errorf("seed %d, page %d of %d: %d bytes (jsonSize %d), over %d", seed, page, r.Pages, len(b), jsonSize(r), maxReportJSONBytes)
 			}
-			pages = r.Pages
-			if got.Planners == nil {
-				got = aggregatesOf(r)
-			}
-			for i := range r.Planners {
-				got.Planners[i].JourneyRows = append(got.Planners[i].JourneyRows, r.Planners[i].JourneyRows...)
-			}
-			for i := range r.Pairs {
-				got.Pairs[i].Journeys = append(got.Pairs[i].Journeys, r.Pairs[i].Journeys...)
-			}
-		}
+		})
 		// Pairs left out (long planner IDs) carry no rows on any page.
 		want := full
 		want.Pairs = slices.DeleteFunc(slices.Clone(full.Pairs), func(p PairedComparison) bool {
@@ -246,6 +229,36 @@ func TestComparisonPagesPartition(t *testing.T) {
 			t.Errorf("seed %d: the summary counts %d pages (the pages say %d) in %d bytes", seed, sum.Pages, pages, jsonSize(&sum))
 		}
 	}
+}
+
+// walkPages asks in for its pages 1..Pages, calls each with every page, and
+// returns the first page's aggregates carrying the rows of every page, in
+// page order, and the count of pages.
+func walkPages(t *testing.T, in CompareObservedTrialsInput, each func(page int, r *ComparisonReport)) (ComparisonReport, int) {
+	t.Helper()
+	var got ComparisonReport
+	pages := 1
+	for page := 1; page <= pages; page++ {
+		in.Rows = RowSelection{Page: page}
+		r, err := CompareObservedTrials(context.Background(), in)
+		if err != nil {
+			t.Fatalf("page %d: %v", page, err)
+		}
+		if each != nil {
+			each(page, &r)
+		}
+		pages = r.Pages
+		if got.Planners == nil {
+			got = aggregatesOf(r)
+		}
+		for i := range r.Planners {
+			got.Planners[i].JourneyRows = append(got.Planners[i].JourneyRows, r.Planners[i].JourneyRows...)
+		}
+		for i := range r.Pairs {
+			got.Pairs[i].Journeys = append(got.Pairs[i].Journeys, r.Pairs[i].Journeys...)
+		}
+	}
+	return got, pages
 }
 
 // costliestAggregatesInput is an observed comparison of MaxPlanners planners named
@@ -303,7 +316,11 @@ func costliestAggregatesInput(apps, journeys int, counts bool) CompareObservedTr
 // counts 167,334 at 16 apps, 133,494 at 8, and at 1 app the aggregates
 // alone are 103,636 bytes (each planner's repeatability lists pass^k for
 // k up to 100). Every pair is left out and it is still over: what is left
-// is per planner, so no count of pairs or rows brings it under.
+// is per planner, so no count of pairs or rows brings it under. Over stdio
+// (the built automium-mcp, 2025-06-18), a counts snapshot of 16 planners ×
+// 1,000 journeys over 16 apps answers 173,575 bytes, its structured content
+// about 167,000 (docs/answers.md: 128 KiB); the tool's worst answer, 294,912
+// bytes, still holds (2025-03-26: 187,930).
 func TestComparisonAggregatesWorst(t *testing.T) {
 	t.Skip("finding of branch attack1: the aggregates are not bounded (see the comment); the fix is a design choice, left to the lead")
 	for _, apps := range []int{1, 4, 8, limit.MaxObservedApps} {
