@@ -355,25 +355,7 @@ func TestComparisonPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got ComparisonReport
-	pages := 1
-	for page := 1; page <= pages; page++ {
-		in.Rows = RowSelection{Page: page}
-		r, err := CompareObservedTrials(context.Background(), in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages = r.Pages
-		if got.Planners == nil {
-			got = aggregatesOf(r)
-		}
-		for i := range r.Planners {
-			got.Planners[i].JourneyRows = append(got.Planners[i].JourneyRows, r.Planners[i].JourneyRows...)
-		}
-		for i := range r.Pairs {
-			got.Pairs[i].Journeys = append(got.Pairs[i].Journeys, r.Pairs[i].Journeys...)
-		}
-	}
+	got, pages := walkPages(t, in, nil)
 	if pages < 2 {
 		t.Errorf("%d page: the test needs more rows", pages)
 	}

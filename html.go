@@ -243,6 +243,9 @@ type (
 		Rows         []htmlJourneyRow
 		RowsLeft     int
 		Flags        string
+		// NoShared is a pair that shares no evaluable journey: its note
+		// says so rather than that every shared journey is unchanged.
+		NoShared bool
 	}
 	htmlGate struct {
 		Pass           bool
@@ -630,9 +633,13 @@ func htmlPairForestOf(i int, p PairedComparison) htmlPairForest {
 	if i < 0 {
 		id = "baseline-" + strconv.Itoa(-i)
 	}
-	pf := htmlPairForest{A: p.PlannerA, B: p.PlannerB, Anchor: id,
+	pf := htmlPairForest{A: p.PlannerA, B: p.PlannerB, Anchor: id, NoShared: p.SharedJourneys == 0,
 		FlagHeader: "Flag (B against A)", AHeader: "A first-attempt passes", BHeader: "B first-attempt passes", DiffHeader: "A − B"}
 	desc := "Each journey both planners ran: a square at " + p.PlannerA + "'s first-attempt pass rate minus " + p.PlannerB + "'s, with a line for its 95% Newcombe interval; flagged journeys are labelled. The last row is the mean over all " + strconv.Itoa(p.SharedJourneys) + " shared journeys, a diamond spanning the pair's 95% interval. Right of zero favours " + p.PlannerA + "."
+	if pf.NoShared {
+		// Nothing is drawn (addPair): the description must not promise a diamond.
+		desc = p.PlannerA + " and " + p.PlannerB + " share no journey with an evaluable run: there is no difference to plot and no estimate."
+	}
 	pf.Chart = newForest("forest-"+id, "Per-journey differences, "+p.PlannerA+" − "+p.PlannerB, desc,
 		"◀ favours "+cutRunes(p.PlannerB, 24), "favours "+cutRunes(p.PlannerA, 24)+" ▶", n+1)
 	counts := map[JourneyFlag]int{}

@@ -3,9 +3,13 @@ package automium
 import (
 	"bytes"
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
+	"io"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -164,5 +168,94 @@ func TestNewcombe(t *testing.T) {
 		if diff := cmp.Diff([]float64{tt.lo, tt.hi}, got); diff != "" {
 			t.Errorf("newcombe95(%d/%d − %d/%d) (-statsmodels +got):\n%s", tt.x1, tt.n1, tt.x2, tt.n2, diff)
 		}
+	}
+}
+
+// TestWriteHTMLDisjointPairs renders seeded comparisons of 16 planners with
+// the costliest IDs in groups that share no journey, so most pairs have no
+// estimate: the page stays within htmlWorstBytes, is the same bytes whatever
+// the order of the trials, its SVG is well-formed XML with balanced groups,
+// and a pair that shares nothing draws no diamond and does not say it does
+// (its plot's description, its note) anywhere on the page.
+func TestWriteHTMLDisjointPairs(t *testing.T) {
+	seeds := 4
+	if testing.Short() {
+		seeds = 1
+	}
+	for seed := range uint64(seeds) {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		groups := 2 + int(seed)%3
+		var in CompareObservedTrialsInput
+		in.CorpusVersion, in.Rows = CorpusVersion, RowSelection{All: true}
+		for p := range 16 {
+			in.Planners = append(in.Planners, PlannerRef{ID: fmt.Sprintf("%02d", p) + strings.Repeat(`"'<&`, 31), Vendor: strings.Repeat("<", 128), Model: strings.Repeat("&", 128)})
+		}
+		for p, pl := range in.Planners {
+			for j := range 40 + rng.IntN(80) {
+				if j%groups != p%groups {
+					continue // groups share no journey
+				}
+				for rep := 1; rep <= 1+rng.IntN(6); rep++ {
+					in.Trials = append(in.Trials, Trial{PlannerID: pl.ID, AppID: cmpApp, FixtureID: cmpFixture, JourneyID: fmt.Sprintf("j%03d-", j) + strings.Repeat("x", 123),
+						Repetition: rep, Passed: rng.IntN(3) > 0, LatencyMs: rng.IntN(100_000), InputTokens: 10, OutputTokens: 1})
+				}
+			}
+		}
+		var pages [2]string
+		for k := range pages {
+			if k == 1 {
+				slices.Reverse(in.Trials)
+			}
+			r, err := CompareObservedTrials(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := WriteHTML(&b, &r); err != nil {
+				t.Fatal(err)
+			}
+			pages[k] = b.String()
+		}
+		page := pages[0]
+		if pages[0] != pages[1] {
+			t.Errorf("seed %d: the page differs with the trials in another order", seed)
+		}
+		if len(page) > htmlWorstBytes {
+			t.Errorf("seed %d: the page is %d bytes, over %d", seed, len(page), htmlWorstBytes)
+		}
+		if !strings.Contains(page, "no estimate") {
+			t.Fatalf("seed %d: no pair without an estimate: the test needs disjoint groups", seed)
+		}
+		for rest := page; ; {
+			i := strings.Index(rest, "<svg")
+			if i < 0 {
+				break
+			}
+			j := strings.Index(rest[i:], "</svg>") + i + len("</svg>")
+			svg := rest[i:j]
+			rest = rest[j:]
+			d := xml.NewDecoder(strings.NewReader(svg))
+			for {
+				if _, err := d.Token(); err == io.EOF {
+					break
+				} else if err != nil {
+					t.Fatalf("seed %d: an SVG is not well-formed: %v\n%.300s", seed, err, svg)
+				}
+			}
+			// A plot without an estimate for its last row draws no diamond and
+			// does not describe one.
+			if strings.Contains(svg, "All 0 shared journeys: no estimate") {
+				if strings.Contains(svg, `class="dia"`) || strings.Contains(svg, "diamond") {
+					t.Errorf("seed %d: the plot of a pair that shares nothing draws or describes a diamond:\n%s", seed, svg)
+				}
+				if note := rest[:strings.Index(rest, "</p>")+1]; strings.Contains(note, "Every shared journey is unchanged") {
+					t.Errorf("seed %d: a pair that shares nothing says %q", seed, note)
+				}
+			}
+		}
+		if o, c := strings.Count(page, "<g "), strings.Count(page, "</g>"); o != c {
+			t.Errorf("seed %d: %d groups open, %d close", seed, o, c)
+		}
+		t.Logf("seed %d: %d groups, %d bytes", seed, groups, len(page))
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -258,6 +259,45 @@ func TestRowJSONMatchesReflection(t *testing.T) {
 		for i := range rv.NumField() {
 			if rv.Field(i).IsZero() {
 				t.Errorf("%s.%s is not set in the full row", rv.Type().Name(), rv.Type().Field(i).Name)
+			}
+		}
+	}
+}
+
+// TestJourneyDigestChunks holds the digest, which hashes the canonical form
+// in chunks of digestChunk bytes, to digestOf's hash of the whole form, for
+// graphs of several chunks whose values are long and whose multi-byte runes
+// and escapes straddle every chunk boundary (each graph shifts them by one
+// byte), and whose one string that is not UTF-8 comes after a chunk was
+// hashed (the error must still be the answer).
+func TestJourneyDigestChunks(t *testing.T) {
+	units := []string{"😀", "日", "é", "\u2028", "\x00", `"`, `\`, "<", "a", "\ufb33"}
+	shifts := 24
+	if testing.Short() {
+		shifts = 6
+	}
+	for shift := range shifts {
+		for _, unit := range units {
+			g := everyFieldGraph()
+			base := g.Nodes[0]
+			g.Nodes = nil
+			text := strings.Repeat("x", shift) + strings.Repeat(unit, 3*digestChunk/len(unit))
+			for i := range 8 {
+				n := base
+				n.ID = fmt.Sprintf("n%d", i)
+				n.Value = text[:len(text)-i*len(unit)]
+				n.Target = &Target{Role: "textbox", Name: strings.Repeat(unit, i+1)}
+				g.Nodes = append(g.Nodes, n)
+			}
+			g.Goal = text
+			want, wantErr := digestOf(g)
+			got, gotErr := journeyDigest(&g)
+			if wantErr != nil || gotErr != nil || got != want {
+				t.Errorf("shift %d, unit %q: journeyDigest = %q, %v; digestOf = %q, %v", shift, unit, got, gotErr, want, wantErr)
+			}
+			g.Nodes[len(g.Nodes)-1].Value = "\xff" // not UTF-8, after several chunks
+			if _, err := journeyDigest(&g); err == nil {
+				t.Errorf("shift %d, unit %q: a value that is not UTF-8 past the first chunk has a digest", shift, unit)
 			}
 		}
 	}
