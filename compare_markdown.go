@@ -61,10 +61,17 @@ func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	left := max(0, limit.MaxMarkdownBytes-markdownTailBytes-b.Len())
 	pairsUsed := markdownPairs(b, r, max(left/2, left-flaggedNeed(r)))
 	markdownFlagged(b, r, left-pairsUsed)
-	if r.RowsOmitted == 0 && r.PairsOmitted == 0 {
+	if r.RowsOmitted == 0 && r.PairsOmitted == 0 && r.AppRollupsOmitted == 0 {
 		b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
 	} else {
-		b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit")
+		switch {
+		case r.PairsOmitted == 0 && r.AppRollupsOmitted == 0:
+			b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit")
+		case r.AppRollupsOmitted == 0:
+			b.WriteString("\nThe full report is the structured content (JSON): every planner's figures, the pairs and the flagged rows that fit")
+		default:
+			fmt.Fprintf(b, "\nThe full report is the structured content (JSON): every planner's figures but %d app rollup%s (the planner references are too long for all to fit), the pairs and the flagged rows that fit", r.AppRollupsOmitted, plural(r.AppRollupsOmitted))
+		}
 		if !r.Modeled {
 			b.WriteString("; name journeys (journeys) for their rows")
 		}
@@ -188,6 +195,7 @@ func markdownPairs(b *bytes.Buffer, r *ComparisonReport, budget int) int {
 	if r.PairsOmitted > 0 {
 		fmt.Fprintf(b, "\n%d pair%s left out of this answer: the planner IDs are too long for all to fit.\n", r.PairsOmitted, plural(r.PairsOmitted))
 	}
+
 	return b.Len() - start
 }
 

@@ -26,6 +26,7 @@ type ComparisonReport struct {
 	RowsOmitted          int                `json:"rowsOmitted,omitempty" jsonschema:"journey rows left out; every figure is from every row"`
 	FlaggedRowsOmitted   int                `json:"flaggedRowsOmitted,omitempty" jsonschema:"flagged pair rows among them"`
 	PairsOmitted         int                `json:"pairsOmitted,omitempty" jsonschema:"pairs left out: only when planner IDs are too long for every pair to fit"`
+	AppRollupsOmitted    int                `json:"appRollupsOmitted,omitempty" jsonschema:"planners' app rollups left out: only when long planner references over many apps leave them no room"`
 	// Pages is how many pages the rows selected take (RowSelection.Page);
 	// not on the wire, where rows are selected only by naming journeys.
 	Pages int `json:"-"`

@@ -387,6 +387,14 @@ func pairIndex(kept []bool, q int) int {
 // the rest in rows.pairsOmitted; the kept pairs stay in report order. It
 // reports, by the full report's pair index, which are kept, and the size
 // of the JSON of what is left of r (the aggregates).
+//
+// Without pairs, what is left is per planner: its reference, figures,
+// pass^k and one rollup per app. Only the rollups grow with the input (with
+// the apps, up to MaxObservedApps), so when the rest leaves them no room
+// they are left out, from the last planner back, and counted in
+// appRollupsOmitted; each is the sum of the planner's journey rows of one
+// app, which pages and named journeys still give. What remains is bounded
+// by the input's bounds (TestComparisonAggregatesWorst).
 func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) ([]bool, int) {
 	kept := make([]bool, len(r.Pairs))
 	for q := range kept {
@@ -399,6 +407,13 @@ func (r *ComparisonReport) fitPairs(pairRows [][]PairJourneyRow) ([]bool, int) {
 	pairs := r.Pairs
 	r.Pairs = []PairedComparison{}
 	used := jsonSize(r)
+	for p := len(r.Planners) - 1; p >= 0 && used > limit; p-- {
+		if n := len(r.Planners[p].Apps); n > 0 {
+			r.Planners[p].Apps = []AppRollup{}
+			r.AppRollupsOmitted += n
+			used = jsonSize(r)
+		}
+	}
 	order := make([]int, len(pairs))
 	for i := range order {
 		order[i] = i
