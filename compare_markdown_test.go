@@ -497,6 +497,10 @@ func TestNoSharedJourneySummary(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("holds (pair line, no-flag line, HTML line) (-want +got):\n%s\nMarkdown:\n%s", diff, md)
 			}
+			// The HTML gives no verdict where nothing was compared.
+			if says, shared := strings.Contains(h1.String(), "indistinguishable"), r.Pairs[0].SharedJourneys > 0; says && !shared {
+				t.Errorf("the HTML calls a pair that shares nothing indistinguishable")
+			}
 			// The forest plots draw a pair's diamond only over an estimate.
 			if drawn, shared := strings.Contains(h1.String(), `<polygon class="dia"`), r.Pairs[0].SharedJourneys > 0; drawn != shared {
 				t.Errorf("a diamond drawn: %v, with %d shared journeys", drawn, r.Pairs[0].SharedJourneys)

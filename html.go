@@ -399,11 +399,14 @@ func htmlPage(r *ComparisonReport) htmlView {
 	}
 	for _, pc := range r.Pairs {
 		diff, ci := htmlPoints(pc.MeanDifference), htmlPointsInterval(pc.Difference95.Lower, pc.Difference95.Upper)
+		verdict := string(pc.Verdict)
 		if pc.SharedJourneys == 0 {
-			diff, ci = "—", "no shared journey"
+			// Nothing was compared, so nothing is indistinguishable (the
+			// Markdown says the same).
+			diff, ci, verdict = "—", "no shared journey", "no verdict"
 		}
 		v.Pairs = append(v.Pairs, htmlPair{
-			A: pc.PlannerA, B: pc.PlannerB, Verdict: string(pc.Verdict), Mark: htmlVerdictMark(pc.Verdict), Class: htmlVerdictClass(pc.Verdict),
+			A: pc.PlannerA, B: pc.PlannerB, Verdict: verdict, Mark: htmlVerdictMark(pc.Verdict), Class: htmlVerdictClass(pc.Verdict),
 			Diff: diff, CI: ci,
 			P: htmlP(pc.P), HolmP: htmlP(pc.HolmP), Reason: pc.Reason,
 			Shared: pc.SharedJourneys, OnlyA: pc.JourneysOnlyA, OnlyB: pc.JourneysOnlyB,
@@ -498,7 +501,7 @@ func htmlPairLine(p PairedComparison) htmlLine {
 	}
 	if p.SharedJourneys == 0 {
 		// A difference of 0.0 pp over nothing would read as a measured tie.
-		return htmlLine{Lead: p.PlannerA + " and " + p.PlannerB + ": " + string(p.Verdict) + ".", Text: "No estimate: the two share no journey with an evaluable run."}
+		return htmlLine{Lead: p.PlannerA + " and " + p.PlannerB + ": no verdict.", Text: "No estimate: the two share no journey with an evaluable run."}
 	}
 	return htmlLine{Lead: p.PlannerA + " and " + p.PlannerB + ": " + string(p.Verdict) + ".", Text: "Difference " + htmlPoints(p.MeanDifference) + ", 95% interval " + htmlPointsInterval(p.Difference95.Lower, p.Difference95.Upper) + ". " + htmlSentence(p.Reason)}
 }
@@ -569,7 +572,7 @@ func (f *htmlForest) x(d float64) float64 {
 // estimate and draws no mark.
 func (f *htmlForest) addPair(label, class string, p PairedComparison) {
 	if p.SharedJourneys == 0 {
-		f.add(label, "no estimate", string(p.Verdict), class, 0, 0, 0, true)
+		f.add(label, "no estimate", "no verdict", class, 0, 0, 0, true)
 		f.Rows[len(f.Rows)-1].NoMark = true
 		return
 	}
