@@ -44,6 +44,9 @@ type scriptedPeer struct {
 	// instead of the client. Both run with mu held.
 	withhold func(id jsonrpc.ID, cursor string) bool
 	held     []jsonrpc.Message
+	// resources makes the peer announce resources (none), and
+	// failResources answer resources/list with an error.
+	resources, failResources bool
 	// taken is closed at the first Read after the message marked by
 	// inject was read: by then go-sdk has handled it.
 	mark  jsonrpc.Message
@@ -125,7 +128,11 @@ func (p *scriptedPeer) Write(_ context.Context, msg jsonrpc.Message) error {
 	_ = json.Unmarshal(req.Params, &params)
 	switch req.Method {
 	case "initialize":
-		answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"` + uiIdentity.Name + `","version":"` + uiIdentity.Version + `"}}`)
+		caps := `{"tools":{}}`
+		if p.resources {
+			caps = `{"tools":{},"resources":{}}`
+		}
+		answer(`{"protocolVersion":"2025-11-25","capabilities":` + caps + `,"serverInfo":{"name":"` + uiIdentity.Name + `","version":"` + uiIdentity.Version + `"}}`)
 	case "tools/list":
 		if p.before != nil {
 			p.send(p.before(req.ID, params.Cursor)...)
@@ -139,6 +146,14 @@ func (p *scriptedPeer) Write(_ context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 		answer(string(page))
+	case "resources/list", "resources/templates/list":
+		if p.failResources && req.Method == "resources/list" {
+			p.send(&jsonrpc.Response{ID: req.ID, Error: errors.New("resources are unavailable")})
+		} else if req.Method == "resources/list" {
+			answer(`{"resources":[]}`)
+		} else {
+			answer(`{"resourceTemplates":[]}`)
+		}
 	case "tools/call":
 		p.calls = append(p.calls, string(req.Params))
 		answer(`{"content":[]}`)
@@ -324,4 +339,33 @@ func TestUnexpectedAnswersSpoilTheTap(t *testing.T) {
 			t.Errorf("the server received %d calls, want 1", n)
 		}
 	})
+}
+
+// TestFailedListOfAnyKindFailsClosed: a server whose resources/list starts
+// failing (its templates list does not), with its tools unchanged, is not
+// verified: the dispatch is catalog_stale and nothing is sent. An empty
+// resources list changes no digest, so only the failure can refuse it.
+func TestFailedListOfAnyKindFailsClosed(t *testing.T) {
+	g := choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: scriptedPin(t)}},
+		[]binding.Call{click("button:Sign in")}, []binding.Call{click("button:Next")})
+	peer := newScriptedPeer(scriptedHonest)
+	peer.resources = true
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv, err := d.Connect(context.Background(), peer, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := d.Dispatch(context.Background(), g[0], click("button:Sign in")); err != nil {
+		t.Fatal(err)
+	}
+	peer.mu.Lock()
+	peer.failResources = true
+	peer.mu.Unlock()
+	if _, err := d.Dispatch(context.Background(), g[1], click("button:Next")); codeOf(err) != binding.CodeCatalogStale {
+		t.Errorf("resources/list failing: error %v, want %s", err, binding.CodeCatalogStale)
+	}
+	if n := peer.received(); n != 1 {
+		t.Errorf("the server received %d calls, want the first only", n)
+	}
 }
