@@ -18,7 +18,8 @@
 // # Damage fails closed
 //
 // Every record carries a checksum (SHA-256, or HMAC-SHA256 with
-// [Options.Key]) over its run ID, plan and position, checked on every read;
+// [Options.Key]) over the store's ID, its run ID, plan and position, checked
+// on every read;
 // a manifest, itself checksummed, holds how many runs the store has, the sum
 // of their positions and the XOR of the records' checksums, so a record
 // dropped, added or rolled back alone is found when [Open] reads every record.
@@ -31,7 +32,9 @@
 // of a truncated file); every bbolt call runs with its panics and memory
 // faults recovered into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
 // was found and what to do. What a local file cannot prove (an older intact
-// copy of the whole file put back, or the file deleted) is in docs/binding.md.
+// copy of the whole file put back, another store's file put in its place, or
+// the file deleted) is in docs/binding.md; [Options.MinSteps] and
+// [Options.StoreID] close the first two from outside the file.
 //
 // # Durability
 //
