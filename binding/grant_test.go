@@ -159,6 +159,11 @@ func TestLifetime(t *testing.T) {
 	if _, err := brokerAt(t, issuedAt).Authorize(g, live(t, g)); err != nil {
 		t.Errorf("a grant of exactly the default lifetime: %v", err)
 	}
+	p.ExpiresAt = p.IssuedAt.Add(binding.DefaultMaxLifetime + time.Millisecond)
+	g = issue(t, p, nil)[0]
+	if _, err := brokerAt(t, issuedAt).Authorize(g, live(t, g)); codeOf(err) != binding.CodeLifetimeExceeded {
+		t.Errorf("a grant 1 ms longer than the default lifetime: error %v, want %s", err, binding.CodeLifetimeExceeded)
+	}
 	p.ExpiresAt = p.IssuedAt.Add(time.Hour)
 	g = issue(t, p, nil)[0]
 	if _, err := brokerAt(t, issuedAt).Authorize(g, live(t, g)); codeOf(err) != binding.CodeLifetimeExceeded {

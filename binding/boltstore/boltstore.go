@@ -18,7 +18,8 @@
 // # Damage fails closed
 //
 // Every record carries a checksum (SHA-256, or HMAC-SHA256 with
-// [Options.Key]) over its run ID, plan and position, checked on every read;
+// [Options.Key]) over the store's ID, its run ID, plan and position, checked
+// on every read;
 // a manifest, itself checksummed, holds how many runs the store has, the sum
 // of their positions and the XOR of the records' checksums, so a record
 // dropped, added or rolled back alone is found when [Open] reads every record.
@@ -31,7 +32,9 @@
 // of a truncated file); every bbolt call runs with its panics and memory
 // faults recovered into a refusal. A damaged store is [binding.CodeStateUnavailable], with what
 // was found and what to do. What a local file cannot prove (an older intact
-// copy of the whole file put back, or the file deleted) is in docs/binding.md.
+// copy of the whole file put back, another store's file put in its place, or
+// the file deleted) is in docs/binding.md; [Options.MinSteps] and
+// [Options.StoreID] close the first two from outside the file.
 //
 // # Durability
 //
@@ -56,6 +59,7 @@ package boltstore
 import (
 	"bytes"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -96,6 +100,13 @@ type Options struct {
 	// detects an older intact copy of the file put back in place, which the
 	// file alone cannot.
 	MinSteps uint64
+	// StoreID, when set, is the ID the store must have (see [Store.ID]):
+	// Open refuses a store with another. Every store gets its own ID at
+	// Create, so a runtime that keeps it outside the file, and passes it
+	// here, detects another store's intact file put in place of this one,
+	// which MinSteps alone does not when the other store recorded more
+	// steps.
+	StoreID string
 }
 
 // DefaultLockTimeout is how long Open waits for the file's lock by default.
@@ -107,8 +118,8 @@ const MinKeyBytes = 32
 // The store's two buckets: one key per run in records (the run ID, and its
 // position as a record), and the manifest in meta.
 var (
-	recordsBucket = []byte("automium/step-positions-v2")
-	metaBucket    = []byte("automium/step-store-v2")
+	recordsBucket = []byte("automium/step-positions-v3")
+	metaBucket    = []byte("automium/step-store-v3")
 	manifestKey   = []byte("manifest")
 )
 
@@ -118,8 +129,10 @@ const MaxRunIDBytes = 1024
 // Store is a [binding.StepStore] in a bbolt file. It is safe for concurrent use.
 type Store struct {
 	db   *bolt.DB
+	file *os.File // the handle bbolt opened, closed directly if bbolt panicked
 	path string
 	key  []byte
+	id   string // the store's ID, from its manifest
 
 	mu     sync.Mutex
 	broken error // set when bbolt panicked or faulted; every later call refuses
@@ -132,7 +145,7 @@ var _ binding.StepStore = (*Store)(nil)
 // relies on (fsync at every commit, the freelist synced), stated rather than
 // assumed. With file set (Open, an existing store), the handle bbolt opens is
 // checked (checkFile) before bbolt reads it, and kept in *file.
-func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
+func boltOptions(timeout time.Duration, file **os.File, check bool) *bolt.Options {
 	return &bolt.Options{
 		Timeout:        timeout,
 		NoSync:         false,
@@ -145,6 +158,10 @@ func boltOptions(timeout time.Duration, file **os.File) *bolt.Options {
 			f, err := os.OpenFile(name, flag|openNonBlock, mode)
 			if err != nil || file == nil {
 				return f, err
+			}
+			if !check {
+				*file = f
+				return f, nil
 			}
 			// The check reads the very file bbolt maps, not the path again:
 			// a file put at the path after Open's Stat is checked too.
@@ -166,6 +183,9 @@ type checkError struct{ error }
 func settings(opts *Options) (time.Duration, []byte, uint64, error) {
 	if opts == nil {
 		return DefaultLockTimeout, nil, 0, nil
+	}
+	if opts.StoreID != "" && !isStoreID(opts.StoreID) {
+		return 0, nil, 0, invalid("the expected store ID %q is not one Store.ID returns (%d lowercase hex digits)", opts.StoreID, 2*storeIDBytes)
 	}
 	timeout := opts.LockTimeout
 	switch {
@@ -197,12 +217,15 @@ func Create(path string, opts *Options) (*Store, error) {
 		return nil, unavailable("boltstore: cannot create a step store at %q: %s", path, err)
 	}
 	f.Close()
-	db, err := bolt.Open(path, 0o600, boltOptions(timeout, nil))
+	var file *os.File
+	db, err := bolt.Open(path, 0o600, boltOptions(timeout, &file, false))
 	if err != nil {
 		os.Remove(path)
 		return nil, openError(path, err)
 	}
-	s := &Store{db: db, path: path, key: key}
+	id := make([]byte, storeIDBytes)
+	rand.Read(id)
+	s := &Store{db: db, file: file, path: path, key: key, id: hex.EncodeToString(id)}
 	if err := db.Update(func(tx *bolt.Tx) error {
 		if _, err := tx.CreateBucket(recordsBucket); err != nil {
 			return err
@@ -211,7 +234,7 @@ func Create(path string, opts *Options) (*Store, error) {
 		if err != nil {
 			return err
 		}
-		return m.Put(manifestKey, s.encodeManifest(manifest{Tx: uint64(tx.ID())}))
+		return m.Put(manifestKey, s.encodeManifest(manifest{Tx: uint64(tx.ID()), Store: s.id}))
 	}); err != nil {
 		db.Close()
 		os.Remove(path)
@@ -236,7 +259,7 @@ func Open(path string, opts *Options) (*Store, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, unavailable("boltstore: no step store at %q; if one was there, it was deleted or moved, and the runs it held must not go on from step 0 (see docs/binding.md); make a new store with Create only for new runs", path)
 	case err != nil:
-		return nil, unavailable("boltstore: cannot read the step store at %q: %s", path, err)
+		return nil, unavailable("boltstore: cannot read the step store at %q: %s; check that the path names the store file and that this process may read and write it", path, err)
 	case !info.Mode().IsRegular():
 		return nil, unavailable("boltstore: %q is not a regular file but a %s, so it is not a step store; give the path of the store file itself", path, kind(info.Mode()))
 	}
@@ -247,13 +270,16 @@ func Open(path string, opts *Options) (*Store, error) {
 	var db *bolt.DB
 	if err := guard(func() error {
 		var err error
-		db, err = bolt.Open(path, 0o600, boltOptions(timeout, &file))
+		db, err = bolt.Open(path, 0o600, boltOptions(timeout, &file, true))
 		return err
 	}); err != nil {
 		var perr panicError
 		if errors.As(err, &perr) {
 			// bbolt panicked inside Open: its handle is lost, so close the
-			// file it opened, which releases the lock.
+			// file it opened. That releases the lock only if bbolt had not
+			// mapped the file yet: a mapping holds the file, and its lock,
+			// until the process ends. checkFile checks what bbolt reads
+			// so that bbolt does not panic here (TestNoLockLeftBehind).
 			if file != nil {
 				file.Close()
 			}
@@ -265,11 +291,16 @@ func Open(path string, opts *Options) (*Store, error) {
 		}
 		return nil, openError(path, err)
 	}
-	s := &Store{db: db, path: path, key: key}
+	s := &Store{db: db, file: file, path: path, key: key}
 	steps, err := s.verify()
 	if err != nil {
 		db.Close()
 		return nil, err
+	}
+	if want := opts.expectedID(); want != "" && s.id != want {
+		db.Close()
+		return nil, unavailable("boltstore: the file at %q is step store %s, not the expected %s (Options.StoreID): another store's file was put in its place, and the runs of this one must not go on from it: find this store's own file, or end its runs and issue their plans again under new run IDs",
+			path, s.id, want)
 	}
 	if steps < minSteps {
 		db.Close()
@@ -278,6 +309,28 @@ func Open(path string, opts *Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+// storeIDBytes is the length of a store's ID, in bytes.
+const storeIDBytes = 16
+
+func isStoreID(id string) bool {
+	b, err := hex.DecodeString(id)
+	return err == nil && len(b) == storeIDBytes && hex.EncodeToString(b) == id
+}
+
+func (o *Options) expectedID() string {
+	if o == nil {
+		return ""
+	}
+	return o.StoreID
+}
+
+// ID returns the store's ID: 32 lowercase hex digits, drawn at random when
+// the store was created, and kept in its manifest under its checksum. A
+// runtime that keeps it outside the file (with [Store.Steps]) and passes it
+// as [Options.StoreID] to the next Open detects another store's file put in
+// place of this one.
+func (s *Store) ID() string { return s.id }
 
 // openError is the refusal of a bbolt Open that returned an error. Only a
 // lock timeout says another process may hold the file.
@@ -292,7 +345,22 @@ func openError(path string, err error) error {
 }
 
 // Close closes the file; the store cannot be used afterwards.
-func (s *Store) Close() error { return s.db.Close() }
+//
+// A store bbolt panicked in (see run) is not closed through bbolt: the
+// panicked transaction may still hold bbolt's locks, and bbolt's Close
+// would wait for them forever. Its file handle is closed instead. bbolt's
+// mapping of the file stays until the process ends, and with it the
+// file's lock: another Open of the file, in this process or another,
+// waits out its LockTimeout and is refused until this process exits.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	broken := s.broken
+	s.mu.Unlock()
+	if broken != nil && s.file != nil {
+		return s.file.Close()
+	}
+	return s.db.Close()
+}
 
 // Steps returns how many steps the store has recorded, all runs together:
 // the sum of every run's position, which only grows. A runtime that keeps it
@@ -323,6 +391,7 @@ type record struct {
 // other) is found by its older transaction.
 type manifest struct {
 	Tx      uint64 `json:"tx"`
+	Store   string `json:"store"`
 	Runs    uint64 `json:"runs"`
 	Steps   uint64 `json:"steps"`
 	Records string `json:"records"`
@@ -357,11 +426,11 @@ func (s *Store) label(sum []byte) string {
 }
 
 func (s *Store) recordSum(runID []byte, next int, planID string) []byte {
-	return s.sum("automium/step-store-v2 record", runID, []byte(strconv.Itoa(next)), []byte(planID))
+	return s.sum("automium/step-store-v3 record", []byte(s.id), runID, []byte(strconv.Itoa(next)), []byte(planID))
 }
 
 func (s *Store) manifestSum(m manifest) []byte {
-	return s.sum("automium/step-store-v2 manifest", []byte(strconv.FormatUint(m.Tx, 10)), []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
+	return s.sum("automium/step-store-v3 manifest", []byte(m.Store), []byte(strconv.FormatUint(m.Tx, 10)), []byte(strconv.FormatUint(m.Runs, 10)), []byte(strconv.FormatUint(m.Steps, 10)), []byte(m.Records))
 }
 
 func (s *Store) encodeRecord(runID []byte, p binding.Position) []byte {
@@ -397,7 +466,7 @@ func (s *Store) decodeRecord(runID, v []byte) (binding.Position, []byte, error) 
 	}
 	want := s.recordSum(runID, r.Next, r.PlanID)
 	if r.Sum != s.label(want) {
-		return binding.Position{}, nil, fmt.Errorf("the checksum of run %s's position does not match its run ID, plan and step (a damaged record, or a store written with another key)", quoteKey(runID))
+		return binding.Position{}, nil, fmt.Errorf("the checksum of run %s's position does not match its run ID, plan and step (a damaged record, a record of another store, or a store written with another key)", quoteKey(runID))
 	}
 	return binding.Position{PlanID: r.PlanID, Next: r.Next}, want, nil
 }
@@ -409,11 +478,14 @@ func (s *Store) readManifest(tx *bolt.Tx) (manifest, error) {
 	}
 	var m manifest
 	v := b.Get(manifestKey)
-	if v == nil || !strict(v, &m) || len(m.Records) != 2*sha256.Size {
+	if v == nil || !strict(v, &m) || len(m.Records) != 2*sha256.Size || !isStoreID(m.Store) {
 		return manifest{}, errors.New("the store's manifest is missing or malformed")
 	}
 	if _, err := hex.DecodeString(m.Records); err != nil || m.Sum != s.label(s.manifestSum(m)) {
 		return manifest{}, errors.New("the checksum of the store's manifest does not match it (a damaged manifest, or a store written with another key)")
+	}
+	if s.id != "" && m.Store != s.id {
+		return manifest{}, fmt.Errorf("the store's manifest is store %s's, but this store is %s: another store's manifest was put in the file", m.Store, s.id)
 	}
 	// A read sees the last commit's transaction; a write is the next one.
 	current := uint64(tx.ID())
@@ -434,6 +506,8 @@ func (s *Store) verify() (uint64, error) {
 		if m, err = s.readManifest(tx); err != nil {
 			return err
 		}
+		// Open's first read: the ID every record's checksum covers.
+		s.id = m.Store
 		if err := tx.ForEach(func(name []byte, _ *bolt.Bucket) error {
 			if !bytes.Equal(name, recordsBucket) && !bytes.Equal(name, metaBucket) {
 				return fmt.Errorf("the file holds a bucket %s that a step store does not write", quoteKey(name))
@@ -678,6 +752,12 @@ func checkFile(f *os.File) error {
 	if err != nil {
 		return fmt.Errorf("meta page 1 is damaged: %w", err)
 	}
+	// bbolt writes the meta page of transaction T to page T mod 2, so the
+	// two hold two consecutive transactions, each on its own page. Another
+	// pair is a meta page put back, or one taken from another file.
+	if m0.txid%2 != 0 || m1.txid%2 != 1 || max(m0.txid, m1.txid)-min(m0.txid, m1.txid) != 1 {
+		return fmt.Errorf("the meta pages name transactions %d and %d, not two consecutive ones each on its own page (a meta page of an older state put back, or one of another file)", m0.txid, m1.txid)
+	}
 	if m1.pageSize != m0.pageSize {
 		return fmt.Errorf("the meta pages disagree on the page size (%d and %d)", m0.pageSize, m1.pageSize)
 	}
@@ -743,7 +823,11 @@ func (w *walker) page(id uint64, flag uint16) ([]byte, error) {
 	}
 	e := binary.NativeEndian
 	overflow := uint64(e.Uint32(head[12:]))
-	if e.Uint64(head) != id || e.Uint16(head[8:])&flag == 0 || id+overflow >= w.pages {
+	// The kind exactly, as bbolt checks it: a freelist page whose flags
+	// hold another bit besides makes bbolt panic inside Open, after it
+	// mapped the file, and the mapping then keeps the file's lock.
+	k := e.Uint16(head[8:])
+	if e.Uint64(head) != id || (k != flag && (flag == freelistPageFlag || (k != branchPageFlag && k != leafPageFlag))) || id+overflow >= w.pages {
 		return nil, fmt.Errorf("page %d is not the page its parent names (id %d, kind %#x, %d overflow pages)", id, e.Uint64(head), e.Uint16(head[8:]), overflow)
 	}
 	if (overflow+1)*uint64(w.ps) > maxPageBytes {

@@ -77,12 +77,19 @@ func TestRefusesBadInput(t *testing.T) {
 			_, err := s.Advance(strings.Repeat("r", 2000), binding.Position{}, steptest.PlanA)
 			return err
 		},
+		"a run ID one byte too long": func() error {
+			_, err := s.Advance(strings.Repeat("r", boltstore.MaxRunIDBytes+1), binding.Position{}, steptest.PlanA)
+			return err
+		},
 		"plan not a digest":           func() error { _, err := s.Advance("run-1", binding.Position{}, "plan"); return err },
 		"position of an empty run ID": func() error { _, err := s.Position(""); return err },
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+	if ok, err := s.Advance(strings.Repeat("r", boltstore.MaxRunIDBytes), binding.Position{}, steptest.PlanA); !ok || err != nil {
+		t.Errorf("a run ID of exactly MaxRunIDBytes: %v, %v", ok, err)
 	}
 }
 

@@ -41,7 +41,7 @@ func Durability(s *Store) (noSync, noGrowSync, noFreelistSync bool) {
 // LockTimeout returns the lock timeout Open gives bbolt for opts.
 func LockTimeout(opts *Options) time.Duration {
 	timeout, _, _, _ := settings(opts)
-	return boltOptions(timeout, nil).Timeout
+	return boltOptions(timeout, nil, false).Timeout
 }
 
 // Drop deletes runID's record through s's own handle, leaving the manifest
@@ -74,3 +74,28 @@ func Stale(s *Store) error {
 
 // SetBeforeOpen sets the hook Open runs between its Stat and bbolt's open.
 func SetBeforeOpen(f func()) { beforeOpen = f }
+
+// CopyWithPageSize writes s's buckets into a new bbolt file at dst with
+// page size ps, its manifest stamped with the new file's transaction: the
+// same store, as a machine with another page size would have written it.
+func CopyWithPageSize(s *Store, dst string, ps int) error {
+	db, err := bolt.Open(dst, 0o600, &bolt.Options{PageSize: ps})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return s.db.View(func(src *bolt.Tx) error {
+		return db.Update(func(tx *bolt.Tx) error {
+			for _, name := range [][]byte{recordsBucket, metaBucket} {
+				b, err := tx.CreateBucket(name)
+				if err != nil {
+					return err
+				}
+				if err := src.Bucket(name).ForEach(func(k, v []byte) error { return b.Put(k, v) }); err != nil {
+					return err
+				}
+			}
+			return restamp(s, tx)
+		})
+	})
+}

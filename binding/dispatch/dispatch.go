@@ -46,7 +46,6 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
 	"github.com/automium/automium/internal/echo"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -222,7 +221,7 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { markChanged() },
 	})
 	if _, streamable := t.(*mcp.StreamableClientTransport); !streamable {
-		srv.tap = &tap{waiting: map[jsonrpc.ID]chan *jsonrpc.Response{}, closed: make(chan struct{})}
+		srv.tap = newTap()
 		t = tapTransport{t, srv.tap}
 	}
 	cs, err := client.Connect(ctx, t, opts)

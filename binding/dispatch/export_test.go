@@ -1,6 +1,10 @@
 package dispatch
 
-import "context"
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
 
 // MarkChanged records a list_changed notification as the client handlers do, so
 // tests need not wait for the SDK's debounced notification.
@@ -34,3 +38,7 @@ func Replayed(s *Server) uint64 {
 	defer s.mu.Unlock()
 	return s.replayed
 }
+
+// SetWriteHook sets the hook the tap runs as go-sdk hands it a message,
+// before the tap looks at it.
+func SetWriteHook(f func(msg jsonrpc.Message)) { writeHook = f }

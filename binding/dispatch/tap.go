@@ -22,14 +22,67 @@ import (
 // The tap is not used for a *mcp.StreamableClientTransport: go-sdk tells its
 // connection about the session through an unexported method that a wrapper
 // cannot forward. Those servers are read in full before every call.
+//
+// The tap refuses every answer it did not expect while it records or
+// replays. go-sdk registers a call before it hands the request to the tap,
+// so a server that guesses go-sdk's next request ID can answer it in the
+// moment between the two: go-sdk would decode that answer, and the tap
+// would record the server's second answer to the same ID, which go-sdk
+// drops. A recording that saw such an answer is not kept (the next read is
+// a full one), and a replay that saw one fails as a changed catalog (the
+// read goes on in full). So what the tap keeps is always what go-sdk
+// decoded.
 type tap struct {
 	mu      sync.Mutex
 	conn    mcp.Connection
 	rec     *recording // the full read being recorded, if any
 	waiting map[jsonrpc.ID]chan *jsonrpc.Response
-	sent    uint64
-	closed  chan struct{} // closed once the connection's Read failed
-	once    sync.Once
+	// expected holds the ID of every call written through the tap whose
+	// answer has not arrived: go-sdk's (false) and the tap's own (true).
+	// A call abandoned by its caller stays until its late answer comes,
+	// so that the answer is not taken for an unexpected one. At most
+	// maxExpected; past it, the oldest are forgotten (their late answers
+	// then only cost a full read).
+	expected  map[jsonrpc.ID]bool
+	replaying *replayState // the replay in progress, if any
+	sent      uint64
+	closed    chan struct{} // closed once the connection's Read failed
+	once      sync.Once
+}
+
+// maxExpected bounds the calls the tap waits on, so that a server that
+// never answers cannot grow the table.
+const maxExpected = 4096
+
+// replayState marks a replay that received an answer it did not expect.
+type replayState struct{ unexpected bool }
+
+// writeHook, when set (by a test), runs as go-sdk hands the tap a message,
+// before the tap looks at it: where go-sdk has already registered a call
+// and the tap has not.
+var writeHook func(msg jsonrpc.Message)
+
+func newTap() *tap {
+	return &tap{waiting: map[jsonrpc.ID]chan *jsonrpc.Response{}, expected: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
+}
+
+// expect records that an answer to id is due; t.mu is held.
+func (t *tap) expect(id jsonrpc.ID, own bool) {
+	if len(t.expected) >= maxExpected {
+		clear(t.expected)
+	}
+	t.expected[id] = own
+}
+
+// unexpectedAnswer spoils the recording or replay in progress; t.mu is
+// held.
+func (t *tap) unexpectedAnswer() {
+	if t.rec != nil {
+		t.rec.bad = true
+	}
+	if t.replaying != nil {
+		t.replaying.unexpected = true
+	}
 }
 
 // listMethods are the methods whose answers make up a catalog.
@@ -94,9 +147,13 @@ func (c tapConn) SessionID() string { return c.inner.SessionID() }
 func (c tapConn) Close() error      { return c.inner.Close() }
 
 func (c tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && listMethods[req.Method] {
+	if writeHook != nil {
+		writeHook(msg)
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
 		c.t.mu.Lock()
-		if r := c.t.rec; r != nil {
+		c.t.expect(req.ID, false)
+		if r := c.t.rec; r != nil && listMethods[req.Method] {
 			r.asked[req.ID] = len(r.pages)
 			r.order[req.Method] = append(r.order[req.Method], len(r.pages))
 			r.pages = append(r.pages, recorded{method: req.Method, params: bytes.Clone(req.Params)})
@@ -107,7 +164,9 @@ func (c tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // Read hands go-sdk every message but the answers to the tap's own replayed
-// requests, which go to the replay waiting for them.
+// requests, which go to the replay waiting for them (or are dropped, if
+// that replay gave up on them). An answer to no call the tap saw written
+// spoils the recording or replay in progress (see tap).
 func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	for {
 		msg, err := c.inner.Read(ctx)
@@ -120,10 +179,20 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return msg, nil
 		}
 		c.t.mu.Lock()
-		if ch, mine := c.t.waiting[resp.ID]; mine {
+		own, expected := c.t.expected[resp.ID]
+		delete(c.t.expected, resp.ID)
+		if !expected {
+			c.t.unexpectedAnswer()
+			c.t.mu.Unlock()
+			return msg, nil // go-sdk drops an answer to no pending call
+		}
+		if own {
+			ch, waiting := c.t.waiting[resp.ID]
 			delete(c.t.waiting, resp.ID)
 			c.t.mu.Unlock()
-			ch <- resp // buffered: never blocks
+			if waiting {
+				ch <- resp // buffered: never blocks
+			}
 			continue
 		}
 		if r := c.t.rec; r != nil {
@@ -185,6 +254,15 @@ var errReplayDiffers = errors.New("dispatch: a list answer differs from the veri
 // last, and returns nil only if every answer is byte for byte the recorded
 // one; errReplayDiffers if one differs; a read error otherwise.
 func (t *tap) replay(ctx context.Context, r *recording) error {
+	st := &replayState{}
+	t.mu.Lock()
+	t.replaying = st
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.replaying = nil
+		t.mu.Unlock()
+	}()
 	var wg sync.WaitGroup
 	var errs [4]error
 	for i, m := range []string{"resources/list", "resources/templates/list", "prompts/list"} {
@@ -205,6 +283,11 @@ func (t *tap) replay(ctx context.Context, r *recording) error {
 		if err != nil {
 			return err
 		}
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if st.unexpected {
+		return errReplayDiffers
 	}
 	return nil
 }
@@ -241,6 +324,7 @@ func (t *tap) roundTrip(ctx context.Context, method string, params []byte) (*jso
 	}
 	ch := make(chan *jsonrpc.Response, 1)
 	t.waiting[id] = ch
+	t.expect(id, true)
 	conn := t.conn
 	t.mu.Unlock()
 	defer func() {

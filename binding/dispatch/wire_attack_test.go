@@ -71,9 +71,10 @@ func isReplay(id jsonrpc.ID) bool {
 // before the real one; answers to requests never sent, under the replay's
 // ID scheme and go-sdk's; a log notification before every answer. None may
 // hang, crash, or end the session, and none may make a drifted answer count:
-// the first answer to an ID is the one the tap and go-sdk both read, and an
-// unchanged catalog still dispatches (its digest is the pinned one). The
-// answers to the grant's checked calls stay exactly the server's.
+// an answer the tap did not expect (a second one, or one to no request)
+// leaves no recording, so every read is a full one, and an unchanged catalog
+// still dispatches (its digest is the pinned one). The answers to the
+// grant's checked calls stay exactly the server's.
 func TestHostileWireAroundTheReplay(t *testing.T) {
 	drifted := json.RawMessage(`{"tools":[{"name":"click","inputSchema":{"type":"object"}}]}`)
 	forged := func(id jsonrpc.ID) *jsonrpc.Response { return &jsonrpc.Response{ID: id, Result: drifted} }
@@ -92,7 +93,7 @@ func TestHostileWireAroundTheReplay(t *testing.T) {
 	}{
 		{"every answer twice, the second drifted", func(r *jsonrpc.Response) []jsonrpc.Message {
 			return []jsonrpc.Message{r, forged(r.ID)}
-		}, 2},
+		}, 0},
 		{"a drifted answer before each replayed one", func(r *jsonrpc.Response) []jsonrpc.Message {
 			if isReplay(r.ID) && strings.Contains(string(r.Result), `"tools"`) {
 				return []jsonrpc.Message{forged(r.ID), r}
@@ -101,7 +102,7 @@ func TestHostileWireAroundTheReplay(t *testing.T) {
 		}, 0},
 		{"answers to requests never sent", func(r *jsonrpc.Response) []jsonrpc.Message {
 			return []jsonrpc.Message{forged(never("automium-verify-1000000")), forged(never(float64(1000000))), r}
-		}, 2},
+		}, 0},
 		{"a notification before every answer", func(r *jsonrpc.Response) []jsonrpc.Message {
 			return []jsonrpc.Message{logged, r}
 		}, 2},
