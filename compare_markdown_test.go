@@ -511,3 +511,73 @@ func TestNoSharedJourneySummary(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownSaysWhatWasLeftOut renders summaries that leave out pairs, app
+// rollups or rows and holds the closing sentence to them: it never says
+// "every" of what the JSON left out, and a summary whose pairs were all left
+// out says so. Before (December 4, attack2), the summary of 16 planners
+// with '<' references over 16 apps (costliestAggregatesInput, counts) kept
+// no pair (pairsOmitted 120) and its Markdown said neither: no line counted
+// the pairs, and it closed on "every planner's figures but 224 app rollups
+// (…), the pairs and the flagged rows that fit", under an empty flagged
+// journeys heading.
+func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
+	lessAll := func(in CompareObservedTrialsInput) CompareObservedTrialsInput {
+		in.Rows = RowSelection{}
+		return in
+	}
+	shortVendors := costliestAggregatesInput(1, 120, false)
+	for p := range shortVendors.Planners {
+		shortVendors.Planners[p].Vendor, shortVendors.Planners[p].Model = "v", "m"
+	}
+	cases := []struct {
+		name string
+		in   CompareObservedTrialsInput
+		// What the summary must leave out, at least.
+		pairsOut, rollupsOut bool
+	}{
+		{"every pair and some rollups left out", costliestAggregatesInput(limit.MaxObservedApps, 300, true), true, true},
+		{"some pairs left out", shortVendors, true, false},
+		{"rows left out only", lessAll(maximalInput(func(p int) string { return fmt.Sprintf("p%d", p) }, 8)), false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := CompareObservedTrials(context.Background(), c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (r.PairsOmitted > 0) != c.pairsOut || (r.AppRollupsOmitted > 0) != c.rollupsOut {
+				t.Fatalf("the input no longer leaves out what it should: pairsOmitted %d, appRollupsOmitted %d", r.PairsOmitted, r.AppRollupsOmitted)
+			}
+			md := markdownOf(t, &r)
+			if len(md) > limit.MaxMarkdownBytes {
+				t.Errorf("the summary is %d bytes, over %d", len(md), limit.MaxMarkdownBytes)
+			}
+			closing := md[strings.LastIndex(md, "\nThe full report"):]
+			var want, never []string
+			if r.PairsOmitted > 0 {
+				want = append(want, fmt.Sprintf("the figures of %d of %d pairs", len(r.Pairs), len(r.Pairs)+r.PairsOmitted), fmt.Sprintf("%d pair", r.PairsOmitted))
+				never = append(never, "every pair", "and pair's", "the pairs and")
+			}
+			if r.AppRollupsOmitted > 0 {
+				want = append(want, fmt.Sprintf("but %d app rollup", r.AppRollupsOmitted))
+			}
+			if r.RowsOmitted > 0 {
+				want = append(want, "the flagged rows that fit")
+			}
+			for _, w := range want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the summary does not say %q:\n%s", w, closing)
+				}
+			}
+			for _, n := range never {
+				if strings.Contains(closing, n) {
+					t.Errorf("the closing says %q:\n%s", n, closing)
+				}
+			}
+			if len(r.Pairs) == 0 && strings.Contains(md, "### Flagged journeys") {
+				t.Errorf("a flagged journeys heading over no listed journey:\n%s", md[strings.Index(md, "### Flagged"):])
+			}
+		})
+	}
+}
