@@ -52,7 +52,26 @@ func WriteMarkdown(w io.Writer, r *ComparisonReport) error {
 	return err
 }
 
-// renderMarkdown writes the summary of r into b.
+// WriteReportsMarkdown writes the Markdown summary of a comparison of
+// reports: what was read from them, in one sentence, then the comparison's
+// summary as [WriteMarkdown] writes it. The sentence counts against the
+// same bound: the whole is at most MaxMarkdownBytes. w gets one Write; its
+// error is returned.
+func WriteReportsMarkdown(w io.Writer, r *ReportsComparison) error {
+	var b bytes.Buffer
+	imp := &r.Import
+	fmt.Fprintf(&b, "Read %d tests: %d trials, %d skipped, %d flaky, %d retried, %d not evaluable.", imp.Tests, imp.TrialCount, imp.Skipped, imp.Flaky, imp.Retried, imp.NotEvaluable)
+	if n := len(imp.Triage) + imp.TriageOmitted; n > 0 {
+		fmt.Fprintf(&b, " %d failed or not-evaluable trials; the first %d are under import.triage in the structured content.", n, len(imp.Triage))
+	}
+	b.WriteString("\n\n")
+	renderMarkdown(&b, &r.Comparison) // its budget counts what b holds
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// renderMarkdown writes the summary of r into b, within MaxMarkdownBytes
+// of b's bytes, what b held before included.
 func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	markdownHeader(b, r)
 	markdownPlanners(b, r)

@@ -581,3 +581,49 @@ func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// TestReportsMarkdownBound holds the Markdown of a comparison of reports
+// (WriteReportsMarkdown: the import sentence, then the comparison's
+// summary) to MaxMarkdownBytes, with the import's counts at their largest
+// (64 reports of MaxPlaywrightReportBytes of 11-byte testcases) and
+// summaries of costliestAggregatesInput's trials under each hostile ID,
+// with short and '<' vendors. Before (December 4, attack2), mcpserver wrote
+// the sentence (up to about 215 bytes) before WriteMarkdown's 6,000, which
+// did not count it: 6,003 bytes for the '😀' IDs with '<' vendors here; a
+// real 16-planner JUnit report reached 5,908 bytes.
+func TestReportsMarkdownBound(t *testing.T) {
+	tests := limit.MaxReports * (limit.MaxPlaywrightReportBytes / len("<testcase/>"))
+	imp := ReportImport{Tests: tests, TrialCount: limit.MaxObservedTrials, Skipped: tests - limit.MaxObservedTrials, Flaky: limit.MaxObservedTrials,
+		Retried: limit.MaxObservedTrials, NotEvaluable: limit.MaxObservedTrials, Triage: make([]TrialTriage, limit.MaxTriage), TriageOmitted: limit.MaxObservedTrials - limit.MaxTriage}
+	longest := 0
+	for _, hostile := range hostileIDs {
+		for _, vendor := range []string{"v", strings.Repeat("<", limit.MaxIDLength)} {
+			in := costliestAggregatesInput(limit.MaxObservedApps, 200, false)
+			renamed := map[string]string{}
+			for p := range in.Planners {
+				id := fmt.Sprintf("%s%02d", hostile[:len(hostile)-2*len(hostile)/limit.MaxIDLength], p)
+				renamed[in.Planners[p].ID] = id
+				in.Planners[p] = PlannerRef{ID: id, Vendor: vendor, Model: vendor}
+			}
+			for i := range in.Trials {
+				in.Trials[i].PlannerID = renamed[in.Trials[i].PlannerID]
+			}
+			r, err := CompareObservedTrials(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteReportsMarkdown(&b, &ReportsComparison{Import: imp, Comparison: r}); err != nil {
+				t.Fatal(err)
+			}
+			if b.Len() > limit.MaxMarkdownBytes {
+				t.Errorf("IDs of %q, vendor of %d bytes: the summary is %d bytes, over %d", hostile[:4], len(vendor), b.Len(), limit.MaxMarkdownBytes)
+			}
+			if !strings.HasPrefix(b.String(), fmt.Sprintf("Read %d tests: ", tests)) || !strings.Contains(b.String(), markdownOf(t, &r)[:40]) {
+				t.Errorf("IDs of %q: the summary is not the import sentence and the comparison's:\n%.300s", hostile[:4], b.String())
+			}
+			longest = max(longest, b.Len())
+		}
+	}
+	t.Logf("the longest summary: %d bytes", longest)
+}
