@@ -52,7 +52,26 @@ func WriteMarkdown(w io.Writer, r *ComparisonReport) error {
 	return err
 }
 
-// renderMarkdown writes the summary of r into b.
+// WriteReportsMarkdown writes the Markdown summary of a comparison of
+// reports: what was read from them, in one sentence, then the comparison's
+// summary as [WriteMarkdown] writes it. The sentence counts against the
+// same bound: the whole is at most MaxMarkdownBytes. w gets one Write; its
+// error is returned.
+func WriteReportsMarkdown(w io.Writer, r *ReportsComparison) error {
+	var b bytes.Buffer
+	imp := &r.Import
+	fmt.Fprintf(&b, "Read %d tests: %d trials, %d skipped, %d flaky, %d retried, %d not evaluable.", imp.Tests, imp.TrialCount, imp.Skipped, imp.Flaky, imp.Retried, imp.NotEvaluable)
+	if n := len(imp.Triage) + imp.TriageOmitted; n > 0 {
+		fmt.Fprintf(&b, " %d failed or not-evaluable trials; the first %d are under import.triage in the structured content.", n, len(imp.Triage))
+	}
+	b.WriteString("\n\n")
+	renderMarkdown(&b, &r.Comparison) // its budget counts what b holds
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// renderMarkdown writes the summary of r into b, within MaxMarkdownBytes
+// of b's bytes, what b held before included.
 func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	markdownHeader(b, r)
 	markdownPlanners(b, r)
@@ -64,14 +83,22 @@ func renderMarkdown(b *bytes.Buffer, r *ComparisonReport) {
 	if r.RowsOmitted == 0 && r.PairsOmitted == 0 && r.AppRollupsOmitted == 0 {
 		b.WriteString("\nThe full report, with every planner's and pair's figures and journey rows, is the structured content (JSON).\n")
 	} else {
-		switch {
-		case r.PairsOmitted == 0 && r.AppRollupsOmitted == 0:
-			b.WriteString("\nThe full report is the structured content (JSON): every planner's and pair's figures and the flagged rows that fit")
-		case r.AppRollupsOmitted == 0:
-			b.WriteString("\nThe full report is the structured content (JSON): every planner's figures, the pairs and the flagged rows that fit")
-		default:
-			fmt.Fprintf(b, "\nThe full report is the structured content (JSON): every planner's figures but %d app rollup%s (the planner references are too long for all to fit), the pairs and the flagged rows that fit", r.AppRollupsOmitted, plural(r.AppRollupsOmitted))
+		// It names what the JSON holds, and never "every" of what it left out.
+		b.WriteString("\nThe full report is the structured content (JSON): ")
+		if r.PairsOmitted == 0 && r.AppRollupsOmitted == 0 {
+			b.WriteString("every planner's and pair's figures")
+		} else {
+			b.WriteString("every planner's figures")
+			if r.AppRollupsOmitted > 0 {
+				fmt.Fprintf(b, " but %d app rollup%s (the planner references are too long for all to fit)", r.AppRollupsOmitted, plural(r.AppRollupsOmitted))
+			}
+			if r.PairsOmitted > 0 {
+				fmt.Fprintf(b, ", the figures of %d of %d pairs", len(r.Pairs), len(r.Pairs)+r.PairsOmitted)
+			} else {
+				b.WriteString(", every pair's figures")
+			}
 		}
+		b.WriteString(" and the flagged rows that fit")
 		if !r.Modeled {
 			b.WriteString("; name journeys (journeys) for their rows")
 		}
@@ -152,10 +179,15 @@ func tokensCell(p *PlannerReport) string {
 // order, while they fit in budget bytes, and a line counting the rest. It
 // returns the bytes written.
 func markdownPairs(b *bytes.Buffer, r *ComparisonReport, budget int) int {
-	if len(r.Pairs) == 0 {
-		return 0
-	}
 	start := b.Len()
+	if len(r.Pairs) == 0 {
+		// Every pair may be left out (long planner references): say so, as
+		// when only some are.
+		if r.PairsOmitted > 0 {
+			fmt.Fprintf(b, "\nAll %d pair%s left out of this answer: the planner IDs are too long for any to fit.\n", r.PairsOmitted, plural(r.PairsOmitted))
+		}
+		return b.Len() - start
+	}
 	order := make([]int, len(r.Pairs))
 	for i := range order {
 		order[i] = i
@@ -329,7 +361,7 @@ func markdownFlagged(b *bytes.Buffer, r *ComparisonReport, budget int) {
 	start := b.Len()
 	const header = "\n### Flagged journeys (first-attempt passes, B against A; Fisher p uncorrected: a screen, not a verdict)\n\n"
 	const moreLine = 60 // the longest "more flagged" line
-	if budget >= len(header)+moreLine {
+	if len(rows) > 0 && budget >= len(header)+moreLine {
 		b.WriteString(header)
 	} else {
 		rows = rows[:0:0] // no room: the closing line counts them all

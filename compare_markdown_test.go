@@ -511,3 +511,119 @@ func TestNoSharedJourneySummary(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkdownSaysWhatWasLeftOut renders summaries that leave out pairs, app
+// rollups or rows and holds the closing sentence to them: it never says
+// "every" of what the JSON left out, and a summary whose pairs were all left
+// out says so. Before (December 4, attack2), the summary of 16 planners
+// with '<' references over 16 apps (costliestAggregatesInput, counts) kept
+// no pair (pairsOmitted 120) and its Markdown said neither: no line counted
+// the pairs, and it closed on "every planner's figures but 224 app rollups
+// (…), the pairs and the flagged rows that fit", under an empty flagged
+// journeys heading.
+func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
+	lessAll := func(in CompareObservedTrialsInput) CompareObservedTrialsInput {
+		in.Rows = RowSelection{}
+		return in
+	}
+	shortVendors := costliestAggregatesInput(1, 120, false)
+	for p := range shortVendors.Planners {
+		shortVendors.Planners[p].Vendor, shortVendors.Planners[p].Model = "v", "m"
+	}
+	cases := []struct {
+		name string
+		in   CompareObservedTrialsInput
+		// What the summary must leave out, at least.
+		pairsOut, rollupsOut bool
+	}{
+		{"every pair and some rollups left out", costliestAggregatesInput(limit.MaxObservedApps, 300, true), true, true},
+		{"some pairs left out", shortVendors, true, false},
+		{"rows left out only", lessAll(maximalInput(func(p int) string { return fmt.Sprintf("p%d", p) }, 8)), false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := CompareObservedTrials(context.Background(), c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (r.PairsOmitted > 0) != c.pairsOut || (r.AppRollupsOmitted > 0) != c.rollupsOut {
+				t.Fatalf("the input no longer leaves out what it should: pairsOmitted %d, appRollupsOmitted %d", r.PairsOmitted, r.AppRollupsOmitted)
+			}
+			md := markdownOf(t, &r)
+			if len(md) > limit.MaxMarkdownBytes {
+				t.Errorf("the summary is %d bytes, over %d", len(md), limit.MaxMarkdownBytes)
+			}
+			closing := md[strings.LastIndex(md, "\nThe full report"):]
+			var want, never []string
+			if r.PairsOmitted > 0 {
+				want = append(want, fmt.Sprintf("the figures of %d of %d pairs", len(r.Pairs), len(r.Pairs)+r.PairsOmitted), fmt.Sprintf("%d pair", r.PairsOmitted))
+				never = append(never, "every pair", "and pair's", "the pairs and")
+			}
+			if r.AppRollupsOmitted > 0 {
+				want = append(want, fmt.Sprintf("but %d app rollup", r.AppRollupsOmitted))
+			}
+			if r.RowsOmitted > 0 {
+				want = append(want, "the flagged rows that fit")
+			}
+			for _, w := range want {
+				if !strings.Contains(md, w) {
+					t.Errorf("the summary does not say %q:\n%s", w, closing)
+				}
+			}
+			for _, n := range never {
+				if strings.Contains(closing, n) {
+					t.Errorf("the closing says %q:\n%s", n, closing)
+				}
+			}
+			if len(r.Pairs) == 0 && strings.Contains(md, "### Flagged journeys") {
+				t.Errorf("a flagged journeys heading over no listed journey:\n%s", md[strings.Index(md, "### Flagged"):])
+			}
+		})
+	}
+}
+
+// TestReportsMarkdownBound holds the Markdown of a comparison of reports
+// (WriteReportsMarkdown: the import sentence, then the comparison's
+// summary) to MaxMarkdownBytes, with the import's counts at their largest
+// (64 reports of MaxPlaywrightReportBytes of 11-byte testcases) and
+// summaries of costliestAggregatesInput's trials under each hostile ID,
+// with short and '<' vendors. Before (December 4, attack2), mcpserver wrote
+// the sentence (up to about 215 bytes) before WriteMarkdown's 6,000, which
+// did not count it: 6,003 bytes for the '😀' IDs with '<' vendors here; a
+// real 16-planner JUnit report reached 5,908 bytes.
+func TestReportsMarkdownBound(t *testing.T) {
+	tests := limit.MaxReports * (limit.MaxPlaywrightReportBytes / len("<testcase/>"))
+	imp := ReportImport{Tests: tests, TrialCount: limit.MaxObservedTrials, Skipped: tests - limit.MaxObservedTrials, Flaky: limit.MaxObservedTrials,
+		Retried: limit.MaxObservedTrials, NotEvaluable: limit.MaxObservedTrials, Triage: make([]TrialTriage, limit.MaxTriage), TriageOmitted: limit.MaxObservedTrials - limit.MaxTriage}
+	longest := 0
+	for _, hostile := range hostileIDs {
+		for _, vendor := range []string{"v", strings.Repeat("<", limit.MaxIDLength)} {
+			in := costliestAggregatesInput(limit.MaxObservedApps, 200, false)
+			renamed := map[string]string{}
+			for p := range in.Planners {
+				id := fmt.Sprintf("%s%02d", hostile[:len(hostile)-2*len(hostile)/limit.MaxIDLength], p)
+				renamed[in.Planners[p].ID] = id
+				in.Planners[p] = PlannerRef{ID: id, Vendor: vendor, Model: vendor}
+			}
+			for i := range in.Trials {
+				in.Trials[i].PlannerID = renamed[in.Trials[i].PlannerID]
+			}
+			r, err := CompareObservedTrials(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := WriteReportsMarkdown(&b, &ReportsComparison{Import: imp, Comparison: r}); err != nil {
+				t.Fatal(err)
+			}
+			if b.Len() > limit.MaxMarkdownBytes {
+				t.Errorf("IDs of %q, vendor of %d bytes: the summary is %d bytes, over %d", hostile[:4], len(vendor), b.Len(), limit.MaxMarkdownBytes)
+			}
+			if !strings.HasPrefix(b.String(), fmt.Sprintf("Read %d tests: ", tests)) || !strings.Contains(b.String(), markdownOf(t, &r)[:40]) {
+				t.Errorf("IDs of %q: the summary is not the import sentence and the comparison's:\n%.300s", hostile[:4], b.String())
+			}
+			longest = max(longest, b.Len())
+		}
+	}
+	t.Logf("the longest summary: %d bytes", longest)
+}

@@ -1,6 +1,7 @@
 package automium
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -336,6 +337,41 @@ func TestComparisonAggregatesWorst(t *testing.T) {
 			agg.Pairs = []PairedComparison{}
 			if n, a := jsonSize(&r), jsonSize(&agg); n > maxReportJSONBytes || a > maxReportJSONBytes-minRowJSONBytes {
 				t.Errorf("%d apps, counts %v: the summary is %d bytes (bound %d), the aggregates without pairs %d (bound %d)", apps, counts, n, maxReportJSONBytes, a, maxReportJSONBytes-minRowJSONBytes)
+			}
+		}
+	}
+}
+
+// TestAppRollupsOmittedDeterministic shuffles the trials and the counts of
+// summaries that leave app rollups and pairs out (seeded) and holds their
+// JSON and Markdown to the same bytes: which rollups and pairs are left out
+// depends on the input's content, never its order.
+func TestAppRollupsOmittedDeterministic(t *testing.T) {
+	for _, counts := range []bool{false, true} {
+		in := costliestAggregatesInput(limit.MaxObservedApps, 120, counts)
+		var first []byte
+		for seed := range uint64(3) {
+			if seed > 0 {
+				rng := rand.New(rand.NewPCG(seed, 36))
+				rng.Shuffle(len(in.Trials), func(i, j int) { in.Trials[i], in.Trials[j] = in.Trials[j], in.Trials[i] })
+				rng.Shuffle(len(in.Counts), func(i, j int) { in.Counts[i], in.Counts[j] = in.Counts[j], in.Counts[i] })
+			}
+			r, err := CompareObservedTrials(context.Background(), in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.AppRollupsOmitted == 0 || r.PairsOmitted == 0 {
+				t.Fatalf("counts %v: the input no longer leaves rollups and pairs out (%d, %d)", counts, r.AppRollupsOmitted, r.PairsOmitted)
+			}
+			b, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = append(b, markdownOf(t, &r)...)
+			if first == nil {
+				first = b
+			} else if !bytes.Equal(b, first) {
+				t.Errorf("counts %v, seed %d: the shuffled input answers other bytes (%d against %d)", counts, seed, len(b), len(first))
 			}
 		}
 	}

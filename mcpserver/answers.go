@@ -126,8 +126,7 @@ func summarize(out any) (string, bool) {
 		_ = automium.WriteMarkdown(&b, &r) // a strings.Builder never fails
 		return b.String(), true
 	case automium.ReportsComparison:
-		importSummary(&b, r.Import)
-		_ = automium.WriteMarkdown(&b, &r.Comparison)
+		_ = automium.WriteReportsMarkdown(&b, &r)
 		return b.String(), true
 	default:
 		return "", false
@@ -141,15 +140,6 @@ const structuredNote = "\nThe full answer is the structured content (JSON).\n"
 
 // maxSummaryRows bounds the rows of a table in a summary.
 const maxSummaryRows = 20
-
-// importSummary says what was read from the reports, before the comparison.
-func importSummary(b *strings.Builder, r automium.ReportImport) {
-	fmt.Fprintf(b, "Read %d tests: %d trials, %d skipped, %d flaky, %d retried, %d not evaluable.", r.Tests, r.TrialCount, r.Skipped, r.Flaky, r.Retried, r.NotEvaluable)
-	if n := len(r.Triage) + r.TriageOmitted; n > 0 {
-		fmt.Fprintf(b, " %d failed or not-evaluable trials; the first %d are under import.triage in the structured content.", n, len(r.Triage))
-	}
-	b.WriteString("\n\n")
-}
 
 func compileSummary(b *strings.Builder, r automium.CompileJourneyResult) {
 	if !r.Valid || r.Journey == nil {
