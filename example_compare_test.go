@@ -522,6 +522,34 @@ func ExampleCompareReports() {
 	// rows omitted: 7
 }
 
+// The Markdown a person or a model reads of a comparison of reports: one
+// sentence of what was read, then the comparison's summary, within
+// MaxMarkdownBytes in all.
+func ExampleWriteReportsMarkdown() {
+	out, err := automium.CompareReports(context.Background(), automium.CompareReportsInput{
+		CorpusVersion: automium.CorpusVersion,
+		Planners: []automium.PlannerRef{
+			{ID: "baseline", Vendor: "openai", Model: "gpt-4.1-mini"},
+			{ID: "candidate", Vendor: "anthropic", Model: "claude-sonnet-4"},
+		},
+		Reports: []automium.ReportContent{{Format: automium.FormatPlaywrightJSON, Content: string(reportFile("testdata/playwright/team-report.json"))}},
+		Mapping: playwrightMapping,
+	})
+	if err != nil {
+		panic(err)
+	}
+	var b strings.Builder
+	if err := automium.WriteReportsMarkdown(&b, &out); err != nil {
+		panic(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	fmt.Println(lines[0])
+	fmt.Println("within 6,000 bytes:", b.Len() <= 6000)
+	// Output:
+	// Read 36 tests: 36 trials, 0 skipped, 1 flaky, 7 retried, 0 not evaluable. 7 failed or not-evaluable trials; the first 7 are under import.triage in the structured content.
+	// within 6,000 bytes: true
+}
+
 // Agent evaluations compared: τ²-bench's gpt-4.1 against its fine-tuned
 // version on the same seven telecom tasks, one file each. The fine-tuned
 // model passes 5 tasks to the base model's 2.
