@@ -41,8 +41,9 @@ type tap struct {
 	// answer has not arrived: go-sdk's (false) and the tap's own (true).
 	// A call abandoned by its caller stays until its late answer comes,
 	// so that the answer is not taken for an unexpected one. At most
-	// maxExpected; past it, the oldest are forgotten (their late answers
-	// then only cost a full read).
+	// maxExpected; past it, every call but the replay requests still
+	// waited on is forgotten (a forgotten call's late answer then only
+	// costs a full read).
 	expected  map[jsonrpc.ID]bool
 	replaying *replayState // the replay in progress, if any
 	sent      uint64
@@ -69,7 +70,13 @@ func newTap() *tap {
 // expect records that an answer to id is due; t.mu is held.
 func (t *tap) expect(id jsonrpc.ID, own bool) {
 	if len(t.expected) >= maxExpected {
-		clear(t.expected)
+		// A replay waiting on its answer must still get it, or it would
+		// wait for its deadline.
+		for id := range t.expected {
+			if _, waiting := t.waiting[id]; !waiting {
+				delete(t.expected, id)
+			}
+		}
 	}
 	t.expected[id] = own
 }

@@ -37,3 +37,30 @@ func TestRecordingIsComplete(t *testing.T) {
 		})
 	}
 }
+
+// TestExpectedStaysBounded: a server that never answers cannot grow the
+// table of expected answers past maxExpected, and the overflow never
+// forgets a replay request still waited on (its replay would wait for its
+// deadline instead of getting the answer).
+func TestExpectedStaysBounded(t *testing.T) {
+	tp := newTap()
+	own, err := jsonrpc.MakeID(float64(1 << 40))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp.waiting[own] = make(chan *jsonrpc.Response, 1)
+	tp.expect(own, true)
+	for i := range 3 * maxExpected {
+		id, err := jsonrpc.MakeID(float64(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tp.expect(id, false)
+		if len(tp.expected) > maxExpected {
+			t.Fatalf("after %d calls, %d expected answers (bound %d)", i+1, len(tp.expected), maxExpected)
+		}
+	}
+	if isOwn, ok := tp.expected[own]; !ok || !isOwn {
+		t.Errorf("the waited-on replay request was forgotten (present %v, own %v)", ok, isOwn)
+	}
+}
