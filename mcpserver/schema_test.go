@@ -474,10 +474,9 @@ func TestListedSchemasAreShipped(t *testing.T) {
 // TestClosedSetsTyped: every closed set of a tool's input or result
 // has a named type with a constant per value, so a Go caller's typo does not
 // compile. The values exempt are the corpus's, which it lists (ListApps,
-// ListFixtures, SupportedCorpusVersions) and which change with it: a field
-// validated against the corpus (corpusFields) is exempt without a list a new
-// tool would owe an entry. A field that also takes an app of the caller's
-// own (ext:…) is no closed set.
+// ListFixtures, SupportedCorpusVersions) and which change with it: every
+// field a corpus rule validates, so a new tool owes no entry here. A field
+// that also takes an app of the caller's own (ext:…) is no closed set.
 func TestClosedSetsTyped(t *testing.T) {
 	// Beside the tools' types: the specs the vocabulary lists, and the input
 	// of ComparePlaywrightReport, a capability Go callers have and agents do not.
@@ -486,56 +485,12 @@ func TestClosedSetsTyped(t *testing.T) {
 	for _, r := range toolTable() {
 		roots = append(roots, r.in, r.out)
 	}
-	exempt := corpusFields(roots)
-	// Found when the roots became the table's: the one encoding there is.
-	// Typing it changes the Go API, so it is left to a commit of its own.
-	exempt["ReportContent.encoding"] = "not typed yet: its one value is base64"
-	testsupport.ClosedSetsTyped(t, roots, adapter.Schema, exempt)
-}
-
-// corpusValidators are the validate tags of the corpus's sets: the values
-// change with the corpus, which lists them.
-var corpusValidators = []string{"automium_app", "automium_fixture", "automium_profile", "automium_corpus_version"}
-
-// corpusFields names, as ClosedSetsTyped does (Type.member, and [] for the
-// items of a list), every string field under roots whose validate tag checks
-// it against a set of the corpus.
-func corpusFields(roots []reflect.Type) map[string]string {
+	exempt := map[string]string{
+		// Found when the roots became the table's: the one encoding there is.
+		// Typing it changes the Go API, so it is left to a commit of its own.
+		"ReportContent.encoding": "not typed yet: its one value is base64",
+	}
 	const corpus = "corpus data: the corpus lists it, and it changes with the corpus"
-	fields := map[string]string{}
-	seen := map[reflect.Type]bool{}
-	var walk func(reflect.Type)
-	walk = func(typ reflect.Type) {
-		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Array || typ.Kind() == reflect.Map {
-			typ = typ.Elem()
-		}
-		if typ.Kind() != reflect.Struct || seen[typ] {
-			return
-		}
-		seen[typ] = true
-		for _, f := range reflect.VisibleFields(typ) {
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !f.IsExported() || f.Anonymous || name == "-" {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			walk(f.Type)
-			rules := strings.Split(f.Tag.Get("validate"), ",")
-			if !slices.ContainsFunc(rules, func(r string) bool { return slices.Contains(corpusValidators, r) }) {
-				continue
-			}
-			switch {
-			case f.Type.Kind() == reflect.String:
-				fields[typ.Name()+"."+name] = corpus
-			case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
-				fields[typ.Name()+"."+name+"[]"] = corpus
-			}
-		}
-	}
-	for _, r := range roots {
-		walk(r)
-	}
-	return fields
+	corpusRules := map[string]string{"automium_app": corpus, "automium_fixture": corpus, "automium_profile": corpus, "automium_corpus_version": corpus}
+	testsupport.ClosedSetsTyped(t, roots, adapter.Schema, exempt, corpusRules)
 }
