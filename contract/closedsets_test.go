@@ -13,5 +13,5 @@ func TestClosedSetsTyped(t *testing.T) {
 	exempt := map[string]string{
 		"PlannerRequest.intentVocabularyVersion": "a version pin of one value, automium.IntentVocabularyVersion",
 	}
-	testsupport.ClosedSetsTyped(t, precomputedSchemaTypes, adapter.Schema, exempt)
+	testsupport.ClosedSetsTyped(t, precomputedSchemaTypes, adapter.Schema, exempt, nil)
 }

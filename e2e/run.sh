@@ -12,8 +12,9 @@
 # and fails to read file:///etc/passwd; gets every listed prompt with good
 # arguments and fails with bad ones (exit 1, a JSON-RPC error). Arguments come from
 # calls.json, which must have an entry for every tool and prompt the server lists,
-# and no other. A tool's good call is its tool table row's example, which
-# go generate ./... writes there; the rest of the file is kept by hand.
+# and no other. go generate ./... writes it whole: a tool's calls from its row of
+# the tool table (mcpserver/tools.go: the example, refuses, shows), a prompt's
+# from promptCalls (mcpserver/generate.go).
 #
 # Inspector 2.x declares node >= 22.19; it runs on the Node 20 this project's
 # machines have, and this script is what proves it. package.json overrides vite (a

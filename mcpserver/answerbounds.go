@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/automium/automium/internal/limit"
 )
@@ -10,7 +11,7 @@ import (
 // Every answer is bounded before it exists. Each tool's worst answer (the
 // bytes of its result, for a client with structured content and for one
 // without, and for its errors) is a function of the input bounds, written
-// down here, listed in docs/answers.md (go generate ./...) and held by
+// down here, given to its row of the tool table (tools.go), listed in docs/answers.md (go generate ./...) and held by
 // TestAnswerBounds at maximal inputs.
 //
 // The transports charge a call its answer's bound at admission (AnswerBound),
@@ -81,14 +82,14 @@ func (b answerBound) charge(n int64) int64 {
 // assertion, the recovery node and the pass and fail terminals.
 const graphNodes = limit.MaxSteps + limit.MaxAssertions + 3
 
-// answerBounds is the table, by tool name. A tool without a row is bounded
-// as every other request is (otherAnswers), which TestAnswerBounds holds
-// its example call to: a new tool owes a row only when its answers may be
-// larger.
-var answerBounds = map[string]answerBound{
-	"automium_list_apps":     {Worst: 16 << 10, Formula: "the corpus's apps, fixed: 16 KiB", Base: 16 << 10, PerByte: 8},
-	"automium_list_fixtures": {Worst: 48 << 10, Formula: "the corpus's fixtures and profiles, fixed: 48 KiB", Base: 48 << 10, PerByte: 8},
-	"automium_compile_journey": {
+// The bounds of the rows of the tool table (tools.go, bounded), by what the
+// answer holds. A tool without one is bounded as every other request is
+// (otherAnswers), which TestAnswerBounds holds its example call to: a new tool
+// owes a bound only when its answers may be larger.
+var (
+	appsAnswer     = answerBound{Worst: 16 << 10, Formula: "the corpus's apps, fixed: 16 KiB", Base: 16 << 10, PerByte: 8}
+	fixturesAnswer = answerBound{Worst: 48 << 10, Formula: "the corpus's fixtures and profiles, fixed: 48 KiB", Base: 48 << 10, PerByte: 8}
+	graphAnswer    = answerBound{
 		Worst: 32<<10 + graphNodes*(2<<10+legacyTextBytes*(limit.MaxTextLength+maxTargetName)) + maxSummaryBytes,
 		Formula: "32 KiB + (MaxSteps + MaxAssertions + 3) nodes × (2 KiB + 7 × (MaxTextLength + 200 name)) + 32 KiB summary; " +
 			"the JSON once (structured) or as text (2025-03-26: 7 bytes a character)",
@@ -96,39 +97,47 @@ var answerBounds = map[string]answerBound{
 		// of about 470 bytes in a 2025-03-26 client's text, whose JSON
 		// escapes every quote (TestCompileWithinItsCharge).
 		Base: 32 << 10, PerByte: 32,
-	},
-	"automium_create_run_submission": {
+	}
+	submissionAnswer = answerBound{
 		Worst:   8<<10 + 16*legacyTextBytes*limit.MaxIDLength + maxSummaryBytes,
 		Formula: "8 KiB + 16 IDs × 7 × MaxIDLength + 32 KiB summary",
 		Base:    16 << 10, PerByte: 8,
-	},
-	"automium_get_replay_summary": {
+	}
+	replayAnswer = answerBound{
 		Worst:   8<<10 + 4*legacyTextBytes*limit.MaxIDLength + maxSummaryBytes,
 		Formula: "8 KiB + 4 IDs × 7 × MaxIDLength + 32 KiB summary",
 		Base:    16 << 10, PerByte: 8,
-	},
-	"automium_get_artifact_manifest": {
+	}
+	manifestAnswer = answerBound{
 		Worst:   8<<10 + (limit.MaxArtifactEntries+1)*(512+legacyTextBytes*limit.MaxPathLength) + maxSummaryBytes,
 		Formula: "8 KiB + (MaxArtifactEntries + 1 root) × (512 B + 7 × MaxPathLength) + 32 KiB summary",
 		Base:    16 << 10, PerByte: 8,
-	},
-	"automium_export_playwright_spec": {
+	}
+	specAnswer = answerBound{
 		Worst: 8*maxSpecBytes + 16<<10,
 		Formula: "the spec (at most 4 MiB, ASCII) as Markdown text, JSON-escaped at most 2×, and in the structured content at most 6× " +
 			"('<' is \\u003c), + 16 KiB; 2025-03-26: 7×",
 		Base: 64 << 10, PerByte: 16,
-	},
-	"automium_compare_planners":        comparisonBound,
-	"automium_compare_observed_trials": comparisonBound,
-	"automium_compare_reports":         comparisonBound,
-}
+	}
+	// comparisonAnswer is every comparison tool's: its answer is summary
+	// first and bounded whatever the input (the root package's selection of
+	// rows).
+	comparisonAnswer = answerBound{
+		Worst:   2*maxComparisonBytes + maxSummaryBytes,
+		Formula: "128 KiB of structured content (or that JSON as text, at most 2×, for 2025-03-26) + 32 KiB Markdown summary",
+	}
+)
 
-// comparisonBound is every comparison tool's: its answer is summary first and
-// bounded whatever the input (the root package's selection of rows).
-var comparisonBound = answerBound{
-	Worst:   2*maxComparisonBytes + maxSummaryBytes,
-	Formula: "128 KiB of structured content (or that JSON as text, at most 2×, for 2025-03-26) + 32 KiB Markdown summary",
-}
+// answerBounds is the bound of every row that has one, by tool name.
+var answerBounds = sync.OnceValue(func() map[string]answerBound {
+	bounds := map[string]answerBound{}
+	for _, r := range toolTable() {
+		if r.bound != nil {
+			bounds[r.def.Name] = *r.bound
+		}
+	}
+	return bounds
+})
 
 // otherAnswers bounds every answer that is not a tool's in the table: the
 // catalog, resources, prompts (debug_failed_run quotes a replay summary of
@@ -147,7 +156,7 @@ var otherAnswers = answerBound{
 // embedder's own tools are charged as other requests are.
 func AnswerBound(method, name string, requestBytes int64) int64 {
 	if method == "tools/call" {
-		if b, ok := answerBounds[name]; ok {
+		if b, ok := answerBounds()[name]; ok {
 			return b.charge(requestBytes)
 		}
 	}
@@ -159,7 +168,7 @@ func answerBoundsDoc() []byte {
 	var b strings.Builder
 	b.WriteString(`# Answer bounds
 
-<!-- Generated by go generate ./... from mcpserver/answerbounds.go; do not edit. -->
+<!-- Code generated by go generate ./... from the tool table (mcpserver/tools.go, mcpserver/answerbounds.go); DO NOT EDIT. -->
 
 Every answer is bounded before it exists. This table gives each tool's worst
 answer: the bytes of its result, errors included, for a client with structured
@@ -177,9 +186,9 @@ answer over its charge is counted once it is encoded.
 |---|---|---|---|
 `)
 	for _, r := range toolTable() {
-		bound, ok := answerBounds[r.def.Name]
-		if !ok {
-			bound = otherAnswers
+		bound := otherAnswers
+		if r.bound != nil {
+			bound = *r.bound
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.def.Name, bytesText(bound.worst()), bound.Formula, chargeText(bound))
 	}

@@ -99,7 +99,7 @@ func TestAnswerBounds(t *testing.T) {
 	for _, c := range maximal {
 		t.Run(c.tool+"/"+c.name, func(t *testing.T) {
 			modern, legacy, _ := answerSizes(t, c.tool, c.args)
-			worst := answerBounds[c.tool].worst()
+			worst := answerBounds()[c.tool].worst()
 			if int64(modern) > worst || int64(legacy) > worst {
 				t.Errorf("answers of %d B (structured) and %d B (2025-03-26), over the worst answer of %d B", modern, legacy, worst)
 			}
@@ -152,7 +152,7 @@ func hostileArguments() json.RawMessage {
 // TestAnswerBoundsCharge holds the admission charge between a small call's
 // and the worst answer, and charges a tool outside the table as any request.
 func TestAnswerBoundsCharge(t *testing.T) {
-	for name, b := range answerBounds {
+	for name, b := range answerBounds() {
 		if got := AnswerBound("tools/call", name, 0); got > b.worst() || got <= 0 {
 			t.Errorf("%s: a call of no bytes is charged %d B, outside (0, %d]", name, got, b.worst())
 		}

@@ -20,28 +20,79 @@ import (
 )
 
 // toolTable is the one table of tools. Each row binds a root-package
-// capability to the name and wording an agent sees, and gives one valid call
-// of it (its example, below): adding a capability as a tool is one row here,
-// then go generate ./... (see CONTRIBUTING.md). Every other list of tools is
-// derived from these rows: the advertised schemas and the capability schemas
-// in schemas/ (generate.go), the good calls of e2e/calls.json, the Go API the
-// tests call, the calls of the traced session (tools/internal/safetytest) and
-// of the bench (internal/toolcalls). The rows carry no schemas: tools adds
-// them.
+// capability to the name and wording an agent sees, and says what the tests
+// need of it: one valid call (its example, below), one call it refuses and the
+// code of that refusal (refuses), what its example's answer shows (shows,
+// optional) and the bound of its answers (bounded, optional). Adding a
+// capability as a tool is one row here, then go generate ./... (see
+// CONTRIBUTING.md). Every other list of tools is derived from these rows: the
+// advertised schemas and the capability schemas in schemas/ (generate.go),
+// e2e/calls.json, the answer bounds (answerbounds.go and docs/answers.md), the
+// Go API the tests call, the calls of the traced session
+// (tools/internal/safetytest) and of the bench (internal/toolcalls). The rows
+// carry no schemas: tools adds them. TestFewFilesNameEveryTool fails when
+// more hand-kept files list every tool.
 var toolTable = sync.OnceValue(func() []tool {
 	return []tool{
-		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps, exampleListApps),
-		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures, exampleListFixtures),
-		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney, exampleCompileJourney),
-		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission, exampleCreateRunSubmission),
-		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, exampleGetReplaySummary),
-		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, exampleGetArtifactManifest),
-		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, exampleComparePlanners),
-		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials, exampleCompareObservedTrials),
-		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec, exampleExportPlaywrightSpec),
-		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports, exampleCompareReports),
+		capability("automium_list_apps", "List benchmark apps", listAppsDescription, automium.ListApps, exampleListApps).
+			refuses(`{"appId":"storefront"}`, automium.CodeInvalidArgument).
+			shows(`{"corpusVersion":"owned-corpus-2026.11"}`).
+			bounded(appsAnswer),
+		capability("automium_list_fixtures", "List benchmark fixtures", listFixturesDescription, automium.ListFixtures, exampleListFixtures).
+			refuses(`{"appId":"no-such-app"}`, automium.CodeInvalidAppID).
+			bounded(fixturesAnswer),
+		capability("automium_compile_journey", "Validate and compile a journey", compileJourneyDescription, automium.CompileJourney, exampleCompileJourney).
+			refuses(stepsAsProse, automium.CodeInvalidArgument).
+			shows(`{"valid":true}`).
+			bounded(graphAnswer),
+		capability("automium_create_run_submission", "Model a run submission", createRunSubmissionDescription, automium.CreateRunSubmission, exampleCreateRunSubmission).
+			refuses(`{"journeyId":"storefront-search-add-to-cart","appId":"storefront","fixtureId":"storefront-guest-catalog","planner":{"id":"baseline"},"environmentProfileId":"desktop-1440-en-us"}`, automium.CodeMalformedPlanner).
+			shows(`{"modeled":true,"status":"modeled"}`).
+			bounded(submissionAnswer),
+		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, exampleGetReplaySummary).
+			refuses(`{"runId":"run-bc6cbdcc5f27aacd7274","verdict":"timedOut","artifactManifestRef":"artifact-manifest://run-bc6cbdcc5f27aacd7274"}`, automium.CodeInvalidArgument).
+			bounded(replayAnswer),
+		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, exampleGetArtifactManifest).
+			refuses(`{"runId":"run-bc6cbdcc5f27aacd7274","root":"artifacts","entries":[{"kind":"report","path":"../../etc/passwd"}]}`, automium.CodeInvalidArtifactPath).
+			bounded(manifestAnswer),
+		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, exampleComparePlanners).
+			refuses(`{"corpusVersion":"owned-corpus-1999.01","appIds":["storefront"],"planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}]}`, automium.CodeUnsupportedCorpusVersion).
+			shows(`{"modeled":true,"basis":"modeled"}`).
+			bounded(comparisonAnswer),
+		capability("automium_compare_observed_trials", "Compare recorded planner trials", compareObservedTrialsDescription, automium.CompareObservedTrials, exampleCompareObservedTrials).
+			refuses(trialOfAStranger, automium.CodeInvalidArgument).
+			shows(`{"modeled":false,"basis":"observed"}`).
+			bounded(comparisonAnswer),
+		capability("automium_export_playwright_spec", "Export a journey as a Playwright spec", exportPlaywrightSpecDescription, automium.ExportPlaywrightSpec, exampleExportPlaywrightSpec).
+			refuses(`{"journeyId":"no-such-journey"}`, automium.CodeInvalidArgument).
+			bounded(specAnswer),
+		capability("automium_compare_reports", "Compare planners in test reports", compareReportsDescription, automium.CompareReports, exampleCompareReports).
+			refuses(reportWithAnEntity, automium.CodeInvalidArgument).
+			shows(`{"import":{"tests":2,"trials":2,"skipped":0,"flaky":1,"retried":1,"notEvaluable":0,"triage":[` +
+				`{"source":"reports[0].content.testsuites.testsuite[1].testcase[0]","plannerId":"challenger",` +
+				`"journeyId":"storefront-search-add-to-cart","repetition":1,"rescued":true,"error":"first attempt"}]}}`).
+			bounded(comparisonAnswer),
 	}
 })
+
+// The refusals too long for their rows: mistakes an agent makes, each
+// refused with a code that says how to fix it.
+const (
+	// stepsAsProse is a journey whose steps are a sentence, not a list.
+	stepsAsProse = `{"id":"storefront-kettle","appId":"storefront","fixtureId":"storefront-guest-catalog","goal":"Find a kettle",` +
+		`"steps":"navigate to / and search for a kettle","assertions":[{"kind":"text_visible","value":"Added to cart"}],` +
+		`"recovery":{"strategies":["retry_step"]}}`
+	// trialOfAStranger is a trial of a planner the call does not list.
+	trialOfAStranger = `{"corpusVersion":"owned-corpus-2026.11","planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"},` +
+		`{"id":"challenger","vendor":"anthropic","model":"claude-sonnet-4"}],"trials":[{"plannerId":"stranger","appId":"storefront",` +
+		`"fixtureId":"storefront-guest-catalog","journeyId":"storefront-search-add-to-cart","repetition":1,"passed":true,` +
+		`"latencyMs":1000,"inputTokens":18000,"outputTokens":900}]}`
+	// reportWithAnEntity is a JUnit report that declares an external entity.
+	reportWithAnEntity = `{"corpusVersion":"owned-corpus-2026.11","planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"},` +
+		`{"id":"challenger","vendor":"anthropic","model":"claude-sonnet-4"}],"reports":[{"format":"junit",` +
+		`"content":"<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]><testsuite>&e;</testsuite>"}],` +
+		`"mapping":{"planner":{"from":"project"},"journey":{"from":"annotation","name":"journey"}}}`
+)
 
 // tools is the table with the schemas every tool advertises (see
 // advertisedSchemas), built once per process, on first use. A row whose
@@ -317,6 +368,16 @@ type tool struct {
 	// example returns one valid call of the tool, built from the corpus: the
 	// good call of e2e/calls.json, of the traced session and of the bench.
 	example func() any
+	// refusal is one call the tool refuses, as JSON arguments, and the code
+	// of its error: the bad call of e2e/calls.json and of TestToolCalls.
+	refusal     json.RawMessage
+	refusalCode automium.Code
+	// expect is what the example's structured answer shows, member by member
+	// (goodExpect in e2e/calls.json); nil checks only that it succeeds.
+	expect json.RawMessage
+	// bound bounds the tool's answers (answerbounds.go); nil bounds them as
+	// every other request is (otherAnswers).
+	bound *answerBound
 	// call reads raw arguments with the input type's walker and runs the
 	// capability.
 	call func(ctx context.Context, args json.RawMessage) (any, error)
@@ -330,6 +391,28 @@ type tool struct {
 func capability[In, Out any](name, title, description string, fn func(context.Context, In) (Out, error), example func() In) tool {
 	t := newTool(name, title, description, fn, nil, nil)
 	t.example = func() any { return example() }
+	return t
+}
+
+// refuses gives the row its bad call: JSON arguments the tool refuses with
+// code. Every tool owes one (TestToolCalls), as the spec asks a validation
+// failure of every tool.
+func (t tool) refuses(args string, code automium.Code) tool {
+	t.refusal, t.refusalCode = json.RawMessage(args), code
+	return t
+}
+
+// shows gives the row what its example's structured answer must show: a JSON
+// object whose every member the answer has, equal.
+func (t tool) shows(members string) tool {
+	t.expect = json.RawMessage(members)
+	return t
+}
+
+// bounded gives the row the bound of its answers, for a tool that can answer
+// more than other requests (1 MiB) or is charged less at admission.
+func (t tool) bounded(b answerBound) tool {
+	t.bound = &b
 	return t
 }
 

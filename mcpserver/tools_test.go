@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -107,35 +106,26 @@ type callCase struct {
 	// wantProblem, for automium_compile_journey, is a problem the result must list
 	// (code and field) while the call itself succeeds with valid=false.
 	wantProblem *automium.Error
-	// anyField takes the error's field as wantField: e2e/calls.json gives a
-	// bad call's code only.
+	// anyField takes the error's field as wantField: a row's refusal gives
+	// its code only.
 	anyField bool
+	// shows is what a success's output must show, member by member (a
+	// row's shows).
+	shows json.RawMessage
 }
 
-// fixtureCases are every row's example, a success, and every bad call of
-// e2e/calls.json with its code: a new row is called without a case here, and
-// owes only its bad call there.
-func fixtureCases(t testing.TB) []callCase {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join("..", callsFixture))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Tools map[string]struct {
-			Bad     json.RawMessage `json:"bad"`
-			BadCode automium.Code   `json:"badCode"`
-		} `json:"tools"`
-	}
-	if err := json.Unmarshal(raw, &file); err != nil {
-		t.Fatal(err)
-	}
+// rowCases are every row's example, a success, and its refusal with its
+// code, the calls of e2e/calls.json: a new row is called without a case here,
+// and owes only its refusal.
+func rowCases() []callCase {
 	var cases []callCase
-	for _, c := range exampleCalls() {
-		cases = append(cases, callCase{name: c.Tool + " example", tool: c.Tool, args: string(c.Args)})
-		if bad := file.Tools[c.Tool]; bad.Bad != nil && bad.BadCode != "" {
-			cases = append(cases, callCase{name: c.Tool + " bad call of e2e/calls.json", tool: c.Tool, args: string(bad.Bad),
-				wantCode: bad.BadCode, anyField: true})
+	rows := toolTable()
+	for i, c := range exampleCalls() {
+		r := rows[i]
+		cases = append(cases, callCase{name: r.def.Name + " example", tool: r.def.Name, args: string(c.Args), shows: r.expect})
+		if r.refusal != nil {
+			cases = append(cases, callCase{name: r.def.Name + " refusal", tool: r.def.Name, args: string(r.refusal),
+				wantCode: r.refusalCode, anyField: true})
 		}
 	}
 	return cases
@@ -370,7 +360,7 @@ func reportOf(args string) string {
 // block that validates against the advertised output schema; failures return a
 // coded tool error at the right field.
 func TestToolCalls(t *testing.T) {
-	cases := append(callCases(t), fixtureCases(t)...)
+	cases := append(callCases(t), rowCases()...)
 	covered := map[string][2]bool{}
 	for _, c := range cases {
 		cov := covered[c.tool]
@@ -379,7 +369,7 @@ func TestToolCalls(t *testing.T) {
 	}
 	for _, tool := range tools() {
 		if cov := covered[tool.def.Name]; !cov[0] || !cov[1] {
-			t.Errorf("%s needs a success case and a validation failure case: give it a bad call and its code in e2e/calls.json", tool.def.Name)
+			t.Errorf("%s needs a success case and a validation failure case: give its row a refusal (refuses, in tools.go)", tool.def.Name)
 		}
 	}
 	eachProtocol(t, func(t *testing.T, cs *mcp.ClientSession) {
@@ -408,6 +398,17 @@ func TestToolCalls(t *testing.T) {
 					return
 				}
 				out := checkSuccess(t, cs, c.tool, res, schemas[c.tool])
+				if c.shows != nil {
+					var want map[string]any
+					if err := json.Unmarshal(c.shows, &want); err != nil {
+						t.Fatalf("the row's shows: %v", err)
+					}
+					for k, v := range want {
+						if diff := cmp.Diff(v, out[k]); diff != "" {
+							t.Errorf("%s (-shows +got):\n%s", k, diff)
+						}
+					}
+				}
 				if c.wantProblem != nil {
 					checkProblem(t, out, c.wantProblem)
 				} else if c.tool == "automium_compile_journey" && out["valid"] != true {

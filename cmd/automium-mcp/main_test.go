@@ -151,6 +151,10 @@ func checkSDKSession(t *testing.T, ctx context.Context, cs *mcp.ClientSession, f
 				}
 			}
 		}
+		if call.Bad == nil {
+			t.Errorf("%s has no bad call in e2e/calls.json: give its row a refusal (refuses, in mcpserver/tools.go), then go generate ./...", name)
+			continue
+		}
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: call.Bad})
 		if err != nil {
 			t.Errorf("%s with bad arguments: %v, want an isError result", name, err)

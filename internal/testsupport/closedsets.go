@@ -23,9 +23,11 @@ const modulePath = "github.com/automium/automium"
 // string value whose schema (as schemaOf derives it) lists an enum must have
 // a named Go type, not string, with a constant of that type for every value
 // of the enum, declared in the type's package. exempt names the values,
-// as Type.member, that are not Go's closed sets (corpus data such as app
-// IDs, which the corpus lists and which change with it), each with why.
-func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.Type) (*jsonschema.Schema, error), exempt map[string]string) {
+// as Type.member, that are not Go's closed sets, each with why; exemptRules
+// names validate rules whose fields are not (corpus data such as app IDs,
+// which the corpus lists and which change with it), so that a new field
+// checked by such a rule needs no entry in a list.
+func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.Type) (*jsonschema.Schema, error), exempt, exemptRules map[string]string) {
 	t.Helper()
 	root, err := apply.ModuleRoot()
 	if err != nil {
@@ -41,8 +43,18 @@ func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.T
 	}
 	used := map[string]bool{}
 	seen := map[reflect.Type]bool{}
-	var walk func(s *jsonschema.Schema, typ reflect.Type, where string)
-	walk = func(s *jsonschema.Schema, typ reflect.Type, where string) {
+	// ruleOf is the exempt rule a field's validate tag names, or "".
+	ruleOf := func(f reflect.StructField) string {
+		for _, r := range strings.Split(f.Tag.Get("validate"), ",") {
+			if exemptRules[r] != "" {
+				return r
+			}
+		}
+		return ""
+	}
+	// rule is the exempt rule of the field the value is (or is an item of).
+	var walk func(s *jsonschema.Schema, typ reflect.Type, where, rule string)
+	walk = func(s *jsonschema.Schema, typ reflect.Type, where, rule string) {
 		if s == nil {
 			return
 		}
@@ -53,6 +65,8 @@ func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.T
 			switch {
 			case exempt[where] != "":
 				used[where] = true
+			case rule != "":
+				used[rule] = true
 			case typ.PkgPath() == "":
 				t.Errorf("%s is a closed set of %d values, but a plain %s: give it a named type with a constant per value", where, len(s.Enum), typ)
 			default:
@@ -66,9 +80,9 @@ func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.T
 		}
 		switch typ.Kind() {
 		case reflect.Slice, reflect.Array:
-			walk(s.Items, typ.Elem(), where+"[]")
+			walk(s.Items, typ.Elem(), where+"[]", rule)
 		case reflect.Map:
-			walk(s.AdditionalProperties, typ.Elem(), where+"{}")
+			walk(s.AdditionalProperties, typ.Elem(), where+"{}", rule)
 		case reflect.Struct:
 			if seen[typ] {
 				return
@@ -82,7 +96,7 @@ func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.T
 				if name == "" {
 					name = f.Name
 				}
-				walk(s.Properties[name], f.Type, typ.Name()+"."+name)
+				walk(s.Properties[name], f.Type, typ.Name()+"."+name, ruleOf(f))
 			}
 		}
 	}
@@ -91,11 +105,16 @@ func ClosedSetsTyped(t *testing.T, roots []reflect.Type, schemaOf func(reflect.T
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}
-		walk(s, typ, typ.Name())
+		walk(s, typ, typ.Name(), "")
 	}
 	for where := range exempt {
 		if !used[where] {
 			t.Errorf("%s is exempt, but no closed set is there any longer; drop it from the list", where)
+		}
+	}
+	for rule := range exemptRules {
+		if !used[rule] {
+			t.Errorf("the rule %s is exempt, but it checks no closed set any longer; drop it from the list", rule)
 		}
 	}
 }
