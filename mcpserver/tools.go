@@ -51,9 +51,11 @@ var toolTable = sync.OnceValue(func() []tool {
 			bounded(submissionAnswer),
 		capability("automium_get_replay_summary", "Summarize a run's replay", getReplaySummaryDescription, automium.GetReplaySummary, exampleGetReplaySummary).
 			refuses(`{"runId":"run-bc6cbdcc5f27aacd7274","verdict":"timedOut","artifactManifestRef":"artifact-manifest://run-bc6cbdcc5f27aacd7274"}`, automium.CodeInvalidArgument).
+			shows(`{"modeled":true}`).
 			bounded(replayAnswer),
 		capability("automium_get_artifact_manifest", "Build an artifact manifest", getArtifactManifestDescription, automium.GetArtifactManifest, exampleGetArtifactManifest).
 			refuses(`{"runId":"run-bc6cbdcc5f27aacd7274","root":"artifacts","entries":[{"kind":"report","path":"../../etc/passwd"}]}`, automium.CodeInvalidArtifactPath).
+			shows(`{"modeled":true}`).
 			bounded(manifestAnswer),
 		capability("automium_compare_planners", "Compare planner backends", comparePlannersDescription, automium.ComparePlanners, exampleComparePlanners).
 			refuses(`{"corpusVersion":"owned-corpus-1999.01","appIds":["storefront"],"planners":[{"id":"baseline","vendor":"openai","model":"gpt-4.1-mini"}]}`, automium.CodeUnsupportedCorpusVersion).
