@@ -26,21 +26,25 @@ func (freshStore) Advance(string, binding.Position, string) (bool, error) { retu
 // BenchmarkDispatch measures one dispatch with the default verification (the
 // whole catalog read again, its digest checked, the call sent) against an
 // in-memory go-sdk server of 10, 100 and 1,000 tools, unchanged between
-// calls. The go-sdk server's own work (encoding its lists on every call) is
-// part of each figure; BenchmarkDispatchCannedPeer leaves it out. The goal
+// calls, over the dispatcher's own transport (wire=own: its answers are
+// compared as bytes) and go-sdk's (wire=go-sdk: every answer decoded). The
+// go-sdk server's own work (encoding its lists on every call) is part of
+// each figure; BenchmarkDispatchCannedPeer leaves it out. The goal
 // (docs/performance.md) is 1,000 tools at most 5× 10 tools.
 func BenchmarkDispatch(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			f := benchFixture(n)
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := f.server.Connect(context.Background(), st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			benchDispatch(b, f, ct, nil)
-		})
+	for _, w := range pairs {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("wire=%s/tools=%d", w.name, n), func(b *testing.B) {
+				f := benchFixture(n)
+				st, ct := w.new()
+				ss, err := f.server.Connect(context.Background(), st, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ss.Close()
+				benchDispatch(b, f, ct, nil)
+			})
+		}
 	}
 }
 
@@ -49,14 +53,23 @@ func BenchmarkDispatch(b *testing.B) {
 // the benchmark: per request it reads one line and writes bytes it holds,
 // allocating only the line's head.
 // What is left is the dispatcher's cost (go-sdk's client included) and the
-// pipe's.
+// pipe's, over the dispatcher's own transport and over go-sdk's.
 func BenchmarkDispatchCannedPeer(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			f := benchFixture(n)
-			benchDispatch(b, f, cannedPeer(b, f), nil)
-		})
+	for _, own := range []bool{true, false} {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("wire=%s/tools=%d", wireName(own), n), func(b *testing.B) {
+				f := benchFixture(n)
+				benchDispatch(b, f, cannedPeer(b, f, own), nil)
+			})
+		}
 	}
+}
+
+func wireName(own bool) string {
+	if own {
+		return "own"
+	}
+	return "go-sdk"
 }
 
 // BenchmarkDispatchTrusted is BenchmarkDispatchCannedPeer with
@@ -67,7 +80,7 @@ func BenchmarkDispatchTrusted(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			f := benchFixture(n)
-			benchDispatch(b, f, cannedPeer(b, f), &dispatch.Options{TrustNotifications: true})
+			benchDispatch(b, f, cannedPeer(b, f, true), &dispatch.Options{TrustNotifications: true})
 		})
 	}
 }
@@ -121,8 +134,9 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Op
 }
 
 // cannedPeer returns a client transport to a peer that answers each request
-// with the result f's server gave to the same method once, encoded then.
-func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
+// with the result f's server gave to the same method once, encoded then:
+// the dispatcher's own transport if own, go-sdk's otherwise.
+func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
 	ctx := context.Background()
 	cs := plannerSession(b, f)
 	canned := map[string][]byte{}
@@ -181,5 +195,8 @@ func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 			}
 		}
 	}()
+	if own {
+		return &dispatch.IOTransport{Reader: client, Writer: client}
+	}
 	return &mcp.IOTransport{Reader: client, Writer: client}
 }

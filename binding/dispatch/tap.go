@@ -36,7 +36,7 @@ type tap struct {
 	mu      sync.Mutex
 	conn    mcp.Connection
 	rec     *recording // the full read being recorded, if any
-	waiting map[jsonrpc.ID]chan *jsonrpc.Response
+	waiting map[jsonrpc.ID]*pending // the tap's own calls in flight
 	// expected holds the ID of every call written through the tap whose
 	// answer has not arrived: go-sdk's (false) and the tap's own (true).
 	// A call abandoned by its caller stays until its late answer comes,
@@ -58,13 +58,96 @@ const maxExpected = 4096
 // replayState marks a replay that received an answer it did not expect.
 type replayState struct{ unexpected bool }
 
+// pending is one of the tap's own calls waiting for its answer.
+type pending struct {
+	ch    chan answer // buffered: the answer never blocks the reader
+	idRaw []byte      // the call's ID as JSON, as the tap wrote it
+	// line, when set, is the answer line the tap expects, byte for byte,
+	// less its ID (see lineTemplate); only on the dispatcher's own
+	// connection.
+	line *lineTemplate
+}
+
+// answer is what a pending call gets: the decoded answer (and, on the
+// dispatcher's own connection, its line, to learn a template from), or
+// same when its line was byte for byte the expected one.
+type answer struct {
+	resp *jsonrpc.Response
+	raw  []byte
+	same bool
+}
+
+// lineTemplate is an answer line of one recorded page less the answer's ID:
+// prefix, the ID, suffix. It is learnt from a line whose decoding gave that
+// page's recorded result under the tap's ID, and checked by decoding it
+// again under another ID (see learnTemplate), so a line equal to it under
+// any of the tap's IDs decodes to that ID and that result: comparing the
+// bytes is the decoding and comparison of the slow path.
+type lineTemplate struct{ prefix, suffix []byte }
+
+// matches reports whether line is the template with idRaw as its ID.
+func (l *lineTemplate) matches(line, idRaw []byte) bool {
+	n := len(l.prefix)
+	return len(line) == n+len(idRaw)+len(l.suffix) &&
+		bytes.Equal(line[n:n+len(idRaw)], idRaw) &&
+		bytes.Equal(line[:n], l.prefix) &&
+		bytes.Equal(line[n+len(idRaw):], l.suffix)
+}
+
+// probeID is the ID under which a template is checked: one the tap never
+// sends, of the same kind as its own (a string of plain characters).
+const probeID = "automium-verify-probe"
+
+// learnTemplate returns the template of line, the answer to the tap's call
+// idRaw whose decoded result was result, or nil if line does not make one:
+// the ID's bytes must occur once in the line, and the line with another
+// ID in their place must decode, as the slow path decodes, to an answer to
+// that ID with the same result. The ID's bytes are then the ID's token and
+// nothing else, and the rest of the line decodes the same under any ID.
+func learnTemplate(line, idRaw, result []byte) *lineTemplate {
+	i := bytes.Index(line, idRaw)
+	if i < 0 || bytes.Contains(line[i+1:], idRaw) {
+		return nil
+	}
+	probe := append(append(append([]byte(nil), line[:i]...), `"`+probeID+`"`...), line[i+len(idRaw):]...)
+	obj := oneObject(probe)
+	if len(obj) == 0 {
+		return nil
+	}
+	msg, err := jsonrpc.DecodeMessage(obj)
+	resp, ok := msg.(*jsonrpc.Response)
+	want, _ := jsonrpc.MakeID(probeID)
+	if err != nil || !ok || resp.ID != want || resp.Error != nil || !bytes.Equal(resp.Result, result) {
+		return nil
+	}
+	return &lineTemplate{prefix: bytes.Clone(line[:i]), suffix: bytes.Clone(line[i+len(idRaw):])}
+}
+
+// identical takes line when it is, byte for byte, the expected answer to
+// one of the tap's own calls: that call gets same, and the line is not
+// decoded. Any other line is left to the slow path.
+func (t *tap) identical(line []byte) bool {
+	t.mu.Lock()
+	for id, p := range t.waiting {
+		if own := t.expected[id]; own && p.line != nil && p.line.matches(line, p.idRaw) {
+			delete(t.waiting, id)
+			delete(t.expected, id)
+			t.mu.Unlock()
+			p.ch <- answer{same: true}
+			return true
+		}
+	}
+	t.mu.Unlock()
+	return false
+}
+
 // writeHook, when set (by a test), runs as go-sdk hands the tap a message,
 // before the tap looks at it: where go-sdk has already registered a call
 // and the tap has not.
 var writeHook func(msg jsonrpc.Message)
 
 func newTap() *tap {
-	return &tap{waiting: map[jsonrpc.ID]chan *jsonrpc.Response{}, expected: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
+	return &tap{waiting: map[jsonrpc.ID]*pending{}, expected: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
 }
 
 // expect records that an answer to id is due; t.mu is held.
@@ -126,6 +209,7 @@ type recorded struct {
 	params []byte
 	result []byte
 	done   bool
+	line   *lineTemplate // learnt by the first replay (see lineTemplate)
 }
 
 // tapTransport wraps a transport so that its connection goes through t.
@@ -141,6 +225,11 @@ func (tt tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	}
 	tt.t.mu.Lock()
 	tt.t.conn = c
+	if w, ok := c.(*wireConn); ok {
+		// The dispatcher's own connection offers the tap each line
+		// before decoding it (see identical).
+		w.tap = tt.t
+	}
 	tt.t.mu.Unlock()
 	return tapConn{c, tt.t}, nil
 }
@@ -194,11 +283,16 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return msg, nil // go-sdk drops an answer to no pending call
 		}
 		if own {
-			ch, waiting := c.t.waiting[resp.ID]
+			p, waiting := c.t.waiting[resp.ID]
 			delete(c.t.waiting, resp.ID)
 			c.t.mu.Unlock()
 			if waiting {
-				ch <- resp // buffered: never blocks
+				a := answer{resp: resp}
+				if w, ok := c.inner.(*wireConn); ok && p.line == nil {
+					// The line is the reader's until the next Read.
+					a.raw = bytes.Clone(w.last)
+				}
+				p.ch <- a // buffered: never blocks
 			}
 			continue
 		}
@@ -301,36 +395,44 @@ func (t *tap) replay(ctx context.Context, r *recording) error {
 
 func (t *tap) replayList(ctx context.Context, r *recording, method string) error {
 	for _, i := range r.order[method] {
-		p := r.pages[i]
+		p := &r.pages[i]
 		if err := ctx.Err(); err != nil {
 			return readError(ctx, method, err)
 		}
 		if pageHook != nil {
 			pageHook(ctx, method)
 		}
-		resp, err := t.roundTrip(ctx, method, p.params)
+		a, idRaw, err := t.roundTrip(ctx, method, p.params, p.line)
 		if err != nil {
 			return readError(ctx, method, err)
 		}
-		if resp.Error != nil || !bytes.Equal(resp.Result, p.result) {
+		if a.same {
+			continue // the expected line, byte for byte
+		}
+		if a.resp.Error != nil || !bytes.Equal(a.resp.Result, p.result) {
 			return errReplayDiffers
+		}
+		if p.line == nil && a.raw != nil {
+			p.line = learnTemplate(a.raw, idRaw, p.result)
 		}
 	}
 	return nil
 }
 
 // roundTrip sends one request on the tap's own ID space and waits for its
-// answer, the context, or the connection's end.
-func (t *tap) roundTrip(ctx context.Context, method string, params []byte) (*jsonrpc.Response, error) {
+// answer, the context, or the connection's end. line is the answer line
+// expected, if one was learnt; it returns the ID's bytes, to learn one.
+func (t *tap) roundTrip(ctx context.Context, method string, params []byte, line *lineTemplate) (answer, []byte, error) {
 	t.mu.Lock()
 	t.sent++
-	id, err := jsonrpc.MakeID(fmt.Sprintf("automium-verify-%d", t.sent))
+	name := fmt.Sprintf("automium-verify-%d", t.sent)
+	id, err := jsonrpc.MakeID(name)
 	if err != nil {
 		t.mu.Unlock()
-		return nil, err
+		return answer{}, nil, err
 	}
-	ch := make(chan *jsonrpc.Response, 1)
-	t.waiting[id] = ch
+	p := &pending{ch: make(chan answer, 1), idRaw: []byte(`"` + name + `"`), line: line}
+	t.waiting[id] = p
 	t.expect(id, true)
 	conn := t.conn
 	t.mu.Unlock()
@@ -340,14 +442,14 @@ func (t *tap) roundTrip(ctx context.Context, method string, params []byte) (*jso
 		t.mu.Unlock()
 	}()
 	if err := conn.Write(ctx, &jsonrpc.Request{ID: id, Method: method, Params: params}); err != nil {
-		return nil, err
+		return answer{}, nil, err
 	}
 	select {
-	case resp := <-ch:
-		return resp, nil
+	case a := <-p.ch:
+		return a, p.idRaw, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return answer{}, nil, ctx.Err()
 	case <-t.closed:
-		return nil, errors.New("the connection closed")
+		return answer{}, nil, errors.New("the connection closed")
 	}
 }
