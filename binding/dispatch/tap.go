@@ -35,7 +35,7 @@ import (
 type tap struct {
 	mu      sync.Mutex
 	conn    mcp.Connection
-	rec     *recording // the full read being recorded, if any
+	rec     *recording              // the full read being recorded, if any
 	waiting map[jsonrpc.ID]*pending // the tap's own calls in flight
 	// expected holds the ID of every call written through the tap whose
 	// answer has not arrived: go-sdk's (false) and the tap's own (true).
