@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -137,16 +138,26 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Op
 // with the result f's server gave to the same method once, encoded then:
 // the dispatcher's own transport if own, go-sdk's otherwise.
 func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
+	client := servePeer(cannedResults(b, f), nil)
+	if own {
+		return &dispatch.IOTransport{Reader: client, Writer: client}
+	}
+	return &mcp.IOTransport{Reader: client, Writer: client}
+}
+
+// cannedResults is the result f's server gives to each method the
+// dispatcher asks for, encoded once.
+func cannedResults(tb testing.TB, f *fixture) map[string][]byte {
 	ctx := context.Background()
-	cs := plannerSession(b, f)
+	cs := plannerSession(tb, f)
 	canned := map[string][]byte{}
 	keep := func(method string, res any, err error) {
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		raw, err := json.Marshal(res)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		canned[method] = raw
 	}
@@ -154,7 +165,7 @@ func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
 	keep("initialize", init, nil)
 	tools, err := cs.ListTools(ctx, nil)
 	if tools != nil && tools.NextCursor != "" {
-		b.Fatal("the canned peer serves one page")
+		tb.Fatal("the canned peer serves one page")
 	}
 	keep("tools/list", tools, err)
 	if init.Capabilities.Resources != nil {
@@ -169,12 +180,23 @@ func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
 	}
 	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)})
 	keep("tools/call", call, err)
+	return canned
+}
 
+// servePeer serves canned results on one end of a pipe and returns the
+// other. Each request gets the line {"jsonrpc":"2.0","id":ID,"result":R},
+// written in three parts (so an answer arrives split), unless script is
+// set: then the bytes of each answer are what script returns, given the
+// request, how many times its method was asked before (round) and the
+// honest line. Per request the peer reads one line and writes bytes it
+// holds, allocating only the line's head.
+func servePeer(canned map[string][]byte, script func(round int, method string, id, line []byte) [][]byte) net.Conn {
 	peer, client := net.Pipe()
 	go func() {
 		defer peer.Close()
 		in := bufio.NewScanner(peer)
 		in.Buffer(nil, 1<<20)
+		rounds := map[string]int{}
 		for in.Scan() {
 			var req struct {
 				ID     json.RawMessage `json:"id"`
@@ -188,15 +210,17 @@ func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
 				res = []byte(`{}`)
 			}
 			head := append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...)
-			for _, part := range [][]byte{head, res, []byte("}\n")} {
+			parts := [][]byte{head, res, []byte("}\n")}
+			if script != nil {
+				parts = script(rounds[req.Method], req.Method, req.ID, bytes.Join(parts, nil))
+				rounds[req.Method]++
+			}
+			for _, part := range parts {
 				if _, err := peer.Write(part); err != nil {
 					return
 				}
 			}
 		}
 	}()
-	if own {
-		return &dispatch.IOTransport{Reader: client, Writer: client}
-	}
-	return &mcp.IOTransport{Reader: client, Writer: client}
+	return client
 }

@@ -297,7 +297,7 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 func oneObject(line []byte) []byte {
 	b := bytes.TrimLeft(line, " \t\r\n")
 	if len(b) == 0 {
-		return b[:0:0]
+		return blank // not b: TrimLeft returns nil for nothing left
 	}
 	b = bytes.TrimSuffix(b, []byte("\r"))
 	if b[0] != '{' || b[len(b)-1] != '}' || !json.Valid(b) {
@@ -305,6 +305,9 @@ func oneObject(line []byte) []byte {
 	}
 	return b
 }
+
+// blank is the object of a line of whitespace: none, and not nil.
+var blank = []byte{}
 
 // handOver gives the rest of the stream, from line on, to go-sdk's own
 // connection: a peer this connection does not frame (see the file's
