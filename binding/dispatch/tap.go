@@ -47,7 +47,7 @@ type tap struct {
 	expected  map[jsonrpc.ID]bool
 	replaying *replayState // the replay in progress, if any
 	sent      uint64
-	same      uint64 // answers taken as byte-identical lines (see identical)
+	same      uint64        // answers taken as byte-identical lines (see identical)
 	closed    chan struct{} // closed once the connection's Read failed
 	once      sync.Once
 }

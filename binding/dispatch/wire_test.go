@@ -241,7 +241,6 @@ func TestOwnWireRefusesAsGoSDK(t *testing.T) {
 	}
 }
 
-
 // idElsewhere is a peer whose replayed answers carry the request's ID in
 // an extra member, "x", and the real ID escaped (so its bytes differ from
 // the ID's): from the second replay on, the real ID is the first replay's,
