@@ -38,10 +38,29 @@ func serveStdio(f *fixture) {
 	os.Exit(0)
 }
 
-// stdioServer starts this test binary as the named stdio fixture, over the
-// dispatcher's own CommandTransport.
+// stdioServer starts this test binary as the named stdio fixture and
+// returns the dispatcher's own transport over its stdout and stdin, as a
+// program that starts a server would.
 func stdioServer(t *testing.T, name string) mcp.Transport {
-	return &dispatch.CommandTransport{Command: fixtureCommand(t, name)}
+	cmd := fixtureCommand(t, name)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // the fixture exits at the end of its input
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("fixture %s: %v", name, err)
+		}
+	})
+	return &dispatch.IOTransport{Reader: stdout, Writer: stdin}
 }
 
 // fixtureCommand is the command that serves the named fixture on stdio.
@@ -65,7 +84,7 @@ func TestStdioFixtures(t *testing.T) {
 	ctx := context.Background()
 	g := grants(t, click("button:Sign in"))
 
-	// Over the dispatcher's own CommandTransport and go-sdk's: three
+	// Over the dispatcher's own transport and go-sdk's CommandTransport: three
 	// dispatches, each proved by a replay; on the own transport, the
 	// answers of the last two are compared as bytes.
 	for _, tr := range []struct {

@@ -7,11 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"os/exec"
 	"sync"
-	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -36,9 +32,14 @@ import (
 // IOTransport is a client [mcp.Transport] over a byte stream that carries
 // newline-delimited JSON-RPC, as [mcp.IOTransport], whose answers to the
 // dispatcher's own replayed list requests are compared as bytes, not
-// decoded. Use it (or [CommandTransport], [NewInMemoryTransports]) with
-// [Dispatcher.Connect] for the cheapest verification before each call;
-// go-sdk's transports work too, and decode every answer.
+// decoded. Use it (or [NewInMemoryTransports]) with [Dispatcher.Connect]
+// for the cheapest verification before each call; go-sdk's transports
+// work too, and decode every answer.
+//
+// For a server in its own process, the program that starts it passes the
+// command's stdout as Reader and its stdin as Writer (exec.Cmd's
+// StdoutPipe and StdinPipe); Close closes both, and the program waits for
+// the command. This package starts no process itself (docs/security.md).
 type IOTransport struct {
 	Reader io.ReadCloser
 	Writer io.WriteCloser
@@ -56,87 +57,13 @@ func (t *IOTransport) Connect(context.Context) (mcp.Connection, error) {
 	return newWireConn(t.Reader, t.Writer, func() error { return errors.Join(t.Reader.Close(), t.Writer.Close()) }, t.MaxLineLength), nil
 }
 
-// CommandTransport starts a server command and talks to it over its stdin
-// and stdout, as [mcp.CommandTransport], with the dispatcher's own framing
-// (see [IOTransport]).
-type CommandTransport struct {
-	Command *exec.Cmd
-	// TerminateDuration is how long Close waits for the command to exit
-	// after closing its stdin, and again after SIGTERM, before killing it.
-	// Default: 5 seconds, as go-sdk's.
-	TerminateDuration time.Duration
-	// MaxLineLength: see [IOTransport].
-	MaxLineLength int
-}
-
-// Connect starts the command and implements [mcp.Transport].
-func (t *CommandTransport) Connect(context.Context) (mcp.Connection, error) {
-	if t.Command == nil {
-		return nil, errors.New("dispatch: the CommandTransport has no Command; set it to the server's exec.Cmd")
-	}
-	stdout, err := t.Command.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	stdin, err := t.Command.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := t.Command.Start(); err != nil {
-		return nil, err
-	}
-	td := t.TerminateDuration
-	if td <= 0 {
-		td = 5 * time.Second
-	}
-	cmd := t.Command
-	// The connection is closed by closing stdin, not stdout: the command's
-	// exit ends the read.
-	return newWireConn(stdout, stdin, func() error { return terminate(cmd, stdin, td) }, t.MaxLineLength), nil
-}
-
-// terminate closes the command's stdin and waits for it to exit, then
-// signals it, then kills it, waiting td each time, as go-sdk's
-// CommandTransport does.
-func terminate(cmd *exec.Cmd, stdin io.Closer, td time.Duration) error {
-	if err := stdin.Close(); err != nil {
-		return fmt.Errorf("closing stdin: %v", err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	wait := func() (error, bool) {
-		timer := time.NewTimer(td)
-		defer timer.Stop()
-		select {
-		case err := <-done:
-			return err, true
-		case <-timer.C:
-			return nil, false
-		}
-	}
-	if err, ok := wait(); ok {
-		return err
-	}
-	if cmd.Process.Signal(syscall.SIGTERM) == nil {
-		if err, ok := wait(); ok {
-			return err
-		}
-	}
-	if err := cmd.Process.Kill(); err != nil {
-		return err
-	}
-	if err, ok := wait(); ok {
-		return err
-	}
-	return errors.New("unresponsive subprocess")
-}
-
 // NewInMemoryTransports returns two connected transports, as
 // [mcp.NewInMemoryTransports]: connect a go-sdk server to server first,
 // then the dispatcher to client. client frames lines as [IOTransport].
 func NewInMemoryTransports() (server, client mcp.Transport) {
-	s, c := net.Pipe()
-	return &mcp.IOTransport{Reader: s, Writer: s}, &IOTransport{Reader: c, Writer: c}
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	return &mcp.IOTransport{Reader: toServer, Writer: fromServer}, &IOTransport{Reader: toClient, Writer: fromClient}
 }
 
 // wireConn is the connection of the dispatcher's transports.
