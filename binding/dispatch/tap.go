@@ -14,10 +14,12 @@ import (
 // A tap sits between go-sdk's client session and the transport. It keeps the
 // raw bytes of every list answer of a full catalog read (a recording), and
 // replays that read's requests later, comparing each answer's bytes with the
-// recorded ones without decoding them. An answer byte-identical to one whose
-// decoding was verified proves what that verification proved, so an
-// unchanged catalog is re-verified at the cost of moving and comparing its
-// bytes: no go-sdk decode, no schema check, no digest.
+// recorded ones, without decoding the catalog they hold. An answer
+// byte-identical to one whose decoding was verified proves what that
+// verification proved, so an unchanged catalog is re-verified at the cost
+// of moving and comparing its bytes: no schema check, no digest, and on the
+// dispatcher's own connection (wire.go) no decode either: there the tap
+// sees each line before it is decoded (see identical and lineTemplate).
 //
 // The tap is not used for a *mcp.StreamableClientTransport: go-sdk tells its
 // connection about the session through an unexported method that a wrapper

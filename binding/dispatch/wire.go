@@ -199,7 +199,7 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			return nil, line.err
 		}
 		c.held, c.last = !line.long, nil
-		msg := oneObject(line.b)
+		msg := braced(line.b)
 		switch {
 		case line.long || msg == nil:
 			if err := c.handOver(line); err != nil {
@@ -209,7 +209,13 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			// Whitespace between messages.
 		case c.tap != nil && c.tap.identical(msg):
 			// An answer to the tap's own request, byte for byte the
-			// one it expected: consumed here, never decoded.
+			// one it expected: consumed here, never decoded (nor
+			// validated: the line it equals was).
+		case !json.Valid(msg):
+			// Not one object: two, or one over several lines.
+			if err := c.handOver(line); err != nil {
+				return nil, err
+			}
 		default:
 			c.last = msg
 			return jsonrpc.DecodeMessage(msg)
@@ -217,17 +223,29 @@ func (c *wireConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// oneObject returns the JSON object a line holds when the line is exactly
-// what go-sdk frames as one message: optional leading whitespace, one
-// object, an optional carriage return. It returns an empty slice for a
-// line of whitespace, and nil for any other line (go-sdk frames it).
-func oneObject(line []byte) []byte {
+// braced returns what a line holds between optional leading whitespace
+// and an optional carriage return, when it starts with '{' and ends with
+// '}': one JSON object if it is valid JSON (see oneObject). It returns an
+// empty slice for a line of whitespace, and nil for any other line (go-sdk
+// frames it).
+func braced(line []byte) []byte {
 	b := bytes.TrimLeft(line, " \t\r\n")
 	if len(b) == 0 {
 		return blank // not b: TrimLeft returns nil for nothing left
 	}
 	b = bytes.TrimSuffix(b, []byte("\r"))
-	if b[0] != '{' || b[len(b)-1] != '}' || !json.Valid(b) {
+	if b[0] != '{' || b[len(b)-1] != '}' {
+		return nil
+	}
+	return b
+}
+
+// oneObject returns the JSON object a line holds when the line is exactly
+// what go-sdk frames as one message: optional leading whitespace, one
+// object, an optional carriage return; nil (or blank) otherwise.
+func oneObject(line []byte) []byte {
+	b := braced(line)
+	if len(b) == 0 || !json.Valid(b) {
 		return nil
 	}
 	return b
