@@ -127,10 +127,21 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Op
 	}
 	defer srv.Close()
 	b.ReportAllocs()
+	n := 0
 	for b.Loop() {
 		if _, err := d.Dispatch(ctx, grants[0], click("button:Sign in")); err != nil {
 			b.Fatal(err)
 		}
+		n++
+	}
+	// Every verification but the first two (a full read, then a replay
+	// that learns the expected lines) is a replay; on the own transport,
+	// one whose answers were compared as bytes.
+	if opts == nil && dispatch.Replayed(srv) != uint64(n) {
+		b.Fatalf("%d of %d verifications were replays", dispatch.Replayed(srv), n)
+	}
+	if _, own := ct.(*dispatch.IOTransport); own && opts == nil && dispatch.Identical(srv) < uint64(n-1) {
+		b.Fatalf("%d of %d verifications compared bytes", dispatch.Identical(srv), n)
 	}
 }
 
