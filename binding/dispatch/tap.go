@@ -69,6 +69,8 @@ type pending struct {
 	// less its ID (see lineTemplate); only on the dispatcher's own
 	// connection.
 	line *lineTemplate
+	// learn asks for the answer's line, to learn line from.
+	learn bool
 }
 
 // answer is what a pending call gets: the decoded answer (and, on the
@@ -154,6 +156,14 @@ func newTap() *tap {
 	return &tap{waiting: map[jsonrpc.ID]*pending{}, expected: map[jsonrpc.ID]bool{}, closed: make(chan struct{})}
 }
 
+// wire reports whether the tap's connection is the dispatcher's own.
+func (t *tap) wire() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.conn.(*wireConn)
+	return ok
+}
+
 // expect records that an answer to id is due; t.mu is held.
 func (t *tap) expect(id jsonrpc.ID, own bool) {
 	if len(t.expected) >= maxExpected {
@@ -193,6 +203,11 @@ type recording struct {
 
 	mu    sync.Mutex
 	count map[string]int // pages listCatalog read per method (see counted)
+	// lines is the bytes of expected lines (see lineTemplate) the
+	// recording may still keep: as many as of answers, so that a server
+	// whose envelopes carry more than their results cannot make the
+	// dispatcher hold more than twice MaxCatalogBytes between calls.
+	lines int
 }
 
 // recordingKey marks the context of a recorded read, so that pages counts
@@ -214,6 +229,7 @@ type recorded struct {
 	result []byte
 	done   bool
 	line   *lineTemplate // learnt by the first replay (see lineTemplate)
+	tried  bool          // a replay tried to learn line (once a recording)
 }
 
 // tapTransport wraps a transport so that its connection goes through t.
@@ -292,7 +308,7 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			c.t.mu.Unlock()
 			if waiting {
 				a := answer{resp: resp}
-				if w, ok := c.inner.(*wireConn); ok && p.line == nil {
+				if w, ok := c.inner.(*wireConn); ok && p.learn {
 					// The line is the reader's until the next Read.
 					a.raw = bytes.Clone(w.last)
 				}
@@ -323,7 +339,7 @@ func (c tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 // answers; stop ends it and returns the recording if it holds every page
 // listCatalog read and nothing else.
 func (t *tap) record(maxBytes int) *recording {
-	r := &recording{asked: map[jsonrpc.ID]int{}, order: map[string][]int{}, count: map[string]int{}, left: maxBytes}
+	r := &recording{asked: map[jsonrpc.ID]int{}, order: map[string][]int{}, count: map[string]int{}, left: maxBytes, lines: maxBytes}
 	t.mu.Lock()
 	t.rec = r
 	t.mu.Unlock()
@@ -350,6 +366,19 @@ func (t *tap) stop(r *recording) *recording {
 		}
 	}
 	return r
+}
+
+// keepLine reports whether the recording may keep an expected line of n
+// bytes, and counts it if so. A line it may not keep costs only its
+// decoding at each replay.
+func (r *recording) keepLine(n int) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n > r.lines {
+		return false
+	}
+	r.lines -= n
+	return true
 }
 
 // errReplayDiffers: an answer of the replay differs from the recorded one.
@@ -406,7 +435,8 @@ func (t *tap) replayList(ctx context.Context, r *recording, method string) error
 		if pageHook != nil {
 			pageHook(ctx, method)
 		}
-		a, idRaw, err := t.roundTrip(ctx, method, p.params, p.line)
+		learn := t.wire() && p.line == nil && !p.tried
+		a, idRaw, err := t.roundTrip(ctx, method, p.params, p.line, learn)
 		if err != nil {
 			return readError(ctx, method, err)
 		}
@@ -416,8 +446,13 @@ func (t *tap) replayList(ctx context.Context, r *recording, method string) error
 		if a.resp.Error != nil || !bytes.Equal(a.resp.Result, p.result) {
 			return errReplayDiffers
 		}
-		if p.line == nil && a.raw != nil {
-			p.line = learnTemplate(a.raw, idRaw, p.result)
+		if learn && a.raw != nil {
+			// Once: a line that makes no template (or is past the
+			// bound) would otherwise cost a second decode each time.
+			p.tried = true
+			if r.keepLine(len(a.raw)) {
+				p.line = learnTemplate(a.raw, idRaw, p.result)
+			}
 		}
 	}
 	return nil
@@ -425,8 +460,9 @@ func (t *tap) replayList(ctx context.Context, r *recording, method string) error
 
 // roundTrip sends one request on the tap's own ID space and waits for its
 // answer, the context, or the connection's end. line is the answer line
-// expected, if one was learnt; it returns the ID's bytes, to learn one.
-func (t *tap) roundTrip(ctx context.Context, method string, params []byte, line *lineTemplate) (answer, []byte, error) {
+// expected, if one was learnt; with learn, the answer carries its line and
+// roundTrip returns the ID's bytes, to learn one.
+func (t *tap) roundTrip(ctx context.Context, method string, params []byte, line *lineTemplate, learn bool) (answer, []byte, error) {
 	t.mu.Lock()
 	t.sent++
 	name := fmt.Sprintf("automium-verify-%d", t.sent)
@@ -435,7 +471,7 @@ func (t *tap) roundTrip(ctx context.Context, method string, params []byte, line 
 		t.mu.Unlock()
 		return answer{}, nil, err
 	}
-	p := &pending{ch: make(chan answer, 1), idRaw: []byte(`"` + name + `"`), line: line}
+	p := &pending{ch: make(chan answer, 1), idRaw: []byte(`"` + name + `"`), line: line, learn: learn}
 	t.waiting[id] = p
 	t.expect(id, true)
 	conn := t.conn

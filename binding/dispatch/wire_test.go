@@ -265,3 +265,46 @@ func idElsewhere() func(int, string, []byte, []byte, func()) [][]byte {
 		return [][]byte{edit(line, `"id":`+string(id), `"x":`+string(id)+`,"id":`+first), line}
 	}
 }
+
+// TestExpectedLinesAreBounded: the lines the own transport keeps to compare
+// answers with count against a budget as large as MaxCatalogBytes, so a
+// server whose envelopes carry far more than their results (here an extra
+// member outside the result) cannot make the dispatcher hold more than
+// twice the bound between calls: past it, the answers are decoded at each
+// replay, and the catalog is still proved by them.
+func TestExpectedLinesAreBounded(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		padding int
+		want    [2]uint64 // replays, answers taken as byte-identical lines
+	}{
+		{"envelope within the bound", 4 << 10, [2]uint64{3, 2}},
+		{"envelope past the bound", 20 << 10, [2]uint64{3, 0}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(uiIdentity, clickSchema)
+			g := grants(t, click("button:Sign in"), click("button:Next"), click("button:Back"))
+			pad := `"x":"` + strings.Repeat("x", tt.padding) + `",`
+			client := servePeer(cannedResults(t, f), func(_ int, method string, _, line []byte) [][]byte {
+				if method == "tools/list" {
+					return [][]byte{edit(line, `"result":`, pad+`"result":`)}
+				}
+				return [][]byte{line}
+			})
+			d := dispatch.New(newBroker(t, issuedAt), &dispatch.Options{MaxCatalogBytes: 16 << 10})
+			srv, err := d.Connect(context.Background(), &dispatch.IOTransport{Reader: client, Writer: client}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			defer srv.Close()
+			for i, c := range []binding.Call{click("button:Sign in"), click("button:Next"), click("button:Back")} {
+				if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+					t.Fatalf("dispatch %d: %v", i, err)
+				}
+			}
+			if diff := cmp.Diff(tt.want, [2]uint64{dispatch.Replayed(srv), dispatch.Identical(srv)}); diff != "" {
+				t.Errorf("replays, byte-identical answers (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
