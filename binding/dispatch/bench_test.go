@@ -2,6 +2,7 @@ package dispatch_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -26,21 +27,25 @@ func (freshStore) Advance(string, binding.Position, string) (bool, error) { retu
 // BenchmarkDispatch measures one dispatch with the default verification (the
 // whole catalog read again, its digest checked, the call sent) against an
 // in-memory go-sdk server of 10, 100 and 1,000 tools, unchanged between
-// calls. The go-sdk server's own work (encoding its lists on every call) is
-// part of each figure; BenchmarkDispatchCannedPeer leaves it out. The goal
+// calls, over the dispatcher's own transport (wire=own: its answers are
+// compared as bytes) and go-sdk's (wire=go-sdk: every answer decoded). The
+// go-sdk server's own work (encoding its lists on every call) is part of
+// each figure; BenchmarkDispatchCannedPeer leaves it out. The goal
 // (docs/performance.md) is 1,000 tools at most 5× 10 tools.
 func BenchmarkDispatch(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			f := benchFixture(n)
-			st, ct := mcp.NewInMemoryTransports()
-			ss, err := f.server.Connect(context.Background(), st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			benchDispatch(b, f, ct, nil)
-		})
+	for _, w := range pairs {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("wire=%s/tools=%d", w.name, n), func(b *testing.B) {
+				f := benchFixture(n)
+				st, ct := w.new()
+				ss, err := f.server.Connect(context.Background(), st, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer ss.Close()
+				benchDispatch(b, f, ct, nil)
+			})
+		}
 	}
 }
 
@@ -49,14 +54,23 @@ func BenchmarkDispatch(b *testing.B) {
 // the benchmark: per request it reads one line and writes bytes it holds,
 // allocating only the line's head.
 // What is left is the dispatcher's cost (go-sdk's client included) and the
-// pipe's.
+// pipe's, over the dispatcher's own transport and over go-sdk's.
 func BenchmarkDispatchCannedPeer(b *testing.B) {
-	for _, n := range []int{10, 100, 1000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			f := benchFixture(n)
-			benchDispatch(b, f, cannedPeer(b, f), nil)
-		})
+	for _, own := range []bool{true, false} {
+		for _, n := range []int{10, 100, 1000} {
+			b.Run(fmt.Sprintf("wire=%s/tools=%d", wireName(own), n), func(b *testing.B) {
+				f := benchFixture(n)
+				benchDispatch(b, f, cannedPeer(b, f, own), nil)
+			})
+		}
 	}
+}
+
+func wireName(own bool) string {
+	if own {
+		return "own"
+	}
+	return "go-sdk"
 }
 
 // BenchmarkDispatchTrusted is BenchmarkDispatchCannedPeer with
@@ -67,7 +81,7 @@ func BenchmarkDispatchTrusted(b *testing.B) {
 	for _, n := range []int{10, 100, 1000} {
 		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
 			f := benchFixture(n)
-			benchDispatch(b, f, cannedPeer(b, f), &dispatch.Options{TrustNotifications: true})
+			benchDispatch(b, f, cannedPeer(b, f, true), &dispatch.Options{TrustNotifications: true})
 		})
 	}
 }
@@ -113,26 +127,48 @@ func benchDispatch(b *testing.B, f *fixture, ct mcp.Transport, opts *dispatch.Op
 	}
 	defer srv.Close()
 	b.ReportAllocs()
+	n := 0
 	for b.Loop() {
 		if _, err := d.Dispatch(ctx, grants[0], click("button:Sign in")); err != nil {
 			b.Fatal(err)
 		}
+		n++
+	}
+	// Every verification but the first two (a full read, then a replay
+	// that learns the expected lines) is a replay; on the own transport,
+	// one whose answers were compared as bytes.
+	if opts == nil && dispatch.Replayed(srv) != uint64(n) {
+		b.Fatalf("%d of %d verifications were replays", dispatch.Replayed(srv), n)
+	}
+	if _, own := ct.(*dispatch.IOTransport); own && opts == nil && dispatch.Identical(srv) < uint64(n-1) {
+		b.Fatalf("%d of %d verifications compared bytes", dispatch.Identical(srv), n)
 	}
 }
 
 // cannedPeer returns a client transport to a peer that answers each request
-// with the result f's server gave to the same method once, encoded then.
-func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
+// with the result f's server gave to the same method once, encoded then:
+// the dispatcher's own transport if own, go-sdk's otherwise.
+func cannedPeer(b *testing.B, f *fixture, own bool) mcp.Transport {
+	client := servePeer(cannedResults(b, f), nil)
+	if own {
+		return &dispatch.IOTransport{Reader: client, Writer: client}
+	}
+	return &mcp.IOTransport{Reader: client, Writer: client}
+}
+
+// cannedResults is the result f's server gives to each method the
+// dispatcher asks for, encoded once.
+func cannedResults(tb testing.TB, f *fixture) map[string][]byte {
 	ctx := context.Background()
-	cs := plannerSession(b, f)
+	cs := plannerSession(tb, f)
 	canned := map[string][]byte{}
 	keep := func(method string, res any, err error) {
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		raw, err := json.Marshal(res)
 		if err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 		canned[method] = raw
 	}
@@ -140,7 +176,7 @@ func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 	keep("initialize", init, nil)
 	tools, err := cs.ListTools(ctx, nil)
 	if tools != nil && tools.NextCursor != "" {
-		b.Fatal("the canned peer serves one page")
+		tb.Fatal("the canned peer serves one page")
 	}
 	keep("tools/list", tools, err)
 	if init.Capabilities.Resources != nil {
@@ -155,12 +191,23 @@ func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 	}
 	call, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "click", Arguments: json.RawMessage(`{"target":"button:Sign in"}`)})
 	keep("tools/call", call, err)
+	return canned
+}
 
+// servePeer serves canned results on one end of a pipe and returns the
+// other. Each request gets the line {"jsonrpc":"2.0","id":ID,"result":R},
+// written in three parts (so an answer arrives split), unless script is
+// set: then the bytes of each answer are what script returns, given the
+// request, how many times its method was asked before (round) and the
+// honest line. Per request the peer reads one line and writes bytes it
+// holds, allocating only the line's head.
+func servePeer(canned map[string][]byte, script func(round int, method string, id, line []byte) [][]byte) net.Conn {
 	peer, client := net.Pipe()
 	go func() {
 		defer peer.Close()
 		in := bufio.NewScanner(peer)
 		in.Buffer(nil, 1<<20)
+		rounds := map[string]int{}
 		for in.Scan() {
 			var req struct {
 				ID     json.RawMessage `json:"id"`
@@ -174,12 +221,17 @@ func cannedPeer(b *testing.B, f *fixture) mcp.Transport {
 				res = []byte(`{}`)
 			}
 			head := append(append([]byte(`{"jsonrpc":"2.0","id":`), req.ID...), `,"result":`...)
-			for _, part := range [][]byte{head, res, []byte("}\n")} {
+			parts := [][]byte{head, res, []byte("}\n")}
+			if script != nil {
+				parts = script(rounds[req.Method], req.Method, req.ID, bytes.Join(parts, nil))
+				rounds[req.Method]++
+			}
+			for _, part := range parts {
 				if _, err := peer.Write(part); err != nil {
 					return
 				}
 			}
 		}
 	}()
-	return &mcp.IOTransport{Reader: client, Writer: client}
+	return client
 }

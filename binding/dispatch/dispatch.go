@@ -19,7 +19,11 @@
 // refuses the call ([binding.CodeCatalogStale]). An unchanged catalog is
 // re-read by replaying the last full read's list requests: answers identical
 // byte for byte to the verified ones prove the same catalog, and any other
-// answer makes the read a full one (see tap). [Options.TrustNotifications]
+// answer makes the read a full one (see tap). On the dispatcher's own
+// transports, [IOTransport] and [NewInMemoryTransports], such an answer is
+// compared as the line it came in and is never decoded, which makes a
+// verification's cost that of moving the catalog's bytes; go-sdk's
+// transports decode every answer first. [Options.TrustNotifications]
 // trades that read for trust in the server's notifications, which is weaker.
 // A server whose session ended is removed at once, so a call to it sends
 // nothing and its identity can connect again; and every error says whether

@@ -21,7 +21,7 @@ func ExampleDispatcher() {
 	ctx := context.Background()
 
 	// A synthetic-UI server; in a live run it is its own process, connected
-	// with mcp.CommandTransport.
+	// with dispatch.CommandTransport.
 	ui := mcp.NewServer(&mcp.Implementation{Name: "synthetic-ui", Version: "v1.4.0"}, nil)
 	ui.AddTool(&mcp.Tool{Name: "click", InputSchema: json.RawMessage(`{"type":"object",` +
 		`"properties":{"target":{"type":"string"}},"required":["target"],"additionalProperties":false}`)},
@@ -57,8 +57,13 @@ func ExampleDispatcher() {
 		RunID: "run_4f1c2a", PolicyDigest: policy, Host: "vm-host-7", VMUUID: "5c0f5b2e-8a43-4c1b-9a55-2f6e1d7c9b10",
 		Keys: []binding.SealKey{key}, Now: func() time.Time { return now.Add(time.Minute) },
 	})
+	// The dispatcher's own transport compares the answers to its re-reads
+	// of the catalog as bytes; go-sdk's transports work too, and decode
+	// every answer.
+	st, ct := dispatch.NewInMemoryTransports()
+	_, _ = ui.Connect(ctx, st, nil)
 	d := dispatch.New(broker, nil)
-	srv, err := d.Connect(ctx, serve(), session)
+	srv, err := d.Connect(ctx, ct, session)
 	if err != nil {
 		panic(err)
 	}

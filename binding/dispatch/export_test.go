@@ -42,3 +42,14 @@ func Replayed(s *Server) uint64 {
 // SetWriteHook sets the hook the tap runs as go-sdk hands it a message,
 // before the tap looks at it.
 func SetWriteHook(f func(msg jsonrpc.Message)) { writeHook = f }
+
+// Identical returns how many of s's replayed answers were taken as
+// byte-identical lines by the dispatcher's own transport, undecoded.
+func Identical(s *Server) uint64 {
+	if s.tap == nil {
+		return 0
+	}
+	s.tap.mu.Lock()
+	defer s.tap.mu.Unlock()
+	return s.tap.same
+}

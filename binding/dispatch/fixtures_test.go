@@ -78,7 +78,8 @@ func newFixture(id binding.ServerIdentity, click string) *fixture {
 	return f
 }
 
-// connect serves f in memory and connects the dispatcher to it.
+// connect serves f in memory and connects the dispatcher to it over the
+// dispatcher's own in-memory transport.
 func connect(t *testing.T, d *dispatch.Dispatcher, f *fixture) *dispatch.Server {
 	t.Helper()
 	return connectOver(t, d, f, func(ct mcp.Transport) mcp.Transport { return ct })
@@ -87,8 +88,25 @@ func connect(t *testing.T, d *dispatch.Dispatcher, f *fixture) *dispatch.Server 
 // connectOver is connect with the client's transport wrapped by wrap.
 func connectOver(t *testing.T, d *dispatch.Dispatcher, f *fixture, wrap func(mcp.Transport) mcp.Transport) *dispatch.Server {
 	t.Helper()
+	return connectWith(t, d, f, dispatch.NewInMemoryTransports, wrap)
+}
+
+// pairs are the in-memory transports a test of the wire runs over: the
+// dispatcher's own (answers compared as bytes) and go-sdk's (every answer
+// decoded), which must give the same outcomes.
+var pairs = []struct {
+	name string
+	new  func() (server, client mcp.Transport)
+}{
+	{"own", dispatch.NewInMemoryTransports},
+	{"go-sdk", func() (mcp.Transport, mcp.Transport) { return mcp.NewInMemoryTransports() }},
+}
+
+// connectWith is connectOver over the transports pair returns.
+func connectWith(t *testing.T, d *dispatch.Dispatcher, f *fixture, pair func() (server, client mcp.Transport), wrap func(mcp.Transport) mcp.Transport) *dispatch.Server {
+	t.Helper()
 	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
+	st, ct := pair()
 	ss, err := f.server.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -38,15 +38,40 @@ func serveStdio(f *fixture) {
 	os.Exit(0)
 }
 
-// stdioServer starts this test binary as the named stdio fixture.
+// stdioServer starts this test binary as the named stdio fixture and
+// returns the dispatcher's own transport over its stdout and stdin, as a
+// program that starts a server would.
 func stdioServer(t *testing.T, name string) mcp.Transport {
+	cmd := fixtureCommand(t, name)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		stdin.Close() // the fixture exits at the end of its input
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("fixture %s: %v", name, err)
+		}
+	})
+	return &dispatch.IOTransport{Reader: stdout, Writer: stdin}
+}
+
+// fixtureCommand is the command that serves the named fixture on stdio.
+func fixtureCommand(t *testing.T, name string) *exec.Cmd {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
 	cmd.Env = append(os.Environ(), fixtureEnv+"="+name)
-	return &mcp.CommandTransport{Command: cmd}
+	return cmd
 }
 
 // TestStdioFixtures runs the routing, drift and exact-choice cases against
@@ -59,18 +84,38 @@ func TestStdioFixtures(t *testing.T) {
 	ctx := context.Background()
 	g := grants(t, click("button:Sign in"))
 
-	d := dispatch.New(newBroker(t, issuedAt), nil)
-	srv, err := d.Connect(ctx, stdioServer(t, "synthetic-ui"), &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("Connect: %v", err)
-	}
-	defer srv.Close()
-	res, err := d.Dispatch(ctx, g[0], click("button:Sign in"))
-	if err != nil {
-		t.Fatalf("granted call over stdio: %v", err)
-	}
-	if got := res.Content[0].(*mcp.TextContent).Text; got != `synthetic-ui did click {"target":"button:Sign in"}` {
-		t.Errorf("result = %q", got)
+	// Over the dispatcher's own transport and go-sdk's CommandTransport: three
+	// dispatches, each proved by a replay; on the own transport, the
+	// answers of the last two are compared as bytes.
+	for _, tr := range []struct {
+		name      string
+		transport mcp.Transport
+		identical uint64
+	}{
+		{"own", stdioServer(t, "synthetic-ui"), 2},
+		{"go-sdk", &mcp.CommandTransport{Command: fixtureCommand(t, "synthetic-ui")}, 0},
+	} {
+		g := grants(t, click("button:Sign in"), click("button:Next"), click("button:Back"))
+		d := dispatch.New(newBroker(t, issuedAt), nil)
+		srv, err := d.Connect(ctx, tr.transport, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+		if err != nil {
+			t.Fatalf("%s: Connect: %v", tr.name, err)
+		}
+		for i, target := range []string{"button:Sign in", "button:Next", "button:Back"} {
+			res, err := d.Dispatch(ctx, g[i], click(target))
+			if err != nil {
+				t.Fatalf("%s: granted call over stdio: %v", tr.name, err)
+			}
+			if got, want := res.Content[0].(*mcp.TextContent).Text, `synthetic-ui did click {"target":"`+target+`"}`; got != want {
+				t.Errorf("%s: result = %q, want %q", tr.name, got, want)
+			}
+		}
+		if n, same := dispatch.Replayed(srv), dispatch.Identical(srv); n != 3 || same != tr.identical {
+			t.Errorf("%s: %d verifications proved by a replay (want 3), %d answers taken as identical bytes (want %d)", tr.name, n, same, tr.identical)
+		}
+		if err := srv.Close(); err != nil {
+			t.Errorf("%s: Close: %v", tr.name, err)
+		}
 	}
 
 	drifted := dispatch.New(newBroker(t, issuedAt), nil)
@@ -96,7 +141,7 @@ func TestStdioFixtures(t *testing.T) {
 	}
 	onOther := click("button:Sign in")
 	onOther.Server = otherIdentity
-	res, err = two.Dispatch(ctx, choice[0], onOther)
+	res, err := two.Dispatch(ctx, choice[0], onOther)
 	if err != nil {
 		t.Fatalf("other-ui's candidate over stdio: %v", err)
 	}

@@ -48,7 +48,7 @@ func TestExpectedStaysBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp.waiting[own] = make(chan *jsonrpc.Response, 1)
+	tp.waiting[own] = &pending{ch: make(chan answer, 1)}
 	tp.expect(own, true)
 	for i := range 3 * maxExpected {
 		id, err := jsonrpc.MakeID(float64(i))
