@@ -592,6 +592,7 @@ func TestMarkdownSaysWhatWasLeftOut(t *testing.T) {
 // did not count it: 6,003 bytes for the '😀' IDs with '<' vendors here; a
 // real 16-planner JUnit report reached 5,908 bytes.
 func TestReportsMarkdownBound(t *testing.T) {
+	t.Parallel() // pure computation: it overlaps the rest
 	tests := limit.MaxReports * (limit.MaxPlaywrightReportBytes / len("<testcase/>"))
 	imp := ReportImport{Tests: tests, TrialCount: limit.MaxObservedTrials, Skipped: tests - limit.MaxObservedTrials, Flaky: limit.MaxObservedTrials,
 		Retried: limit.MaxObservedTrials, NotEvaluable: limit.MaxObservedTrials, Triage: make([]TrialTriage, limit.MaxTriage), TriageOmitted: limit.MaxObservedTrials - limit.MaxTriage}

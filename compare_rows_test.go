@@ -152,6 +152,7 @@ func TestRowSizesMatchEncoding(t *testing.T) {
 // answer is within maxReportJSONBytes as encoding/json writes it, and the
 // pages 1..Pages carry every row of the full report exactly once, in order.
 func TestComparisonPagesPartition(t *testing.T) {
+	t.Parallel() // pure computation, 2.4 s under -short: it overlaps the rest
 	seeds := 6
 	if testing.Short() {
 		seeds = 2
@@ -323,8 +324,17 @@ func costliestAggregatesInput(apps, journeys int, counts bool) CompareObservedTr
 // about 167,000 (docs/answers.md: 128 KiB); the tool's worst answer, 294,912
 // bytes, still holds (2025-03-26: 187,930). The planners' app rollups are
 // now left out when the rest leaves them no room (appRollupsOmitted).
+//
+// Under -short it checks the two ends, 1 app (the costliest aggregates
+// alone) and MaxObservedApps (the costliest summary), where the figures
+// above peak; each case takes about 0.3 s.
 func TestComparisonAggregatesWorst(t *testing.T) {
-	for _, apps := range []int{1, 4, 8, limit.MaxObservedApps} {
+	t.Parallel() // pure computation: it overlaps the rest
+	appCounts := []int{1, 4, 8, limit.MaxObservedApps}
+	if testing.Short() {
+		appCounts = []int{1, limit.MaxObservedApps}
+	}
+	for _, apps := range appCounts {
 		for _, counts := range []bool{false, true} {
 			r, err := CompareObservedTrials(context.Background(), costliestAggregatesInput(apps, 1000, counts))
 			if err != nil {

@@ -1146,6 +1146,7 @@ func TestModelPlannersPanicReachesTheCaller(t *testing.T) {
 // bPasses; with those names written back, the bytes hash to the digest
 // before (040db1b7...).
 func TestModeledBytesPinned(t *testing.T) {
+	t.Parallel() // pure computation: it overlaps the rest
 	v3 := sha256.New()
 	n := 0
 	add := func(v any) {
@@ -1503,6 +1504,7 @@ func observedAppsInput(apps, journeys int, counts bool) CompareObservedTrialsInp
 // every pair already left out. At the limit the default answer is within
 // the bound; one app more is limit_exceeded at trials or counts.
 func TestObservedAppsBound(t *testing.T) {
+	t.Parallel() // pure computation: it overlaps the rest
 	for _, tc := range []struct {
 		name     string
 		apps     int

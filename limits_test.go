@@ -14,6 +14,7 @@ import (
 
 	"github.com/automium/automium/internal/closedset"
 	"github.com/automium/automium/internal/limit"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestLimitsRegistry holds the registry to the constants: every Max* constant
@@ -78,6 +79,45 @@ func TestLimitTagsValidate(t *testing.T) {
 	}
 	if ok := validateStruct(named{Goal: strings.Repeat("x", limit.MaxTextLength), Steps: make([]string, limit.MaxSteps), Count: limit.MaxRetryCount}); ok != nil {
 		t.Errorf("values at the bounds were refused: %v", ok)
+	}
+}
+
+// TestRepeatedValuesEachChecked: the walk skips a string that already passed
+// the same rules (ruleWalk.passed), so it must still refuse each bad repeat
+// at its own path, and refuse a string under other rules that it passed
+// under one.
+func TestRepeatedValuesEachChecked(t *testing.T) {
+	type name string
+	type item struct {
+		ID   string `json:"id" validate:"required,automium_slug"`
+		Note string `json:"note" validate:"max=3"`
+		Kind name   `json:"kind" validate:"max=3"`
+	}
+	type input struct {
+		Items []item `json:"items" validate:"dive"`
+	}
+	fields := func(ps []Problem) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, p.Field)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		in   input
+		want []string
+	}{
+		{"good repeats pass", input{Items: []item{{ID: "a", Note: "abc"}, {ID: "a", Note: "abc"}, {ID: "a", Note: "abc"}}}, nil},
+		{"bad repeats each refused", input{Items: []item{{ID: "A!"}, {ID: "a"}, {ID: "A!"}}}, []string{"items[0].id", "items[2].id"}},
+		{"passed under one rule, refused under another", input{Items: []item{{ID: "abcd"}, {ID: "a", Note: "abcd"}}}, []string{"items[1].note"}},
+		{"a named string type under the same rules", input{Items: []item{{ID: "a", Note: "abcd"}, {ID: "a", Kind: "abcd"}}}, []string{"items[0].note", "items[1].kind"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, fields(validateStruct(tc.in))); diff != "" {
+				t.Errorf("problems at (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
 

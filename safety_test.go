@@ -187,7 +187,7 @@ var listServerDeps = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out, err := exec.Command(goTool, "list", "-deps", "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}\t{{join .GoFiles \",\"}}\t{{with .Module}}{{.Path}}{{end}}", "./cmd/automium-mcp").Output()
+	out, err := exec.Command(goTool, "list", "-deps", "-tags="+testsupport.ServerBuildTags, "-f", "{{.ImportPath}}\t{{.Standard}}\t{{.Dir}}\t{{join .GoFiles \",\"}}\t{{with .Module}}{{.Path}}{{end}}", "./cmd/automium-mcp").Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {
 		return "", fmt.Errorf("go list: %v\n%s", err, exit.Stderr)

@@ -274,6 +274,41 @@ type ruleWalk struct {
 	out    []Problem
 	path   []pathStep
 	except []Path
+	// passed holds the strings that already passed a set of rules in this
+	// walk. Rules checked one value at a time see nothing else (no other
+	// field, no state), so a string that passed once passes again: the
+	// 48,000 trials of a large comparison repeat a few hundred planner, app
+	// and journey IDs, and each repeat skipped is a validator call and
+	// often a regular expression match saved. Failures are checked again
+	// each time, so every problem keeps its own path. Numbers are not kept:
+	// they repeat less, and the map cost more than the validator saved.
+	passed map[passedString]struct{}
+}
+
+// passedString is a string value, its type and the rules it passed.
+type passedString struct {
+	rules, value string
+	typ          reflect.Type
+}
+
+// check is checkRules for a value of the walk, skipping a string that
+// already passed the same rules.
+func (w *ruleWalk) check(v reflect.Value, rules, tag string, t reflect.Type) bool {
+	if rules == "" || v.Kind() != reflect.String {
+		return checkRules(&w.out, w.at, v, rules, tag, t)
+	}
+	key := passedString{rules: rules, value: v.String(), typ: v.Type()}
+	if _, ok := w.passed[key]; ok {
+		return true
+	}
+	if !checkRules(&w.out, w.at, v, rules, tag, t) {
+		return false
+	}
+	if w.passed == nil {
+		w.passed = map[passedString]struct{}{}
+	}
+	w.passed[key] = struct{}{}
+	return true
 }
 
 func (w *ruleWalk) excepted() bool {
@@ -301,7 +336,7 @@ func (w *ruleWalk) fields(v reflect.Value) {
 }
 
 func (w *ruleWalk) field(f fieldPlan, fv reflect.Value) {
-	if w.excepted() || !checkRules(&w.out, w.at, fv, f.rules, f.tag, f.typ) {
+	if w.excepted() || !w.check(fv, f.rules, f.tag, f.typ) {
 		return
 	}
 	switch {
@@ -315,7 +350,7 @@ func (w *ruleWalk) field(f fieldPlan, fv reflect.Value) {
 		et := deref(f.typ.Elem())
 		for i := range fv.Len() {
 			w.path = append(w.path, pathStep{index: i, elem: true})
-			if !w.excepted() && checkRules(&w.out, w.at, fv.Index(i), f.elem, f.elem, et) && f.nested {
+			if !w.excepted() && w.check(fv.Index(i), f.elem, f.elem, et) && f.nested {
 				w.fields(fv.Index(i))
 			}
 			w.path = w.path[:len(w.path)-1]

@@ -79,7 +79,7 @@ var underGoRun = strings.Contains(os.Args[0], "/go-build") || strings.Contains(o
 func terminalHint(goRun bool) string {
 	if goRun {
 		return "automium-mcp speaks MCP over stdio and waits for a client (Ctrl-C quits). To see a tool answer, quit and run, in this clone:\n" +
-			"  CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -o automium-mcp ./cmd/automium-mcp && npx -y @modelcontextprotocol/inspector@2.12.0 --cli ./automium-mcp --method tools/call --tool-name automium_list_apps\n" +
+			"  CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp && npx -y @modelcontextprotocol/inspector@2.12.0 --cli ./automium-mcp --method tools/call --tool-name automium_list_apps\n" +
 			"To connect Claude Code to that binary: claude mcp add automium -- \"$PWD/automium-mcp\"\n"
 	}
 	return "automium-mcp speaks MCP over stdio and waits for a client (Ctrl-C quits). To see a tool answer, quit and run:\n" +

@@ -536,7 +536,7 @@ func TestTerminalHintSaysWhatNext(t *testing.T) {
 	}
 	var quickStart string
 	for line := range strings.SplitSeq(string(readme), "\n") {
-		if strings.HasPrefix(line, "CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -o automium-mcp ") {
+		if strings.HasPrefix(line, "CGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build ") && strings.Contains(line, " -o automium-mcp ") {
 			quickStart = line
 			break
 		}

@@ -28,12 +28,12 @@ var built = sync.OnceValues(build)
 
 // build compiles automium-mcp (through BuildCached, so once for all the test
 // processes of a checkout until its sources change), with CGO_ENABLED=0 so
-// that it is linked statically, as the README builds it: the strace
-// allowlist then needs no dynamic loader or libc. It is built on first use,
+// that it is linked statically, and with ServerBuildTags, as the README
+// builds it: the strace allowlist then needs no dynamic loader or libc. It is built on first use,
 // not in TestMain, because fuzzing runs TestMain in every worker process and
 // fuzz targets do not need the binary.
 func build() (string, error) {
-	path, err := BuildCached("github.com/automium/automium/cmd/automium-mcp")
+	path, err := BuildCached("github.com/automium/automium/cmd/automium-mcp", "-tags="+ServerBuildTags)
 	if err != nil {
 		return "", err
 	}

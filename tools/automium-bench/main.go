@@ -3,8 +3,8 @@
 // 2025-11-25 protocol pinned so that every start performs a real initialize
 // handshake. It builds nothing; give it a built server:
 //
-//	go build -o automium-mcp ./cmd/automium-mcp
-//	go run ./cmd/automium-bench -server ./automium-mcp
+//	CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp
+//	go run ./tools/automium-bench -server ./automium-mcp
 //
 // In one run it measures:
 //
@@ -136,7 +136,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("automium-bench", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	var c config
-	flags.StringVar(&c.server, "server", "./automium-mcp", "path of the automium-mcp binary to measure (build it with: go build -o automium-mcp ./cmd/automium-mcp)")
+	flags.StringVar(&c.server, "server", "./automium-mcp", "path of the automium-mcp binary to measure (build it with: CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp)")
 	flags.IntVar(&c.starts, "starts", 20, "process starts for spawn → initialized, per server")
 	flags.IntVar(&c.calls, "calls", 1000, "sequential calls per tool workload, and for the no-op tool")
 	flags.IntVar(&c.rounds, "rounds", 5, "rounds the calls are split into, interleaving the no-op and automium servers")
@@ -149,7 +149,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
 			"Measures automium-mcp over stdio with the go-sdk client and prints Markdown tables.\n"+
-			"Build the server first: go build -o automium-mcp ./cmd/automium-mcp\n\nFlags:\n")
+			"Build the server first, as the README does: CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp\n\nFlags:\n")
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -168,7 +168,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	c.rounds = min(c.rounds, c.calls)
 	if _, err := os.Stat(c.server); err != nil {
-		fmt.Fprintf(stderr, "automium-bench: no server at %s (%v); build it with: go build -o automium-mcp ./cmd/automium-mcp\n", c.server, err)
+		fmt.Fprintf(stderr, "automium-bench: no server at %s (%v); build it with: CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp\n", c.server, err)
 		return 2
 	}
 	self, err := os.Executable()

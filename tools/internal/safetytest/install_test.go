@@ -7,14 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/automium/automium/internal/testsupport"
 	"github.com/google/go-cmp/cmp"
 )
 
-// The strace proof checks the binary serverBinary builds, with CGO_ENABLED=0. A
-// default build on a machine with a C compiler is a different program: it links
-// the C library dynamically, opens the loader's files and honours LD_PRELOAD,
-// and the allowlist says nothing about it. So every command the README gives a
-// user to build or start the server from source must make the proven build.
+// The strace proof checks the binary serverBinary builds, with CGO_ENABLED=0
+// and testsupport.ServerBuildTags. A default build on a machine with a C
+// compiler is a different program: it links the C library dynamically, opens
+// the loader's files and honours LD_PRELOAD, and the allowlist says nothing
+// about it. A build without the tags links validator code the proof never
+// ran and is 3.5 MB bigger (docs/performance.md). So every command the README
+// gives a user to build or start the server from source must make the proven
+// build.
 
 // goBuildLine matches a shell line that builds the server from source.
 var goBuildLine = regexp.MustCompile(`\bgo (install|build|run)\b.*automium-mcp`)
@@ -26,12 +30,17 @@ var (
 	staticEnv     = regexp.MustCompile(`"?CGO_ENABLED"?\s*[:=]\s*"0"`)
 )
 
+// provenTags matches the build flag that gives the proven build's tags, as a
+// shell word or a JSON or TOML argument.
+var provenTags = regexp.MustCompile(`-tags[=", ]+` + regexp.QuoteMeta(testsupport.ServerBuildTags) + `\b`)
+
 // unprovenBuilds returns every build of the server in markdown's code blocks
-// that does not make the static build, and how many builds it found in all.
-// A shell line must set CGO_ENABLED=0 itself, except under the MCP Inspector,
-// which starts its server with only a few of its own environment variables and
-// so must pass it with -e. A client config whose command is go must set
-// CGO_ENABLED to "0" in its env.
+// that does not make the static build with the proven tags, and how many
+// builds it found in all. A shell line must set CGO_ENABLED=0 itself, except
+// under the MCP Inspector, which starts its server with only a few of its own
+// environment variables and so must pass it with -e. A client config whose
+// command is go must set CGO_ENABLED to "0" in its env. Each must pass
+// -tags with testsupport.ServerBuildTags.
 func unprovenBuilds(markdown string) (bad []string, builds int) {
 	var block []string
 	inBlock := false
@@ -58,7 +67,7 @@ func unprovenInBlock(lines []string) (bad []string, builds int) {
 	text := strings.Join(lines, "\n")
 	if jsonGoCommand.MatchString(text) {
 		builds++
-		if !staticEnv.MatchString(text) {
+		if !staticEnv.MatchString(text) || !provenTags.MatchString(text) {
 			bad = append(bad, strings.TrimSpace(jsonGoCommand.FindString(text)))
 		}
 	}
@@ -78,7 +87,7 @@ func unprovenInBlock(lines []string) (bad []string, builds int) {
 			if strings.Contains(cmd, "inspector") {
 				want = "-e CGO_ENABLED=0"
 			}
-			if !strings.Contains(cmd, want) {
+			if !strings.Contains(cmd, want) || !provenTags.MatchString(cmd) {
 				bad = append(bad, strings.TrimSpace(line))
 				break
 			}
@@ -106,7 +115,7 @@ func TestREADMEBuildsTheProvenBinary(t *testing.T) {
 		}
 		bad, builds := unprovenBuilds(string(text))
 		if diff := cmp.Diff([]string(nil), bad); diff != "" {
-			t.Errorf("%s builds automium-mcp without CGO_ENABLED=0, which is not the static binary SECURITY.md traces (-want +got):\n%s", doc.file, diff)
+			t.Errorf("%s builds automium-mcp without CGO_ENABLED=0 or -tags %s, which is not the binary SECURITY.md traces (-want +got):\n%s", doc.file, testsupport.ServerBuildTags, diff)
 		}
 		if builds < doc.minBuilds {
 			t.Errorf("%s has %d commands that build automium-mcp; want at least %d, or this test checks nothing", doc.file, builds, doc.minBuilds)
@@ -124,7 +133,13 @@ func TestUnprovenBuilds(t *testing.T) {
 	}{
 		{
 			name:       "static install",
+			markdown:   "```sh\nCGO_ENABLED=0 go install -tags validator_novalidatefn ./cmd/automium-mcp\n```\n",
+			wantBuilds: 1,
+		},
+		{
+			name:       "static install without the proven tags",
 			markdown:   "```sh\nCGO_ENABLED=0 go install ./cmd/automium-mcp\n```\n",
+			wantBad:    []string{"CGO_ENABLED=0 go install ./cmd/automium-mcp"},
 			wantBuilds: 1,
 		},
 		{
@@ -145,12 +160,12 @@ func TestUnprovenBuilds(t *testing.T) {
 		},
 		{
 			name:       "Inspector passing the variable to the server",
-			markdown:   "```sh\nnpx -y @modelcontextprotocol/inspector@2.12.0 --cli -e CGO_ENABLED=0 go run ./cmd/automium-mcp --method tools/list\n```\n",
+			markdown:   "```sh\nnpx -y @modelcontextprotocol/inspector@2.12.0 --cli -e CGO_ENABLED=0 go run -tags=validator_novalidatefn ./cmd/automium-mcp --method tools/list\n```\n",
 			wantBuilds: 1,
 		},
 		{
 			name:       "a static build, then the Inspector on the built binary",
-			markdown:   "```sh\nCGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -o automium-mcp ./cmd/automium-mcp && npx -y @modelcontextprotocol/inspector@2.12.0 --cli ./automium-mcp --method tools/list\n```\n",
+			markdown:   "```sh\nCGO_ENABLED=0 GOTOOLCHAIN=go1.27.3 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp && npx -y @modelcontextprotocol/inspector@2.12.0 --cli ./automium-mcp --method tools/list\n```\n",
 			wantBuilds: 1,
 		},
 		{
@@ -167,7 +182,13 @@ func TestUnprovenBuilds(t *testing.T) {
 		},
 		{
 			name:       "client config running go with the variable",
+			markdown:   "```json\n{\"mcpServers\": {\"automium\": {\"command\": \"go\", \"args\": [\"run\", \"-tags\", \"validator_novalidatefn\", \"./cmd/automium-mcp\"], \"env\": {\"CGO_ENABLED\": \"0\"}}}}\n```\n",
+			wantBuilds: 1,
+		},
+		{
+			name:       "client config running go without the proven tags",
 			markdown:   "```json\n{\"mcpServers\": {\"automium\": {\"command\": \"go\", \"args\": [\"run\", \"./cmd/automium-mcp\"], \"env\": {\"CGO_ENABLED\": \"0\"}}}}\n```\n",
+			wantBad:    []string{`"command": "go"`},
 			wantBuilds: 1,
 		},
 		{
