@@ -333,9 +333,10 @@ func (f *framer) fill() {
 	}
 	if f.end == len(f.buf) {
 		size := max(2*len(f.buf), 64<<10)
-		if f.limit >= 0 {
+		if f.limit >= 0 && f.limit < size-1 {
 			// One byte past the bound tells a line that passed it.
-			size = min(size, f.limit+1+1)
+			// (Compared, not added: limit+2 overflows near MaxInt.)
+			size = f.limit + 1 + 1
 		}
 		if size <= len(f.buf) {
 			// A line of limit+1 bytes and no newline: line reports it.
