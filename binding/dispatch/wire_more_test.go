@@ -1,0 +1,129 @@
+package dispatch_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/automium/automium"
+	"github.com/automium/automium/binding"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestOwnWireMoreVariants: peers beyond TestOwnWireRefusesAsGoSDK's, each
+// given the same outcome over the dispatcher's own transport as over
+// go-sdk's, and taken as byte-identical only when the line is the
+// expected one.
+func TestOwnWireMoreVariants(t *testing.T) {
+	ok3 := []automium.Code{"", "", ""}
+	stale := []automium.Code{"", binding.CodeCatalogStale}
+	drift := []automium.Code{"", binding.CodeContractDrift}
+	var prev []byte // the round-1 answer, for a peer that replays it
+	for _, tt := range []struct {
+		name      string
+		limit     int
+		script    func(round int, method string, id, line []byte, cancel func()) [][]byte
+		want      wireOutcome
+		identical int // -1: depends on when the replay ends
+	}{
+		{"a byte order mark before the answer", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{append([]byte("\xef\xbb\xbf"), line...)}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"a NUL after the answer", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "}\n", "}\x00\n")}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"a NUL inside a string of the result", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "Click an element", "Click an\x00element")}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"a raw U+2028 for a space, same meaning elsewhere", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "Click an element", "Click\u2028an element")}
+		}), wireOutcome{drift, 1, 1}, 0},
+		{"invalid UTF-8 inside the description", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "Click an element", "Click \xff\xfe element")}
+		}), wireOutcome{drift, 1, 1}, 0},
+		{"a tab before the expected line", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{append([]byte("\t "), line...)}
+		}), wireOutcome{ok3, 3, 3}, 2},
+		{"a form feed before the answer", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{append([]byte("\f"), line...)}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"two carriage returns before the newline", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "}\n", "}\r\r\n")}
+		}), wireOutcome{ok3, 3, 3}, 0},
+		{"a space after the answer", 0, onRound(func(id, line []byte) [][]byte {
+			return [][]byte{edit(line, "}\n", "} \n")}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"the answer as one line, then pretty-printed, then one line again", 0, func(round int, method string, id, line []byte, _ func()) [][]byte {
+			if round == 2 && method == "tools/list" {
+				return [][]byte{edit(line, `"result":`, "\n  \"result\":\n  ")}
+			}
+			return honest
+		}, wireOutcome{ok3, 3, 3}, 0},
+		{"the next replay's ID in an extra member", 0, onRound(func(id, line []byte) [][]byte {
+			next := strings.TrimSuffix(string(id), `"`) + `0"`
+			return [][]byte{edit(line, `"result":`, `"x":`+next+`,"result":`)}
+		}), wireOutcome{ok3, 3, 3}, 0},
+		{"the tools answer carries the call's answer, same ID", 0, func(round int, method string, id, line []byte, _ func()) [][]byte {
+			if method == "tools/list" && round >= 1 {
+				return [][]byte{[]byte(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"content":[]}}` + "\n")}
+			}
+			return honest
+		}, wireOutcome{[]automium.Code{binding.CodeContractDrift}, 0, 0}, 0},
+		{"the replay answered with the previous replay's bytes", 0, func(round int, method string, id, line []byte, _ func()) [][]byte {
+			if method != "tools/list" {
+				return honest
+			}
+			if round == 1 {
+				prev = bytes.Clone(line)
+				return honest
+			}
+			if round >= 2 {
+				return [][]byte{prev, line} // the first with the ID of round 1
+			}
+			return honest
+		}, wireOutcome{ok3, 3, 1}, 1},
+		{"an ID spelled 1.0 for go-sdk's calls", 0, func(round int, method string, id, line []byte, _ func()) [][]byte {
+			if id[0] == '"' {
+				return honest
+			}
+			return [][]byte{bytes.Replace(line, []byte(`"id":`+string(id)), []byte(`"id":`+string(id)+".0"), 1)}
+		}, wireOutcome{ok3, 3, 3}, 2},
+		{"an ID spelled 1e0 for go-sdk's calls", 0, func(round int, method string, id, line []byte, _ func()) [][]byte {
+			if id[0] == '"' {
+				return honest
+			}
+			return [][]byte{bytes.Replace(line, []byte(`"id":`+string(id)), []byte(`"id":`+string(id)+"e0"), 1)}
+		}, wireOutcome{ok3, 3, 3}, 2},
+		{"an answer to the next replay request before it is written", 0, onRound(func(id, line []byte) [][]byte {
+			if id[0] != '"' {
+				return honest
+			}
+			next := strings.TrimSuffix(string(id), `"`) + `0"` // not the next, but one the tap will send
+			return [][]byte{line, bytes.Replace(line, id, []byte(next), 1)}
+		}), wireOutcome{ok3, 3, 0}, -1},
+		{"nesting past encoding/json's depth outside the result", 0, onRound(func(id, line []byte) [][]byte {
+			deep := strings.Repeat("[", 10001) + strings.Repeat("]", 10001)
+			return [][]byte{edit(line, `"result":`, `"x":`+deep+`,"result":`)}
+		}), wireOutcome{stale, 1, 1}, 0},
+		{"a line exactly at a bound of 8 KiB", 8 << 10, onRound(func(id, line []byte) [][]byte {
+			pad := (8 << 10) - len(line) + 1 - len(`"x":"",`)
+			return [][]byte{edit(line, `"result":`, `"x":"`+strings.Repeat("x", pad)+`","result":`)}
+		}), wireOutcome{ok3, 3, 3}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, identical := runWire(t, true, tt.limit, tt.script)
+			sdk, _ := runWire(t, false, tt.limit, tt.script)
+			if tt.identical < 0 {
+				got.Replayed, sdk.Replayed, tt.want.Replayed = 0, 0, 0
+			} else if identical != uint64(tt.identical) {
+				t.Errorf("%d answers taken as byte-identical lines, want %d", identical, tt.identical)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("own transport (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(sdk, got); diff != "" {
+				t.Errorf("own transport against go-sdk's (-go-sdk +own):\n%s", diff)
+			}
+		})
+	}
+}
