@@ -140,6 +140,9 @@ func (c *wireConn) SessionID() string { return "" }
 func (c *wireConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		// The streams first: a Write blocked on a peer that never reads
+		// holds wmu until its Writer is closed.
+		cerr := c.closeFn()
 		c.wmu.Lock()
 		inner := c.inner
 		c.wmu.Unlock()
@@ -147,7 +150,7 @@ func (c *wireConn) Close() error {
 		if inner != nil {
 			ierr = inner.Close()
 		}
-		c.closeErr = errors.Join(ierr, c.closeFn())
+		c.closeErr = errors.Join(ierr, cerr)
 	})
 	return c.closeErr
 }
