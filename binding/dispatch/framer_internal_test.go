@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -29,10 +30,11 @@ func TestFramerHugeBound(t *testing.T) {
 type stuckWriter struct {
 	entered chan struct{}
 	release chan struct{}
+	once    sync.Once
 }
 
 func (w *stuckWriter) Write([]byte) (int, error) {
-	close(w.entered)
+	w.once.Do(func() { close(w.entered) })
 	<-w.release
 	return 0, io.ErrClosedPipe
 }
@@ -55,5 +57,37 @@ func TestCloseEndsABlockedWrite(t *testing.T) {
 	}
 	if err := <-written; err == nil {
 		t.Error("the blocked Write succeeded after Close")
+	}
+}
+
+// TestWriteEndsWithItsContext: a Write blocked on a peer that never reads
+// returns when its context ends, and a later Write waiting for its turn
+// too, so that VerifyTimeout and the caller's deadline hold; the stream's
+// write goes on until Close ends it. Write ignored its context once it
+// had started, so a dispatch waited on the peer forever.
+func TestWriteEndsWithItsContext(t *testing.T) {
+	r, _ := io.Pipe()
+	w := &stuckWriter{entered: make(chan struct{}), release: make(chan struct{})}
+	c := newWireConn(r, w, func() error { close(w.release); return r.Close() }, 0)
+	msg := &jsonrpc.Request{Method: "notifications/initialized"}
+	ctx, cancel := context.WithCancel(context.Background())
+	written := make(chan error, 1)
+	go func() { written <- c.Write(ctx, msg) }()
+	<-w.entered
+	cancel()
+	if err := <-written; err != context.Canceled {
+		t.Errorf("the blocked Write returned %v, want %v", err, context.Canceled)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	go func() { written <- c.Write(ctx2, msg) }()
+	cancel2()
+	if err := <-written; err != context.Canceled {
+		t.Errorf("the Write waiting for its turn returned %v, want %v", err, context.Canceled)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := c.Write(context.Background(), msg); err == nil {
+		t.Error("a Write after Close succeeded")
 	}
 }

@@ -2,12 +2,18 @@ package dispatch_test
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"net"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
+	"github.com/automium/automium/binding/dispatch"
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestOwnWireMoreVariants: peers beyond TestOwnWireRefusesAsGoSDK's, each
@@ -125,5 +131,64 @@ func TestOwnWireMoreVariants(t *testing.T) {
 				t.Errorf("own transport against go-sdk's (-go-sdk +own):\n%s", diff)
 			}
 		})
+	}
+}
+
+// stopsReading is the stdin of a server that stops reading: once stop
+// is called, each Write runs onBlock and blocks until Close.
+type stopsReading struct {
+	net.Conn
+	mu      sync.Mutex
+	onBlock func()
+	closed  chan struct{}
+	once    sync.Once
+}
+
+func (w *stopsReading) stop(onBlock func()) {
+	w.mu.Lock()
+	w.onBlock = onBlock
+	w.mu.Unlock()
+}
+
+func (w *stopsReading) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	f := w.onBlock
+	w.mu.Unlock()
+	if f == nil {
+		return w.Conn.Write(p)
+	}
+	f()
+	<-w.closed
+	return 0, io.ErrClosedPipe
+}
+
+func (w *stopsReading) Close() error {
+	w.once.Do(func() { close(w.closed) })
+	return w.Conn.Close()
+}
+
+// TestPeerThatStopsReading: a server that stops reading its input blocks
+// the dispatcher's writes; the dispatch still ends with its context (here
+// ended as the write blocks, as VerifyTimeout ends it), refused before
+// anything was sent, and Close returns. Over go-sdk's IOTransport the
+// same dispatch waits until the session is closed: go-sdk's Write does
+// not watch its context once it writes.
+func TestPeerThatStopsReading(t *testing.T) {
+	f := newFixture(uiIdentity, clickSchema)
+	g := grants(t, click("button:Sign in"))
+	client := servePeer(cannedResults(t, f), nil)
+	w := &stopsReading{Conn: client, closed: make(chan struct{})}
+	d := dispatch.New(newBroker(t, issuedAt), nil)
+	srv, err := d.Connect(context.Background(), &dispatch.IOTransport{Reader: client, Writer: w}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	w.stop(cancel)
+	if _, err := d.Dispatch(ctx, g[0], click("button:Sign in")); codeOf(err) != binding.CodeCatalogStale {
+		t.Errorf("dispatch to a server that stopped reading: %v, want %s", err, binding.CodeCatalogStale)
+	}
+	if err := srv.Close(); err != nil {
+		t.Errorf("Close: %v", err)
 	}
 }
