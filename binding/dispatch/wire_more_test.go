@@ -7,6 +7,7 @@ import (
 	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/automium/automium"
@@ -190,5 +191,64 @@ func TestPeerThatStopsReading(t *testing.T) {
 	}
 	if err := srv.Close(); err != nil {
 		t.Errorf("Close: %v", err)
+	}
+}
+
+// TestIOTransportMisuse: an IOTransport without its streams is refused at
+// Connect with a code and the whole hint (go-sdk's wrapping of a
+// transport's error cut it to 40 bytes), never a panic.
+func TestIOTransportMisuse(t *testing.T) {
+	r, w := io.Pipe()
+	defer r.Close()
+	for _, tt := range []struct {
+		name string
+		tr   mcp.Transport
+		want string
+	}{
+		{"zero", &dispatch.IOTransport{}, "set Reader to the server's output and Writer to its input"},
+		{"no Reader", &dispatch.IOTransport{Writer: w}, "set Reader to the server's output and Writer to its input"},
+		{"no Writer", &dispatch.IOTransport{Reader: r}, "set Reader to the server's output and Writer to its input"},
+		{"typed nil", (*dispatch.IOTransport)(nil), "the transport is nil"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := dispatch.New(newBroker(t, issuedAt), nil)
+			_, err := d.Connect(context.Background(), tt.tr, nil)
+			if codeOf(err) != binding.CodeServerUnknown || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Connect: %v, want %s saying %q", err, binding.CodeServerUnknown, tt.want)
+			}
+		})
+	}
+}
+
+// TestCloseDuringReplay: a session closed while its catalog is being
+// replayed (before the second page of tools is asked for) refuses the
+// dispatch with a code, sends nothing, and does not hang, over both wires.
+func TestCloseDuringReplay(t *testing.T) {
+	for _, p := range pairs {
+		t.Run(p.name, func(t *testing.T) {
+			f := newPagedFixture()
+			g := choices(t, []binding.PinnedServer{{Identity: uiIdentity, Catalog: pinnedOf(t, f)}},
+				[]binding.Call{click("button:Sign in")}, []binding.Call{click("button:Next")}, []binding.Call{click("button:Back")})
+			d := dispatch.New(newBroker(t, issuedAt), nil)
+			srv := connectWith(t, d, f, p.new, func(ct mcp.Transport) mcp.Transport { return ct })
+			for i, c := range []binding.Call{click("button:Sign in"), click("button:Next")} {
+				if _, err := d.Dispatch(context.Background(), g[i], c); err != nil {
+					t.Fatalf("dispatch %d: %v", i, err)
+				}
+			}
+			var tools atomic.Int64
+			dispatch.SetPageHook(func(_ context.Context, method string) {
+				if method == "tools/list" && tools.Add(1) == 2 {
+					srv.Close()
+				}
+			})
+			defer dispatch.SetPageHook(nil)
+			if _, err := d.Dispatch(context.Background(), g[2], click("button:Back")); codeOf(err) != binding.CodeServerUnknown && codeOf(err) != binding.CodeCatalogStale {
+				t.Errorf("dispatch during a closed replay: %v, want %s or %s", err, binding.CodeServerUnknown, binding.CodeCatalogStale)
+			}
+			if got := f.received(); len(got) != 2 {
+				t.Errorf("the server received %q, want the two calls before the close", got)
+			}
+		})
 	}
 }
