@@ -13,7 +13,6 @@ import (
 	"github.com/automium/automium"
 	"github.com/automium/automium/binding"
 	"github.com/automium/automium/binding/dispatch"
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -117,21 +116,7 @@ func TestOwnWireMoreVariants(t *testing.T) {
 			return [][]byte{edit(line, `"result":`, `"x":"`+strings.Repeat("x", pad)+`","result":`)}
 		}), wireOutcome{ok3, 3, 3}, 0},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got, identical := runWire(t, true, tt.limit, tt.script)
-			sdk, _ := runWire(t, false, tt.limit, tt.script)
-			if tt.identical < 0 {
-				got.Replayed, sdk.Replayed, tt.want.Replayed = 0, 0, 0
-			} else if identical != uint64(tt.identical) {
-				t.Errorf("%d answers taken as byte-identical lines, want %d", identical, tt.identical)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("own transport (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(sdk, got); diff != "" {
-				t.Errorf("own transport against go-sdk's (-go-sdk +own):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { compareWires(t, tt.limit, tt.script, tt.want, tt.identical) })
 	}
 }
 
