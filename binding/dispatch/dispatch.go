@@ -209,6 +209,10 @@ func (d *Dispatcher) Connect(ctx context.Context, t mcp.Transport, opts *mcp.Cli
 	if t == nil || isNilPointer(t) {
 		return nil, refuse(binding.CodeServerUnknown, "transport", "the transport is nil; pass the mcp.Transport of the server to connect; nothing is connected")
 	}
+	if it, ok := t.(*IOTransport); ok && (it.Reader == nil || it.Writer == nil) {
+		// Refused here, whole: go-sdk's wrapping would cut the hint.
+		return nil, refuse(binding.CodeServerUnknown, "transport", "the IOTransport has no Reader or Writer; set Reader to the server's output and Writer to its input (exec.Cmd's StdoutPipe and StdinPipe); nothing is connected")
+	}
 	srv := &Server{limits: d.opts, d: d, ended: make(chan struct{}), noticed: make(chan struct{}, 1), reading: make(chan struct{}, 1)}
 	markChanged := func() {
 		srv.mu.Lock()

@@ -84,6 +84,9 @@ type wireConn struct {
 	// connection does not frame itself; wmu guards its switch for Write.
 	wmu   sync.Mutex
 	inner mcp.Connection
+	// writing holds a token while a message is being written: one at a
+	// time, and a Write waiting for its turn still ends with its context.
+	writing chan struct{}
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -103,7 +106,7 @@ func newWireConn(r io.Reader, w io.Writer, closeFn func() error, limit int) *wir
 	if limit == 0 {
 		limit = mcp.DefaultMaxLineLength
 	}
-	c := &wireConn{w: w, closeFn: closeFn, limit: limit, lines: make(chan wireLine), next: make(chan bool), closed: make(chan struct{})}
+	c := &wireConn{w: w, closeFn: closeFn, limit: limit, lines: make(chan wireLine), next: make(chan bool), closed: make(chan struct{}), writing: make(chan struct{}, 1)}
 	c.fr = &framer{r: r, limit: limit}
 	go c.readLines()
 	return c
@@ -140,6 +143,9 @@ func (c *wireConn) SessionID() string { return "" }
 func (c *wireConn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
+		// The streams first: they end a write blocked on a peer that
+		// never reads.
+		cerr := c.closeFn()
 		c.wmu.Lock()
 		inner := c.inner
 		c.wmu.Unlock()
@@ -147,27 +153,62 @@ func (c *wireConn) Close() error {
 		if inner != nil {
 			ierr = inner.Close()
 		}
-		c.closeErr = errors.Join(ierr, c.closeFn())
+		c.closeErr = errors.Join(ierr, cerr)
 	})
 	return c.closeErr
 }
 
+// Write writes msg, or returns when ctx ends or the connection closes,
+// whichever comes first: a peer that never reads blocks the stream's
+// Write, and the caller's deadline (VerifyTimeout, the dispatch's
+// context) must still hold. A write its caller gave up on goes on in
+// the background, whole, before the next one; Close ends it.
 func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	select {
+	case <-c.closed:
+		return errWireClosed
+	default:
+	}
+	select {
+	case c.writing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return errWireClosed
+	}
 	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.inner != nil {
-		return c.inner.Write(ctx, msg)
+	inner := c.inner
+	c.wmu.Unlock()
+	done := make(chan error, 1)
+	go func() {
+		defer func() { <-c.writing }()
+		if inner != nil {
+			done <- inner.Write(context.WithoutCancel(ctx), msg)
+			return
+		}
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			done <- fmt.Errorf("marshaling message: %v", err)
+			return
+		}
+		_, err = c.w.Write(append(data, '\n'))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.closed:
+		return errWireClosed
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return fmt.Errorf("marshaling message: %v", err)
-	}
-	_, err = c.w.Write(append(data, '\n'))
-	return err
 }
+
+// errWireClosed: a Write on a closed connection.
+var errWireClosed = errors.New("dispatch: the connection is closed")
 
 // Read returns the next message that is not an answer the tap took as
 // byte-identical to one it expected.
@@ -333,9 +374,10 @@ func (f *framer) fill() {
 	}
 	if f.end == len(f.buf) {
 		size := max(2*len(f.buf), 64<<10)
-		if f.limit >= 0 {
+		if f.limit >= 0 && f.limit < size-1 {
 			// One byte past the bound tells a line that passed it.
-			size = min(size, f.limit+1+1)
+			// (Compared, not added: limit+2 overflows near MaxInt.)
+			size = f.limit + 1 + 1
 		}
 		if size <= len(f.buf) {
 			// A line of limit+1 bytes and no newline: line reports it.

@@ -223,21 +223,28 @@ func TestOwnWireRefusesAsGoSDK(t *testing.T) {
 			return honest
 		}, wireOutcome{[]automium.Code{"", binding.CodeCatalogStale}, 1, 1}, 0},
 	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got, identical := runWire(t, true, tt.limit, tt.script)
-			sdk, _ := runWire(t, false, tt.limit, tt.script)
-			if tt.identical < 0 {
-				got.Replayed, sdk.Replayed, tt.want.Replayed = 0, 0, 0
-			} else if identical != uint64(tt.identical) {
-				t.Errorf("%d answers taken as byte-identical lines, want %d", identical, tt.identical)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("own transport (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(sdk, got); diff != "" {
-				t.Errorf("own transport against go-sdk's (-go-sdk +own):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { compareWires(t, tt.limit, tt.script, tt.want, tt.identical) })
+	}
+}
+
+// compareWires runs script over the own transport and go-sdk's, and
+// requires want over the own one, the same outcome over both, and
+// identical answers taken as byte-identical lines (-1: not checked, nor
+// the replays, which then depend on when the replay ends).
+func compareWires(t *testing.T, limit int, script func(round int, method string, id, line []byte, cancel func()) [][]byte, want wireOutcome, identical int) {
+	t.Helper()
+	got, same := runWire(t, true, limit, script)
+	sdk, _ := runWire(t, false, limit, script)
+	if identical < 0 {
+		got.Replayed, sdk.Replayed, want.Replayed = 0, 0, 0
+	} else if same != uint64(identical) {
+		t.Errorf("%d answers taken as byte-identical lines, want %d", same, identical)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("own transport (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(sdk, got); diff != "" {
+		t.Errorf("own transport against go-sdk's (-go-sdk +own):\n%s", diff)
 	}
 }
 
