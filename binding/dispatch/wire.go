@@ -40,6 +40,11 @@ import (
 // command's stdout as Reader and its stdin as Writer (exec.Cmd's
 // StdoutPipe and StdinPipe); Close closes both, and the program waits for
 // the command. This package starts no process itself (docs/security.md).
+//
+// One IOTransport serves one connection, as its streams do: two sessions
+// reading one stream take each other's bytes, so the first session ends
+// and the second may wait for an answer the first took. Make a transport
+// for each Connect.
 type IOTransport struct {
 	Reader io.ReadCloser
 	Writer io.WriteCloser
