@@ -3,6 +3,7 @@ package automium
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -144,5 +145,31 @@ func TestConcurrentWalksShareNothing(t *testing.T) {
 				t.Fatalf("goroutine %d, walk %d: got %s, alone %s", g, i, s, w)
 			}
 		}
+	}
+}
+
+// TestFlaggedIsHasOfEachElement: flagged answers for each element what has
+// answers, whatever the problems' paths: the list itself, an element, a
+// field below one, another list, a gap, an index past the list's end.
+func TestFlaggedIsHasOfEachElement(t *testing.T) {
+	list := field("trials")
+	ps := &problems{}
+	for _, at := range []Path{
+		list, list.at(1), list.at(3).dot("plannerId"), list.at(3).dot("appId"), field("counts").at(0),
+		field("trialsX").at(2), list.at(9), {steps: []pathStep{{name: "trials"}, {index: 4, elem: true, gap: true}}},
+		list.dot("5"), field("planners").at(6),
+	} {
+		ps.add(at, CodeInvalidArgument, nil, "problem")
+	}
+	const n = 8
+	var want []bool
+	for i := range n {
+		want = append(want, ps.has(list.at(i)))
+	}
+	if diff := cmp.Diff(want, ps.flagged(list, n)); diff != "" {
+		t.Errorf("flagged (-has of each +flagged):\n%s", diff)
+	}
+	if !slices.Contains(want, true) || !slices.Contains(want, false) {
+		t.Errorf("has of each element is %v; the case tests nothing", want)
 	}
 }
