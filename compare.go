@@ -582,9 +582,12 @@ func observedTrialsPlan(in CompareObservedTrialsInput) (*observedPlan, error) {
 		trialsPerPlanner: make([]int, len(in.Planners)),
 	}
 	apps := map[string]bool{}
+	// The problems the loop adds are each at its own trial, so the trials
+	// with problems before it are those it skips.
+	flagged := ps.flagged(field("trials"), len(in.Trials))
 	for i := range in.Trials {
 		tr, at := &in.Trials[i], field("trials").at(i)
-		if ps.has(at) {
+		if flagged[i] {
 			continue // its own problems come first; the relations below need a sound trial
 		}
 		p, ok := plannerIndex[tr.PlannerID]

@@ -218,9 +218,12 @@ func observedCountsPlan(in CompareObservedTrialsInput) (*countsPlan, error) {
 	plan := &countsPlan{planner: make([]int, len(in.Counts)), journey: make([]int, len(in.Counts))}
 	rowsPerPlanner := make([]int, len(in.Planners))
 	apps := map[string]bool{}
+	// The problems the loop adds are each at its own row, so the rows with
+	// problems before it are those it skips.
+	flagged := ps.flagged(field("counts"), len(in.Counts))
 	for i := range in.Counts {
 		c, at := &in.Counts[i], field("counts").at(i)
-		if ps.has(at) {
+		if flagged[i] {
 			continue // its own problems come first; the relations below need a sound row
 		}
 		p, ok := plannerIndex[c.PlannerID]

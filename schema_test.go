@@ -74,6 +74,13 @@ func TestJSONSchemaRejectsUntranslatableRules(t *testing.T) {
 	if _, err := jsonSchema(reflect.TypeFor[bad]()); err == nil {
 		t.Error("JSONSchema accepted a validate rule it cannot translate")
 	}
+	// automium-mcp is built without validator's validateFn (TestNoValidateFnRule).
+	type method struct {
+		A string `json:"a" validate:"omitempty,validateFn"`
+	}
+	if _, err := jsonSchema(reflect.TypeFor[method]()); err == nil {
+		t.Error("JSONSchema accepted validateFn, a rule automium-mcp is built without")
+	}
 	type twoPatterns struct {
 		A string `json:"a" validate:"required,automium_slug,automium_run_id"`
 	}

@@ -179,7 +179,7 @@ var promptCalls = map[string]promptCall{
 
 // callsFile is e2e/calls.json, written whole from the rows, in the table's
 // order, and from promptCalls, in the prompt table's order. A row without a
-// refusal gets its good call alone, and TestToolCalls fails until the row
+// refusal gets its good call alone, and TestToolRows fails until the row
 // has one; a prompt without calls gets none, and the end-to-end tests fail
 // until promptCalls has them.
 func callsFile() ([]byte, error) {

@@ -397,8 +397,8 @@ func capability[In, Out any](name, title, description string, fn func(context.Co
 }
 
 // refuses gives the row its bad call: JSON arguments the tool refuses with
-// code. Every tool owes one (TestToolCalls), as the spec asks a validation
-// failure of every tool.
+// code. Every tool owes one (TestToolRows; TestToolCalls makes the call and
+// holds the code), as the spec asks a validation failure of every tool.
 func (t tool) refuses(args string, code automium.Code) tool {
 	t.refusal, t.refusalCode = json.RawMessage(args), code
 	return t
