@@ -162,12 +162,14 @@ func advertisedSchemaFile(toolName, side string) string {
 // when the schema files are generated, by toToolWords.
 
 // toolNames maps each capability's Go name to its tool's name, built on first
-// use: only a message that names a capability needs it.
+// use: only a message that names a capability needs it. The names are looked
+// up here, not when a row is built, because every start builds the rows and
+// looking a function's name up reads the binary's function table.
 var toolNames = sync.OnceValue(func() map[string]string {
 	rows := toolTable()
 	names := make(map[string]string, len(rows))
 	for _, r := range rows {
-		names[r.goName] = r.def.Name
+		names[goFuncName(r.fn)] = r.def.Name
 	}
 	return names
 })
@@ -359,10 +361,8 @@ func init() { toolcalls.Register(exampleCalls) }
 // tool is one row of the tool table.
 type tool struct {
 	def *mcp.Tool
-	// goName is the root-package function the tool calls, as go doc names it.
-	goName string
 	// fn is the root-package function itself, for the tests that call the Go
-	// API beside the tool.
+	// API beside the tool, and for its Go name (goFuncName).
 	fn any
 	// in and out are the Go input and output types, kept so tests can hold the
 	// schemas against the validator and the root package's snapshots.
@@ -435,7 +435,6 @@ func newTool[In, Out any](name, title, description string, fn func(context.Conte
 				OpenWorldHint:   new(false),
 			},
 		},
-		goName: goFuncName(fn),
 		fn:     fn,
 		in:     reflect.TypeFor[In](),
 		out:    reflect.TypeFor[Out](),
