@@ -33,10 +33,11 @@
 //     maximal comparison in sequential calls/s and in server CPU per call (the
 //     child's own CPU time, which a loaded machine moves far less than the wall
 //     clock), a pipelined burst of 1,000
-//     list_apps, spawn → initialized of paired starts, and VmRSS after -rss-calls
-//     calls; -peers-only runs only this;
+//     list_apps, spawn → initialized of paired starts (and each start's server
+//     CPU up to the initialize answer), and VmRSS after -rss-calls calls;
+//     -peers-only runs only this;
 //   - with -validator-peer as well, the go-sdk peer built with the validator
-//     (go build -tags 'validator_novalidatefn benchvalidator' ./tools/automium-bench/sdkpeer)
+//     (go build -tags validator_novalidatefn,benchvalidator ./tools/automium-bench/sdkpeer)
 //     in the same starts and memory samples: automium-mcp against it, and it
 //     against the plain go-sdk peer, which is what the validator alone costs;
 //   - the worst valid call (a maximal compile_journey), timed on every server.
@@ -150,7 +151,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
 	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./tools/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
 	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./tools/automium-bench/floorpeer)")
-	flags.StringVar(&c.validatorPeer, "validator-peer", "", "path of the go-sdk server with the validator (go build -tags 'validator_novalidatefn benchvalidator' -o vpeer ./tools/automium-bench/sdkpeer); with -sdk-peer, adds its spawn and memory rows")
+	flags.StringVar(&c.validatorPeer, "validator-peer", "", "path of the go-sdk server with the validator (go build -tags validator_novalidatefn,benchvalidator -o vpeer ./tools/automium-bench/sdkpeer); with -sdk-peer, adds its spawn and memory rows")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call gets no answer within this long")
