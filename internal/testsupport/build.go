@@ -107,7 +107,9 @@ func pruneUnused(dir string, cutoff time.Time) {
 func buildKey(pkg string, flags []string) (string, error) {
 	const format = `{{if not .Standard}}{{.ImportPath}}{{"\t"}}{{.Dir}}{{"\t"}}` +
 		`{{join .GoFiles " "}} {{join .CgoFiles " "}} {{join .SFiles " "}} {{join .EmbedFiles " "}}{{"\t"}}{{with .Module}}{{.GoMod}}{{end}}{{"\n"}}{{end}}`
-	list := exec.Command("go", "list", "-deps", "-f", format, pkg)
+	// The build's flags go to go list too: with -tags, the files behind
+	// those tags are the ones the build reads, and they must be hashed.
+	list := exec.Command("go", append(append([]string{"list", "-deps", "-f", format}, flags...), pkg)...)
 	list.Env = append(os.Environ(), "CGO_ENABLED=0")
 	var stderr bytes.Buffer
 	list.Stderr = &stderr

@@ -47,6 +47,18 @@ func TestBuildKeyFollowsSources(t *testing.T) {
 	if k := key(); k == first {
 		t.Error("a changed imported file gave the same key")
 	}
+	// A file behind a build tag counts when the build passes the tag, and
+	// only then. Before, go list ran without the flags, so a change to such
+	// a file kept the stale binary's name.
+	write("lib/tagged.go", "//go:build tagged\n\npackage lib\n\nvar G = 1\n")
+	untagged, tagged := key(), key("-tags=tagged")
+	write("lib/tagged.go", "//go:build tagged\n\npackage lib\n\nvar G = 2\n")
+	if k := key("-tags=tagged"); k == tagged {
+		t.Error("a changed file behind the build's tag gave the same key")
+	}
+	if k := key(); k != untagged {
+		t.Error("a changed file behind a tag the build does not pass changed the key")
+	}
 }
 
 // TestPruneUnused: binaries unused since the cutoff go, the rest stay.

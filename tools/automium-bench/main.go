@@ -33,8 +33,13 @@
 //     maximal comparison in sequential calls/s and in server CPU per call (the
 //     child's own CPU time, which a loaded machine moves far less than the wall
 //     clock), a pipelined burst of 1,000
-//     list_apps, spawn → initialized of paired starts, and VmRSS after -rss-calls
-//     calls; -peers-only runs only this;
+//     list_apps, spawn → initialized of paired starts (and each start's server
+//     CPU up to the initialize answer), and VmRSS after -rss-calls calls;
+//     -peers-only runs only this;
+//   - with -validator-peer as well, the go-sdk peer built with the validator
+//     (go build -tags validator_novalidatefn,benchvalidator ./tools/automium-bench/sdkpeer)
+//     in the same starts and memory samples: automium-mcp against it, and it
+//     against the plain go-sdk peer, which is what the validator alone costs;
 //   - the worst valid call (a maximal compile_journey), timed on every server.
 //
 // The no-op server is this program's own child: automium-bench starts itself again
@@ -127,7 +132,10 @@ type config struct {
 	// sdkPeer and floorPeer are the peers of the comparison in peers.go; when
 	// both are set, it runs after the tables above, or alone with peersOnly.
 	sdkPeer, floorPeer string
-	peersOnly          bool
+	// validatorPeer is the go-sdk peer built with the validator; it needs the
+	// other two, and joins their starts and memory samples (peerServers).
+	validatorPeer string
+	peersOnly     bool
 	// callTimeout bounds each tool call (-call-timeout).
 	callTimeout time.Duration
 }
@@ -143,6 +151,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.IntVar(&c.rssCalls, "rss-calls", 10000, "calls made to a fresh server before its last RSS sample (samples at 1/10, 1/2 and all of them)")
 	flags.StringVar(&c.sdkPeer, "sdk-peer", "", "path of the minimal go-sdk server (go build -o sdkpeer ./tools/automium-bench/sdkpeer); with -floor-peer, adds the peer comparison")
 	flags.StringVar(&c.floorPeer, "floor-peer", "", "path of the plain-Go floor server (go build -o floorpeer ./tools/automium-bench/floorpeer)")
+	flags.StringVar(&c.validatorPeer, "validator-peer", "", "path of the go-sdk server with the validator (go build -tags validator_novalidatefn,benchvalidator -o vpeer ./tools/automium-bench/sdkpeer); with -sdk-peer, adds its spawn and memory rows")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
 	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call gets no answer within this long")
@@ -158,8 +167,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if (c.sdkPeer == "") != (c.floorPeer == "") || (c.peersOnly && c.sdkPeer == "") {
-		fmt.Fprintln(stderr, "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only needs them")
+	if (c.sdkPeer == "") != (c.floorPeer == "") || ((c.peersOnly || c.validatorPeer != "") && c.sdkPeer == "") {
+		fmt.Fprintln(stderr, "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only and -validator-peer need them")
 		return 2
 	}
 	if flags.NArg() > 0 || c.starts < 1 || c.calls < 1 || c.rounds < 1 || c.rssCalls < 10 || c.callTimeout <= 0 {
@@ -236,21 +245,21 @@ func connect(ctx context.Context, s server) (session, time.Duration, error) {
 
 func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	servers := []server{
-		{label: "automium-mcp", path: c.server, callTimeout: c.callTimeout},
+		{label: labelAutomium, path: c.server, callTimeout: c.callTimeout},
 		{label: "no-op server (automium-bench " + serveNoopArg + ")", path: self, args: []string{serveNoopArg}, callTimeout: c.callTimeout},
 	}
 	loads, err := workloads(ctx)
 	if err != nil {
 		return err
 	}
-	peers := []server{servers[0], {label: "go-sdk", path: c.sdkPeer, callTimeout: c.callTimeout}, {label: "floor", path: c.floorPeer, callTimeout: c.callTimeout}}
+	peers := peerServers(c)
 	if c.peersOnly {
 		fmt.Fprintf(out, "# automium-bench\n\nserver %s, protocol %s over stdio, go-sdk client; %s %s/%s, %d CPUs\n",
 			c.server, protocolVersion, runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 		if err := benchPeers(ctx, c, peers, loads, out); err != nil {
 			return err
 		}
-		return worstCall(ctx, peers, max(1, c.calls/100), out)
+		return worstCall(ctx, peers.calls, max(1, c.calls/100), out)
 	}
 
 	// Spawn → initialized.
@@ -340,7 +349,7 @@ func bench(ctx context.Context, c config, self string, out io.Writer) error {
 	if err := benchPeers(ctx, c, peers, loads, out); err != nil {
 		return err
 	}
-	return worstCall(ctx, peers, max(1, c.calls/100), out)
+	return worstCall(ctx, peers.calls, max(1, c.calls/100), out)
 }
 
 func btoi(b bool) int {

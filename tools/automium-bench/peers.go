@@ -21,7 +21,10 @@ import (
 // very bytes automium-mcp returns. Every figure is taken round by round with the
 // three servers interleaved (their order rotating each round), and reported as the
 // ratio automium ÷ peer per round, so the spread over rounds shows how much a
-// shared machine moved it.
+// shared machine moved it. With -validator-peer, the go-sdk peer built with the
+// validator (sdkpeer's benchvalidator tag) joins the starts and the memory
+// samples, so their rows split automium-mcp's gap to go-sdk into the
+// validator's share and Automium's own.
 
 // Goals of issue 14, as ratios of throughput (higher is better) or of time and
 // memory (lower is better).
@@ -50,11 +53,71 @@ var peerLoads = []peerLoad{
 	{"maximal compare_planners, sequential calls/s", 10},
 }
 
-// ratioRow is one goal: per-round ratios automium ÷ peer.
+// peerSet is what the comparison starts. calls are automium-mcp, the go-sdk
+// peer and the floor, compared on every figure. starts are those and, with
+// -validator-peer, the go-sdk peer built with the validator, compared on
+// start-up and memory only: it answers calls as the go-sdk peer does, so its
+// call figures would add time and tell nothing.
+type peerSet struct {
+	calls, starts []server
+}
+
+// Labels of the servers in the report.
+const (
+	labelAutomium  = "automium-mcp"
+	labelSDK       = "go-sdk"
+	labelFloor     = "floor"
+	labelValidator = "go-sdk+validator"
+)
+
+func peerServers(c config) peerSet {
+	calls := []server{
+		{label: labelAutomium, path: c.server, callTimeout: c.callTimeout},
+		{label: labelSDK, path: c.sdkPeer, callTimeout: c.callTimeout},
+		{label: labelFloor, path: c.floorPeer, callTimeout: c.callTimeout},
+	}
+	starts := slices.Clone(calls)
+	if c.validatorPeer != "" {
+		starts = append(starts, server{label: labelValidator, path: c.validatorPeer, callTimeout: c.callTimeout})
+	}
+	return peerSet{calls: calls, starts: starts}
+}
+
+// pair is one ratio of the report: starts[num] ÷ starts[den].
+type pair struct{ num, den int }
+
+// sdkPair is automium-mcp ÷ go-sdk, the ratio issue 14's goals are on.
+var sdkPair = pair{0, 1}
+
+// callPairs are the ratios of the call figures: automium-mcp ÷ each peer.
+func (p peerSet) callPairs() []pair {
+	var pairs []pair
+	for j := 1; j < len(p.calls); j++ {
+		pairs = append(pairs, pair{0, j})
+	}
+	return pairs
+}
+
+// startPairs are the ratios of the start and memory figures: automium-mcp ÷
+// each peer and, with the validator peer, that peer ÷ go-sdk, which is what
+// the validator alone costs.
+func (p peerSet) startPairs() []pair {
+	var pairs []pair
+	for j := 1; j < len(p.starts); j++ {
+		pairs = append(pairs, pair{0, j})
+	}
+	if len(p.starts) > len(p.calls) {
+		pairs = append(pairs, pair{len(p.calls), 1})
+	}
+	return pairs
+}
+
+// ratioRow is one figure: per-round ratios server ÷ peer.
 type ratioRow struct {
-	figure, peer  string
+	figure        string
+	server, peer  string
 	ratios        []float64
-	auto, other   []float64 // the raw figures, per round
+	auto, other   []float64 // the raw figures of server and peer, per round
 	unit          string
 	goal          float64
 	lowerIsBetter bool
@@ -78,24 +141,34 @@ func (r ratioRow) met() bool {
 	return r.median() >= r.goal
 }
 
-// benchPeers runs the comparison. servers[0] is automium-mcp, [1] the go-sdk
-// peer, [2] the floor.
-func benchPeers(ctx context.Context, c config, servers []server, loads []workload, out io.Writer) error {
-	// Spawn → initialized, paired starts in rotating order.
-	spawn := make([][]time.Duration, len(servers))
+// benchPeers runs the comparison (peerSet says which servers).
+func benchPeers(ctx context.Context, c config, set peerSet, loads []workload, out io.Writer) error {
+	// Spawn → initialized, paired starts in rotating order. Each start's
+	// own CPU time up to the initialize answer is taken too: the load moves
+	// it far less than the wall clock.
+	spawn := make([][]time.Duration, len(set.starts))
+	spawnCPU := make([][]float64, len(set.starts)) // ms
 	for i := range c.starts {
-		for k := range servers {
-			j := (i + k) % len(servers)
-			cs, took, err := connect(ctx, servers[j])
+		for k := range set.starts {
+			j := (i + k) % len(set.starts)
+			cs, took, err := connect(ctx, set.starts[j])
 			if err != nil {
 				return err
 			}
 			spawn[j] = append(spawn[j], took)
+			startCPU, err := cpuOf(cs.cmd.Process.Pid)
+			if err != nil {
+				cs.Close()
+				return err
+			}
+			spawnCPU[j] = append(spawnCPU[j], float64(startCPU)/float64(time.Millisecond))
 			if err := cs.Close(); err != nil {
-				return fmt.Errorf("closing %s: %w", servers[j].label, err)
+				return fmt.Errorf("closing %s: %w", set.starts[j].label, err)
 			}
 		}
 	}
+
+	servers := set.calls
 
 	sessions, err := connectAll(ctx, servers)
 	if err != nil {
@@ -170,51 +243,62 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 		}
 	}
 
-	rss, err := peerRSS(ctx, servers, loads, c.rssCalls)
+	rss, err := peerRSS(ctx, set.starts, loads, c.rssCalls)
 	if err != nil {
 		return err
 	}
 
 	var rows []ratioRow
-	per := func(figure string, j int, auto, other []float64, unit string, goal float64, lower bool) {
-		row := ratioRow{figure: figure, peer: servers[j].label, auto: auto, other: other, unit: unit, goal: goal, lowerIsBetter: lower}
-		for i := range auto {
-			row.ratios = append(row.ratios, auto[i]/other[i])
+	per := func(figure string, p pair, num, den []float64, unit string, goal float64, lower bool) {
+		row := ratioRow{figure: figure, server: set.starts[p.num].label, peer: set.starts[p.den].label,
+			auto: num, other: den, unit: unit, goal: goal, lowerIsBetter: lower}
+		for i := range num {
+			row.ratios = append(row.ratios, num[i]/den[i])
 		}
 		rows = append(rows, row)
 	}
+	// sdkGoal is goal for automium-mcp ÷ go-sdk and none for the other pairs.
+	sdkGoal := func(p pair, goal float64) float64 {
+		if p == sdkPair {
+			return goal
+		}
+		return 0
+	}
 	goals := [][2]float64{{goalListAppsSDK, goalListAppsFloor}, {goalHeavySDK, 0}, {goalHeavySDK, 0}}
-	for l, p := range peerLoads {
-		for j := 1; j < len(servers); j++ {
-			per(p.label, j, seq[l][0], seq[l][j], "calls/s", goals[l][j-1], false)
+	for l, lp := range peerLoads {
+		for _, p := range set.callPairs() {
+			per(lp.label, p, seq[l][p.num], seq[l][p.den], "calls/s", goals[l][p.den-1], false)
 		}
 	}
 	// Server CPU per call: what the server process itself spent, whatever
 	// the machine's load did to the wall clock. Only go-sdk's ratio on the
 	// 200-step compile has a goal (issue 29's).
-	for l, p := range peerLoads {
-		for j := 1; j < len(servers); j++ {
+	for l, lp := range peerLoads {
+		for _, p := range set.callPairs() {
 			goal := 0.0
-			if l == 1 && j == 1 {
-				goal = goalHeavyCPUSDK
+			if l == 1 {
+				goal = sdkGoal(p, goalHeavyCPUSDK)
 			}
-			per(strings.Replace(p.label, "sequential calls/s", "server CPU ms per call", 1), j, cpu[l][0], cpu[l][j], "ms", goal, true)
+			per(strings.Replace(lp.label, "sequential calls/s", "server CPU ms per call", 1), p, cpu[l][p.num], cpu[l][p.den], "ms", goal, true)
 		}
 	}
-	for j := 1; j < len(servers); j++ {
-		per(fmt.Sprintf("burst of %d pipelined list_apps, calls/s", burstCalls), j, burst[0], burst[j], "calls/s", map[int]float64{1: goalBurstSDK}[j], false)
+	for _, p := range set.callPairs() {
+		per(fmt.Sprintf("burst of %d pipelined list_apps, calls/s", burstCalls), p, burst[p.num], burst[p.den], "calls/s", sdkGoal(p, goalBurstSDK), false)
 	}
-	spawnMs := make([][]float64, len(servers))
+	spawnMs := make([][]float64, len(spawn))
 	for j, ds := range spawn {
 		for _, d := range ds {
 			spawnMs[j] = append(spawnMs[j], float64(d)/float64(time.Millisecond))
 		}
 	}
-	for j := 1; j < len(servers); j++ {
-		per("spawn → initialized, ms (paired starts)", j, spawnMs[0], spawnMs[j], "ms", map[int]float64{1: goalSpawnSDK}[j], true)
+	for _, p := range set.startPairs() {
+		per("spawn → initialized, ms (paired starts)", p, spawnMs[p.num], spawnMs[p.den], "ms", sdkGoal(p, goalSpawnSDK), true)
 	}
-	for j := 1; j < len(servers); j++ {
-		per(fmt.Sprintf("VmRSS after %d calls, MiB", c.rssCalls), j, []float64{rss[0].last}, []float64{rss[j].last}, "MiB", map[int]float64{1: goalRSSSDK}[j], true)
+	for _, p := range set.startPairs() {
+		per("spawn → initialized, server CPU ms (paired starts)", p, spawnCPU[p.num], spawnCPU[p.den], "ms", 0, true)
+	}
+	for _, p := range set.startPairs() {
+		per(fmt.Sprintf("VmRSS after %d calls, MiB", c.rssCalls), p, []float64{rss[p.num].last}, []float64{rss[p.den].last}, "MiB", sdkGoal(p, goalRSSSDK), true)
 	}
 	// Where the resident memory is: the binary's pages, mapped from its file,
 	// and the anonymous ones the process allocated (smaps_rollup).
@@ -236,16 +320,20 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 			if part.label == "Rss" && at.label != "after initialize" {
 				continue // the VmRSS row above
 			}
-			for j := 1; j < len(servers); j++ {
-				per(part.label+" "+at.label+", MiB", j, []float64{part.of(at.split(rss[0]))}, []float64{part.of(at.split(rss[j]))}, "MiB", 0, true)
+			for _, p := range set.startPairs() {
+				per(part.label+" "+at.label+", MiB", p, []float64{part.of(at.split(rss[p.num]))}, []float64{part.of(at.split(rss[p.den]))}, "MiB", 0, true)
 			}
 		}
 	}
 
 	p := func(format string, args ...any) { fmt.Fprintf(out, format, args...) }
 	p("\n## automium-mcp against a minimal go-sdk server and a plain-Go floor, same answer bytes\n\n")
-	p("Interleaved in one run, %d rounds; ratio = automium ÷ peer per round (for ms and MiB, lower is better).\n\n", c.rounds)
-	p("| figure | ÷ peer | automium (median) | peer (median) | ratio (median) | spread over rounds | goal | verdict |\n|---|---|--:|--:|--:|---|---|---|\n")
+	p("Interleaved in one run, %d rounds; ratio = server ÷ peer per round (for ms and MiB, lower is better).\n", c.rounds)
+	if len(set.starts) > len(set.calls) {
+		p("%s is the go-sdk peer with go-playground/validator linked and used as automium-mcp uses it, in the starts and memory rows only;\n"+
+			"%s ÷ %s is what the validator alone costs.\n", labelValidator, labelValidator, labelSDK)
+	}
+	p("\n| figure | server ÷ peer | server (median) | peer (median) | ratio (median) | spread over rounds | goal | verdict |\n|---|---|--:|--:|--:|---|---|---|\n")
 	for _, r := range rows {
 		goal, verdictText := "—", "—"
 		if r.goal > 0 {
@@ -256,11 +344,11 @@ func benchPeers(ctx context.Context, c config, servers []server, loads []workloa
 			goal = fmt.Sprintf("%s %.1f", op, r.goal)
 			verdictText = verdict(r.met())
 		}
-		p("| %s | %s | %.1f | %.1f | %.2f | %.2f–%.2f | %s | %s |\n", r.figure, r.peer, medianOf(r.auto), medianOf(r.other),
+		p("| %s | %s ÷ %s | %.1f | %.1f | %.2f | %.2f–%.2f | %s | %s |\n", r.figure, r.server, r.peer, medianOf(r.auto), medianOf(r.other),
 			r.median(), slices.Min(r.ratios), slices.Max(r.ratios), goal, verdictText)
 	}
 	p("\nVmRSS (MiB) after 1/10, 1/2 and all of the %d calls, per server: ", c.rssCalls)
-	for j, s := range servers {
+	for j, s := range set.starts {
 		p("%s %s; ", s.label, fmtFloats(rss[j].samples))
 	}
 	p("\n")

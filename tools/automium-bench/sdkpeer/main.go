@@ -5,6 +5,11 @@
 // ({"tool", "args", "text", "structured"}), and a call with that tool name and
 // those argument bytes gets text as one text block and structured as its
 // structured content, built per call as any go-sdk server builds its result.
+//
+// Built with the tag benchvalidator (and automium-mcp's validator_novalidatefn),
+// it is the same server with go-playground/validator linked and used as
+// automium-mcp uses it (validator.go): the harness's -validator-peer, which
+// shows what the validator alone costs a go-sdk server at start and in memory.
 package main
 
 import (
@@ -26,6 +31,9 @@ func main() {
 		if req.Params.Name == "bench_load" {
 			var l benchload.Load
 			if err := json.Unmarshal(req.Params.Arguments, &l); err != nil {
+				return nil, err
+			}
+			if err := checkLoad(l); err != nil {
 				return nil, err
 			}
 			mu.Lock()
