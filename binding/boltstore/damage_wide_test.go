@@ -242,7 +242,8 @@ func TestOtherPageSizes(t *testing.T) {
 // boundary and at 256 seeded offsets, and one seeded bit flipped in every
 // byte of the pages the store uses (up to its high-water mark; the rest of
 // the file is never read): with -damage (.ci/run), about a minute; one byte
-// in 7 by default; with -short, 64 offsets and one byte in 101. Each is refused
+// in 7 by default; with -short, 64 offsets and one byte in 101. Every byte
+// of the two meta pages' fields is flipped in each mode. Each is refused
 // or harmless, never a crash. The seed is fixed: a failure names its
 // offset and bit, and runs again the same.
 func TestSeededTruncationsAndBitFlips(t *testing.T) {
@@ -274,7 +275,13 @@ func TestSeededTruncationsAndBitFlips(t *testing.T) {
 	}
 	used := int(highWater(clean)) * ps
 	c := bytes.Clone(clean)
-	for i := 0; i < used; i += stride {
+	for i := 0; i < used; i++ {
+		// The meta pages' fields (their first 80 bytes) name the tree bbolt
+		// reads: a flip there that goes unseen rolls the store back. They
+		// are flipped whatever the stride; one byte in 101 missed them all.
+		if i%stride != 0 && (i >= 2*ps || i%ps >= 80) {
+			continue
+		}
 		bit := rand.New(rand.NewPCG(40, uint64(i))).IntN(8) // per byte: any byte's flip runs alone the same
 		c[i] ^= 1 << bit
 		try(fmt.Sprintf("bit %d of byte %d flipped", bit, i), c[:used])
