@@ -435,9 +435,9 @@ func newTool[In, Out any](name, title, description string, fn func(context.Conte
 				OpenWorldHint:   new(false),
 			},
 		},
-		fn:     fn,
-		in:     reflect.TypeFor[In](),
-		out:    reflect.TypeFor[Out](),
+		fn:  fn,
+		in:  reflect.TypeFor[In](),
+		out: reflect.TypeFor[Out](),
 		call: func(ctx context.Context, args json.RawMessage) (any, error) {
 			in, err, read := decodeArgumentsRead[In](args)
 			if err == nil {
