@@ -154,7 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.validatorPeer, "validator-peer", "", "path of the go-sdk server with the validator (go build -tags validator_novalidatefn,benchvalidator -o vpeer ./tools/automium-bench/sdkpeer); with -sdk-peer, adds its spawn and memory rows")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
-	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call gets no answer within this long")
+	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call, or a start's initialize, gets no answer within this long")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
 			"Measures automium-mcp over stdio with the go-sdk client and prints Markdown tables.\n"+
