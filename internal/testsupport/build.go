@@ -34,10 +34,11 @@ const ServerBuildTags = "validator_novalidatefn"
 // after it, build each binary once instead of once per package and run.
 //
 // Its name is a hash of everything the build reads: the go version, the
-// flags, GOFLAGS, GOOS and GOARCH, go.mod and go.sum, and the path and
-// content of every file of every package pkg imports outside the standard
-// library (go list -deps; the standard library is the go version's). A
-// change to any of them is a new name, so a stale binary is never run; the
+// flags, GOFLAGS, GOOS, GOARCH, GOEXPERIMENT and the architecture level
+// (GOAMD64 and the like), go.mod and go.sum, and the path and content of
+// every file of every package pkg imports outside the standard library
+// (go list -deps; the standard library is the go version's). A change to
+// any of them is a new name, so a stale binary is never run; the
 // checkout's path is in the hash too, since the binary records it. Parallel
 // test processes are safe: each builds to a temporary name and renames it,
 // so a reader sees a whole binary or none.
@@ -117,7 +118,11 @@ func buildKey(pkg string, flags []string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("go list -deps %s: %v\n%s", pkg, err, stderr.Bytes())
 	}
-	version, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS").Output()
+	// GOEXPERIMENT and the architecture levels change the binary as a flag
+	// does (GOEXPERIMENT=jsonv2 changes encoding/json), so they are hashed
+	// too; before, a binary built without them was reused with them.
+	version, err := exec.Command("go", "env", "GOVERSION", "GOOS", "GOARCH", "GOFLAGS", "GOEXPERIMENT",
+		"GOAMD64", "GOARM", "GOARM64", "GO386", "GORISCV64", "GOPPC64", "GOMIPS", "GOMIPS64", "GOWASM").Output()
 	if err != nil {
 		return "", fmt.Errorf("go env: %v", err)
 	}

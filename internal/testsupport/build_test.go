@@ -59,6 +59,15 @@ func TestBuildKeyFollowsSources(t *testing.T) {
 	if k := key(); k != untagged {
 		t.Error("a changed file behind a tag the build does not pass changed the key")
 	}
+	// The environment that changes the binary counts as the flags do.
+	for _, env := range [][2]string{{"GOEXPERIMENT", "jsonv2"}, {"GOAMD64", "v3"}} {
+		t.Run(env[0], func(t *testing.T) {
+			t.Setenv(env[0], env[1])
+			if k := key(); k == untagged {
+				t.Errorf("%s=%s gave the same key", env[0], env[1])
+			}
+		})
+	}
 }
 
 // TestPruneUnused: binaries unused since the cutoff go, the rest stay.

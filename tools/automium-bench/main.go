@@ -154,7 +154,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	flags.StringVar(&c.validatorPeer, "validator-peer", "", "path of the go-sdk server with the validator (go build -tags validator_novalidatefn,benchvalidator -o vpeer ./tools/automium-bench/sdkpeer); with -sdk-peer, adds its spawn and memory rows")
 	flags.BoolVar(&c.peersOnly, "peers-only", false, "run only the peer comparison")
 	flags.DurationVar(&c.timeout, "timeout", 15*time.Minute, "stop the whole run after this long")
-	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call gets no answer within this long")
+	flags.DurationVar(&c.callTimeout, "call-timeout", defaultCallTimeout, "fail the run when one tool call, or a start's initialize, gets no answer within this long")
 	flags.Usage = func() {
 		fmt.Fprint(stderr, "Usage: automium-bench [flags]\n\n"+
 			"Measures automium-mcp over stdio with the go-sdk client and prints Markdown tables.\n"+
@@ -180,6 +180,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "automium-bench: no server at %s (%v); build it with: CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp\n", c.server, err)
 		return 2
 	}
+	if err := checkBinaries(c); err != nil {
+		fmt.Fprintln(stderr, "automium-bench:", err)
+		return 2
+	}
 	self, err := os.Executable()
 	if err != nil {
 		fmt.Fprintln(stderr, "automium-bench: cannot find its own executable to start the no-op server:", err)
@@ -195,6 +199,65 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// binaryFlags are the flags that name a binary to measure, with how to build it.
+var binaryFlags = []struct {
+	name, build string
+	path        func(config) string
+}{
+	{"-server", "CGO_ENABLED=0 go build -tags validator_novalidatefn -o automium-mcp ./cmd/automium-mcp", func(c config) string { return c.server }},
+	{"-sdk-peer", "CGO_ENABLED=0 go build -o sdkpeer ./tools/automium-bench/sdkpeer", func(c config) string { return c.sdkPeer }},
+	{"-floor-peer", "CGO_ENABLED=0 go build -o floorpeer ./tools/automium-bench/floorpeer", func(c config) string { return c.floorPeer }},
+	{"-validator-peer", "CGO_ENABLED=0 go build -tags validator_novalidatefn,benchvalidator -o vpeer ./tools/automium-bench/sdkpeer", func(c config) string { return c.validatorPeer }},
+}
+
+// checkBinaries refuses, before anything starts, a binary flag whose path
+// is missing, not an executable file, a script, or the same file as another
+// flag's. Without it a bad peer failed only when the peer comparison
+// started, after the other tables had run for minutes. A script's process is
+// its interpreter: the CPU and memory rows would be the shell's (a wrapper
+// around the go-sdk peer measured 1.7 MiB against the peer's 12.6). The same
+// file twice would report a ratio of one as a finding.
+func checkBinaries(c config) error {
+	seen := map[string]os.FileInfo{}
+	var order []string
+	for _, f := range binaryFlags {
+		path := f.path(c)
+		if path == "" {
+			continue
+		}
+		info, err := os.Stat(path)
+		if err == nil && (!info.Mode().IsRegular() || info.Mode().Perm()&0o111 == 0) {
+			err = errors.New("not an executable file")
+		}
+		if err == nil && isScript(path) {
+			err = errors.New("a script, whose process is its interpreter's; pass the binary itself")
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %v; build it with: %s", f.name, path, err, f.build)
+		}
+		for _, other := range order {
+			if os.SameFile(seen[other], info) {
+				return fmt.Errorf("%s and %s are the same file, %s; build it with: %s", other, f.name, path, f.build)
+			}
+		}
+		seen[f.name] = info
+		order = append(order, f.name)
+	}
+	return nil
+}
+
+// isScript reports whether the file at path starts with #!.
+func isScript(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false // exec will say why
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) == "#!"
 }
 
 // server says how to start one of the servers.
@@ -226,13 +289,21 @@ func connect(ctx context.Context, s server) (session, time.Duration, error) {
 	cmd := s.command()
 	client := mcp.NewClient(&mcp.Implementation{Name: "automium-bench", Version: "1"}, nil)
 	last := &lastResult{}
+	// The handshake is bounded as a call is: a program that is not an MCP
+	// server and never answers held the run until -timeout, 15 minutes.
+	// The session does not keep this context.
+	hctx, cancel := context.WithTimeout(ctx, s.callTimeout)
+	defer cancel()
 	start := time.Now()
-	cs, err := client.Connect(ctx, recording{&mcp.CommandTransport{Command: cmd}, last}, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	cs, err := client.Connect(hctx, recording{&mcp.CommandTransport{Command: cmd}, last}, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
 	took := time.Since(start)
 	if err != nil {
 		if cmd.Process != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
+		}
+		if ctx.Err() == nil && hctx.Err() != nil {
+			return session{}, 0, fmt.Errorf("starting %s (%s): no answer to initialize within %s (-call-timeout); is it an MCP server over stdio?", s.label, s.path, s.callTimeout)
 		}
 		return session{}, 0, fmt.Errorf("starting %s: %w", s.label, err)
 	}
