@@ -69,7 +69,7 @@ func TestPeerServers(t *testing.T) {
 func TestRunPeerFlags(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "automium-mcp")
 	const together = "automium-bench: -sdk-peer and -floor-peer go together, and -peers-only and -validator-peer need them"
-	const noServer = "automium-bench: no server at " // the flags were accepted
+	noServer := "automium-bench: -server " + missing + ": " // the flags were accepted
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -134,6 +134,8 @@ func TestRunRefusesBadBinaries(t *testing.T) {
 		{"missing floor", []string{"-floor-peer", missing}, "automium-bench: -floor-peer " + missing + ": stat "},
 		{"the go-sdk peer twice", []string{"-validator-peer", sdk}, "automium-bench: -sdk-peer and -validator-peer are the same file"},
 		{"the server as a peer", []string{"-floor-peer", server}, "automium-bench: -server and -floor-peer are the same file"},
+		{"an empty server", []string{"-server", ""}, "automium-bench: -server : stat : no such file"},
+		{"a missing server", []string{"-server", missing}, "automium-bench: -server " + missing + ": stat "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := []string{"-server", server, "-sdk-peer", sdk, "-floor-peer", floor, "-peers-only"}
